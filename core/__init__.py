@@ -1,0 +1,1 @@
+"""The async agent core: NLU, planner, runner, events, scheduler, browser pool."""

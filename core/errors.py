@@ -1,0 +1,82 @@
+"""The project's error hierarchy.
+
+    ClubError
+    ├── ConfigError          bad or missing configuration (one clear line for the user)
+    ├── StorageError         MongoDB / SecantusDB / Redis failures
+    │   ├── StorageUnavailable   a server cannot be reached or started
+    │   ├── ConcurrencyError     optimistic concurrency lost (someone else wrote first)
+    │   └── NotFound             a document that must exist does not
+    ├── BrowserError         Chromium / Playwright failures
+    ├── PortalError          the booking portal said no or misbehaved
+    ├── LLMError             every configured LLM provider failed
+    └── ScenarioError        a scenario cannot go on
+
+Third-party exceptions are translated into these where we call the library
+(``raise ... from exc``); the bot's error router turns them into polite messages.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "BrowserError",
+    "ClubError",
+    "ConcurrencyError",
+    "ConfigError",
+    "LLMError",
+    "NotFound",
+    "PortalError",
+    "ScenarioError",
+    "StorageError",
+    "StorageUnavailable",
+]
+
+
+class ClubError(Exception):
+    """Base of every error the project raises on purpose.
+
+    ``hint`` tells the user (or operator) what to do next.
+    """
+
+    def __init__(self, message: str, *, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+    def __str__(self) -> str:
+        return f"{self.message} — {self.hint}" if self.hint else self.message
+
+
+class ConfigError(ClubError):
+    """Configuration is malformed or incomplete."""
+
+
+class StorageError(ClubError):
+    """A storage backend failed."""
+
+
+class StorageUnavailable(StorageError):
+    """A storage server cannot be reached or started."""
+
+
+class ConcurrencyError(StorageError):
+    """An optimistic-concurrency update lost: the document changed since it was read."""
+
+
+class NotFound(StorageError):
+    """A document that must exist was not found."""
+
+
+class BrowserError(ClubError):
+    """Chromium could not be started or driven."""
+
+
+class PortalError(ClubError):
+    """The booking portal refused a request or behaved unexpectedly."""
+
+
+class LLMError(ClubError):
+    """No configured LLM provider produced a valid answer."""
+
+
+class ScenarioError(ClubError):
+    """A scenario cannot continue."""

@@ -1,0 +1,1 @@
+"""Reference room-booking portal: a standalone web app the booking scenario drives."""

@@ -1,0 +1,1 @@
+"""Scenarios: ordered, idempotent steps with declared slot models."""

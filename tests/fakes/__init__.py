@@ -1,0 +1,1 @@
+"""Fakes for the outside world we cannot reach (Telegram, LLM vendors)."""
