@@ -5,6 +5,7 @@
     ├── StorageError         MongoDB / SecantusDB / Redis failures
     │   ├── StorageUnavailable   a server cannot be reached or started
     │   ├── ConcurrencyError     optimistic concurrency lost (someone else wrote first)
+    │   ├── DuplicateKey         a unique key is already taken
     │   └── NotFound             a document that must exist does not
     ├── BrowserError         Chromium / Playwright failures
     ├── PortalError          the booking portal said no or misbehaved
@@ -22,6 +23,7 @@ __all__ = [
     "ClubError",
     "ConcurrencyError",
     "ConfigError",
+    "DuplicateKey",
     "LLMError",
     "NotFound",
     "PortalError",
@@ -60,6 +62,10 @@ class StorageUnavailable(StorageError):
 
 class ConcurrencyError(StorageError):
     """An optimistic-concurrency update lost: the document changed since it was read."""
+
+
+class DuplicateKey(StorageError):
+    """A unique index rejected the write (e.g. two upserts raced)."""
 
 
 class NotFound(StorageError):

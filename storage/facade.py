@@ -1,0 +1,70 @@
+"""``open_storage``: the one async context manager that opens MongoDB and Redis."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from storage.kv import ClaimOnce, KeyLocks, RedisCache, RedisSpendLedger
+from storage.local_mongo import MEMORY, local_mongo
+from storage.mongo import open_mongo
+from storage.records import ConversationRepository, EventRepository
+from storage.redis_client import RedisClient, open_redis
+from storage.runs import RunRepository
+from storage.schedules import ScheduleRepository
+from storage.users import PreferenceRepository, UserRepository
+
+__all__ = ["Storage", "open_storage"]
+
+
+@dataclass(frozen=True, slots=True)
+class Storage:
+    runs: RunRepository
+    events: EventRepository
+    conversations: ConversationRepository
+    users: UserRepository
+    preferences: PreferenceRepository
+    schedules: ScheduleRepository
+    locks: KeyLocks
+    cache: RedisCache
+    ledger: RedisSpendLedger
+    claims: ClaimOnce
+    redis: RedisClient
+    mongodb_uri: str
+
+
+@asynccontextmanager
+async def open_storage(
+    *,
+    mongodb_uri: str | None,
+    redis_url: str | None,
+    data_dir: Path,
+    in_memory: bool = False,
+    db_name: str | None = None,
+) -> AsyncIterator[Storage]:
+    """Connect to MongoDB (or start SecantusDB under ``data_dir``) and Redis (or fakeredis)."""
+    async with AsyncExitStack() as stack:
+        if mongodb_uri is None:
+            path: Path | str = MEMORY if in_memory else data_dir / "secantus"
+            data_dir.mkdir(parents=True, exist_ok=True)
+            mongodb_uri = await stack.enter_async_context(
+                local_mongo(path, log_path=data_dir / "secantus.log")
+            )
+        await stack.enter_async_context(open_mongo(mongodb_uri, db_name=db_name))
+        redis = await stack.enter_async_context(open_redis(redis_url))
+        yield Storage(
+            runs=RunRepository(),
+            events=EventRepository(),
+            conversations=ConversationRepository(),
+            users=UserRepository(),
+            preferences=PreferenceRepository(),
+            schedules=ScheduleRepository(),
+            locks=KeyLocks(redis),
+            cache=RedisCache(redis),
+            ledger=RedisSpendLedger(redis),
+            claims=ClaimOnce(redis),
+            redis=redis,
+            mongodb_uri=mongodb_uri,
+        )

@@ -1,0 +1,59 @@
+"""SecantusDB launched as a subprocess: the zero-config and test stand-in for MongoDB.
+
+SecantusDB is GPL-2.0, so it is only ever run as a separate program
+(``secantusd-py``), never imported.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from core.errors import StorageUnavailable
+from storage.process import ChildProcess, find_executable, free_port, wait_for_port
+
+__all__ = ["MEMORY", "local_mongo"]
+
+MEMORY = ":memory:"
+_EXECUTABLE = "secantusd-py"
+
+
+@asynccontextmanager
+async def local_mongo(
+    storage_path: Path | str, *, startup_timeout: float = 30.0, log_path: Path | None = None
+) -> AsyncIterator[str]:
+    """Start SecantusDB on a free loopback port; yield its ``mongodb://`` URI."""
+    executable = find_executable(_EXECUTABLE)
+    if executable is None:
+        raise StorageUnavailable(
+            "no MONGODB_URI is set and SecantusDB is not installed",
+            hint="pip install 'clubman[local]', or set MONGODB_URI=mongodb://host:27017",
+        )
+    if str(storage_path) != MEMORY:
+        Path(storage_path).mkdir(parents=True, exist_ok=True)
+    port = free_port()
+    child = ChildProcess(
+        [
+            executable,
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--storage-path",
+            str(storage_path),
+            "--log-level",
+            "WARNING",
+        ],
+        log_path=log_path,
+    )
+    await child.start()
+    try:
+        if not await wait_for_port("127.0.0.1", port, timeout=startup_timeout):
+            raise StorageUnavailable(
+                f"SecantusDB did not start within {startup_timeout:.0f} s",
+                hint=f"check {log_path or 'its output'}; or set MONGODB_URI to a real MongoDB",
+            )
+        yield f"mongodb://127.0.0.1:{port}"
+    finally:
+        await child.stop()

@@ -1,0 +1,69 @@
+"""Shared fixtures: real Redis and SecantusDB servers, a clean environment per test."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+
+from storage import Storage, open_storage
+from tests.support.servers import running_redis, running_secantus
+
+# Variables our Settings read: a developer's shell or .env must not leak into tests.
+_APP_ENV_PREFIXES = ("TELEGRAM__", "PORTAL__", "BROWSER__", "RUNNER__", "LLM__", "SCHEDULER__")
+_APP_ENV_NAMES = ("DATA_DIR", "LOG_LEVEL", "TIMEZONE")
+
+
+@pytest.fixture(autouse=True)
+def _clean_app_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    for name in list(os.environ):
+        if name.startswith(_APP_ENV_PREFIXES) or name in _APP_ENV_NAMES:
+            monkeypatch.delenv(name)
+    monkeypatch.chdir(tmp_path)  # no stray .env from the checkout
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+
+
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real redis-server: ``REDIS_URL`` if given, else one started on a free port."""
+    given = os.environ.get("REDIS_URL")
+    if given:
+        yield given
+        return
+    with running_redis(tmp_path_factory.mktemp("redis")) as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def secantus_uri(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with running_secantus(tmp_path_factory.mktemp("secantus")) as uri:
+        yield uri
+
+
+def _mongo_backends() -> list[str]:
+    return ["secantus", "mongodb"] if os.environ.get("MONGODB_URI") else ["secantus"]
+
+
+@pytest.fixture(params=_mongo_backends())
+def mongo_uri(request: pytest.FixtureRequest) -> str:
+    """Every MongoDB backend we have: SecantusDB always, a real MongoDB when MONGODB_URI is set."""
+    if request.param == "mongodb":
+        return os.environ["MONGODB_URI"]
+    uri: str = request.getfixturevalue("secantus_uri")
+    return uri
+
+
+@pytest.fixture
+async def storage(mongo_uri: str, redis_url: str, tmp_path: Path) -> AsyncIterator[Storage]:
+    """Storage on a fresh database per test; Redis flushed first."""
+    async with open_storage(
+        mongodb_uri=mongo_uri,
+        redis_url=redis_url,
+        data_dir=tmp_path,
+        db_name=f"t_{uuid.uuid4().hex[:12]}",
+    ) as opened:
+        await opened.redis.flushdb()
+        yield opened

@@ -1,0 +1,72 @@
+"""Redis primitives contract suite: runs against a real redis-server and fakeredis."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from datetime import date
+
+import pytest
+
+from core.errors import StorageError
+from storage.kv import ClaimOnce, KeyLocks, RedisCache, RedisSpendLedger
+from storage.redis_client import RedisClient, open_redis
+
+
+@pytest.fixture(params=["redis-server", "fakeredis"])
+async def redis(request: pytest.FixtureRequest) -> AsyncIterator[RedisClient]:
+    url = request.getfixturevalue("redis_url") if request.param == "redis-server" else None
+    async with open_redis(url) as client:
+        await client.flushdb()
+        yield client
+
+
+async def test_lock_serialises_holders_of_one_key(redis: RedisClient) -> None:
+    locks = KeyLocks(redis)
+    order: list[str] = []
+
+    async def worker(name: str) -> None:
+        async with locks.hold("chat:1", ttl=5, wait=5):
+            order.append(f"{name}+")
+            await asyncio.sleep(0.05)
+            order.append(f"{name}-")
+
+    await asyncio.gather(worker("a"), worker("b"), worker("c"))
+    # Each holder enters and leaves before the next enters.
+    assert all(order[i][0] == order[i + 1][0] for i in range(0, len(order), 2))
+    assert len(order) == 6
+
+
+async def test_lock_times_out_with_storage_error(redis: RedisClient) -> None:
+    locks = KeyLocks(redis)
+    async with locks.hold("chat:2", ttl=5):
+        with pytest.raises(StorageError, match="timed out"):
+            async with locks.hold("chat:2", ttl=5, wait=0.1):
+                pass
+
+
+async def test_cache_round_trip_and_ttl(redis: RedisClient) -> None:
+    cache = RedisCache(redis)
+    assert await cache.get("k") is None
+    await cache.set("k", b"\x00value", ttl_seconds=60)
+    assert await cache.get("k") == b"\x00value"
+    assert 0 < await redis.ttl("clubman:cache:k") <= 60
+
+
+async def test_ledger_sums_per_user_and_total(redis: RedisClient) -> None:
+    ledger = RedisSpendLedger(redis)
+    day = date(2026, 11, 22)
+    await ledger.add(user_id=1, day=day, usd=0.25)
+    await ledger.add(user_id=1, day=day, usd=0.5)
+    await ledger.add(user_id=2, day=day, usd=1.0)
+    assert await ledger.spent(user_id=1, day=day) == pytest.approx(0.75)
+    assert await ledger.spent(user_id=None, day=day) == pytest.approx(1.75)
+    assert await ledger.spent(user_id=1, day=date(2026, 11, 23)) == 0.0
+
+
+async def test_claim_once_has_one_winner(redis: RedisClient) -> None:
+    claims = ClaimOnce(redis)
+    results = await asyncio.gather(
+        *(claims.claim("job:1", owner=f"p{n}", ttl_seconds=30) for n in range(5))
+    )
+    assert results.count(True) == 1
