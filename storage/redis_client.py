@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
+from urllib.parse import urlsplit
 
 import redis.asyncio as aioredis
 import redis.exceptions
@@ -33,7 +34,8 @@ async def open_redis(url: str | None) -> AsyncIterator[aioredis.Redis]:
             await client.ping()
         except redis.exceptions.RedisError as exc:
             await client.aclose()
-            target = url.split("@")[-1]  # never echo a password from the URL
+            parts = urlsplit(url)  # host and port only: never echo a password
+            target = f"{parts.hostname}:{parts.port or 6379}"
             raise StorageUnavailable(
                 f"cannot reach Redis at {target}",
                 hint="start redis-server or fix REDIS_URL; unset it to use in-process fakeredis",
