@@ -89,6 +89,7 @@ class Settings(BaseSettings):
         env_nested_delimiter="__",
         env_file=".env",
         env_file_encoding="utf-8",
+        env_ignore_empty=True,  # "VAR=" in .env means "not set", as in .env.example
         extra="ignore",
     )
 

@@ -121,6 +121,7 @@ class OptionRecord(BaseModel):
 
 
 class PendingQuestion(BaseModel):
+    seq: int = 0  # numbers the run's questions, so a tap on an old one is recognised
     key: str  # the slot name, or the step's question key
     text: str
     options: list[OptionRecord] = Field(default_factory=list)
@@ -134,6 +135,7 @@ class ScenarioRun(Document):
     user_id: int
     scenario: str
     lang: str = "ru"
+    timezone: str = "Europe/Moscow"
     command_text: str = ""
     status: RunStatus = RunStatus.COLLECTING
     slots: dict[str, Any] = Field(default_factory=dict)
@@ -141,6 +143,7 @@ class ScenarioRun(Document):
     # Answers given to step questions, by question key: a resumed step reads them.
     answers: dict[str, str] = Field(default_factory=dict)
     question: PendingQuestion | None = None
+    questions_asked: int = 0
     summary: str | None = None
     error: str | None = None
     schedule_id: str | None = None

@@ -1,0 +1,52 @@
+# Two commands set everything up on a fresh machine:
+#   make demo   — run the product locally with zero configuration
+#   make test   — lint, type-check and run the whole test suite
+VENV ?= .venv
+PYTHON ?= python3
+BIN := $(VENV)/bin
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: demo test lint typecheck pytest install system-deps clean
+
+$(BIN)/.installed: pyproject.toml constraints.txt
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -c constraints.txt -e ".[dev,local]"
+	touch $@
+
+install: $(BIN)/.installed
+
+# Chromium drives the portal; redis-server is the real Redis the tests use;
+# tmux drives the terminal chat in its end-to-end test.
+system-deps:
+	@missing=""; \
+	[ -x /usr/bin/chromium ] || missing="$$missing chromium"; \
+	command -v redis-server >/dev/null || missing="$$missing redis-server"; \
+	command -v tmux >/dev/null || missing="$$missing tmux"; \
+	if [ -n "$$missing" ]; then \
+	  if command -v apt-get >/dev/null; then \
+	    $(SUDO) apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	  else \
+	    echo "please install:$$missing"; \
+	    case "$$missing" in *chromium*) $(BIN)/playwright install chromium;; esac; \
+	  fi; \
+	fi
+
+demo: install system-deps
+	$(BIN)/clubman demo
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+typecheck: install
+	$(BIN)/mypy bot core scenarios storage portal tests bench
+
+pytest: install system-deps
+	$(BIN)/pytest -q
+
+test: lint typecheck pytest
+
+clean:
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

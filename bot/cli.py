@@ -1,0 +1,70 @@
+"""``clubman``: the command line. Every command builds ``Settings`` once and passes it down."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Annotated, NoReturn
+
+import typer
+
+from core.errors import ClubError
+from core.logging import configure_logging
+from core.settings import Settings, load_settings
+
+__all__ = ["app"]
+
+app = typer.Typer(
+    name="clubman",
+    help="Club manager: a Telegram assistant that books university rooms for student clubs.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+
+
+def _settings() -> Settings:
+    try:
+        settings = load_settings()
+    except ClubError as exc:
+        _fail(exc)
+    configure_logging(settings.log_level)
+    return settings
+
+
+def _fail(exc: ClubError) -> NoReturn:
+    typer.secho(f"clubman: {exc}", err=True, fg=typer.colors.RED)
+    raise typer.Exit(2)
+
+
+@app.command()
+def doctor() -> None:
+    """Check configuration, MongoDB, Redis and Chromium; say what is missing and how to fix it."""
+    from core.doctor import diagnose
+
+    settings = _settings()
+    checks = asyncio.run(diagnose(settings))
+    for check in checks:
+        mark = "✓" if check.ok else "✗"
+        typer.echo(f"{mark} {check.name}: {check.detail}")
+        if check.fix:
+            typer.echo(f"    fix: {check.fix}")
+    if not all(check.ok for check in checks):
+        raise typer.Exit(1)
+
+
+@app.command()
+def portal(
+    host: Annotated[str, typer.Option(help="Interface to listen on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="TCP port")] = 8700,
+    db: Annotated[str, typer.Option(help="SQLite file, or :memory:")] = ":memory:",
+    seed: Annotated[int, typer.Option(help="Seed for other users' bookings")] = 1,
+    test_api: Annotated[bool, typer.Option("--test-api", help="Serve /_test/* controls")] = False,
+) -> None:
+    """Serve the reference room-booking portal."""
+    from portal.server import serve
+
+    configure_logging("INFO")
+    serve(host=host, port=port, db=db, seed=seed, test_api=test_api)
+
+
+def main() -> None:
+    app()

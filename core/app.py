@@ -1,0 +1,65 @@
+"""Builds the core from settings and opened storage: the one place it is wired."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from datetime import timedelta
+
+from core.clock import Clock, SystemClock
+from core.events import EventBus
+from core.manager import NLUManager
+from core.output import Output, OutputSink, Progress
+from core.planner import IntentClassifier
+from core.settings import Settings
+from scenarios.base import BaseScenario
+from scenarios.help import HelpScenario, UnknownScenario
+from storage import Direction, Storage
+
+__all__ = ["RecordingSink", "build_core", "default_scenarios"]
+
+
+class RecordingSink:
+    """Stores what the bot says in the conversation, then passes it to the view."""
+
+    def __init__(self, inner: OutputSink, storage: Storage) -> None:
+        self._inner = inner
+        self._storage = storage
+
+    async def deliver(self, output: Output) -> None:
+        if not isinstance(output, Progress):
+            await self._storage.conversations.append(
+                chat_id=output.chat_id, direction=Direction.OUT, text=output.text,
+                run_id=output.run_id,
+            )
+        await self._inner.deliver(output)
+
+
+def default_scenarios(settings: Settings) -> list[BaseScenario]:
+    return [HelpScenario(), UnknownScenario()]
+
+
+@asynccontextmanager
+async def build_core(
+    settings: Settings,
+    storage: Storage,
+    sink: OutputSink,
+    *,
+    scenarios: Sequence[BaseScenario] | None = None,
+    clock: Clock | None = None,
+    classifier: IntentClassifier | None = None,
+    bus: EventBus | None = None,
+) -> AsyncIterator[NLUManager]:
+    """The manager with its runner, resumed runs and expiry loop; stopped on exit."""
+    manager = NLUManager(
+        storage=storage,
+        scenarios=list(scenarios) if scenarios is not None else default_scenarios(settings),
+        sink=RecordingSink(sink, storage),
+        bus=bus or EventBus(storage.events),
+        clock=clock or SystemClock(),
+        default_timezone=settings.timezone,
+        waiting_ttl=timedelta(seconds=settings.runner.waiting_ttl_seconds),
+        classifier=classifier,
+    )
+    async with manager:
+        yield manager

@@ -1,0 +1,103 @@
+"""Slot collection: one question per missing slot, answers parsed by the same slot
+parsers as commands, invalid answers asked again with the reason."""
+
+from __future__ import annotations
+
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from core.clock import Clock
+from core.commands import Answer, Lang
+from core.events import AnswerReceived, AnswerRejected, EventBus, SlotMissing
+from core.nlu import SlotParseError
+from core.output import AnswerOutcome
+from core.runner import ScenarioRunner
+from core.texts import text
+from scenarios.base import SlotContext, StepScenario
+from storage import RunStatus, ScenarioRun, Storage
+
+__all__ = ["SlotCollector"]
+
+
+def _lang(run: ScenarioRun) -> Lang:
+    return "en" if run.lang == "en" else "ru"
+
+
+class SlotCollector:
+    def __init__(
+        self, *, storage: Storage, runner: ScenarioRunner, bus: EventBus, clock: Clock
+    ) -> None:
+        self._storage = storage
+        self._runner = runner
+        self._bus = bus
+        self._clock = clock
+
+    def _context(self, run: ScenarioRun) -> SlotContext:
+        return SlotContext(chat_id=run.chat_id, user_id=run.user_id, lang=_lang(run),
+                           now=self._clock.now(), tz=ZoneInfo(run.timezone), slots=run.slots)
+
+    async def advance(self, run: ScenarioRun, scenario: StepScenario[Any],
+                      *, reason: str | None = None) -> None:
+        """Ask for the next missing slot, or start the steps when none is missing."""
+        lang = _lang(run)
+        problem = scenario.check_slots(run.slots, lang)
+        if problem is not None:
+            slot, reason = problem
+            run.slots.pop(slot, None)
+        pending = scenario.slots_to_ask(run.slots)
+        if pending:
+            slot = pending[0]
+            await self._bus.publish(SlotMissing(chat_id=run.chat_id, run_id=run.short_id,
+                                                slot=slot))
+            question = await scenario.slot_question(slot, self._context(run))
+            if reason:
+                question.text = text("invalid_answer", lang, reason=reason,
+                                     question=question.text)
+            run.status = RunStatus.COLLECTING
+            await self._runner.ask(run, question)
+            return
+        run.status = RunStatus.RUNNING
+        run.question = None
+        run.expires_at = None
+        await self._storage.runs.save(run)
+        self._runner.start(run)
+
+    async def accept(self, run: ScenarioRun, scenario: StepScenario[Any],
+                     answer: Answer) -> AnswerOutcome:
+        """Apply an answer to the run's pending question."""
+        assert run.question is not None
+        lang = _lang(run)
+        key = run.question.key
+        label = answer.text
+        if answer.option_id is not None:
+            chosen = next((o for o in run.question.options if o.id == answer.option_id), None)
+            if chosen is None:
+                return AnswerOutcome(accepted=False, note=text("stale_answer", lang))
+            label = chosen.label
+        via = "button" if answer.option_id is not None else "text"
+        if run.status is RunStatus.WAITING:
+            run.answers[key] = answer.option_id or (answer.text or "")
+            run.status = RunStatus.RUNNING
+            run.question = None
+            run.expires_at = None
+            await self._storage.runs.save(run)
+            await self._bus.publish(AnswerReceived(chat_id=run.chat_id, run_id=run.short_id,
+                                                   key=key, value=run.answers[key], via=via))
+            self._runner.start(run)
+            return AnswerOutcome(accepted=True, label=label,
+                                 note=text("answer_taken", lang, label=label))
+        try:
+            value = scenario.parse_answer(key, option_id=answer.option_id, text=answer.text,
+                                          ctx=self._context(run))
+        except SlotParseError as exc:
+            reason = str(exc)
+            await self._bus.publish(AnswerRejected(chat_id=run.chat_id, run_id=run.short_id,
+                                                   key=key, reason=reason))
+            await self.advance(run, scenario, reason=reason)
+            return AnswerOutcome(accepted=False, note=reason)
+        run.slots[key] = value
+        await self._bus.publish(AnswerReceived(chat_id=run.chat_id, run_id=run.short_id, key=key,
+                                               value=str(value), via=via))
+        await self.advance(run, scenario)
+        return AnswerOutcome(accepted=True, label=label,
+                             note=text("answer_taken", lang, label=label))

@@ -1,0 +1,151 @@
+"""Typed events for every step of a command's life, and the bus that fans them out.
+
+Sinks: the ``Event`` collection (so a run can be replayed as a timeline) and structlog.
+More subscribers (metrics) can be added with ``EventBus.subscribe``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any, ClassVar, Literal, Protocol
+
+import structlog
+from pydantic import BaseModel
+
+from core.errors import ClubError
+
+__all__ = [
+    "AnswerReceived",
+    "AnswerRejected",
+    "BaseEvent",
+    "CommandReceived",
+    "EventBus",
+    "EventStore",
+    "NoScenario",
+    "QuestionAsked",
+    "RunFinished",
+    "RunResumed",
+    "ScenarioChosen",
+    "SlotMissing",
+    "StepFailed",
+    "StepStarted",
+    "StepSucceeded",
+    "Subscriber",
+]
+
+log = structlog.get_logger("clubman.events")
+
+
+class BaseEvent(BaseModel):
+    kind: ClassVar[str]
+    chat_id: int | None = None
+    run_id: str | None = None
+
+    def data(self) -> dict[str, Any]:
+        return self.model_dump(mode="json", exclude={"chat_id", "run_id"})
+
+
+class CommandReceived(BaseEvent):
+    kind = "command.received"
+    user_id: int
+    text: str
+
+
+class ScenarioChosen(BaseEvent):
+    kind = "scenario.chosen"
+    scenario: str
+    intent: str
+    score: float
+    via: Literal["rules", "classifier"] = "rules"
+
+
+class NoScenario(BaseEvent):
+    kind = "scenario.none"
+    intent: str
+
+
+class SlotMissing(BaseEvent):
+    kind = "slot.missing"
+    slot: str
+
+
+class QuestionAsked(BaseEvent):
+    kind = "question.asked"
+    key: str
+    text: str
+    options: list[str]
+
+
+class AnswerReceived(BaseEvent):
+    kind = "answer.received"
+    key: str
+    value: str
+    via: Literal["button", "text"]
+
+
+class AnswerRejected(BaseEvent):
+    kind = "answer.rejected"
+    key: str
+    reason: str
+
+
+class StepStarted(BaseEvent):
+    kind = "step.started"
+    step: str
+
+
+class StepSucceeded(BaseEvent):
+    kind = "step.succeeded"
+    step: str
+    result: dict[str, Any]
+
+
+class StepFailed(BaseEvent):
+    kind = "step.failed"
+    step: str
+    error: str
+
+
+class RunResumed(BaseEvent):
+    kind = "run.resumed"
+    next_step: str | None
+
+
+class RunFinished(BaseEvent):
+    kind = "run.finished"
+    status: str
+    summary: str | None = None
+
+
+Subscriber = Callable[[BaseEvent], Awaitable[None]]
+
+
+class EventStore(Protocol):
+    """Where events are persisted; the storage layer's event repository fits."""
+
+    async def append(
+        self, kind: str, *, chat_id: int | None, run_id: str | None, data: dict[str, Any]
+    ) -> object: ...
+
+
+class EventBus:
+    def __init__(self, store: EventStore | None = None) -> None:
+        self._store = store
+        self._subscribers: list[Subscriber] = []
+
+    def subscribe(self, subscriber: Subscriber) -> None:
+        self._subscribers.append(subscriber)
+
+    async def publish(self, event: BaseEvent) -> None:
+        data = event.data()
+        log.info(event.kind, chat_id=event.chat_id, run_id=event.run_id, **data)
+        if self._store is not None:
+            try:
+                await self._store.append(
+                    event.kind, chat_id=event.chat_id, run_id=event.run_id, data=data
+                )
+            except ClubError:
+                # Losing an audit record must not lose the user's work.
+                log.exception("event.store_failed", event_kind=event.kind)
+        for subscriber in self._subscribers:
+            await subscriber(event)

@@ -1,0 +1,284 @@
+"""The NLU manager: one session per chat; every message goes to the chat's run that
+waits for an answer, or to the planner as a new command."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Sequence
+from datetime import timedelta
+from types import TracebackType
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+import structlog
+from pydantic import BaseModel
+
+from core.clock import Clock
+from core.collector import SlotCollector
+from core.commands import Answer, Command, Lang
+from core.errors import ConfigError
+from core.events import CommandReceived, EventBus, NoScenario, RunFinished, ScenarioChosen
+from core.nlu import Decision, Intent, parse
+from core.output import AnswerOutcome, OutputSink, Question, Reply, RunView
+from core.planner import IntentClassifier, ProxyPlanner
+from core.runner import ScenarioRunner, question_output
+from core.sessions import ChatSessions
+from core.texts import text
+from scenarios.base import BaseScenario, InstantScenario, StepScenario
+from scenarios.help import greeting, help_text
+from storage import Direction, RunStatus, ScenarioRun, Storage, User
+
+__all__ = ["NLUManager", "UserSettingsView"]
+
+log = structlog.get_logger("clubman.manager")
+
+# A text sent while a question waits is taken as a new command only when the rules are
+# this sure of it; otherwise it is an answer (and asked again if it does not parse).
+_NEW_COMMAND_CONFIDENCE = 0.8
+
+
+class UserSettingsView(BaseModel):
+    language: Lang
+    timezone: str
+
+
+def _lang(value: str | None) -> Lang:
+    return "en" if value == "en" else "ru"
+
+
+class NLUManager:
+    def __init__(
+        self,
+        *,
+        storage: Storage,
+        scenarios: Sequence[BaseScenario],
+        sink: OutputSink,
+        bus: EventBus,
+        clock: Clock,
+        default_timezone: str,
+        waiting_ttl: timedelta,
+        classifier: IntentClassifier | None = None,
+        expiry_interval: float = 30.0,
+    ) -> None:
+        self._storage = storage
+        self._sink = sink
+        self._bus = bus
+        self._clock = clock
+        self._default_tz = default_timezone
+        self._expiry_interval = expiry_interval
+        self._planner = ProxyPlanner(scenarios, classifier=classifier)
+        step_scenarios = {s.name: s for s in scenarios if isinstance(s, StepScenario)}
+        self._runner = ScenarioRunner(storage=storage, scenarios=step_scenarios, bus=bus,
+                                      sink=sink, clock=clock, waiting_ttl=waiting_ttl)
+        self._collector = SlotCollector(storage=storage, runner=self._runner, bus=bus,
+                                        clock=clock)
+        self._sessions = ChatSessions(storage)
+        self._expiry_task: asyncio.Task[None] | None = None
+
+    @property
+    def runner(self) -> ScenarioRunner:
+        return self._runner
+
+    async def __aenter__(self) -> NLUManager:
+        resumed = await self._runner.resume_all()
+        log.info("manager.started", resumed=resumed)
+        self._expiry_task = asyncio.create_task(self._expiry_loop(), name="expiry")
+        return self
+
+    async def __aexit__(self, exc_type: type[BaseException] | None,
+                        exc: BaseException | None, tb: TracebackType | None) -> None:
+        if self._expiry_task is not None:
+            self._expiry_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._expiry_task
+        await self._runner.close()
+
+    # --- messages -------------------------------------------------------------------
+
+    async def handle(self, command: Command) -> None:
+        async with self._sessions.turn(command.chat_id):
+            structlog.contextvars.bind_contextvars(chat_id=command.chat_id)
+            await self._storage.conversations.append(
+                chat_id=command.chat_id, user_id=command.user_id, direction=Direction.IN,
+                text=command.text,
+            )
+            await self._bus.publish(CommandReceived(chat_id=command.chat_id,
+                                                    user_id=command.user_id, text=command.text))
+            user = await self._user(command)
+            tz = ZoneInfo(user.timezone or self._default_tz)
+            decision = parse(command.text, now=self._clock.now(), tz=tz)
+            forced = self._forced_intent(command)
+            if forced is not None:
+                decision = decision.model_copy(update={"intent": forced, "confidence": 1.0})
+            waiting = await self._waiting_run(command.chat_id)
+            is_new = forced is not None or (
+                decision.intent not in (Intent.UNKNOWN,)
+                and decision.confidence >= _NEW_COMMAND_CONFIDENCE
+                and waiting is not None
+                and decision.intent.value != waiting.scenario
+            )
+            if waiting is not None and not is_new:
+                await self._answer_locked(waiting, Answer(
+                    chat_id=command.chat_id, user_id=command.user_id, run_id=waiting.short_id,
+                    text=command.text))
+                return
+            await self._start(command, decision, user)
+
+    @staticmethod
+    def _forced_intent(command: Command) -> Intent | None:
+        return Intent(command.intent) if command.intent else None
+
+    async def _user(self, command: Command) -> User:
+        return await self._storage.users.get_or_create(
+            command.user_id, name=command.user_name, language=command.lang or "ru"
+        )
+
+    async def _waiting_run(self, chat_id: int) -> ScenarioRun | None:
+        runs = await self._storage.runs.active_for_chat(chat_id)
+        waiting = [r for r in runs if r.status.awaiting_answer and r.question is not None]
+        return waiting[-1] if waiting else None
+
+    async def _start(self, command: Command, decision: Decision, user: User) -> None:
+        choice = await self._planner.choose(command.text, decision)
+        lang = decision.lang
+        scenario = choice.scenario
+        if scenario is None:
+            await self._bus.publish(NoScenario(chat_id=command.chat_id,
+                                               intent=choice.intent.value))
+            await self._reply(command.chat_id, text("not_configured", lang,
+                                                    what=choice.intent.value), lang)
+            return
+        await self._bus.publish(ScenarioChosen(chat_id=command.chat_id, scenario=scenario.name,
+                                               intent=choice.intent.value, score=choice.score,
+                                               via=choice.via))
+        if isinstance(scenario, InstantScenario):
+            answer = await scenario.respond(command, decision)
+            await self._reply(command.chat_id, answer, lang)
+            return
+        assert isinstance(scenario, StepScenario)
+        run = ScenarioRun(
+            chat_id=command.chat_id, user_id=command.user_id, scenario=scenario.name, lang=lang,
+            timezone=user.timezone or self._default_tz, command_text=command.text,
+            slots=scenario.initial_slots(decision),
+        )
+        await self._storage.runs.create(run)
+        structlog.contextvars.bind_contextvars(run_id=run.short_id)
+        await self._collector.advance(run, scenario)
+
+    async def _reply(self, chat_id: int, body: str, lang: Lang) -> None:
+        await self._sink.deliver(Reply(chat_id=chat_id, text=body, lang=lang))
+
+    # --- answers ---------------------------------------------------------------------
+
+    async def answer(self, answer: Answer) -> AnswerOutcome:
+        async with self._sessions.turn(answer.chat_id):
+            run = await self._storage.runs.get(answer.run_id)
+            if run is None or run.chat_id != answer.chat_id:
+                return AnswerOutcome(accepted=False, note=text("stale_answer", "ru"))
+            if answer.text is not None:
+                await self._storage.conversations.append(
+                    chat_id=answer.chat_id, user_id=answer.user_id, direction=Direction.IN,
+                    text=answer.text, run_id=run.short_id,
+                )
+            return await self._answer_locked(run, answer)
+
+    async def _answer_locked(self, run: ScenarioRun, answer: Answer) -> AnswerOutcome:
+        lang = _lang(run.lang)
+        stale = (
+            not run.status.awaiting_answer
+            or run.question is None
+            or (answer.seq is not None and answer.seq != run.question.seq)
+        )
+        scenario = self._runner.scenario_of(run)
+        if stale or scenario is None:
+            return AnswerOutcome(accepted=False, note=text("stale_answer", lang))
+        return await self._collector.accept(run, scenario, answer)
+
+    # --- cancel, status, expiry ---------------------------------------------------------
+
+    async def cancel(self, *, chat_id: int, user_id: int, run_id: str | None = None) -> None:
+        async with self._sessions.turn(chat_id):
+            runs = await self._storage.runs.active_for_chat(chat_id)
+            targets = [r for r in runs if run_id is None or r.short_id == run_id]
+            if not targets:
+                await self._reply(chat_id, text("nothing_to_cancel", "ru"), "ru")
+                return
+            for run in targets:
+                await self._end(run, RunStatus.CANCELLED, "cancelled")
+
+    async def _end(self, run: ScenarioRun, status: RunStatus, message: str) -> None:
+        await self._runner.stop(run.short_id)
+        fresh = await self._storage.runs.get(run.short_id) or run
+        if not fresh.status.active:
+            return
+        question = fresh.question.text if fresh.question else ""
+        fresh.status = status
+        fresh.question = None
+        fresh.expires_at = None
+        await self._storage.runs.save(fresh)
+        await self._bus.publish(RunFinished(chat_id=fresh.chat_id, run_id=fresh.short_id,
+                                            status=status.value))
+        lang = _lang(fresh.lang)
+        scenario = self._runner.scenario_of(fresh)
+        title = scenario.title(lang) if scenario else fresh.scenario
+        await self._sink.deliver(Reply(chat_id=fresh.chat_id, run_id=fresh.short_id, lang=lang,
+                                       text=text(message, lang, title=title, question=question)))
+
+    async def expire_due(self) -> int:
+        """Expire runs whose question waited too long; returns how many."""
+        expired = await self._storage.runs.expired(self._clock.now())
+        for run in expired:
+            async with self._sessions.turn(run.chat_id):
+                await self._end(run, RunStatus.EXPIRED, "expired")
+        return len(expired)
+
+    async def _expiry_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self._expiry_interval)
+            try:
+                await self.expire_due()
+            except Exception:  # the loop must outlive a passing storage failure
+                log.exception("expiry.failed")
+
+    async def status(self, chat_id: int) -> list[RunView]:
+        views = []
+        for run in await self._storage.runs.active_for_chat(chat_id):
+            progress = self._runner.progress(run)
+            views.append(RunView(run_id=run.short_id, scenario=run.scenario,
+                                 status=run.status.value, title=progress.title,
+                                 steps=progress.steps,
+                                 question=run.question.text if run.question else None))
+        return views
+
+    async def pending_question(self, chat_id: int) -> Question | None:
+        """The chat's open question as output (views re-show it, e.g. after /status)."""
+        run = await self._waiting_run(chat_id)
+        return question_output(run) if run is not None else None
+
+    # --- texts and user settings -----------------------------------------------------
+
+    def greeting(self, lang: Lang, name: str) -> str:
+        return greeting(lang, name)
+
+    def help_text(self, lang: Lang) -> str:
+        return help_text(lang)
+
+    async def user_settings(self, user_id: int) -> UserSettingsView:
+        user = await self._storage.users.get_or_create(user_id)
+        return UserSettingsView(language=_lang(user.language),
+                                timezone=user.timezone or self._default_tz)
+
+    async def set_language(self, user_id: int, lang: Lang) -> None:
+        user = await self._storage.users.get_or_create(user_id)
+        user.language = lang
+        await self._storage.users.save(user)
+
+    async def set_timezone(self, user_id: int, tz: str) -> None:
+        try:
+            ZoneInfo(tz)
+        except (ZoneInfoNotFoundError, ValueError) as exc:
+            raise ConfigError(f"unknown time zone {tz!r}",
+                              hint="use a name like Europe/Moscow") from exc
+        user = await self._storage.users.get_or_create(user_id)
+        user.timezone = tz
+        await self._storage.users.save(user)

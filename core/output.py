@@ -1,0 +1,126 @@
+"""What the core hands to views. Any view (Telegram, terminal) renders these.
+
+Outputs are delivered to an ``OutputSink`` as they happen (scenario runs go on in
+the background), always for one chat.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Literal, Protocol
+
+from pydantic import BaseModel, Field
+
+from core.commands import Lang
+
+__all__ = [
+    "AnswerOutcome",
+    "Done",
+    "Failed",
+    "Option",
+    "Output",
+    "OutputSink",
+    "Progress",
+    "Question",
+    "Reply",
+    "RunView",
+    "StepState",
+    "StepView",
+]
+
+
+class Option(BaseModel):
+    """A choice offered with a question; ``id`` is stable and short (callback data)."""
+
+    id: str = Field(max_length=24)
+    label: str
+
+
+class Reply(BaseModel):
+    kind: Literal["reply"] = "reply"
+    chat_id: int
+    text: str
+    run_id: str | None = None
+    lang: Lang = "ru"
+
+
+class Question(BaseModel):
+    """One question with options; the view adds «Другое…» when free text is allowed and «Отмена»."""
+
+    kind: Literal["question"] = "question"
+    chat_id: int
+    run_id: str
+    seq: int = 0  # the question's number within its run (goes into callback data)
+    key: str
+    text: str
+    options: list[Option] = Field(default_factory=list)
+    allow_free_text: bool = True
+    lang: Lang = "ru"
+
+
+class StepState(StrEnum):
+    PENDING = "pending"
+    RUNNING = "running"
+    DONE = "done"
+    FAILED = "failed"
+
+
+class StepView(BaseModel):
+    name: str
+    label: str
+    state: StepState
+
+
+class Progress(BaseModel):
+    """The current state of a run's steps; views edit one message in place."""
+
+    kind: Literal["progress"] = "progress"
+    chat_id: int
+    run_id: str
+    title: str
+    steps: list[StepView]
+    queued: bool = False  # waiting for a free browser
+    lang: Lang = "ru"
+
+
+class Done(BaseModel):
+    kind: Literal["done"] = "done"
+    chat_id: int
+    run_id: str
+    text: str
+    lang: Lang = "ru"
+
+
+class Failed(BaseModel):
+    kind: Literal["failed"] = "failed"
+    chat_id: int
+    run_id: str
+    text: str
+    screenshot: bytes | None = None
+    lang: Lang = "ru"
+
+
+Output = Reply | Question | Progress | Done | Failed
+
+
+class OutputSink(Protocol):
+    async def deliver(self, output: Output) -> None: ...
+
+
+class AnswerOutcome(BaseModel):
+    """What became of an answer: the view shows ``note`` (e.g. as a callback answer)."""
+
+    accepted: bool
+    label: str | None = None  # the chosen option's label, to show in place of the keyboard
+    note: str = ""
+
+
+class RunView(BaseModel):
+    """A chat's run as shown by /status."""
+
+    run_id: str
+    scenario: str
+    status: str
+    title: str
+    steps: list[StepView]
+    question: str | None = None

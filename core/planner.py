@@ -1,0 +1,77 @@
+"""The proxy planner: every registered scenario scores the command; the best wins.
+
+Low or tied scores go to an optional classifier (an LLM, plugged in by the LLM
+layer); without one, or if it cannot decide, the command is ``unknown``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+from core.nlu import Decision, Intent
+from scenarios.base import BaseScenario
+
+__all__ = ["Choice", "IntentClassifier", "ProxyPlanner"]
+
+
+class IntentClassifier(Protocol):
+    async def classify(self, text: str, intents: Sequence[Intent]) -> Intent | None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    intent: Intent
+    scenario: BaseScenario | None  # None: the intent is known but no scenario serves it
+    score: float
+    via: Literal["rules", "classifier"] = "rules"
+
+
+class ProxyPlanner:
+    def __init__(
+        self,
+        scenarios: Sequence[BaseScenario],
+        *,
+        classifier: IntentClassifier | None = None,
+        threshold: float = 0.5,
+        tie_margin: float = 0.05,
+    ) -> None:
+        self._scenarios = list(scenarios)
+        self._classifier = classifier
+        self._threshold = threshold
+        self._tie_margin = tie_margin
+
+    def _serving(self, intent: Intent) -> BaseScenario | None:
+        return next((s for s in self._scenarios if intent in s.intents), None)
+
+    async def choose(self, text: str, decision: Decision) -> Choice:
+        scored = sorted(
+            ((s.score(decision), s) for s in self._scenarios), key=lambda pair: -pair[0]
+        )
+        best_score, best = scored[0] if scored else (0.0, None)
+        runner_up = scored[1][0] if len(scored) > 1 else 0.0
+        if (
+            best is not None
+            and best_score >= self._threshold
+            and best_score - runner_up > self._tie_margin
+        ):
+            intent = decision.intent if decision.intent in best.intents else min(best.intents)
+            return Choice(intent=intent, scenario=best, score=best_score)
+        if self._classifier is not None:
+            classified = await self._classifier.classify(text, list(Intent))
+            if classified is not None and classified is not Intent.UNKNOWN:
+                return Choice(
+                    intent=classified,
+                    scenario=self._serving(classified),
+                    score=best_score,
+                    via="classifier",
+                )
+        if decision.intent is not Intent.UNKNOWN and decision.confidence >= self._threshold:
+            # Understood, but nothing registered serves it (e.g. booking not configured).
+            return Choice(
+                intent=decision.intent,
+                scenario=self._serving(decision.intent),
+                score=decision.confidence,
+            )
+        return Choice(intent=Intent.UNKNOWN, scenario=self._serving(Intent.UNKNOWN), score=0.0)

@@ -1,0 +1,154 @@
+"""The base of every scenario: a typed slot model, the slots to collect, and ordered,
+idempotent steps. A step may pause with ``ctx.ask(...)`` (a typed ``NeedsAnswer``);
+it is then run again from its start once the answer is stored, so a step must be
+safe to repeat (check before acting)."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, ClassVar, Generic, NoReturn, TypeVar
+from zoneinfo import ZoneInfo
+
+from pydantic import BaseModel, TypeAdapter, ValidationError
+
+from core.commands import Command, Lang
+from core.events import BaseEvent
+from core.nlu import Decision, Intent, SlotParseError, parse_slot, question_for
+from core.output import Option
+from core.pause import NeedsAnswer, QuestionSpec
+
+__all__ = [
+    "BaseScenario",
+    "InstantScenario",
+    "SlotContext",
+    "Step",
+    "StepContext",
+    "StepScenario",
+]
+
+S = TypeVar("S", bound=BaseModel)
+
+
+@dataclass(frozen=True, slots=True)
+class SlotContext:
+    """What slot questions and answer parsers may look at."""
+
+    chat_id: int
+    user_id: int
+    lang: Lang
+    now: datetime
+    tz: ZoneInfo
+    slots: dict[str, Any]
+
+
+@dataclass
+class StepContext(Generic[S]):
+    run_id: str
+    chat_id: int
+    user_id: int
+    lang: Lang
+    now: datetime
+    tz: ZoneInfo
+    slots: S
+    results: dict[str, dict[str, Any]]
+    answers: dict[str, str]
+    emit: Callable[[BaseEvent], Awaitable[None]]
+    notes: list[str] = field(default_factory=list)
+
+    def t(self, ru: str, en: str) -> str:
+        return ru if self.lang == "ru" else en
+
+    def answer(self, key: str) -> str | None:
+        return self.answers.get(key)
+
+    def ask(
+        self, key: str, text: str, options: Sequence[Option] = (), *, allow_free_text: bool = True
+    ) -> NoReturn:
+        raise NeedsAnswer(
+            QuestionSpec(key=key, text=text, options=list(options), allow_free_text=allow_free_text)
+        )
+
+
+StepFn = Callable[[StepContext[Any]], Awaitable[dict[str, Any] | None]]
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    name: str
+    label_ru: str
+    label_en: str
+    run: StepFn
+
+    def label(self, lang: Lang) -> str:
+        return self.label_ru if lang == "ru" else self.label_en
+
+
+class BaseScenario(ABC):
+    """Something the planner can choose for a command."""
+
+    name: ClassVar[str]
+    intents: ClassVar[frozenset[Intent]]
+
+    def score(self, decision: Decision) -> float:
+        return decision.confidence if decision.intent in self.intents else 0.0
+
+
+class InstantScenario(BaseScenario):
+    """Answers at once with one reply; no run is stored (help, unknown)."""
+
+    @abstractmethod
+    async def respond(self, command: Command, decision: Decision) -> str: ...
+
+
+class StepScenario(BaseScenario, Generic[S]):
+    """A durable scenario: slots are collected by questions, then steps run in order."""
+
+    slot_model: ClassVar[type[BaseModel]]
+    title_ru: ClassVar[str]
+    title_en: ClassVar[str]
+
+    def title(self, lang: Lang) -> str:
+        return self.title_ru if lang == "ru" else self.title_en
+
+    def initial_slots(self, decision: Decision) -> dict[str, Any]:
+        """Slots found in the command's text, in their JSON form."""
+        found: dict[str, Any] = decision.slots.model_dump(mode="json", exclude_none=True)
+        return found
+
+    def slots_to_ask(self, slots: dict[str, Any]) -> list[str]:
+        """Slots still to ask for, in order (required ones and ones worth asking)."""
+        return []
+
+    async def slot_question(self, slot: str, ctx: SlotContext) -> QuestionSpec:
+        return QuestionSpec(key=slot, text=question_for(slot, ctx.lang))  # type: ignore[arg-type]
+
+    def parse_answer(self, slot: str, *, option_id: str | None, text: str | None,
+                     ctx: SlotContext) -> Any:
+        """Turn an answer into the slot's JSON value; raise ``SlotParseError`` with a reason."""
+        if option_id is not None:
+            raw: Any = option_id
+        else:
+            raw = parse_slot(slot, text or "", now=ctx.now, tz=ctx.tz, lang=ctx.lang)  # type: ignore[arg-type]
+        field_info = self.slot_model.model_fields.get(slot)
+        if field_info is None:
+            return raw
+        try:
+            value = TypeAdapter(field_info.annotation).validate_python(raw)
+        except ValidationError as exc:
+            raise SlotParseError(
+                "Не подходит" if ctx.lang == "ru" else "That does not fit"
+            ) from exc
+        return TypeAdapter(field_info.annotation).dump_python(value, mode="json")
+
+    def check_slots(self, slots: dict[str, Any], lang: Lang) -> tuple[str, str] | None:
+        """A (slot, reason) that makes the whole set invalid, e.g. end before start."""
+        return None
+
+    @abstractmethod
+    def steps(self) -> Sequence[Step]: ...
+
+    @abstractmethod
+    def summary(self, ctx: StepContext[Any]) -> str: ...
