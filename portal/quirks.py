@@ -1,0 +1,93 @@
+"""Test and chaos controls set through ``POST /_test/quirks`` (all off by default).
+
+JSON fields (each optional; a POST replaces the whole set, ``{}`` turns all off):
+``latency_ms`` (int ≥ 0), ``error_rate`` (0..1: share of pages answered with
+HTTP 500 or 502), ``error_seed`` (int, RNG seed for those failures),
+``session_lifetime`` (seconds after login, or null), ``full_building`` (a
+building code that shows as fully booked, or null), ``notice`` (bool: one
+interstitial «Правила бронирования изменились» page per user after login),
+``layout`` ("default" or "alt": other element ids/classes, same labels).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from portal.data import BUILDINGS
+from portal.errors import QuirkConfigError
+
+__all__ = ["LAYOUTS", "Quirks", "QuirkState"]
+
+LAYOUTS = ("default", "alt")
+_BUILDING_CODES = {b.code for b in BUILDINGS}
+
+
+@dataclass(frozen=True, slots=True)
+class Quirks:
+    latency_ms: int = 0
+    error_rate: float = 0.0
+    error_seed: int = 0
+    session_lifetime: float | None = None
+    full_building: str | None = None
+    notice: bool = False
+    layout: str = "default"
+
+    @classmethod
+    def from_json(cls, payload: Any) -> Quirks:
+        if not isinstance(payload, dict):
+            raise QuirkConfigError("quirks must be a JSON object")
+        unknown = set(payload) - set(cls.__dataclass_fields__)
+        if unknown:
+            raise QuirkConfigError(f"unknown quirks: {sorted(unknown)}")
+        try:
+            quirks = cls(
+                latency_ms=int(payload.get("latency_ms", 0)),
+                error_rate=float(payload.get("error_rate", 0.0)),
+                error_seed=int(payload.get("error_seed", 0)),
+                session_lifetime=(
+                    None
+                    if payload.get("session_lifetime") is None
+                    else float(payload["session_lifetime"])
+                ),
+                full_building=payload.get("full_building"),
+                notice=bool(payload.get("notice", False)),
+                layout=str(payload.get("layout", "default")),
+            )
+        except (TypeError, ValueError) as exc:
+            raise QuirkConfigError(f"bad quirk value: {exc}") from exc
+        if quirks.latency_ms < 0 or not 0.0 <= quirks.error_rate <= 1.0:
+            raise QuirkConfigError("latency_ms must be ≥ 0 and error_rate within 0..1")
+        if quirks.full_building is not None and quirks.full_building not in _BUILDING_CODES:
+            raise QuirkConfigError(f"unknown building {quirks.full_building!r}")
+        if quirks.layout not in LAYOUTS:
+            raise QuirkConfigError(f"layout must be one of {LAYOUTS}")
+        return quirks
+
+    def as_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class QuirkState:
+    """The active quirks plus the state they need (failure RNG, who has seen the notice)."""
+
+    quirks: Quirks = field(default_factory=Quirks)
+    rng: random.Random = field(default_factory=lambda: random.Random(0))
+    notice_seen: set[str] = field(default_factory=set)
+
+    def apply(self, quirks: Quirks) -> None:
+        self.quirks = quirks
+        self.rng = random.Random(quirks.error_seed)
+        self.notice_seen.clear()
+
+    def failure_status(self) -> int | None:
+        """500 or 502 for this request, or ``None``; deterministic for a given seed."""
+        rate = self.quirks.error_rate
+        if rate <= 0.0 or self.rng.random() >= rate:
+            return None
+        return self.rng.choice((500, 502))
+
+    def needs_notice(self, user: str) -> bool:
+        return self.quirks.notice and user not in self.notice_seen

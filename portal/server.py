@@ -1,0 +1,59 @@
+"""Run the portal: in-process for tests and demos, or in the foreground for the CLI."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+
+from aiohttp import web
+
+from portal.app import create_app
+from portal.clock import Clock
+
+__all__ = ["RunningPortal", "running_portal", "serve"]
+
+
+@dataclass(frozen=True, slots=True)
+class RunningPortal:
+    url: str  # e.g. http://127.0.0.1:8700, no trailing slash
+    host: str
+    port: int
+    app: web.Application
+
+
+@asynccontextmanager
+async def running_portal(
+    *,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    db: str = ":memory:",
+    seed: int | None = 1,
+    test_api: bool = False,
+    clock: Clock | None = None,
+) -> AsyncIterator[RunningPortal]:
+    """Serve the portal on ``host:port`` (0 = a free port) until the block exits."""
+    app = create_app(db=db, seed=seed, test_api=test_api, clock=clock)
+    runner = web.AppRunner(app, access_log=None)
+    await runner.setup()
+    try:
+        site = web.TCPSite(runner, host, port)
+        await site.start()
+        bound = int(runner.addresses[0][1])
+        yield RunningPortal(url=f"http://{host}:{bound}", host=host, port=bound, app=app)
+    finally:
+        await runner.cleanup()
+
+
+def serve(*, host: str, port: int, db: str, seed: int | None, test_api: bool) -> None:
+    """Serve in the foreground until Ctrl-C."""
+
+    async def forever() -> None:
+        async with running_portal(host=host, port=port, db=db, seed=seed, test_api=test_api) as p:
+            print(f"Portal at {p.url}" + (" (test API on)" if test_api else ""), flush=True)
+            await asyncio.Event().wait()
+
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(forever())

@@ -1,0 +1,1 @@
+"""Route handlers: each module parses the request, calls the store or rules, renders."""
