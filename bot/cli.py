@@ -52,6 +52,37 @@ def doctor() -> None:
 
 
 @app.command()
+def chat(
+    lang: Annotated[str, typer.Option(help="Interface language: ru or en")] = "ru",
+) -> None:
+    """Talk to the bot in this terminal (no Telegram needed)."""
+    from bot.terminal import run_chat
+
+    settings = _settings()
+    try:
+        asyncio.run(run_chat(settings, lang="en" if lang == "en" else "ru"))
+    except KeyboardInterrupt:
+        typer.echo("\nbye")
+    except ClubError as exc:
+        _fail(exc)
+
+
+@app.command()
+def demo() -> None:
+    """Zero-config demo: the Telegram bot if TELEGRAM__TOKEN is set, else the terminal chat."""
+    settings = _settings()
+    if settings.telegram.token is not None and "run" in {
+        c.name for c in app.registered_commands
+    }:
+        typer.echo("TELEGRAM__TOKEN is set: starting the bot (Ctrl-C to stop)")
+        run_command = next(c for c in app.registered_commands if c.name == "run")
+        assert run_command.callback is not None
+        run_command.callback()
+        return
+    chat()
+
+
+@app.command()
 def portal(
     host: Annotated[str, typer.Option(help="Interface to listen on")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="TCP port")] = 8700,

@@ -1,0 +1,142 @@
+"""``clubman chat``: the same core in a terminal. Questions show numbered options;
+type a number or your own answer. Arrow keys browse the input history."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import sys
+import threading
+from pathlib import Path
+from typing import TextIO
+
+from core.commands import Answer, Command, Lang
+from core.errors import ClubError
+from core.manager import NLUManager
+from core.output import Done, Failed, Output, Progress, Question, Reply, StepState
+from core.settings import Settings
+
+__all__ = ["TerminalView", "run_chat"]
+
+CHAT_ID = 1  # the terminal is one private chat of one local user
+
+_MARKS = {StepState.DONE: "✓", StepState.RUNNING: "⏳", StepState.FAILED: "✗",
+          StepState.PENDING: "·"}
+
+
+class TerminalView:
+    """Renders core output as lines of text."""
+
+    def __init__(self, out: TextIO) -> None:
+        self._out = out
+        self.question: Question | None = None
+        self._last_progress: dict[str, str] = {}
+
+    def _print(self, line: str) -> None:
+        self._out.write(line + "\n")
+        self._out.flush()
+
+    async def deliver(self, output: Output) -> None:
+        if isinstance(output, Question):
+            self.question = output
+            self._print(f"? {output.text}")
+            for number, option in enumerate(output.options, 1):
+                self._print(f"  {number}) {option.label}")
+            hint = ("номер варианта или свой ответ" if output.lang == "ru"
+                    else "an option's number or your own answer")
+            self._print(f"  ({hint})")
+        elif isinstance(output, Progress):
+            line = f"… {output.title}: " + "  ".join(
+                f"{_MARKS[s.state]} {s.label}" for s in output.steps)
+            if self._last_progress.get(output.run_id) != line:
+                self._last_progress[output.run_id] = line
+                self._print(line)
+        elif isinstance(output, Done):
+            self._print(f"✓ {output.text}")
+        elif isinstance(output, Failed):
+            self._print(f"✗ {output.text}")
+        elif isinstance(output, Reply):
+            self._print(output.text)
+
+    def answer_for(self, line: str) -> Answer | None:
+        """A number typed while a question waits picks that option."""
+        question = self.question
+        if question is None or not line.isdigit():
+            return None
+        number = int(line)
+        if not 1 <= number <= len(question.options):
+            return None
+        self.question = None
+        return Answer(chat_id=CHAT_ID, user_id=CHAT_ID, run_id=question.run_id,
+                      seq=question.seq, option_id=question.options[number - 1].id)
+
+
+def _start_reader(queue: asyncio.Queue[str | None], loop: asyncio.AbstractEventLoop,
+                  history: Path | None) -> None:
+    # A daemon thread: a blocked input() must not keep the process alive after Ctrl-C.
+    def read() -> None:
+        with contextlib.suppress(ImportError):
+            import readline  # noqa: F401 - line editing and history for input()
+
+            if history is not None:
+                with contextlib.suppress(OSError):
+                    readline.read_history_file(history)
+        while True:
+            try:
+                line = input("> ")
+            except (EOFError, KeyboardInterrupt):
+                loop.call_soon_threadsafe(queue.put_nowait, None)
+                return
+            if history is not None:
+                with contextlib.suppress(OSError, NameError):
+                    readline.write_history_file(history)
+            loop.call_soon_threadsafe(queue.put_nowait, line)
+
+    threading.Thread(target=read, name="stdin", daemon=True).start()
+
+
+async def _dispatch(manager: NLUManager, view: TerminalView, line: str, lang: Lang) -> bool:
+    """Handle one input line; False means quit."""
+    if line in ("/quit", "/exit"):
+        return False
+    if line == "/help":
+        await view.deliver(Reply(chat_id=CHAT_ID, text=manager.help_text(lang), lang=lang))
+    elif line == "/status":
+        runs = await manager.status(CHAT_ID)
+        if not runs:
+            view._print("Сейчас ничего не выполняется." if lang == "ru" else "Nothing is running.")
+        for run in runs:
+            steps = "  ".join(f"{_MARKS[s.state]} {s.label}" for s in run.steps)
+            view._print(f"• {run.title} [{run.status}] {steps}")
+            if run.question:
+                view._print(f"  ? {run.question}")
+    elif line == "/cancel":
+        await manager.cancel(chat_id=CHAT_ID, user_id=CHAT_ID)
+    elif (answer := view.answer_for(line)) is not None:
+        outcome = await manager.answer(answer)
+        if not outcome.accepted:
+            view._print(outcome.note)
+    else:
+        await manager.handle(Command(chat_id=CHAT_ID, user_id=CHAT_ID, text=line, lang=lang))
+    return True
+
+
+async def run_chat(settings: Settings, *, lang: Lang = "ru", out: TextIO = sys.stdout) -> None:
+    from bot.app import open_app
+
+    view = TerminalView(out)
+    queue: asyncio.Queue[str | None] = asyncio.Queue()
+    history = settings.data_dir / "chat_history"
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    async with open_app(settings, view) as manager:
+        view._print(manager.greeting(lang, "") + "\n\n/quit — выход / exit")
+        _start_reader(queue, asyncio.get_running_loop(), history)
+        while (line := await queue.get()) is not None:
+            line = line.strip()
+            if not line:
+                continue
+            try:
+                if not await _dispatch(manager, view, line, lang):
+                    break
+            except ClubError as exc:
+                view._print(f"✗ {exc}")

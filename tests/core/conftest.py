@@ -1,0 +1,61 @@
+"""Fixtures for core tests: a manager on real storage with a manual clock."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager
+from datetime import UTC, datetime
+
+import pytest
+
+from core.app import build_core
+from core.clock import ManualClock
+from core.manager import NLUManager
+from core.settings import load_settings
+from scenarios.base import BaseScenario
+from scenarios.help import HelpScenario, UnknownScenario
+from storage import Storage
+from tests.support.scenarios import TrackedScenario
+from tests.support.sinks import CollectingSink
+
+# Monday 2026-11-23 10:00 in Moscow.
+NOW = datetime(2026, 11, 23, 7, 0, tzinfo=UTC)
+
+CoreFactory = Callable[..., AbstractAsyncContextManager[NLUManager]]
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    return ManualClock(NOW)
+
+
+@pytest.fixture
+def sink() -> CollectingSink:
+    return CollectingSink()
+
+
+@pytest.fixture
+def tracked() -> TrackedScenario:
+    return TrackedScenario()
+
+
+@pytest.fixture
+def make_core(
+    storage: Storage, sink: CollectingSink, clock: ManualClock
+) -> CoreFactory:
+    """Build a manager (as a context manager) on the shared storage: calling it twice
+    is a restart of the process."""
+
+    def factory(*scenarios: BaseScenario) -> AbstractAsyncContextManager[NLUManager]:
+        chosen = list(scenarios) or [HelpScenario(), UnknownScenario()]
+        return build_core(load_settings(), storage, sink, scenarios=chosen, clock=clock)
+
+    return factory
+
+
+@pytest.fixture
+async def core(
+    make_core: CoreFactory, tracked: TrackedScenario
+) -> AsyncIterator[NLUManager]:
+    async with make_core(tracked, HelpScenario(), UnknownScenario()) as manager:
+        yield manager

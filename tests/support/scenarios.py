@@ -1,0 +1,84 @@
+"""A real multi-step scenario for core tests: it records every step execution, pauses on
+a confirmation question, and can be told to block so tests can kill it mid-run."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from datetime import date, time
+from typing import Any, ClassVar
+
+from pydantic import BaseModel
+
+from core.nlu import Intent
+from core.output import Option
+from scenarios.base import Step, StepContext, StepScenario
+
+__all__ = ["ReserveSlots", "TrackedScenario"]
+
+
+class ReserveSlots(BaseModel):
+    date: date | None = None
+    start: time | None = None
+    end: time | None = None
+    rooms: int | None = None
+
+
+class TrackedScenario(StepScenario[ReserveSlots]):
+    """Serves ``book_rooms`` in core tests; the product's booking scenario is elsewhere."""
+
+    name = "book_rooms"
+    intents: ClassVar[frozenset[Intent]] = frozenset({Intent.BOOK_ROOMS})
+    slot_model = ReserveSlots
+    title_ru = "Тестовое бронирование"
+    title_en = "Test booking"
+
+    def __init__(self, *, confirm: bool = False) -> None:
+        self.executed: list[str] = []
+        self.confirm = confirm
+        self.block_at: str | None = None
+        self.blocked = asyncio.Event()
+        self.release = asyncio.Event()
+
+    def slots_to_ask(self, slots: dict[str, Any]) -> list[str]:
+        return [name for name in ("date", "start", "end") if name not in slots]
+
+    def check_slots(self, slots: dict[str, Any], lang: str) -> tuple[str, str] | None:
+        if "start" in slots and "end" in slots and slots["end"] <= slots["start"]:
+            return "end", "Конец раньше начала" if lang == "ru" else "End is before start"
+        return None
+
+    async def _step(self, ctx: StepContext[Any], name: str) -> dict[str, Any]:
+        self.executed.append(name)
+        if self.block_at == name:
+            self.blocked.set()
+            await self.release.wait()
+        return {"step": name, "day": ctx.slots.date.isoformat()}
+
+    async def _prepare(self, ctx: StepContext[Any]) -> dict[str, Any]:
+        return await self._step(ctx, "prepare")
+
+    async def _confirm(self, ctx: StepContext[Any]) -> dict[str, Any]:
+        self.executed.append("confirm?")
+        if self.confirm:
+            choice = ctx.answer("go")
+            if choice is None:
+                ctx.ask("go", ctx.t("Продолжить?", "Go on?"),
+                        [Option(id="yes", label=ctx.t("Да", "Yes")),
+                         Option(id="no", label=ctx.t("Нет", "No"))], allow_free_text=False)
+            return {"go": choice}
+        return {"go": "yes"}
+
+    async def _finish(self, ctx: StepContext[Any]) -> dict[str, Any]:
+        return await self._step(ctx, "finish")
+
+    def steps(self) -> Sequence[Step]:
+        return [
+            Step("prepare", "Подготовка", "Preparing", self._prepare),
+            Step("confirm", "Подтверждение", "Confirming", self._confirm),
+            Step("finish", "Завершение", "Finishing", self._finish),
+        ]
+
+    def summary(self, ctx: StepContext[Any]) -> str:
+        slots = ctx.slots
+        return f"Готово: {slots.date} {slots.start:%H:%M}–{slots.end:%H:%M}"
