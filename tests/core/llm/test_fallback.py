@@ -7,7 +7,7 @@ import json
 import pytest
 
 from core.errors import LLMError
-from core.llm import ErrorKind, LLMRequest, LLMUnavailable
+from core.llm import LLM, ErrorKind, LLMRequest, LLMUnavailable
 from tests.core.llm.conftest import GOOD, MakeLLM, Recorder, Slots
 from tests.fakes.llm import Answer, Fail, FakeAnthropic, FakeOpenAI
 
@@ -19,7 +19,7 @@ async def test_first_provider_down_second_answers(
 ) -> None:
     anthropic_fake.push(*[Fail(500)] * 3)
     openai_fake.push(Answer(GOOD))
-    llm = await make_llm("anthropic,openai")
+    llm: LLM = await make_llm("anthropic,openai")  # FallbackLLM is an LLM
 
     result = await llm.complete(REQUEST, Slots)
 

@@ -46,6 +46,7 @@ async def test_keys_do_not_leak_on_any_failure(
     assert_clean("".join(traceback.format_exception(exc)))
     assert_clean(repr(exc.failures))
     assert_clean(repr(logs))
+    assert caplog.records  # the SDKs' own debug logs were captured and checked
     assert_clean(caplog.text)
     assert_clean("".join(r.model_dump_json() for r in recorder.records))
     assert_clean(repr(llm) + repr(llm.providers))

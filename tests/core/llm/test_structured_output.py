@@ -28,7 +28,8 @@ async def test_anthropic_uses_one_forced_tool(
         False,
     )
     (sent,) = anthropic_fake.requests
-    assert sent.auth_ok and sent.auth_header is not None
+    # anthropic 2.x sends ``api_key`` as a Bearer token; the fake checks it matches.
+    assert sent.auth_ok and sent.auth_header == "authorization"
     assert ANTHROPIC_KEY not in json.dumps(sent.headers)
     assert sent.headers["anthropic-version"]
     assert sent.headers.get("x-stainless-retry-count") == "0"
