@@ -19,8 +19,7 @@ def find_chromium(explicit: str | None = None) -> str | None:
     for candidate in _SYSTEM_CANDIDATES:
         if Path(candidate).exists():
             return candidate
-    found = shutil.which("chromium")
-    return found
+    return shutil.which("chromium")
 
 
 def chromium_args() -> list[str]:
