@@ -198,6 +198,13 @@ class FallbackLLM:
                 f"no answer within {self._timeout:g}s", provider=provider.name,
                 kind=ErrorKind.TIMEOUT,
             ) from exc  # fmt: skip
+        except ProviderCallError:
+            raise
+        except Exception as exc:  # an SDK surprise must not crash the caller: a failure
+            log.warning("llm.provider_crashed", provider=provider.name, error=type(exc).__name__)
+            raise ProviderCallError(
+                f"unexpected {type(exc).__name__}", provider=provider.name, kind=ErrorKind.UNKNOWN
+            ) from exc
 
     async def _emit(
         self,

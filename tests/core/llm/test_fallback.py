@@ -3,12 +3,23 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
 from core.errors import LLMError
-from core.llm import LLM, ErrorKind, LLMRequest, LLMUnavailable
-from tests.core.llm.conftest import GOOD, MakeLLM, Recorder, Slots
+from core.llm import (
+    LLM,
+    Budget,
+    ErrorKind,
+    FallbackLLM,
+    LLMRequest,
+    LLMUnavailable,
+    MemorySpendLedger,
+    Price,
+    RawCompletion,
+)
+from tests.core.llm.conftest import GOOD, NOW, MakeLLM, Recorder, Slots
 from tests.fakes.llm import Answer, Fail, FakeAnthropic, FakeOpenAI
 
 REQUEST = LLMRequest.ask("Extract.", "book 3 rooms", purpose="extract", user_id=1)
@@ -143,3 +154,36 @@ async def test_on_call_failure_does_not_break_the_answer(
     llm._on_call = broken  # the bus the app passes in can fail
 
     assert (await llm.complete(REQUEST, Slots)).value.rooms == 3
+
+
+class _Crashing:
+    """A provider whose SDK raises something nobody expected."""
+
+    name = "crashing"
+    model = "m"
+    price = Price()
+
+    async def generate(self, request: LLMRequest, **kwargs: Any) -> RawCompletion:
+        raise RuntimeError("boom")
+
+    async def close(self) -> None:
+        return None
+
+
+class _Fixed(_Crashing):
+    name = "fixed"
+
+    async def generate(self, request: LLMRequest, **kwargs: Any) -> RawCompletion:
+        return RawCompletion(text=json.dumps(GOOD), input_tokens=1, output_tokens=1)
+
+
+async def test_unexpected_provider_exception_is_a_failure_not_a_crash(
+    recorder: Recorder,
+) -> None:
+    budget = Budget(MemorySpendLedger(), total_usd=None, per_user_usd=None, clock=lambda: NOW)
+    llm = FallbackLLM([_Crashing(), _Fixed()], budget=budget, on_call=recorder.on_call)
+
+    result = await llm.complete(REQUEST, Slots)
+
+    assert result.provider == "fixed"
+    assert recorder.records[0].error_kind == ErrorKind.UNKNOWN
