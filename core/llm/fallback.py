@@ -32,7 +32,14 @@ log = structlog.get_logger(__name__)
 
 
 class FallbackLLM:
-    """The app's ``LLM``. Raises only ``LLMUnavailable`` or ``LLMBudgetExceeded``."""
+    """The app's ``LLM``. Raises only ``LLMUnavailable`` or ``LLMBudgetExceeded``.
+
+    One ``complete``: cache (any provider's entry) → budget check → for each provider in
+    order: call with a per-call timeout; on 429/5xx/529/timeout/connection errors retry up
+    to ``max_retries`` times with backoff (``retry-after`` honoured, capped); on an answer
+    that is not JSON, fails the schema or is rejected by ``validate``, ask once more with
+    the problem fed back, then move on. Every attempt becomes an ``LLMCallRecord``.
+    """
 
     def __init__(
         self,
@@ -65,15 +72,15 @@ class FallbackLLM:
     async def complete(
         self, request: LLMRequest, schema: type[T], *, validate: Validator[T] | None = None
     ) -> LLMResult[T]:
+        json_schema = schema.model_json_schema()
+        keys = {p.name: cache_key(p.name, p.model, request, json_schema) for p in self._providers}
+        if (hit := await self._from_cache(request, schema, validate, keys)) is not None:
+            return hit  # free, so served even over budget
         try:
             await self._budget.check(request.user_id)
         except LLMBudgetExceeded:
             await self._emit(request, provider="", model="", ok=False, kind=ErrorKind.BUDGET)
             raise
-        json_schema = schema.model_json_schema()
-        keys = {p.name: cache_key(p.name, p.model, request, json_schema) for p in self._providers}
-        if (hit := await self._from_cache(request, schema, validate, keys)) is not None:
-            return hit
         failures: list[ProviderFailure] = []
         for provider in self._providers:
             try:

@@ -180,3 +180,17 @@ async def test_failed_attempts_cost_nothing(
     await llm.complete(request(), Slots)
 
     assert await ledger.spent(user_id=None, day=TODAY) == 0.0
+
+
+async def test_cached_answers_are_served_over_budget(
+    make_llm: MakeLLM, anthropic_fake: FakeAnthropic, ledger: MemorySpendLedger
+) -> None:
+    anthropic_fake.push(Answer(GOOD))
+    llm = await make_llm("anthropic", user_daily_budget_usd=0.5)
+    await llm.complete(request(user_id=1), Slots)
+    await ledger.add(user_id=3, day=TODAY, usd=1.0)
+
+    assert (await llm.complete(request(user_id=3), Slots)).cached
+    with pytest.raises(LLMBudgetExceeded):
+        await llm.complete(request(user_id=3, text="something new"), Slots)
+    assert len(anthropic_fake.requests) == 1
