@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
 from typing import Any
 
 from tests.fakes.telegram.errors import ApiError, bad_request
+from tests.fakes.telegram.params import UploadedFile
 from tests.fakes.telegram.state import CallbackAnswer, Chat, Edit, StoredMessage, TelegramState
 from tests.fakes.telegram.validation import (
     check_caption,
@@ -30,14 +30,6 @@ NOT_MODIFIED = (
     "the same as a current content and reply markup of the message"
 )
 QUERY_TOO_OLD = "query is too old and response timeout expired or query ID is invalid"
-
-
-@dataclass(frozen=True)
-class UploadedFile:
-    """A file part of a multipart request."""
-
-    filename: str
-    content: bytes
 
 
 def _keyboard(markup: Any) -> JsonDict | None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -11,8 +10,9 @@ from typing import Any
 from aiohttp import web
 
 from tests.fakes.telegram.bot_methods import BotMethods
-from tests.fakes.telegram.errors import ApiError, bad_request
-from tests.fakes.telegram.messages import MessageMethods, UploadedFile
+from tests.fakes.telegram.errors import ApiError
+from tests.fakes.telegram.messages import MessageMethods
+from tests.fakes.telegram.params import read_params
 from tests.fakes.telegram.ratelimit import LIMITED_METHODS, RateLimiter, too_many_requests
 from tests.fakes.telegram.state import RecordedCall, TelegramState
 
@@ -21,26 +21,6 @@ __all__ = ["ApiServer", "InjectedError"]
 JsonDict = dict[str, Any]
 Handler = Callable[[JsonDict], Awaitable[Any]]
 _TOKEN = re.compile(r"^\d+:[A-Za-z0-9_-]+$")
-_JSON_KEYS = frozenset(
-    {
-        "reply_markup", "entities", "caption_entities", "allowed_updates", "commands", "scope",
-        "link_preview_options", "reply_parameters", "media",
-    }
-)  # fmt: skip
-_INT_KEYS = frozenset(
-    {
-        "message_id",
-        "offset",
-        "limit",
-        "timeout",
-        "max_connections",
-        "cache_time",
-        "reply_to_message_id",
-    }
-)
-_BOOL_KEYS = frozenset(
-    {"show_alert", "drop_pending_updates", "disable_notification", "protect_content"}
-)
 _DEFAULT_DESCRIPTIONS = {
     400: "Bad Request",
     401: "Unauthorized",
@@ -70,46 +50,6 @@ class InjectedError:
             return too_many_requests(self.retry_after or 1)
         description = self.description or _DEFAULT_DESCRIPTIONS.get(self.error_code, "Error")
         return ApiError(self.error_code, description, retry_after=self.retry_after)
-
-
-def _decode(key: str, value: Any) -> Any:
-    if not isinstance(value, str):
-        return value
-    if key in _JSON_KEYS:
-        try:
-            return json.loads(value)
-        except ValueError:
-            raise bad_request(f"can't parse {key} JSON object") from None
-    if key == "chat_id" and re.fullmatch(r"-?\d+", value):
-        return int(value)
-    if key in _INT_KEYS and re.fullmatch(r"-?\d+", value):
-        return int(value)
-    if key in _BOOL_KEYS:
-        return value.lower() in ("true", "1")
-    return value
-
-
-async def read_params(request: web.Request) -> JsonDict:
-    """Parameters from the query string and a form, multipart or JSON body."""
-    params: JsonDict = dict(request.query)
-    if request.method == "POST" and request.can_read_body:
-        if request.content_type == "application/json":
-            body = await request.json()
-            if isinstance(body, dict):
-                params.update(body)
-        else:
-            files: dict[str, UploadedFile] = {}
-            for key, value in (await request.post()).items():
-                if isinstance(value, web.FileField):
-                    files[key] = UploadedFile(value.filename, value.file.read())
-                else:
-                    params[key] = value
-            for key, file in files.items():
-                params.setdefault(key, file)
-            for key, value in list(params.items()):
-                if isinstance(value, str) and value.startswith("attach://"):
-                    params[key] = files.get(value.removeprefix("attach://"), value)
-    return {key: _decode(key, value) for key, value in params.items()}
 
 
 class ApiServer:

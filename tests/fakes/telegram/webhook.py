@@ -12,6 +12,8 @@ from typing import Any
 import aiohttp
 
 from tests.fakes.telegram.clock import Clock
+from tests.fakes.telegram.errors import ApiError
+from tests.fakes.telegram.params import decode_params, read_multipart
 from tests.fakes.telegram.updates import UpdateQueue
 
 __all__ = ["SECRET_HEADER", "Webhook", "WebhookDelivery"]
@@ -97,19 +99,31 @@ class WebhookDelivery:
     ) -> bool:
         try:
             async with session.post(self.webhook.url, json=update, headers=headers) as resp:
-                body = await resp.read()
                 if not 200 <= resp.status < 300:
                     self._fail(f"Wrong response from the webhook: {resp.status} {resp.reason}")
                     return False
+                reply = await self._read_reply(resp)
         except (aiohttp.ClientError, TimeoutError) as exc:
             self._fail(f"Connection error: {exc.__class__.__name__}")
             return False
-        with contextlib.suppress(ValueError):
-            reply = json.loads(body) if body else None
-            if isinstance(reply, dict) and isinstance(reply.get("method"), str):
-                params = {k: v for k, v in reply.items() if k != "method"}
-                await self._on_reply(reply["method"], params)
+        if isinstance(reply.get("method"), str):
+            params = {k: v for k, v in reply.items() if k != "method"}
+            await self._on_reply(reply["method"], params)
         return True
+
+    @staticmethod
+    async def _read_reply(resp: aiohttp.ClientResponse) -> dict[str, Any]:
+        """A method call in the reply body (JSON or multipart form), or ``{}``."""
+        if resp.content_type == "multipart/form-data":
+            with contextlib.suppress(ValueError, ApiError):
+                return await read_multipart(resp)
+            return {}
+        body = await resp.read()
+        with contextlib.suppress(ValueError, ApiError):
+            reply = json.loads(body) if body else None
+            if isinstance(reply, dict):
+                return decode_params(reply)
+        return {}
 
     def _fail(self, message: str) -> None:
         self.webhook.last_error_date = int(self._clock.now())
