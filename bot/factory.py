@@ -1,0 +1,168 @@
+"""The app factory: Settings → Bot (on ``TELEGRAM__API_BASE``) → outbox and sink → storage
+→ core → Dispatcher with middlewares and routers. Everything opens here and closes in
+reverse order on exit."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from aiogram import Bot, Dispatcher
+from aiogram.client.session.aiohttp import AiohttpSession
+from aiogram.client.telegram import TelegramAPIServer
+from aiogram.types import BotCommand
+from aiohttp import web
+
+from bot import errors
+from bot.handlers import routers
+from bot.middlewares import AccessMiddleware, ChatOrderMiddleware, ContextMiddleware
+from bot.outbox import FloodLimits, Outbox
+from bot.sink import TelegramSink
+from bot.texts import COMMANDS
+from core.errors import ConfigError
+from core.output import OutputSink
+from core.settings import Settings
+
+if TYPE_CHECKING:
+    from core.manager import NLUManager
+    from storage import Storage
+
+__all__ = [
+    "BotApp",
+    "CoreFactory",
+    "build_dispatcher",
+    "check_access",
+    "make_bot",
+    "open_bot_app",
+    "set_commands",
+    "webhook_app",
+]
+
+CoreFactory = Callable[
+    ["Settings", "Storage", OutputSink], AbstractAsyncContextManager["NLUManager"]
+]
+REFUSAL_TTL = 30 * 24 * 3600  # a refused user hears it again after a month at most
+
+
+@dataclass(frozen=True, slots=True)
+class BotApp:
+    settings: Settings
+    bot: Bot
+    dispatcher: Dispatcher
+    outbox: Outbox
+    sink: TelegramSink
+    manager: NLUManager
+
+
+def check_access(settings: Settings) -> None:
+    tg = settings.telegram
+    if tg.token is None:
+        raise ConfigError(
+            "TELEGRAM__TOKEN is not set",
+            hint="put the token from @BotFather into the environment or .env",
+        )
+    if not tg.allowed_users and not tg.allow_all:
+        raise ConfigError(
+            "TELEGRAM__ALLOWED_USERS is empty, so nobody could use the bot",
+            hint="list the Telegram user ids allowed to use it (TELEGRAM__ALLOWED_USERS=123,456)"
+            " or set TELEGRAM__ALLOW_ALL=true to open it to everyone",
+        )
+
+
+def make_bot(settings: Settings) -> Bot:
+    token = settings.telegram.token
+    assert token is not None
+    api = TelegramAPIServer.from_base(settings.telegram.api_base)
+    return Bot(token.get_secret_value(), session=AiohttpSession(api=api))
+
+
+async def set_commands(bot: Bot) -> None:
+    """The command menu in Russian (also the default) and English."""
+    ru = [BotCommand(command=name, description=desc) for name, desc, _ in COMMANDS]
+    en = [BotCommand(command=name, description=desc) for name, _, desc in COMMANDS]
+    await bot.set_my_commands(ru)
+    await bot.set_my_commands(ru, language_code="ru")
+    await bot.set_my_commands(en, language_code="en")
+
+
+def build_dispatcher(
+    *, settings: Settings, manager: NLUManager, sink: TelegramSink, storage: Storage
+) -> Dispatcher:
+    async def first_refusal(user_id: int) -> bool:
+        return await storage.claims.claim(
+            f"refused:{user_id}", owner="bot", ttl_seconds=REFUSAL_TTL
+        )
+
+    dispatcher = Dispatcher(manager=manager, sink=sink)
+    dispatcher.update.outer_middleware(ContextMiddleware())
+    dispatcher.update.outer_middleware(
+        AccessMiddleware(
+            allowed=settings.telegram.allowed_users,
+            allow_all=settings.telegram.allow_all,
+            first_refusal=first_refusal,
+            refuse=sink.send_text,
+        )
+    )
+    dispatcher.update.outer_middleware(ChatOrderMiddleware())
+    dispatcher.include_routers(*routers(), errors.router())
+    dispatcher.startup.register(set_commands)
+    return dispatcher
+
+
+def _default_core(
+    settings: Settings, storage: Storage, sink: OutputSink
+) -> AbstractAsyncContextManager[NLUManager]:
+    from core.app import build_core
+
+    return build_core(settings, storage, sink)
+
+
+@asynccontextmanager
+async def open_bot_app(
+    settings: Settings,
+    *,
+    storage: Storage | None = None,
+    core: CoreFactory | None = None,
+    limits: FloodLimits | None = None,
+    progress_interval: float = 1.0,
+) -> AsyncIterator[BotApp]:
+    """Open everything the Telegram bot needs; ``storage``/``core`` may be given (tests)."""
+    check_access(settings)
+    async with AsyncExitStack() as stack:
+        bot = make_bot(settings)
+        stack.push_async_callback(bot.session.close)
+        outbox = Outbox(bot, limits=limits)
+        stack.push_async_callback(outbox.close)
+        sink = TelegramSink(bot, outbox, progress_interval=progress_interval)
+        stack.push_async_callback(sink.close)
+        if storage is None:
+            from bot.app import open_settings_storage
+
+            storage = await stack.enter_async_context(open_settings_storage(settings))
+        manager = await stack.enter_async_context((core or _default_core)(settings, storage, sink))
+        dispatcher = build_dispatcher(
+            settings=settings, manager=manager, sink=sink, storage=storage
+        )
+        yield BotApp(
+            settings=settings,
+            bot=bot,
+            dispatcher=dispatcher,
+            outbox=outbox,
+            sink=sink,
+            manager=manager,
+        )
+
+
+def webhook_app(app: BotApp, *, path: str, secret_token: str) -> web.Application:
+    """An aiohttp app serving the webhook at ``path``; requests without Telegram's
+    ``X-Telegram-Bot-Api-Secret-Token`` header (or with a wrong one) get 401."""
+    from aiogram.webhook.aiohttp_server import SimpleRequestHandler, setup_application
+
+    web_app = web.Application()
+    SimpleRequestHandler(app.dispatcher, app.bot, secret_token=secret_token).register(
+        web_app, path=path
+    )
+    setup_application(web_app, app.dispatcher, bot=app.bot)
+    return web_app

@@ -1,0 +1,111 @@
+"""Buttons under a question: an option, «Другое…» or «Отмена».
+
+The callback data carries the run id, question number and option id, so a tap works after
+a restart; a tap on a closed question gets a short note and loses its stale keyboard.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import TYPE_CHECKING
+
+from aiogram import Router
+from aiogram.exceptions import TelegramBadRequest
+from aiogram.types import CallbackQuery, Message
+
+from bot.callbacks import AnswerCb, CancelCb, OtherCb
+from bot.render import chosen_text
+from bot.texts import t
+from core.commands import Answer, Lang
+
+if TYPE_CHECKING:
+    from bot.sink import TelegramSink
+    from core.manager import NLUManager
+
+__all__ = ["router"]
+
+
+async def _ack(query: CallbackQuery, note: str | None = None) -> None:
+    with contextlib.suppress(TelegramBadRequest):  # "query is too old": nothing to stop
+        await query.answer(note or None)
+
+
+def _message(query: CallbackQuery) -> Message | None:
+    return query.message if isinstance(query.message, Message) else None
+
+
+async def on_option(
+    query: CallbackQuery,
+    callback_data: AnswerCb,
+    manager: NLUManager,
+    sink: TelegramSink,
+    lang: Lang,
+) -> None:
+    message = _message(query)
+    chat_id = message.chat.id if message else query.from_user.id
+    outcome = await manager.answer(
+        Answer(
+            chat_id=chat_id,
+            user_id=query.from_user.id,
+            run_id=callback_data.run,
+            seq=callback_data.seq,
+            option_id=callback_data.opt,
+        )
+    )
+    await _ack(query, outcome.note)
+    if message is None:
+        return
+    if outcome.accepted and outcome.label:
+        sink.edit_text(
+            chat_id, message.message_id, chosen_text(message.text or "", outcome.label, lang)
+        )
+    else:
+        sink.remove_keyboard(chat_id, message.message_id)
+
+
+async def on_other(
+    query: CallbackQuery,
+    callback_data: OtherCb,
+    manager: NLUManager,
+    sink: TelegramSink,
+    lang: Lang,
+) -> None:
+    message = _message(query)
+    chat_id = message.chat.id if message else query.from_user.id
+    runs = await manager.status(chat_id)
+    open_ = any(run.run_id == callback_data.run and run.question for run in runs)
+    await _ack(query, None if open_ else t("stale", lang))
+    if message is None:
+        return
+    if open_:
+        sink.edit_text(
+            chat_id,
+            message.message_id,
+            f"{message.text or ''}\n\n{t('write_answer', lang)}".strip(),
+        )
+    else:
+        sink.remove_keyboard(chat_id, message.message_id)
+
+
+async def on_cancel(
+    query: CallbackQuery,
+    callback_data: CancelCb,
+    manager: NLUManager,
+    sink: TelegramSink,
+    lang: Lang,
+) -> None:
+    await _ack(query, t("cancelling", lang))
+    message = _message(query)
+    chat_id = message.chat.id if message else query.from_user.id
+    if message is not None:
+        sink.remove_keyboard(chat_id, message.message_id)
+    await manager.cancel(chat_id=chat_id, user_id=query.from_user.id, run_id=callback_data.run)
+
+
+def router() -> Router:
+    """A fresh router (a router joins one dispatcher only; restarts build new ones)."""
+    router = Router(name=__name__)
+    router.callback_query.register(on_option, AnswerCb.filter())
+    router.callback_query.register(on_other, OtherCb.filter())
+    router.callback_query.register(on_cancel, CancelCb.filter())
+    return router

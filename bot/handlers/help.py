@@ -1,0 +1,28 @@
+"""/help: what the bot can do."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from aiogram import Router
+from aiogram.filters import Command
+from aiogram.types import Message
+
+from core.commands import Lang
+
+if TYPE_CHECKING:
+    from bot.sink import TelegramSink
+    from core.manager import NLUManager
+
+__all__ = ["router"]
+
+
+async def help_(message: Message, manager: NLUManager, sink: TelegramSink, lang: Lang) -> None:
+    sink.send_text(message.chat.id, manager.help_text(lang))
+
+
+def router() -> Router:
+    """A fresh router (a router joins one dispatcher only; restarts build new ones)."""
+    router = Router(name=__name__)
+    router.message.register(help_, Command("help"))
+    return router

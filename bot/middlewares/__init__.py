@@ -1,0 +1,7 @@
+"""Update middlewares: log context, access control, per-chat ordering."""
+
+from bot.middlewares.access import AccessMiddleware
+from bot.middlewares.context import ContextMiddleware, update_chat_id
+from bot.middlewares.order import ChatOrderMiddleware
+
+__all__ = ["AccessMiddleware", "ChatOrderMiddleware", "ContextMiddleware", "update_chat_id"]

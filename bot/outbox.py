@@ -1,0 +1,198 @@
+"""Outgoing flood control: one ordered lane (queue + worker) per chat in front of the Bot.
+
+Each lane takes a token from its chat's limiter and then from the global one (aiolimiter
+leaky buckets: ~1 message/s per chat with short bursts, ~30/s in total) before each call.
+A 429 ``retry_after`` pauses only that lane and the call is retried; nothing is dropped.
+A lane with nothing to do for a while stops, so thousands of chats cost nothing at rest.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import structlog
+from aiogram import Bot
+from aiogram.exceptions import (
+    TelegramBadRequest,
+    TelegramNetworkError,
+    TelegramRetryAfter,
+    TelegramServerError,
+)
+from aiogram.methods import TelegramMethod
+from aiolimiter import AsyncLimiter
+
+__all__ = ["FloodLimits", "Outbox", "OutboxStats", "is_not_modified"]
+
+log = structlog.get_logger("clubman.bot.outbox")
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, kw_only=True)
+class FloodLimits:
+    per_chat_rate: float = 1.0  # messages per second, sustained
+    per_chat_burst: int = 3
+    global_rate: float = 29.0  # a little under Telegram's 30/s: arrival jitter stays safe
+    global_burst: int = 29
+
+
+@dataclass
+class OutboxStats:
+    sent: int = 0
+    retry_after: int = 0  # 429s received
+    failed: int = 0
+    slept: float = 0.0  # seconds lanes spent waiting out 429s
+
+
+def is_not_modified(exc: BaseException) -> bool:
+    """Telegram's answer to an edit that changes nothing: not an error for us."""
+    return isinstance(exc, TelegramBadRequest) and "message is not modified" in exc.message
+
+
+@dataclass
+class _Job:
+    method: TelegramMethod[Any]
+    future: asyncio.Future[Any]
+
+
+@dataclass
+class _Lane:
+    limiter: AsyncLimiter
+    queue: asyncio.Queue[_Job] = field(default_factory=asyncio.Queue)
+    worker: asyncio.Task[None] | None = None
+
+
+def _consume(future: asyncio.Future[Any]) -> None:
+    # Fire-and-forget posts: mark the exception retrieved (the worker logged it already).
+    if not future.cancelled():
+        future.exception()
+
+
+class Outbox:
+    def __init__(
+        self,
+        bot: Bot,
+        *,
+        limits: FloodLimits | None = None,
+        idle_seconds: float = 30.0,
+        max_attempts: int = 5,
+    ) -> None:
+        self._bot = bot
+        self._limits = limits or FloodLimits()
+        self._global = AsyncLimiter(
+            self._limits.global_burst, self._limits.global_burst / self._limits.global_rate
+        )
+        self._idle = idle_seconds
+        self._max_attempts = max_attempts
+        self._lanes: dict[Hashable, _Lane] = {}
+        self._closed = False
+        self.stats = OutboxStats()
+
+    def post(self, chat_id: Hashable, method: TelegramMethod[T]) -> asyncio.Future[T]:
+        """Queue ``method`` behind the chat's earlier calls; the future holds its result."""
+        if self._closed:
+            raise RuntimeError("outbox is closed")
+        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        future.add_done_callback(_consume)
+        lane = self._lanes.get(chat_id)
+        if lane is None:
+            lim = self._limits
+            lane = _Lane(
+                limiter=AsyncLimiter(lim.per_chat_burst, lim.per_chat_burst / lim.per_chat_rate)
+            )
+            self._lanes[chat_id] = lane
+        lane.queue.put_nowait(_Job(method, future))
+        if lane.worker is None:
+            lane.worker = asyncio.create_task(self._work(chat_id, lane), name=f"outbox:{chat_id}")
+        return future
+
+    async def call(self, chat_id: Hashable, method: TelegramMethod[T]) -> T:
+        return await self.post(chat_id, method)
+
+    @property
+    def pending(self) -> int:
+        return sum(lane.queue.qsize() for lane in self._lanes.values())
+
+    async def drain(self) -> None:
+        """Wait until every queued call has been made."""
+        while self._lanes:
+            await asyncio.gather(*(lane.queue.join() for lane in list(self._lanes.values())))
+            await asyncio.sleep(0)
+            if all(lane.queue.empty() for lane in self._lanes.values()):
+                return
+
+    async def close(self, *, timeout: float = 10.0) -> None:
+        """Send what is queued (up to ``timeout``), then stop every lane."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.drain(), timeout)
+        self._closed = True
+        workers = [lane.worker for lane in self._lanes.values() if lane.worker is not None]
+        for worker in workers:
+            worker.cancel()
+        await asyncio.gather(*workers, return_exceptions=True)
+        self._lanes.clear()
+
+    async def _work(self, chat_id: Hashable, lane: _Lane) -> None:
+        try:
+            while True:
+                try:
+                    job = await asyncio.wait_for(lane.queue.get(), self._idle)
+                except TimeoutError:
+                    if lane.queue.empty():  # no await since the check: safe to retire
+                        del self._lanes[chat_id]
+                        return
+                    continue
+                try:
+                    if not job.future.done():
+                        await self._run(chat_id, lane, job)
+                finally:
+                    lane.queue.task_done()
+        finally:
+            lane.worker = None
+
+    async def _run(self, chat_id: Hashable, lane: _Lane, job: _Job) -> None:
+        attempt = 0
+        while True:
+            await lane.limiter.acquire()
+            await self._global.acquire()
+            try:
+                result = await self._bot(job.method)
+            except TelegramRetryAfter as exc:
+                # Flood control: this chat waits, the others go on; the call is retried.
+                self.stats.retry_after += 1
+                self.stats.slept += exc.retry_after
+                log.warning(
+                    "outbox.retry_after",
+                    chat_id=chat_id,
+                    seconds=exc.retry_after,
+                    method=type(job.method).__name__,
+                )
+                await asyncio.sleep(exc.retry_after)
+                continue
+            except (TelegramNetworkError, TelegramServerError) as exc:
+                attempt += 1
+                if attempt < self._max_attempts:
+                    await asyncio.sleep(min(0.5 * 2**attempt, 10.0))
+                    continue
+                self._fail(chat_id, job, exc)
+                return
+            except Exception as exc:
+                self._fail(chat_id, job, exc)
+                return
+            self.stats.sent += 1
+            if not job.future.done():
+                job.future.set_result(result)
+            return
+
+    def _fail(self, chat_id: Hashable, job: _Job, exc: Exception) -> None:
+        if not is_not_modified(exc):
+            self.stats.failed += 1
+            log.warning(
+                "outbox.failed", chat_id=chat_id, method=type(job.method).__name__, error=str(exc)
+            )
+        if not job.future.done():
+            job.future.set_exception(exc)

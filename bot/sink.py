@@ -1,0 +1,131 @@
+"""``TelegramSink``: the core's ``OutputSink`` for Telegram. Every output becomes calls
+queued in the chat's outbox lane, so a chat sees them in the order the core emitted them."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from aiogram import Bot
+from aiogram.enums import ChatAction
+from aiogram.methods import (
+    EditMessageReplyMarkup,
+    EditMessageText,
+    SendChatAction,
+    SendMessage,
+    SendPhoto,
+)
+from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, Message
+
+from bot.outbox import Outbox
+from bot.progress import ProgressBoard
+from bot.render import MAX_CAPTION, MAX_TEXT, render_question, split_text
+from core.output import Done, Failed, Output, Progress, Question, Reply
+
+__all__ = ["TelegramSink"]
+
+
+class TelegramSink:
+    def __init__(
+        self, bot: Bot, outbox: Outbox, *, progress_interval: float = 1.0, typing_every: float = 4.5
+    ) -> None:
+        self._bot = bot
+        self._outbox = outbox
+        self._board = ProgressBoard(outbox, interval=progress_interval)
+        self._typing_every = typing_every
+        self._typing_at: dict[int, float] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    @property
+    def outbox(self) -> Outbox:
+        return self._outbox
+
+    async def deliver(self, output: Output) -> None:
+        if isinstance(output, Reply):
+            if output.run_id is not None:
+                await self._board.finish(output.run_id)
+            self.send_text(output.chat_id, output.text)
+        elif isinstance(output, Question):
+            rendered = render_question(output)
+            self.send_text(output.chat_id, rendered.text, keyboard=rendered.keyboard)
+        elif isinstance(output, Progress):
+            self._board.show(output)
+            self.typing(output.chat_id)
+        elif isinstance(output, Done):
+            await self._board.finish(output.run_id)
+            self.send_text(output.chat_id, output.text)
+        elif isinstance(output, Failed):
+            await self._board.finish(output.run_id)
+            self._send_failure(output)
+
+    # --- building blocks, also used by handlers ------------------------------------
+
+    def send_text(
+        self, chat_id: int, text: str, *, keyboard: InlineKeyboardMarkup | None = None
+    ) -> asyncio.Future[Message]:
+        """Send ``text`` (split if long); the keyboard goes on the last piece."""
+        pieces = split_text(text, MAX_TEXT)
+        future: asyncio.Future[Message] | None = None
+        for index, piece in enumerate(pieces):
+            markup = keyboard if index == len(pieces) - 1 else None
+            future = self._outbox.post(
+                chat_id, SendMessage(chat_id=chat_id, text=piece, reply_markup=markup)
+            )
+        assert future is not None
+        return future
+
+    def edit_text(
+        self,
+        chat_id: int,
+        message_id: int,
+        text: str,
+        *,
+        keyboard: InlineKeyboardMarkup | None = None,
+    ) -> asyncio.Future[Any]:
+        """Replace a message's text; its keyboard goes unless a new one is given."""
+        return self._outbox.post(
+            chat_id,
+            EditMessageText(
+                chat_id=chat_id, message_id=message_id, text=text[:MAX_TEXT], reply_markup=keyboard
+            ),
+        )
+
+    def remove_keyboard(self, chat_id: int, message_id: int) -> asyncio.Future[Any]:
+        return self._outbox.post(
+            chat_id, EditMessageReplyMarkup(chat_id=chat_id, message_id=message_id)
+        )
+
+    def typing(self, chat_id: int) -> None:
+        """Show "typing…" (lasts ~5 s in clients); not rate-limited by Telegram, best effort."""
+        loop = asyncio.get_running_loop()
+        if loop.time() - self._typing_at.get(chat_id, -1e9) < self._typing_every:
+            return
+        self._typing_at[chat_id] = loop.time()
+        self._spawn(self._bot(SendChatAction(chat_id=chat_id, action=ChatAction.TYPING)))
+
+    async def close(self) -> None:
+        await self._board.close()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    def _send_failure(self, output: Failed) -> None:
+        if output.screenshot is None:
+            self.send_text(output.chat_id, output.text)
+            return
+        photo = BufferedInputFile(output.screenshot, filename="screenshot.png")
+        fits = len(output.text) <= MAX_CAPTION
+        self._outbox.post(
+            output.chat_id,
+            SendPhoto(chat_id=output.chat_id, photo=photo, caption=output.text if fits else None),
+        )
+        if not fits:
+            self.send_text(output.chat_id, output.text)
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled():
+            task.exception()  # a lost "typing" is not worth a log line
