@@ -7,11 +7,15 @@ fallback with retries and timeouts, response cache, budgets and per-call account
             result = await llm.complete(LLMRequest.ask(system, text, purpose="extract"), Slots)
         except LLMError:
             ...  # the deterministic policy
+
+The vendor SDKs take seconds to import, so ``AnthropicProvider`` and ``OpenAIProvider``
+are loaded on first use: importing ``core.llm`` (or its settings) with no LLM is cheap.
 """
 
 from __future__ import annotations
 
-from core.llm.anthropic_provider import AnthropicProvider
+from typing import TYPE_CHECKING, Any
+
 from core.llm.budget import Budget
 from core.llm.cache import SafeCache, cache_key
 from core.llm.errors import (
@@ -33,7 +37,6 @@ from core.llm.models import (
     RawCompletion,
     Validator,
 )
-from core.llm.openai_provider import OpenAIProvider
 from core.llm.ports import Clock, OnCall, ResponseCache, Sleep, SpendLedger
 from core.llm.protocol import LLM, ChatProvider, Price
 from core.llm.retry import RetryPolicy
@@ -44,6 +47,24 @@ from core.llm.settings import (
     OpenAISettings,
     ProviderName,
 )
+
+if TYPE_CHECKING:
+    from core.llm.anthropic_provider import AnthropicProvider
+    from core.llm.openai_provider import OpenAIProvider
+
+_LAZY = {
+    "AnthropicProvider": "core.llm.anthropic_provider",
+    "OpenAIProvider": "core.llm.openai_provider",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "LLM",

@@ -5,11 +5,9 @@ from __future__ import annotations
 import asyncio
 from datetime import UTC, datetime
 
-from core.llm.anthropic_provider import AnthropicProvider
 from core.llm.budget import Budget
 from core.llm.cache import SafeCache
 from core.llm.fallback import FallbackLLM
-from core.llm.openai_provider import OpenAIProvider
 from core.llm.ports import Clock, OnCall, ResponseCache, Sleep, SpendLedger
 from core.llm.protocol import ChatProvider
 from core.llm.retry import RetryPolicy
@@ -23,8 +21,11 @@ def _utcnow() -> datetime:
 
 
 def build_provider(settings: LLMSettings, name: ProviderName) -> ChatProvider:
+    # The SDKs are imported here, not at module level: they take seconds to load.
     timeout = settings.timeout_seconds
     if name == "anthropic":
+        from core.llm.anthropic_provider import AnthropicProvider
+
         section = settings.anthropic
         if section.api_key is None:  # LLMSettings already refuses this; keep mypy honest
             raise ValueError("LLM__ANTHROPIC__API_KEY is not set")
@@ -35,6 +36,8 @@ def build_provider(settings: LLMSettings, name: ProviderName) -> ChatProvider:
             base_url=section.base_url,
             timeout=timeout,
         )
+    from core.llm.openai_provider import OpenAIProvider
+
     openai_like = settings.openai if name == "openai" else settings.local
     return OpenAIProvider(
         name=name,

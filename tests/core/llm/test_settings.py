@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 from pydantic import Field, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -94,3 +98,15 @@ def test_bad_configuration_is_refused(
         monkeypatch.setenv(name, value)
     with pytest.raises(ValidationError, match=message):
         AppSettings()
+
+
+def test_importing_the_layer_does_not_load_the_sdks() -> None:
+    # The product runs without an LLM; the SDKs take seconds to import.
+    code = (
+        "import sys, core.llm, core.llm.settings\n"
+        "assert 'anthropic' not in sys.modules and 'openai' not in sys.modules\n"
+        "from core.llm import AnthropicProvider, OpenAIProvider\n"
+        "assert 'anthropic' in sys.modules and 'openai' in sys.modules\n"
+    )
+    root = Path(__file__).resolve().parents[3]
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=root, timeout=60)
