@@ -11,7 +11,7 @@ from aiohttp.typedefs import Handler
 from portal.auth import SESSION_COOKIE
 from portal.errors import UnknownObject
 from portal.render import redirect, render, session_of
-from portal.state import STATE
+from portal.state import SESSION, SESSION_EXPIRED, STATE
 
 __all__ = ["MIDDLEWARES"]
 
@@ -34,7 +34,7 @@ async def error_pages(request: web.Request, handler: Handler) -> web.StreamRespo
     try:
         return await handler(request)
     except (web.HTTPNotFound, UnknownObject):
-        if "session" not in request:
+        if SESSION not in request:
             return web.Response(status=404, text="404: Not Found")
         return render(
             request, "error.html", status=404, title="Страница не найдена", message=_NOT_FOUND
@@ -67,8 +67,8 @@ async def sessions(request: web.Request, handler: Handler) -> web.StreamResponse
     if session is not None and state.sessions.expired(session, lifetime=lifetime, now=state.now()):
         state.sessions.drop(session)
         session = None
-        request["session_expired"] = True
-    request["session"] = session or state.sessions.new()
+        request[SESSION_EXPIRED] = True
+    request[SESSION] = session or state.sessions.new()
     response = await handler(request)
     current = session_of(request)  # login/logout may have replaced it
     if current.id != cookie:
@@ -95,7 +95,7 @@ async def gate(request: web.Request, handler: Handler) -> web.StreamResponse:
     if session.user is None:
         if request.path.startswith("/api/"):
             return web.json_response({"error": "unauthorized"}, status=401)
-        expired = "&expired=1" if request.get("session_expired") else ""
+        expired = "&expired=1" if request.get(SESSION_EXPIRED) else ""
         return redirect(f"/login?next={quote(_back_to(request), safe='')}{expired}")
     if (
         request.method == "GET"

@@ -11,7 +11,7 @@ from aiohttp import web
 from portal.auth import Session
 from portal.data import USERS
 from portal.layout import ui_names
-from portal.state import STATE
+from portal.state import SESSION, STATE
 
 __all__ = ["UNIVERSITY", "make_templates", "redirect", "render", "safe_next", "session_of"]
 
@@ -30,7 +30,7 @@ def make_templates() -> jinja2.Environment:
 
 
 def session_of(request: web.Request) -> Session:
-    session: Session = request["session"]
+    session: Session = request[SESSION]
     return session
 
 

@@ -8,12 +8,12 @@ from datetime import datetime
 import jinja2
 from aiohttp import web
 
-from portal.auth import SessionStore
+from portal.auth import Session, SessionStore
 from portal.clock import Clock, now_msk
 from portal.db import BookingStore
 from portal.quirks import QuirkState
 
-__all__ = ["STATE", "PortalState"]
+__all__ = ["SESSION", "SESSION_EXPIRED", "STATE", "PortalState"]
 
 
 @dataclass
@@ -32,3 +32,5 @@ class PortalState:
 
 
 STATE = web.AppKey("portal_state", PortalState)
+SESSION = web.RequestKey("portal_session", Session)
+SESSION_EXPIRED = web.RequestKey("portal_session_expired", bool)

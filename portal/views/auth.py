@@ -6,7 +6,7 @@ from aiohttp import web
 
 from portal.auth import LOCKOUT_FOR, LoginResult
 from portal.render import redirect, render, safe_next, session_of
-from portal.state import STATE
+from portal.state import SESSION, STATE
 
 __all__ = ["routes"]
 
@@ -59,7 +59,7 @@ async def login(request: web.Request) -> web.StreamResponse:
         return _login_page(
             request, error="Неверное имя пользователя или пароль.", status=401, username=username
         )
-    request["session"] = fresh
+    request[SESSION] = fresh
     return redirect(safe_next(str(form.get("next", ""))))
 
 
@@ -68,7 +68,7 @@ async def login(request: web.Request) -> web.StreamResponse:
 async def logout(request: web.Request) -> web.StreamResponse:
     state = request.app[STATE]
     state.sessions.drop(session_of(request))
-    request["session"] = state.sessions.new()
+    request[SESSION] = state.sessions.new()
     return redirect("/login")
 
 
