@@ -12,8 +12,6 @@ from aiogram.exceptions import (
     TelegramBadRequest,
     TelegramConflictError,
     TelegramForbiddenError,
-    TelegramRetryAfter,
-    TelegramServerError,
     TelegramUnauthorizedError,
 )
 from aiogram.types import (
@@ -23,7 +21,7 @@ from aiogram.types import (
     InlineKeyboardMarkup,
 )
 
-from tests.fakes.telegram import FakeTelegram, ManualClock, NoSuchButton, RateLimits
+from tests.fakes.telegram import FakeTelegram, NoSuchButton
 from tests.fakes.telegram.echo import echo_dispatcher
 from tests.fakes.telegram.testing import aiogram_bot, polling
 
@@ -200,63 +198,6 @@ async def test_tap_answer_and_answer_twice(tg: FakeTelegram, bot: Bot) -> None:
     assert (await user.tap("Главный", message_id=first.message_id)).isdigit()
     update = tg.pending_updates[-1]["callback_query"]
     assert update["data"] == "room:old" and update["message"]["message_id"] == first.message_id
-
-
-async def test_callback_query_expires(bot: Bot) -> None:
-    clock = ManualClock()
-    async with FakeTelegram(clock=clock, callback_query_ttl=15) as tg, aiogram_bot(tg) as client:
-        user = tg.user(1001)
-        await client.send_message(1001, "x", reply_markup=keyboard(("Да", "yes")))
-        query_id = await user.tap("Да")
-        clock.advance(16)
-        with pytest.raises(TelegramBadRequest, match=QUERY_TOO_OLD):
-            await client.answer_callback_query(query_id)
-
-
-async def test_per_chat_rate_limit_and_refill() -> None:
-    clock = ManualClock()
-    async with FakeTelegram(rate_limits=RateLimits(), clock=clock) as tg, aiogram_bot(tg) as bot:
-        tg.user(1001)
-        for i in range(3):  # the burst
-            await bot.send_message(1001, f"m{i}")
-        with pytest.raises(TelegramRetryAfter) as exc_info:
-            await bot.send_message(1001, "too fast")
-        assert exc_info.value.retry_after == 1
-        assert tg.calls[-1].response == {
-            "ok": False,
-            "error_code": 429,
-            "description": "Too Many Requests: retry after 1",
-            "parameters": {"retry_after": 1},
-        }
-        clock.advance(1.0)
-        await bot.send_message(1001, "after refill")
-        tg.set_rate_limits(None)
-        for i in range(5):
-            await bot.send_message(1001, f"unthrottled {i}")
-
-
-async def test_global_rate_limit() -> None:
-    limits = RateLimits(per_chat_burst=10, global_burst=4, global_rate=2)
-    async with FakeTelegram(rate_limits=limits, clock=ManualClock()) as tg, aiogram_bot(tg) as bot:
-        for chat_id in range(1, 6):
-            tg.user(chat_id)
-        for chat_id in range(1, 5):
-            await bot.send_message(chat_id, "hi")
-        with pytest.raises(TelegramRetryAfter) as exc_info:
-            await bot.send_message(5, "hi")
-        assert exc_info.value.retry_after == 1
-
-
-async def test_injected_errors_are_one_off(tg: FakeTelegram, bot: Bot) -> None:
-    tg.user(1001)
-    tg.inject_error(method="sendMessage", error_code=500, times=1)
-    tg.inject_error(method="sendMessage", error_code=429, retry_after=7)
-    with pytest.raises(TelegramServerError, match="Internal Server Error"):
-        await bot.send_message(1001, "a")
-    with pytest.raises(TelegramRetryAfter) as exc_info:
-        await bot.send_message(1001, "a")
-    assert exc_info.value.retry_after == 7
-    assert (await bot.send_message(1001, "a")).text == "a"
 
 
 async def test_blocked_user_is_forbidden(tg: FakeTelegram, bot: Bot) -> None:

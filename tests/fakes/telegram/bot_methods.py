@@ -86,6 +86,7 @@ class BotMethods:
             self.queue,
             clock=self.state.clock,
             on_reply=self._on_reply,
+            on_attempt=self.state.touch,
             retry_delay=self._retry_delay,
         )
         self.delivery.start()

@@ -24,6 +24,7 @@ from tests.fakes.telegram.state import (
 )
 from tests.fakes.telegram.updates import UpdateQueue
 from tests.fakes.telegram.users import MessageTimeout, SimUser
+from tests.fakes.telegram.webhook import WebhookDelivery
 
 __all__ = ["FakeTelegram"]
 
@@ -162,9 +163,27 @@ class FakeTelegram:
         return self.queue.pending
 
     @property
+    def webhook(self) -> WebhookDelivery | None:
+        """The active webhook (config, ``attempts``, ``delivered``), None in polling mode."""
+        return self._bot.delivery
+
+    @property
     def delivered_updates(self) -> list[dict[str, Any]]:
         """Updates the current webhook accepted."""
         return list(self._bot.delivery.delivered) if self._bot.delivery else []
+
+    async def wait_until(self, condition: Callable[[], bool], *, timeout: float = 10.0) -> None:
+        """Wait until ``condition()`` holds; checked after every change the fake sees."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while not condition():
+            remaining = deadline - loop.time()
+            try:
+                if remaining <= 0:
+                    raise TimeoutError
+                await self.state.wait_change(remaining)
+            except TimeoutError:
+                raise MessageTimeout(f"condition not met within {timeout}s") from None
 
     async def wait_for_call(
         self,

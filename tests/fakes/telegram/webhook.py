@@ -61,12 +61,15 @@ class WebhookDelivery:
         *,
         clock: Clock,
         on_reply: ReplyHandler,
+        on_attempt: Callable[[], None] = lambda: None,
         retry_delay: float = 0.2,
     ) -> None:
         self.webhook = webhook
         self._queue = queue
         self._clock = clock
         self._on_reply = on_reply
+        self._on_attempt = on_attempt
+        self.attempts = 0
         self._retry_delay = retry_delay
         self._task: asyncio.Task[None] | None = None
         self.delivered: list[dict[str, Any]] = []
@@ -88,11 +91,14 @@ class WebhookDelivery:
         timeout = aiohttp.ClientTimeout(total=30)
         async with aiohttp.ClientSession(timeout=timeout) as session:
             while (update := await self._queue.next_update()) is not None:
-                if await self._deliver(session, update, headers):
+                ok = await self._deliver(session, update, headers)
+                self.attempts += 1
+                if ok:
                     self._queue.confirm(update["update_id"])
                     self.delivered.append(update)
-                else:
-                    await asyncio.sleep(self._retry_delay)
+                self._on_attempt()
+                if not ok:
+                    await asyncio.sleep(self._retry_delay)  # Telegram backs off too
 
     async def _deliver(
         self, session: aiohttp.ClientSession, update: dict[str, Any], headers: dict[str, str]
