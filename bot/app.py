@@ -19,14 +19,16 @@ __all__ = ["open_app", "open_settings_storage"]
 async def open_settings_storage(settings: Settings) -> AsyncIterator[Storage]:
     mongo = settings.mongodb_uri.get_secret_value() if settings.mongodb_uri else None
     redis = settings.redis_url.get_secret_value() if settings.redis_url else None
-    async with open_storage(mongodb_uri=mongo, redis_url=redis,
-                            data_dir=settings.data_dir) as storage:
+    async with open_storage(
+        mongodb_uri=mongo, redis_url=redis, data_dir=settings.data_dir
+    ) as storage:
         yield storage
 
 
 @asynccontextmanager
 async def open_app(settings: Settings, sink: OutputSink) -> AsyncIterator[NLUManager]:
-    async with open_settings_storage(settings) as storage, build_core(
-        settings, storage, sink
-    ) as manager:
+    async with (
+        open_settings_storage(settings) as storage,
+        build_core(settings, storage, sink) as manager,
+    ):
         yield manager

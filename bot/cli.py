@@ -70,16 +70,31 @@ def chat(
 @app.command()
 def demo() -> None:
     """Zero-config demo: the Telegram bot if TELEGRAM__TOKEN is set, else the terminal chat."""
-    settings = _settings()
-    if settings.telegram.token is not None and "run" in {
-        c.name for c in app.registered_commands
-    }:
+    if _settings().telegram.token is not None:
         typer.echo("TELEGRAM__TOKEN is set: starting the bot (Ctrl-C to stop)")
-        run_command = next(c for c in app.registered_commands if c.name == "run")
-        assert run_command.callback is not None
-        run_command.callback()
-        return
-    chat()
+        run()
+    else:
+        chat()
+
+
+@app.command()
+def run(
+    webhook_url: Annotated[
+        str | None, typer.Option(help="Public HTTPS URL for webhook mode (default: long polling)")
+    ] = None,
+    webhook_host: Annotated[str, typer.Option(help="Interface the webhook listens on")] = "0.0.0.0",
+    webhook_port: Annotated[int, typer.Option(help="TCP port the webhook listens on")] = 8080,
+) -> None:
+    """Run the Telegram bot: long polling, or a webhook with --webhook-url."""
+    from bot.run import run as run_bot
+
+    settings = _settings()
+    try:
+        run_bot(settings, webhook_url=webhook_url, host=webhook_host, port=webhook_port)
+    except KeyboardInterrupt:
+        pass
+    except ClubError as exc:
+        _fail(exc)
 
 
 @app.command()

@@ -20,8 +20,12 @@ __all__ = ["TerminalView", "run_chat"]
 
 CHAT_ID = 1  # the terminal is one private chat of one local user
 
-_MARKS = {StepState.DONE: "✓", StepState.RUNNING: "⏳", StepState.FAILED: "✗",
-          StepState.PENDING: "·"}
+_MARKS = {
+    StepState.DONE: "✓",
+    StepState.RUNNING: "⏳",
+    StepState.FAILED: "✗",
+    StepState.PENDING: "·",
+}
 
 
 class TerminalView:
@@ -42,12 +46,16 @@ class TerminalView:
             self._print(f"? {output.text}")
             for number, option in enumerate(output.options, 1):
                 self._print(f"  {number}) {option.label}")
-            hint = ("номер варианта или свой ответ" if output.lang == "ru"
-                    else "an option's number or your own answer")
+            hint = (
+                "номер варианта или свой ответ"
+                if output.lang == "ru"
+                else "an option's number or your own answer"
+            )
             self._print(f"  ({hint})")
         elif isinstance(output, Progress):
             line = f"… {output.title}: " + "  ".join(
-                f"{_MARKS[s.state]} {s.label}" for s in output.steps)
+                f"{_MARKS[s.state]} {s.label}" for s in output.steps
+            )
             if self._last_progress.get(output.run_id) != line:
                 self._last_progress[output.run_id] = line
                 self._print(line)
@@ -67,12 +75,18 @@ class TerminalView:
         if not 1 <= number <= len(question.options):
             return None
         self.question = None
-        return Answer(chat_id=CHAT_ID, user_id=CHAT_ID, run_id=question.run_id,
-                      seq=question.seq, option_id=question.options[number - 1].id)
+        return Answer(
+            chat_id=CHAT_ID,
+            user_id=CHAT_ID,
+            run_id=question.run_id,
+            seq=question.seq,
+            option_id=question.options[number - 1].id,
+        )
 
 
-def _start_reader(queue: asyncio.Queue[str | None], loop: asyncio.AbstractEventLoop,
-                  history: Path | None) -> None:
+def _start_reader(
+    queue: asyncio.Queue[str | None], loop: asyncio.AbstractEventLoop, history: Path | None
+) -> None:
     # A daemon thread: a blocked input() must not keep the process alive after Ctrl-C.
     def read() -> None:
         with contextlib.suppress(ImportError):

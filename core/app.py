@@ -29,7 +29,9 @@ class RecordingSink:
     async def deliver(self, output: Output) -> None:
         if not isinstance(output, Progress):
             await self._storage.conversations.append(
-                chat_id=output.chat_id, direction=Direction.OUT, text=output.text,
+                chat_id=output.chat_id,
+                direction=Direction.OUT,
+                text=output.text,
                 run_id=output.run_id,
             )
         await self._inner.deliver(output)

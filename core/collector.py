@@ -33,11 +33,18 @@ class SlotCollector:
         self._clock = clock
 
     def _context(self, run: ScenarioRun) -> SlotContext:
-        return SlotContext(chat_id=run.chat_id, user_id=run.user_id, lang=_lang(run),
-                           now=self._clock.now(), tz=ZoneInfo(run.timezone), slots=run.slots)
+        return SlotContext(
+            chat_id=run.chat_id,
+            user_id=run.user_id,
+            lang=_lang(run),
+            now=self._clock.now(),
+            tz=ZoneInfo(run.timezone),
+            slots=run.slots,
+        )
 
-    async def advance(self, run: ScenarioRun, scenario: StepScenario[Any],
-                      *, reason: str | None = None) -> None:
+    async def advance(
+        self, run: ScenarioRun, scenario: StepScenario[Any], *, reason: str | None = None
+    ) -> None:
         """Ask for the next missing slot, or start the steps when none is missing."""
         lang = _lang(run)
         problem = scenario.check_slots(run.slots, lang)
@@ -47,12 +54,12 @@ class SlotCollector:
         pending = scenario.slots_to_ask(run.slots)
         if pending:
             slot = pending[0]
-            await self._bus.publish(SlotMissing(chat_id=run.chat_id, run_id=run.short_id,
-                                                slot=slot))
+            await self._bus.publish(
+                SlotMissing(chat_id=run.chat_id, run_id=run.short_id, slot=slot)
+            )
             question = await scenario.slot_question(slot, self._context(run))
             if reason:
-                question.text = text("invalid_answer", lang, reason=reason,
-                                     question=question.text)
+                question.text = text("invalid_answer", lang, reason=reason, question=question.text)
             run.status = RunStatus.COLLECTING
             await self._runner.ask(run, question)
             return
@@ -62,8 +69,9 @@ class SlotCollector:
         await self._storage.runs.save(run)
         self._runner.start(run)
 
-    async def accept(self, run: ScenarioRun, scenario: StepScenario[Any],
-                     answer: Answer) -> AnswerOutcome:
+    async def accept(
+        self, run: ScenarioRun, scenario: StepScenario[Any], answer: Answer
+    ) -> AnswerOutcome:
         """Apply an answer to the run's pending question."""
         assert run.question is not None
         lang = _lang(run)
@@ -81,23 +89,37 @@ class SlotCollector:
             run.question = None
             run.expires_at = None
             await self._storage.runs.save(run)
-            await self._bus.publish(AnswerReceived(chat_id=run.chat_id, run_id=run.short_id,
-                                                   key=key, value=run.answers[key], via=via))
+            await self._bus.publish(
+                AnswerReceived(
+                    chat_id=run.chat_id,
+                    run_id=run.short_id,
+                    key=key,
+                    value=run.answers[key],
+                    via=via,
+                )
+            )
             self._runner.start(run)
-            return AnswerOutcome(accepted=True, label=label,
-                                 note=text("answer_taken", lang, label=label))
+            return AnswerOutcome(
+                accepted=True, label=label, note=text("answer_taken", lang, label=label)
+            )
         try:
-            value = scenario.parse_answer(key, option_id=answer.option_id, text=answer.text,
-                                          ctx=self._context(run))
+            value = scenario.parse_answer(
+                key, option_id=answer.option_id, text=answer.text, ctx=self._context(run)
+            )
         except SlotParseError as exc:
             reason = str(exc)
-            await self._bus.publish(AnswerRejected(chat_id=run.chat_id, run_id=run.short_id,
-                                                   key=key, reason=reason))
+            await self._bus.publish(
+                AnswerRejected(chat_id=run.chat_id, run_id=run.short_id, key=key, reason=reason)
+            )
             await self.advance(run, scenario, reason=reason)
             return AnswerOutcome(accepted=False, note=reason)
         run.slots[key] = value
-        await self._bus.publish(AnswerReceived(chat_id=run.chat_id, run_id=run.short_id, key=key,
-                                               value=str(value), via=via))
+        await self._bus.publish(
+            AnswerReceived(
+                chat_id=run.chat_id, run_id=run.short_id, key=key, value=str(value), via=via
+            )
+        )
         await self.advance(run, scenario)
-        return AnswerOutcome(accepted=True, label=label,
-                             note=text("answer_taken", lang, label=label))
+        return AnswerOutcome(
+            accepted=True, label=label, note=text("answer_taken", lang, label=label)
+        )

@@ -68,10 +68,15 @@ class NLUManager:
         self._expiry_interval = expiry_interval
         self._planner = ProxyPlanner(scenarios, classifier=classifier)
         step_scenarios = {s.name: s for s in scenarios if isinstance(s, StepScenario)}
-        self._runner = ScenarioRunner(storage=storage, scenarios=step_scenarios, bus=bus,
-                                      sink=sink, clock=clock, waiting_ttl=waiting_ttl)
-        self._collector = SlotCollector(storage=storage, runner=self._runner, bus=bus,
-                                        clock=clock)
+        self._runner = ScenarioRunner(
+            storage=storage,
+            scenarios=step_scenarios,
+            bus=bus,
+            sink=sink,
+            clock=clock,
+            waiting_ttl=waiting_ttl,
+        )
+        self._collector = SlotCollector(storage=storage, runner=self._runner, bus=bus, clock=clock)
         self._sessions = ChatSessions(storage)
         self._expiry_task: asyncio.Task[None] | None = None
 
@@ -85,8 +90,12 @@ class NLUManager:
         self._expiry_task = asyncio.create_task(self._expiry_loop(), name="expiry")
         return self
 
-    async def __aexit__(self, exc_type: type[BaseException] | None,
-                        exc: BaseException | None, tb: TracebackType | None) -> None:
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
         if self._expiry_task is not None:
             self._expiry_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -99,11 +108,14 @@ class NLUManager:
         async with self._sessions.turn(command.chat_id):
             structlog.contextvars.bind_contextvars(chat_id=command.chat_id)
             await self._storage.conversations.append(
-                chat_id=command.chat_id, user_id=command.user_id, direction=Direction.IN,
+                chat_id=command.chat_id,
+                user_id=command.user_id,
+                direction=Direction.IN,
                 text=command.text,
             )
-            await self._bus.publish(CommandReceived(chat_id=command.chat_id,
-                                                    user_id=command.user_id, text=command.text))
+            await self._bus.publish(
+                CommandReceived(chat_id=command.chat_id, user_id=command.user_id, text=command.text)
+            )
             user = await self._user(command)
             tz = ZoneInfo(user.timezone or self._default_tz)
             decision = parse(command.text, now=self._clock.now(), tz=tz)
@@ -118,9 +130,15 @@ class NLUManager:
                 and decision.intent.value != waiting.scenario
             )
             if waiting is not None and not is_new:
-                await self._answer_locked(waiting, Answer(
-                    chat_id=command.chat_id, user_id=command.user_id, run_id=waiting.short_id,
-                    text=command.text))
+                await self._answer_locked(
+                    waiting,
+                    Answer(
+                        chat_id=command.chat_id,
+                        user_id=command.user_id,
+                        run_id=waiting.short_id,
+                        text=command.text,
+                    ),
+                )
                 return
             await self._start(command, decision, user)
 
@@ -143,22 +161,32 @@ class NLUManager:
         lang = decision.lang
         scenario = choice.scenario
         if scenario is None:
-            await self._bus.publish(NoScenario(chat_id=command.chat_id,
-                                               intent=choice.intent.value))
-            await self._reply(command.chat_id, text("not_configured", lang,
-                                                    what=choice.intent.value), lang)
+            await self._bus.publish(NoScenario(chat_id=command.chat_id, intent=choice.intent.value))
+            await self._reply(
+                command.chat_id, text("not_configured", lang, what=choice.intent.value), lang
+            )
             return
-        await self._bus.publish(ScenarioChosen(chat_id=command.chat_id, scenario=scenario.name,
-                                               intent=choice.intent.value, score=choice.score,
-                                               via=choice.via))
+        await self._bus.publish(
+            ScenarioChosen(
+                chat_id=command.chat_id,
+                scenario=scenario.name,
+                intent=choice.intent.value,
+                score=choice.score,
+                via=choice.via,
+            )
+        )
         if isinstance(scenario, InstantScenario):
             answer = await scenario.respond(command, decision)
             await self._reply(command.chat_id, answer, lang)
             return
         assert isinstance(scenario, StepScenario)
         run = ScenarioRun(
-            chat_id=command.chat_id, user_id=command.user_id, scenario=scenario.name, lang=lang,
-            timezone=user.timezone or self._default_tz, command_text=command.text,
+            chat_id=command.chat_id,
+            user_id=command.user_id,
+            scenario=scenario.name,
+            lang=lang,
+            timezone=user.timezone or self._default_tz,
+            command_text=command.text,
             slots=scenario.initial_slots(decision),
         )
         await self._storage.runs.create(run)
@@ -177,8 +205,11 @@ class NLUManager:
                 return AnswerOutcome(accepted=False, note=text("stale_answer", "ru"))
             if answer.text is not None:
                 await self._storage.conversations.append(
-                    chat_id=answer.chat_id, user_id=answer.user_id, direction=Direction.IN,
-                    text=answer.text, run_id=run.short_id,
+                    chat_id=answer.chat_id,
+                    user_id=answer.user_id,
+                    direction=Direction.IN,
+                    text=answer.text,
+                    run_id=run.short_id,
                 )
             return await self._answer_locked(run, answer)
 
@@ -216,13 +247,20 @@ class NLUManager:
         fresh.question = None
         fresh.expires_at = None
         await self._storage.runs.save(fresh)
-        await self._bus.publish(RunFinished(chat_id=fresh.chat_id, run_id=fresh.short_id,
-                                            status=status.value))
+        await self._bus.publish(
+            RunFinished(chat_id=fresh.chat_id, run_id=fresh.short_id, status=status.value)
+        )
         lang = _lang(fresh.lang)
         scenario = self._runner.scenario_of(fresh)
         title = scenario.title(lang) if scenario else fresh.scenario
-        await self._sink.deliver(Reply(chat_id=fresh.chat_id, run_id=fresh.short_id, lang=lang,
-                                       text=text(message, lang, title=title, question=question)))
+        await self._sink.deliver(
+            Reply(
+                chat_id=fresh.chat_id,
+                run_id=fresh.short_id,
+                lang=lang,
+                text=text(message, lang, title=title, question=question),
+            )
+        )
 
     async def expire_due(self) -> int:
         """Expire runs whose question waited too long; returns how many."""
@@ -244,10 +282,16 @@ class NLUManager:
         views = []
         for run in await self._storage.runs.active_for_chat(chat_id):
             progress = self._runner.progress(run)
-            views.append(RunView(run_id=run.short_id, scenario=run.scenario,
-                                 status=run.status.value, title=progress.title,
-                                 steps=progress.steps,
-                                 question=run.question.text if run.question else None))
+            views.append(
+                RunView(
+                    run_id=run.short_id,
+                    scenario=run.scenario,
+                    status=run.status.value,
+                    title=progress.title,
+                    steps=progress.steps,
+                    question=run.question.text if run.question else None,
+                )
+            )
         return views
 
     async def pending_question(self, chat_id: int) -> Question | None:
@@ -265,8 +309,9 @@ class NLUManager:
 
     async def user_settings(self, user_id: int) -> UserSettingsView:
         user = await self._storage.users.get_or_create(user_id)
-        return UserSettingsView(language=_lang(user.language),
-                                timezone=user.timezone or self._default_tz)
+        return UserSettingsView(
+            language=_lang(user.language), timezone=user.timezone or self._default_tz
+        )
 
     async def set_language(self, user_id: int, lang: Lang) -> None:
         user = await self._storage.users.get_or_create(user_id)
@@ -277,8 +322,9 @@ class NLUManager:
         try:
             ZoneInfo(tz)
         except (ZoneInfoNotFoundError, ValueError) as exc:
-            raise ConfigError(f"unknown time zone {tz!r}",
-                              hint="use a name like Europe/Moscow") from exc
+            raise ConfigError(
+                f"unknown time zone {tz!r}", hint="use a name like Europe/Moscow"
+            ) from exc
         user = await self._storage.users.get_or_create(user_id)
         user.timezone = tz
         await self._storage.users.save(user)

@@ -103,8 +103,9 @@ class ScenarioRunner:
                 state = StepState.PENDING
             views.append(StepView(name=step.name, label=step.label(lang), state=state))
         title = scenario.title(lang) if scenario else run.scenario
-        return Progress(chat_id=run.chat_id, run_id=run.short_id, title=title, steps=views,
-                        lang=lang)
+        return Progress(
+            chat_id=run.chat_id, run_id=run.short_id, title=title, steps=views, lang=lang
+        )
 
     async def ask(self, run: ScenarioRun, question: QuestionSpec) -> None:
         """Checkpoint ``run`` as waiting on ``question``, then show the question."""
@@ -119,8 +120,13 @@ class ScenarioRunner:
         run.expires_at = self._clock.now() + self._waiting_ttl
         await self._storage.runs.save(run)
         await self._bus.publish(
-            QuestionAsked(chat_id=run.chat_id, run_id=run.short_id, key=question.key,
-                          text=question.text, options=[o.label for o in question.options])
+            QuestionAsked(
+                chat_id=run.chat_id,
+                run_id=run.short_id,
+                key=question.key,
+                text=question.text,
+                options=[o.label for o in question.options],
+            )
         )
         await self._sink.deliver(question_output(run))
 
@@ -146,11 +152,17 @@ class ScenarioRunner:
         runs = await self._storage.runs.with_status(RunStatus.RUNNING)
         for run in runs:
             scenario = self.scenario_of(run)
-            pending = [s.name for s in scenario.steps() if s.name not in run.done_steps()] if (
-                scenario) else []
+            pending = (
+                [s.name for s in scenario.steps() if s.name not in run.done_steps()]
+                if (scenario)
+                else []
+            )
             await self._bus.publish(
-                RunResumed(chat_id=run.chat_id, run_id=run.short_id,
-                           next_step=pending[0] if pending else None)
+                RunResumed(
+                    chat_id=run.chat_id,
+                    run_id=run.short_id,
+                    next_step=pending[0] if pending else None,
+                )
             )
             self.start(run)
         return len(runs)
@@ -182,13 +194,19 @@ class ScenarioRunner:
             if step.name in results:
                 continue
             ctx: StepContext[Any] = StepContext(
-                run_id=run.short_id, chat_id=run.chat_id, user_id=run.user_id, lang=lang,
-                now=self._clock.now(), tz=ZoneInfo(run.timezone), slots=slots,
-                results=results, answers=dict(run.answers), emit=self._bus.publish,
+                run_id=run.short_id,
+                chat_id=run.chat_id,
+                user_id=run.user_id,
+                lang=lang,
+                now=self._clock.now(),
+                tz=ZoneInfo(run.timezone),
+                slots=slots,
+                results=results,
+                answers=dict(run.answers),
+                emit=self._bus.publish,
             )
             started = self._clock.now()
-            await self._bus.publish(StepStarted(chat_id=run.chat_id, run_id=run_id,
-                                                step=step.name))
+            await self._bus.publish(StepStarted(chat_id=run.chat_id, run_id=run_id, step=step.name))
             await self._sink.deliver(self.progress(run, current=step.name))
             try:
                 result = await step.run(ctx) or {}
@@ -204,43 +222,76 @@ class ScenarioRunner:
                 await self._step_failed(run, step.name, started, type(exc).__name__, None)
                 return
             results[step.name] = result
-            run.steps.append(StepRecord(name=step.name, status=StepStatus.DONE, result=result,
-                                        started_at=started, finished_at=self._clock.now()))
+            run.steps.append(
+                StepRecord(
+                    name=step.name,
+                    status=StepStatus.DONE,
+                    result=result,
+                    started_at=started,
+                    finished_at=self._clock.now(),
+                )
+            )
             await self._storage.runs.save(run)  # the checkpoint
-            await self._bus.publish(StepSucceeded(chat_id=run.chat_id, run_id=run_id,
-                                                  step=step.name, result=result))
+            await self._bus.publish(
+                StepSucceeded(chat_id=run.chat_id, run_id=run_id, step=step.name, result=result)
+            )
         await self._sink.deliver(self.progress(run))
         final_ctx: StepContext[Any] = StepContext(
-            run_id=run.short_id, chat_id=run.chat_id, user_id=run.user_id, lang=lang,
-            now=self._clock.now(), tz=ZoneInfo(run.timezone), slots=slots, results=results,
-            answers=dict(run.answers), emit=self._bus.publish,
+            run_id=run.short_id,
+            chat_id=run.chat_id,
+            user_id=run.user_id,
+            lang=lang,
+            now=self._clock.now(),
+            tz=ZoneInfo(run.timezone),
+            slots=slots,
+            results=results,
+            answers=dict(run.answers),
+            emit=self._bus.publish,
         )
         summary = scenario.summary(final_ctx)
         await self._finish(run, RunStatus.DONE, summary=summary)
-        await self._sink.deliver(Done(chat_id=run.chat_id, run_id=run_id, text=summary,
-                                      lang=lang))
+        await self._sink.deliver(Done(chat_id=run.chat_id, run_id=run_id, text=summary, lang=lang))
 
-    async def _step_failed(self, run: ScenarioRun, step: str, started: Any, error: str,
-                           exc: ClubError | None) -> None:
-        run.steps.append(StepRecord(name=step, status=StepStatus.FAILED, error=error,
-                                    started_at=started, finished_at=self._clock.now()))
-        await self._bus.publish(StepFailed(chat_id=run.chat_id, run_id=run.short_id, step=step,
-                                           error=error))
+    async def _step_failed(
+        self, run: ScenarioRun, step: str, started: Any, error: str, exc: ClubError | None
+    ) -> None:
+        run.steps.append(
+            StepRecord(
+                name=step,
+                status=StepStatus.FAILED,
+                error=error,
+                started_at=started,
+                finished_at=self._clock.now(),
+            )
+        )
+        await self._bus.publish(
+            StepFailed(chat_id=run.chat_id, run_id=run.short_id, step=step, error=error)
+        )
         lang = _lang(run)
         reason = str(exc) if exc is not None else None
         message = text("failed", lang, reason=reason) if reason else text("apology", lang)
         await self._finish(run, RunStatus.FAILED, error=error)
         await self._sink.deliver(self.progress(run))
-        await self._sink.deliver(Failed(chat_id=run.chat_id, run_id=run.short_id, text=message,
-                                        lang=lang))
+        await self._sink.deliver(
+            Failed(chat_id=run.chat_id, run_id=run.short_id, text=message, lang=lang)
+        )
 
-    async def _finish(self, run: ScenarioRun, status: RunStatus, *, summary: str | None = None,
-                      error: str | None = None) -> None:
+    async def _finish(
+        self,
+        run: ScenarioRun,
+        status: RunStatus,
+        *,
+        summary: str | None = None,
+        error: str | None = None,
+    ) -> None:
         run.status = status
         run.summary = summary
         run.error = error
         run.question = None
         run.expires_at = None
         await self._storage.runs.save(run)
-        await self._bus.publish(RunFinished(chat_id=run.chat_id, run_id=run.short_id,
-                                            status=status.value, summary=summary))
+        await self._bus.publish(
+            RunFinished(
+                chat_id=run.chat_id, run_id=run.short_id, status=status.value, summary=summary
+            )
+        )

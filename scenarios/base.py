@@ -125,8 +125,9 @@ class StepScenario(BaseScenario, Generic[S]):
     async def slot_question(self, slot: str, ctx: SlotContext) -> QuestionSpec:
         return QuestionSpec(key=slot, text=question_for(slot, ctx.lang))  # type: ignore[arg-type]
 
-    def parse_answer(self, slot: str, *, option_id: str | None, text: str | None,
-                     ctx: SlotContext) -> Any:
+    def parse_answer(
+        self, slot: str, *, option_id: str | None, text: str | None, ctx: SlotContext
+    ) -> Any:
         """Turn an answer into the slot's JSON value; raise ``SlotParseError`` with a reason."""
         if option_id is not None:
             raw: Any = option_id
