@@ -1,0 +1,99 @@
+"""Analysis: raw tokens → tokens with senses (phrases joined, compound numbers merged)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from core.nlu.lexicon import PHRASES, Sense, sense_of
+from core.nlu.tokens import TokenKind, tokenize
+
+__all__ = ["Tok", "analyze", "has_cyrillic"]
+
+
+@dataclass(frozen=True, slots=True)
+class Tok:
+    kind: TokenKind
+    text: str
+    concept: str | None = None
+    value: float | None = None
+    arg: str | None = None
+
+    @property
+    def number(self) -> float | None:
+        """The numeric value of a digit token or a number word."""
+        if self.kind == "int":
+            return float(self.text)
+        if self.concept == "NUM":
+            return self.value
+        return None
+
+    def is_(self, *concepts: str) -> bool:
+        return self.concept in concepts
+
+
+def has_cyrillic(text: str) -> bool:
+    return any("а" <= ch <= "я" or ch == "ё" for ch in text.lower())
+
+
+def _with_sense(kind: TokenKind, text: str, sense: Sense | None) -> Tok:
+    if sense is None:
+        return Tok(kind, text)
+    return Tok(kind, text, sense.concept, sense.value, sense.arg)
+
+
+@lru_cache(maxsize=4096)
+def analyze(text: str) -> tuple[Tok, ...]:
+    raw = tokenize(text)
+    words = [t.text for t in raw]
+    out: list[Tok] = []
+    i = 0
+    while i < len(raw):
+        phrase = _phrase_at(words, i)
+        if phrase is not None:
+            length, sense = phrase
+            out.append(_with_sense("word", " ".join(words[i : i + length]), sense))
+            i += length
+            continue
+        kind, word = raw[i]
+        out.append(_with_sense(kind, word, sense_of(word) if kind == "word" else None))
+        i += 1
+    return tuple(_merge_compound_numbers(out))
+
+
+def _phrase_at(words: list[str], i: int) -> tuple[int, Sense] | None:
+    for phrase, sense in PHRASES:
+        n = len(phrase)
+        if tuple(words[i : i + n]) == phrase:
+            return n, sense
+    return None
+
+
+def _merge_compound_numbers(toks: list[Tok]) -> list[Tok]:
+    """«двадцать пять» / "twenty-five" → one number word 25."""
+    out: list[Tok] = []
+    for tok in toks:
+        prev = out[-1] if out else None
+        prev2 = out[-2] if len(out) > 1 else None
+        if tok.concept == "NUM" and tok.value is not None and tok.value < 10:
+            if _is_tens(prev):
+                assert prev is not None and prev.value is not None
+                out[-1] = Tok("word", f"{prev.text} {tok.text}", "NUM", prev.value + tok.value)
+                continue
+            if prev is not None and prev.kind == "dash" and _is_tens(prev2):
+                assert prev2 is not None and prev2.value is not None
+                out[-2:] = [Tok("word", f"{prev2.text}-{tok.text}", "NUM", prev2.value + tok.value)]
+                continue
+        out.append(tok)
+    return out
+
+
+def _is_tens(tok: Tok | None) -> bool:
+    return (
+        tok is not None
+        and tok.concept == "NUM"
+        and tok.value is not None
+        and tok.value >= 20
+        and tok.value % 10 == 0
+        and tok.value < 100
+    )

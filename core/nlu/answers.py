@@ -1,0 +1,116 @@
+"""Answers to clarifying questions: «в четверг» to «На какую дату?», "18" to "What time…?".
+
+``parse_slot`` returns the slot's typed value or raises ``SlotParseError`` with a short
+reason in the user's language. Dates before today are rejected (bookings are forward).
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime, time
+from zoneinfo import ZoneInfo
+
+from core.nlu.analysis import Tok, analyze
+from core.nlu.dates import extract_date
+from core.nlu.decision import WEEKDAYS, Lang, Recurrence, SlotName
+from core.nlu.errors import SlotParseError
+from core.nlu.parser import local_today
+from core.nlu.recurrence import extract_recurrence, weekdays_from
+from core.nlu.slots import MAX_ROOMS, extract_slots, room_numbers
+from core.nlu.times import extract_times, read_clock, resolve_hour
+
+__all__ = ["parse_slot"]
+
+_REASONS: dict[str, tuple[str, str]] = {
+    "date": ("Не понял дату — например, «завтра» или «27.11»", "I could not read a date"),
+    "past": ("Эта дата уже прошла", "That date has already passed"),
+    "time": ("Не понял время — например, «18:00»", "I could not read a time, e.g. 18:00"),
+    "number": ("Нужно число", "A number, please"),
+    "rooms": (f"Можно от 1 до {MAX_ROOMS} аудиторий", f"From 1 to {MAX_ROOMS} rooms"),
+    "building": ("Не знаю такой корпус", "I do not know that building"),
+    "room": ("Не понял номер аудитории", "I could not read a room number"),
+    "yesno": ("Ответьте «да» или «нет»", "Please answer yes or no"),
+    "weekdays": ("Не понял дни недели", "I could not read the days of the week"),
+    "slot": ("Не понял ответ", "I could not understand the answer"),
+}
+
+
+def _fail(reason: str, lang: Lang) -> SlotParseError:
+    ru, en = _REASONS[reason]
+    return SlotParseError(ru if lang == "ru" else en)
+
+
+def parse_slot(name: SlotName, text: str, *, now: datetime, tz: ZoneInfo, lang: Lang) -> object:
+    """The typed value of slot ``name`` in an answer ``text``; ``SlotParseError`` if none."""
+    toks = analyze(text)
+    today = local_today(now, tz)
+    if name == "date":
+        return _date(toks, today, lang)
+    if name in ("start", "end"):
+        return _time(toks, lang)
+    if name in ("rooms", "capacity"):
+        slots = extract_slots(toks, today=today, lang=lang)
+        value = slots.rooms if name == "rooms" else slots.capacity
+        if value is None:
+            numbers = [t.number for t in toks if t.number is not None or t.is_("ART")]
+            value = int(numbers[0]) if numbers and numbers[0] is not None else None
+            if value is None and any(t.is_("ART") for t in toks):
+                value = 1
+        if value is None:
+            raise _fail("number", lang)
+        if name == "rooms" and not 1 <= value <= MAX_ROOMS:
+            raise _fail("rooms", lang)
+        if value < 1:
+            raise _fail("number", lang)
+        return value
+    if name == "building":
+        code = next((t.arg for t in toks if t.is_("BLD")), None)
+        if code is None:
+            raise _fail("building", lang)
+        return code
+    if name == "room":
+        found = room_numbers(toks, set(), any_length=True)
+        if not found:
+            raise _fail("room", lang)
+        return found
+    if name == "adjacent":
+        if any(t.is_("ADJ", "YES") for t in toks):
+            return True
+        if any(t.is_("NO") for t in toks):
+            return False
+        raise _fail("yesno", lang)
+    if name == "recurrence":
+        return _recurrence(toks, lang)
+    raise _fail("slot", lang)
+
+
+def _date(toks: tuple[Tok, ...], today: date, lang: Lang) -> date:
+    value, _ = extract_date(toks, set(), today, lang)
+    if value is None:
+        raise _fail("date", lang)
+    if value < today:
+        raise _fail("past", lang)
+    return value
+
+
+def _time(toks: tuple[Tok, ...], lang: Lang) -> time:
+    start, end = extract_times(toks, set())
+    if start is not None:
+        return start
+    if end is not None:
+        return end
+    for i in range(len(toks)):
+        clock = read_clock(toks, i, loose=True)
+        if clock is not None and clock.valid:
+            return time(resolve_hour(clock), clock.minute)
+    raise _fail("time", lang)
+
+
+def _recurrence(toks: tuple[Tok, ...], lang: Lang) -> Recurrence:
+    found = extract_recurrence(toks, set())
+    if found is not None:
+        return found
+    for i in range(len(toks)):
+        days, _ = weekdays_from(toks, i, set())
+        if days:
+            return Recurrence(freq="weekly", weekdays=[d for d in WEEKDAYS if d in days])
+    raise _fail("weekdays", lang)

@@ -1,0 +1,156 @@
+"""Calendar dates: relative days, weekdays, explicit dates → one ``date``.
+
+Rules:
+
+* «сегодня/завтра/послезавтра», "today/tomorrow/day after tomorrow", «вчера»/"yesterday",
+  «через 2 дня», "in a week".
+* A bare weekday («в четверг», "on Thursday") and «этот/эту четверг», "this Thursday"
+  mean the nearest such day from today on, today included.
+* «следующий четверг», «в следующую среду», "next Thursday" mean that day in the next
+  calendar week (weeks start on Monday): on Monday 23 Nov "next Thursday" is 3 Dec,
+  while "Thursday" and "this Thursday" are 26 Nov.
+* «прошлый/прошлую», "last" mean the latest such day before today.
+* Explicit dates: «27 ноября», «27.11», «27.11.2026», "Nov 27", "November 27th",
+  "2 December", "27th of November", "2026-11-27", and with slashes "11/27" in English
+  (month first) or «27/11» in Russian (day first; swapped when the first part exceeds 12).
+  Without a year, a date already past this year means next year.
+* «18.30» and «18.00» are times, not dates (see ``times``).
+"""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+from core.nlu.analysis import Tok
+from core.nlu.decision import WEEKDAYS, Lang
+
+__all__ = ["extract_date", "upcoming", "weekday_date"]
+
+_WEEKDAY_MODES = {"THIS": "this", "NEXT": "next", "LAST": "last"}
+_SKIP_BEFORE_WEEKDAY = frozenset({"AT", "FOR", "TO"})
+
+
+def weekday_date(today: date, weekday: int, mode: str) -> date:
+    """The date of ``weekday`` (0 = Monday) relative to ``today`` under ``mode``."""
+    if mode == "next":
+        monday_next = today + timedelta(days=7 - today.weekday())
+        return monday_next + timedelta(days=weekday)
+    if mode == "last":
+        back = (today.weekday() - weekday) % 7 or 7
+        return today - timedelta(days=back)
+    return today + timedelta(days=(weekday - today.weekday()) % 7)
+
+
+def upcoming(today: date, day: int, month: int, year: int | None) -> date | None:
+    """A calendar date; without a year, the next one on or after ``today``."""
+    if year is not None:
+        if year < 100:
+            year += 2000
+        return _safe(year, month, day)
+    found = _safe(today.year, month, day)
+    if found is not None and found < today:
+        found = _safe(today.year + 1, month, day)
+    return found
+
+
+def _safe(year: int, month: int, day: int) -> date | None:
+    try:
+        return date(year, month, day)
+    except ValueError:
+        return None
+
+
+def _day(tok: Tok | None) -> int | None:
+    if tok is None or tok.kind != "int" or len(tok.text) > 2:
+        return None
+    value = int(tok.text)
+    return value if 1 <= value <= 31 else None
+
+
+def _year(toks: tuple[Tok, ...], j: int) -> tuple[int | None, int]:
+    if j < len(toks) and toks[j].kind == "comma":
+        j += 1
+    if j < len(toks) and toks[j].kind == "int" and len(toks[j].text) == 4:
+        end = j + 1
+        if end < len(toks) and toks[end].text in ("года", "год", "г"):
+            end += 1
+        return int(toks[j].text), end
+    return None, j
+
+
+def _at(toks: tuple[Tok, ...], i: int) -> Tok | None:
+    return toks[i] if 0 <= i < len(toks) else None
+
+
+def _read_date(
+    toks: tuple[Tok, ...], i: int, today: date, lang: Lang
+) -> tuple[date | None, int] | None:
+    """A date starting at ``toks[i]``: (value or None if impossible, index after) or None."""
+    tok = toks[i]
+    nxt = _at(toks, i + 1)
+    relative = {"TODAY": 0, "TOMORROW": 1, "AFTER_TOMORROW": 2, "YESTERDAY": -1}
+    if tok.concept in relative:
+        return today + timedelta(days=relative[tok.concept or ""]), i + 1
+    if tok.is_("WD") and tok.arg is not None:
+        mode = "this"
+        for back in (i - 1, i - 2):
+            prev = _at(toks, back)
+            if prev is None:
+                break
+            if prev.concept in _WEEKDAY_MODES:
+                mode = _WEEKDAY_MODES[prev.concept or ""]
+                break
+            if prev.concept not in _SKIP_BEFORE_WEEKDAY and prev.text != "on":
+                break
+        return weekday_date(today, WEEKDAYS.index(tok.arg), mode), i + 1
+    day = _day(tok)
+    if day is not None and nxt is not None:
+        after = _at(toks, i + 2)
+        if nxt.is_("MONTH") or (nxt.text == "of" and after is not None and after.is_("MONTH")):
+            month_tok = nxt if nxt.is_("MONTH") else after
+            assert month_tok is not None
+            year, end = _year(toks, i + (2 if nxt.is_("MONTH") else 3))
+            return upcoming(today, day, int(month_tok.value or 0), year), end
+    if tok.is_("MONTH"):
+        day = _day(nxt)
+        if day is not None:
+            year, end = _year(toks, i + 2)
+            return upcoming(today, day, int(tok.value or 0), year), end
+    if tok.kind == "dotted" and not (nxt is not None and nxt.is_("HOUR", "MINUTE")):
+        parts = [int(p) for p in tok.text.split(".")]
+        if not (len(parts) == 2 and len(tok.text.split(".")[1]) == 2 and parts[1] > 12):
+            return upcoming(today, parts[0], parts[1], parts[2] if len(parts) > 2 else None), i + 1
+    if tok.kind == "slash":
+        a, b, *rest = (int(p) for p in tok.text.split("/"))
+        day, month = (b, a) if lang == "en" and a <= 12 else (a, b)
+        if month > 12:
+            day, month = month, day
+        return upcoming(today, day, month, rest[0] if rest else None), i + 1
+    if tok.kind == "iso":
+        y, m, d = (int(p) for p in tok.text.split("-"))
+        return _safe(y, m, d), i + 1
+    if tok.is_("IN") and nxt is not None:
+        amount = 1.0 if nxt.is_("ART", "WEEK", "DAY") else nxt.number
+        unit = nxt if nxt.is_("WEEK", "DAY") else _at(toks, i + 2)
+        if amount is not None and unit is not None and unit.is_("DAY", "WEEK"):
+            days = int(amount) * (7 if unit.is_("WEEK") else 1)
+            return today + timedelta(days=days), i + (2 if unit is nxt else 3)
+    return None
+
+
+def extract_date(
+    toks: tuple[Tok, ...], used: set[int], today: date, lang: Lang
+) -> tuple[date | None, bool]:
+    """The first date in ``toks`` (marking its tokens used) and whether one was written at all.
+
+    The flag is true with a ``None`` date when the text named an impossible date (31.11).
+    """
+    for i in range(len(toks)):
+        if i in used:
+            continue
+        found = _read_date(toks, i, today, lang)
+        if found is not None:
+            value, end = found
+            used.update(range(i, end))
+            return value, True
+    return None, False

@@ -1,0 +1,87 @@
+"""The typed result of parsing one command: intent, slots, what is missing, what to do next."""
+
+from __future__ import annotations
+
+import datetime as dt
+from enum import StrEnum
+from typing import Literal
+
+from pydantic import BaseModel, Field, field_serializer
+
+from core.commands import Lang
+
+__all__ = [
+    "WEEKDAYS",
+    "Decision",
+    "Intent",
+    "Lang",
+    "NextAction",
+    "Recurrence",
+    "SlotName",
+    "Slots",
+    "Weekday",
+]
+
+Weekday = Literal["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+WEEKDAYS: tuple[Weekday, ...] = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+
+SlotName = Literal[
+    "date", "start", "end", "rooms", "adjacent", "building", "room", "capacity", "recurrence"
+]
+NextAction = Literal["execute", "clarify"]
+
+
+class Intent(StrEnum):
+    BOOK_ROOMS = "book_rooms"
+    LIST_BOOKINGS = "list_bookings"
+    CANCEL_BOOKING = "cancel_booking"
+    SCHEDULE_BOOKING = "schedule_booking"
+    LIST_SCHEDULES = "list_schedules"
+    CANCEL_SCHEDULE = "cancel_schedule"
+    HELP = "help"
+    UNKNOWN = "unknown"
+
+
+class Recurrence(BaseModel):
+    freq: Literal["weekly"] = "weekly"
+    weekdays: list[Weekday]
+
+
+class Slots(BaseModel):
+    """Everything the parser found; ``None`` means not given."""
+
+    date: dt.date | None = None
+    start: dt.time | None = None
+    end: dt.time | None = None
+    rooms: int | None = None
+    adjacent: bool | None = None
+    building: str | None = None
+    room: list[str] | None = None
+    capacity: int | None = None
+    recurrence: Recurrence | None = None
+
+    @field_serializer("start", "end", when_used="json-unless-none")
+    def _hhmm(self, value: dt.time) -> str:
+        return value.strftime("%H:%M")
+
+
+class Decision(BaseModel):
+    intent: Intent
+    confidence: float = Field(ge=0.0, le=1.0)
+    slots: Slots = Field(default_factory=Slots)
+    missing: list[SlotName] = Field(default_factory=list)
+    next_action: NextAction = "execute"
+    clarification_question: str | None = None
+    lang: Lang = "en"
+
+    def to_json(self) -> dict[str, object]:
+        """The public decision JSON (``clubman parse --json``): slots hold only what was found."""
+        return {
+            "intent": self.intent.value,
+            "confidence": round(self.confidence, 2),
+            "slots": self.slots.model_dump(mode="json", exclude_none=True),
+            "missing": list(self.missing),
+            "next_action": self.next_action,
+            "clarification_question": self.clarification_question,
+            "lang": self.lang,
+        }

@@ -1,0 +1,99 @@
+"""Rule scores per intent, from keyword senses and the slots found.
+
+Scores are 0..1; the planner takes the best and hands low (< 0.5) or tied scores to a
+classifier. ``unknown`` scores ``1 - best`` of the others.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+from core.nlu.analysis import Tok, analyze, has_cyrillic
+from core.nlu.decision import Intent, Lang, Slots
+from core.nlu.slots import extract_slots
+
+__all__ = ["score", "score_intents"]
+
+# Only whether a date is present matters for scoring, not which date: any fixed day will do.
+_REFERENCE_DAY = date(2026, 1, 5)
+
+
+def _have(toks: tuple[Tok, ...]) -> bool:
+    words = [t.text for t in toks]
+    pairs = set(zip(words, words[1:], strict=False))
+    return ("у", "меня") in pairs or "have" in words
+
+
+def score(toks: tuple[Tok, ...], slots: Slots) -> dict[Intent, float]:
+    """Scores for already analysed tokens and their slots (``parse`` calls this)."""
+    has = {t.concept for t in toks if t.concept is not None}
+    s = dict.fromkeys(Intent, 0.0)
+    has_time = slots.start is not None or slots.end is not None
+    room_spec = bool(slots.room or slots.rooms or slots.capacity or "ROOM" in has)
+    query = bool(has & {"LIST", "MY", "PAST"})
+    schedule_ctx = bool(has & {"SCHED", "WEEKLY"}) or slots.recurrence is not None
+    stop = bool(has & {"CANCEL", "DISABLE"})
+
+    book = 0.0
+    if "BOOK" in has:
+        book = 0.95 if (has_time or slots.date or room_spec or schedule_ctx) else 0.9
+    elif "NEED" in has and (room_spec or has_time):
+        book = 0.85
+    elif room_spec and has_time:
+        book = 0.7
+    elif "BOOKINGS" in has and has_time and not query:
+        book = 0.75
+    elif room_spec and slots.date is not None:
+        book = 0.55
+    elif room_spec or "NEED" in has:
+        book = 0.4
+    if "PAST" in has or (query and not has_time and has & {"BOOKINGS", "MY", "LIST"}):
+        book = min(book, 0.3)
+    if stop:
+        book = min(book, 0.2)
+    if schedule_ctx:
+        s[Intent.SCHEDULE_BOOKING] = book if book >= 0.5 else 0.0
+        if has_time and not (stop or query):
+            s[Intent.SCHEDULE_BOOKING] = max(s[Intent.SCHEDULE_BOOKING], 0.8)
+        s[Intent.BOOK_ROOMS] = min(book, 0.4)
+    else:
+        s[Intent.BOOK_ROOMS] = book
+
+    if "CANCEL" in has:
+        if schedule_ctx:
+            s[Intent.CANCEL_SCHEDULE] = 0.9
+            s[Intent.CANCEL_BOOKING] = 0.4
+        else:
+            s[Intent.CANCEL_BOOKING] = 0.9
+    if "DISABLE" in has:
+        s[Intent.CANCEL_SCHEDULE] = max(s[Intent.CANCEL_SCHEDULE], 0.9 if schedule_ctx else 0.75)
+        if not schedule_ctx and "BOOKINGS" in has:
+            s[Intent.CANCEL_BOOKING] = max(s[Intent.CANCEL_BOOKING], 0.6)
+
+    if not stop:
+        listing = 0.0
+        if query and (has & {"BOOKINGS", "SCHED"} or ("PAST" in has and "BOOK" in has)):
+            listing = 0.9
+        elif query and schedule_ctx:
+            listing = 0.8
+        elif "BOOKINGS" in has and not has_time:
+            listing = 0.75
+        elif "LIST" in has and _have(toks):
+            listing = 0.6
+        elif "SCHED" in has and book < 0.5:
+            listing = 0.7
+        target = Intent.LIST_SCHEDULES if schedule_ctx else Intent.LIST_BOOKINGS
+        s[target] = max(s[target], listing)
+
+    if "HELP" in has:
+        others = max(s.values())
+        s[Intent.HELP] = 0.9 if others < 0.5 else 0.4
+    s[Intent.UNKNOWN] = round(1.0 - max(s.values()), 4)
+    return s
+
+
+def score_intents(text: str) -> dict[Intent, float]:
+    """Rule scores 0..1 for every intent (``unknown`` included)."""
+    toks = analyze(text)
+    lang: Lang = "ru" if has_cyrillic(text) else "en"
+    return score(toks, extract_slots(toks, today=_REFERENCE_DAY, lang=lang))

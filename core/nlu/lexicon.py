@@ -1,0 +1,277 @@
+"""The keyword vocabulary and its matcher: a word → its sense (concept, value, argument).
+
+Lookup order, fastest first: exact word form → Russian Snowball stem → fuzzy match
+(optimal string alignment distance 1, or 2 for words of 8+ letters, via rapidfuzz) so
+that a missing, doubled or swapped letter («бронирй», «четврег») still matches.
+Common words that are one typo away from a keyword («среди», "there") never match fuzzily.
+Results are cached per word.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import NamedTuple
+
+import snowballstemmer
+from rapidfuzz import process
+from rapidfuzz.distance import OSA
+
+from core.nlu.buildings import BUILDINGS
+from core.nlu.numbers import NUMBER_WORDS
+
+__all__ = ["PHRASES", "Sense", "sense_of"]
+
+
+class Sense(NamedTuple):
+    concept: str
+    value: float | None = None
+    arg: str | None = None
+
+
+# concept → space-separated word forms
+_WORDS: tuple[tuple[str, str], ...] = (
+    (
+        "BOOK",
+        "забронируй забронируйте забронировать забронирую бронируй бронируйте бронировать "
+        "бронирую забронь зарезервируй зарезервировать резервируй займи занять "
+        "book reserve get grab",
+    ),
+    (
+        "PAST",
+        "забронировал забронировала забронировали забронировано забронированы "
+        "бронировал бронировала did booked reserved",
+    ),
+    (
+        "NEED",
+        "нужна нужен нужно нужны надо хочу хотим хотел хотела need needs want would like требуется",
+    ),
+    (
+        "ROOM",
+        "аудитория аудиторию аудитории аудиторий аудиториях аудиториями аудитор ауд "
+        "комната комнату комнаты комнат кабинет кабинета кабинеты кабинетов помещение "
+        "помещения класс room rooms classroom classrooms auditorium",
+    ),
+    (
+        "BOOKINGS",
+        "бронь брони броней бронирования бронирований бронированиях бронирование бронях "
+        "booking bookings reservation reservations",
+    ),
+    (
+        "LIST",
+        "покажи показать покажите показывай какие какая какой какую список выведи "
+        "глянь посмотреть посмотри show list view see what which display",
+    ),
+    ("MY", "мои мой моя моих мою my mine"),
+    (
+        "CANCEL",
+        "отмени отменить отмените отменяй удали удалить удалите сними снять убери "
+        "cancel delete remove drop unbook",
+    ),
+    (
+        "DISABLE",
+        "отключи отключить выключи выключить останови остановить прекрати disable stop deactivate",
+    ),
+    (
+        "SCHED",
+        "автобронь автоброни автоброней автобронирование автобронирования автобронирований "
+        "расписание расписания регулярные регулярная регулярный регулярно регулярных "
+        "повторяющиеся повторяющихся постоянные recurring regular repeating schedule "
+        "schedules scheduled autobooking autobookings auto standing",
+    ),
+    ("EVERY", "каждый каждую каждое каждые каждого every each"),
+    ("WEEKLY", "еженедельно еженедельная еженедельную weekly"),
+    ("HELP", "help помощь помоги помогите справка хелп команды commands умеешь"),
+    ("GREET", "привет здравствуй здравствуйте hi hello hey"),
+    ("TODAY", "сегодня today tonight"),
+    ("TOMORROW", "завтра tomorrow tmrw tmr"),
+    ("AFTER_TOMORROW", "послезавтра"),
+    ("YESTERDAY", "вчера yesterday"),
+    ("THIS", "этот эту это этой this ближайший ближайшую ближайшее coming"),
+    ("NEXT", "следующий следующую следующее следующей next"),
+    ("LAST", "прошлый прошлую прошлое прошлой прошедший last previous"),
+    ("FROM", "с со from between между c"),
+    ("TO", "до по to till until"),
+    ("AND", "и and"),
+    ("AT", "в во at @ к"),
+    ("FOR", "на for"),
+    ("IN", "через in"),
+    ("HOUR", "час часа часов часик hour hours hr hrs h ч"),
+    ("HALF_HOUR", "полчаса"),
+    ("ONE_HALF", "полтора полторы"),
+    ("HALF", "half половиной"),
+    ("MINUTE", "минута минуту минуты минут мин minute minutes min mins"),
+    ("DAY", "день дня дней сутки day days"),
+    ("WEEK", "неделя неделю недели недель week weeks"),
+    (
+        "PEOPLE",
+        "человек человека людей чел участников студентов гостей мест места "
+        "people persons person pax guests students participants seats",
+    ),
+    ("CAPACITY", "вместимость вместимостью вместимости capacity"),
+    (
+        "ADJ",
+        "рядом подряд соседние соседних соседними соседнюю смежные смежных вплотную "
+        "adjacent neighbouring neighboring consecutive contiguous nearby",
+    ),
+    ("AM", "am утра morning"),
+    ("PM", "pm вечера дня evening afternoon"),
+    ("NIGHT", "ночи"),
+    ("EVENING", "вечером вечерком"),
+    ("MORNING", "утром"),
+    ("NOON", "полдень полудня noon midday"),
+    ("ROOMNO", "№ номер номера number no"),
+    ("ART", "a an"),
+    ("WORKDAYS", "будням будни weekdays workdays"),
+    ("WEEKENDS", "выходным выходные weekends"),
+    ("YES", "да ага yes yeah yep sure конечно нужно"),
+    ("NO", "нет не неважно любые no nope any"),
+)
+
+_WEEKDAY_WORDS: tuple[tuple[str, str, str], ...] = (
+    # singular forms, plural/dative forms (→ recurrence)
+    (
+        "mon",
+        "понедельник понедельника понедельнике пн monday mon",
+        "понедельникам понедельники mondays",
+    ),
+    ("tue", "вторник вторника вторнике вт tuesday tue tues", "вторникам вторники tuesdays"),
+    ("wed", "среда среду среды среде ср wednesday wed", "средам wednesdays"),
+    ("thu", "четверг четверга четверге чт thursday thu thur thurs", "четвергам четверги thursdays"),
+    ("fri", "пятница пятницу пятницы пятнице пт friday fri", "пятницам пятницы fridays"),
+    ("sat", "суббота субботу субботы субботе сб saturday sat", "субботам субботы saturdays"),
+    ("sun", "воскресенье воскресенья вс sunday sun", "воскресеньям sundays"),
+)
+
+_MONTH_WORDS: tuple[str, ...] = (
+    "январь января jan january",
+    "февраль февраля feb february",
+    "март марта mar march",
+    "апрель апреля apr april",
+    "май мая may",
+    "июнь июня jun june",
+    "июль июля jul july",
+    "август августа aug august",
+    "сентябрь сентября sep sept september",
+    "октябрь октября oct october",
+    "ноябрь ноября nov november",
+    "декабрь декабря dec december",
+)
+
+# Multi-word expressions, matched on exact normalized words before single words.
+PHRASES: tuple[tuple[tuple[str, ...], Sense], ...] = tuple(
+    (tuple(words.split()), sense)
+    for words, sense in (
+        ("next to each other", Sense("ADJ")),
+        ("next to one another", Sense("ADJ")),
+        ("side by side", Sense("ADJ")),
+        ("in a row", Sense("ADJ")),
+        ("close together", Sense("ADJ")),
+        ("друг с другом", Sense("ADJ")),
+        ("друг за другом", Sense("ADJ")),
+        ("один за другим", Sense("ADJ")),
+        ("the day after tomorrow", Sense("AFTER_TOMORROW")),
+        ("day after tomorrow", Sense("AFTER_TOMORROW")),
+        ("what can you do", Sense("HELP")),
+        ("что ты умеешь", Sense("HELP")),
+        ("что умеешь", Sense("HELP")),
+        ("что ты можешь", Sense("HELP")),
+        ("как пользоваться", Sense("HELP")),
+        ("how does this work", Sense("HELP")),
+        ("how does it work", Sense("HELP")),
+        ("how to use", Sense("HELP")),
+        ("turn off", Sense("DISABLE")),
+        ("switch off", Sense("DISABLE")),
+        ("half an hour", Sense("HALF_HOUR")),
+        ("a half hour", Sense("HALF_HOUR")),
+        ("a couple of", Sense("NUM", 2)),
+        ("couple of", Sense("NUM", 2)),
+        ("every week", Sense("WEEKLY")),
+        ("каждую неделю", Sense("WEEKLY")),
+        ("every day", Sense("DAILY")),
+        ("каждый день", Sense("DAILY")),
+        ("o'clock", Sense("OCLOCK")),
+    )
+)
+
+# Real words one typo away from a keyword: never corrected.
+_NOT_TYPOS_TEXT = (
+    "среди через может можно есть будет было такой такие также тоже здесь хорошо спасибо "
+    "погода погоду погоды новости дела делаешь пока почему сколько когда кто "
+    "there these those where other their about after could would should think thing "
+    "things thanks three hello world weather today's rooms' hours"
+)
+_NOT_TYPOS = frozenset(_NOT_TYPOS_TEXT.split())
+_STEM_MIN = 4
+
+
+def _exact_table() -> dict[str, Sense]:
+    table: dict[str, Sense] = {}
+    for concept, forms in _WORDS:
+        for form in forms.split():
+            table.setdefault(form, Sense(concept))
+    for word, n in NUMBER_WORDS.items():
+        table.setdefault(word, Sense("NUM", n))
+    for code, singular, plural in _WEEKDAY_WORDS:
+        for form in singular.split():
+            table.setdefault(form, Sense("WD", None, code))
+        for form in plural.split():
+            table.setdefault(form, Sense("WDP", None, code))
+    for month, forms in enumerate(_MONTH_WORDS, start=1):
+        for form in forms.split():
+            table.setdefault(form, Sense("MONTH", month))
+    for building in BUILDINGS:
+        for alias in building.aliases:
+            table.setdefault(alias, Sense("BLD", None, building.code))
+    return table
+
+
+@lru_cache(maxsize=1)
+def _tables() -> tuple[dict[str, Sense], dict[str, Sense], tuple[str, ...]]:
+    exact = _exact_table()
+    stemmer = snowballstemmer.stemmer("russian")
+    stems: dict[str, Sense] = {}
+    clashes: set[str] = set()
+    for form, sense in exact.items():
+        if not _is_cyrillic(form) or sense.concept in {"NUM", "TO", "FROM", "AT", "FOR"}:
+            continue
+        stem = stemmer.stemWord(form)
+        if len(stem) < _STEM_MIN:
+            continue
+        if stem in stems and stems[stem] != sense:
+            clashes.add(stem)
+        stems.setdefault(stem, sense)
+    for stem in clashes:
+        del stems[stem]
+    fuzzy = tuple(w for w in exact if len(w) >= 5)
+    return exact, stems, fuzzy
+
+
+@lru_cache(maxsize=1)
+def _ru_stemmer() -> snowballstemmer.stemmer:
+    return snowballstemmer.stemmer("russian")
+
+
+def _is_cyrillic(word: str) -> bool:
+    return any("а" <= ch <= "я" for ch in word)
+
+
+@lru_cache(maxsize=8192)
+def sense_of(word: str) -> Sense | None:
+    """The sense of one normalized word, or ``None`` if it is not in the vocabulary."""
+    exact, stems, fuzzy = _tables()
+    found = exact.get(word)
+    if found is not None:
+        return found
+    if word in _NOT_TYPOS or len(word) < 4:
+        return None
+    if _is_cyrillic(word):
+        found = stems.get(_ru_stemmer().stemWord(word))
+        if found is not None:
+            return found
+    if len(word) < 5:
+        return None
+    limit = 2 if len(word) >= 8 else 1
+    match = process.extractOne(word, fuzzy, scorer=OSA.distance, score_cutoff=limit)
+    if match is None:
+        return None
+    return exact[match[0]]

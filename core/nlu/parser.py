@@ -1,0 +1,79 @@
+"""``parse``: one command → a typed ``Decision``, rules only (no LLM).
+
+Measured on this machine before choosing the approach (Python 3.11):
+
+* ``dateparser`` 1.5 (``languages=["ru", "en"]``, future preference): first call 124 ms,
+  then 0.4–48 ms per phrase («послезавтра» 48 ms, "day after tomorrow" 12 ms, «27 ноября»
+  1.9 ms); it returns nothing for «в этот четверг», «следующий четверг» and for whole
+  commands. Too slow and too narrow for the hot path, so it is not used.
+* Snowball's Russian stemmer costs ~50 µs a word and rapidfuzz's ``extractOne`` over the
+  vocabulary ~20–60 µs, so both sit behind an exact-form table and per-word caches.
+* This module (hand-written tokenizer + fuzzy keyword vocabulary): see ``bench/nlu.py``;
+  on 5 000 generated RU/EN commands median 0.09 ms, p99 0.25 ms per command (warm caches);
+  cold (no cache hits) median ~0.3 ms.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from zoneinfo import ZoneInfo
+
+from core.nlu.analysis import analyze, has_cyrillic
+from core.nlu.decision import Decision, Intent, Lang, SlotName, Slots
+from core.nlu.intents import score
+from core.nlu.questions import question_for
+from core.nlu.slots import extract_slots
+
+__all__ = ["MIN_CONFIDENCE", "detect_lang", "local_today", "parse"]
+
+MIN_CONFIDENCE = 0.5
+_BOOKING = frozenset({Intent.BOOK_ROOMS, Intent.SCHEDULE_BOOKING})
+_REQUIRED: dict[Intent, tuple[SlotName, ...]] = {
+    Intent.BOOK_ROOMS: ("date", "start", "end"),
+    Intent.SCHEDULE_BOOKING: ("recurrence", "start", "end"),
+}
+
+
+def detect_lang(text: str) -> Lang:
+    """``ru`` if the text has any Cyrillic letter, else ``en``."""
+    return "ru" if has_cyrillic(text) else "en"
+
+
+def local_today(now: datetime, tz: ZoneInfo) -> date:
+    """Today's date in ``tz``; a naive ``now`` is taken as already local."""
+    if now.tzinfo is None:
+        return now.date()
+    return now.astimezone(tz).date()
+
+
+def parse(text: str, *, now: datetime, tz: ZoneInfo) -> Decision:
+    """Parse one command. Never raises on user input; unparseable text is ``unknown``."""
+    lang = detect_lang(text)
+    toks = analyze(text)
+    slots = extract_slots(toks, today=local_today(now, tz), lang=lang)
+    scores = score(toks, slots)
+    intent: Intent = max((i for i in Intent if i is not Intent.UNKNOWN), key=scores.__getitem__)
+    if scores[intent] < MIN_CONFIDENCE:
+        intent = Intent.UNKNOWN
+    confidence = scores[intent]
+
+    if intent in (Intent.UNKNOWN, Intent.HELP):
+        slots = Slots()
+    elif intent in _BOOKING:
+        if slots.room:
+            slots = slots.model_copy(update={"rooms": len(slots.room)})
+        elif slots.rooms is None:
+            slots = slots.model_copy(update={"rooms": 1})
+    else:
+        slots = slots.model_copy(update={"rooms": None, "adjacent": None})
+
+    missing = [name for name in _REQUIRED.get(intent, ()) if getattr(slots, name) is None]
+    return Decision(
+        intent=intent,
+        confidence=max(0.0, min(1.0, confidence)),
+        slots=slots,
+        missing=missing,
+        next_action="clarify" if missing else "execute",
+        clarification_question=question_for(missing[0], lang) if missing else None,
+        lang=lang,
+    )

@@ -1,0 +1,230 @@
+"""Times of day: ranges, single times and durations → (start, end).
+
+Rules (documented for users of the decision JSON):
+
+* «с 9 до 11», "from 3pm to 5pm", "18:00–20:00", "10-12", "between 2 and 4",
+  «в 19:00 на 2 часа», "at 7pm for an hour", «на полтора часа», "for 90 minutes".
+* An hour 1–7 written without am/pm, without a time-of-day word («утра», «вечера»,
+  «дня», «ночи», "morning") and without a leading zero means 13:00–19:00
+  (rooms are booked in the afternoon and evening): «с 6 до 8» → 18:00–20:00,
+  but "07:00" stays 07:00 and «в 7 утра» is 07:00.
+* In a range, a marker on one side carries over: "from 3pm to 5" → 15:00–17:00,
+  "6-8pm" → 18:00–20:00. If the end still is not after the start, an end below 12 is
+  read as pm («с 11 до 1» → 11:00–13:00); failing that the end is dropped (asked for).
+* Impossible times («с 25 до 26», "24:30") are dropped, never raised.
+* A duration sets the end only when it stays within the same day.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import time
+
+from core.nlu.analysis import Tok
+
+__all__ = ["Clock", "extract_times", "read_clock", "resolve_hour"]
+
+_BLOCKERS = frozenset({"ROOM", "PEOPLE", "MONTH", "DAY", "WEEK", "MINUTE", "WD", "ADJ"})
+_HOUR_WORDS = frozenset({"ч", "h", "час", "часа", "часов", "hours", "hour"})
+
+
+@dataclass(frozen=True, slots=True)
+class Clock:
+    hour: int
+    minute: int
+    marker: str | None  # "am" | "pm" | "night" | None
+    padded: bool  # written with a leading zero ("07:00"): 24-hour clock
+    valid: bool
+    end: int  # index after the expression
+
+
+def _marker(tok: Tok) -> str | None:
+    if tok.text == "дня" or tok.is_("PM", "EVENING"):
+        return "pm"
+    if tok.is_("AM", "MORNING"):
+        return "am"
+    if tok.is_("NIGHT"):
+        return "night"
+    return None
+
+
+def read_clock(toks: tuple[Tok, ...], i: int, *, loose: bool) -> Clock | None:
+    """A time of day starting at ``toks[i]``; bare numbers count only when ``loose``."""
+    if i >= len(toks):
+        return None
+    tok = toks[i]
+    nxt = toks[i + 1] if i + 1 < len(toks) else None
+    padded = False
+    if tok.is_("NOON"):
+        return Clock(12, 0, "pm", False, True, i + 1)
+    if tok.kind == "clock" or (tok.kind == "dotted" and _time_like(tok.text)):
+        hh, mm = tok.text.replace(".", ":").split(":")
+        hour, minute, padded = int(hh), int(mm), hh.startswith("0")
+    elif tok.kind == "int" and len(tok.text) <= 2 or tok.concept == "NUM":
+        number = tok.number
+        if number is None or number != int(number) or number > 99:
+            return None
+        if nxt is not None and nxt.concept in _BLOCKERS:
+            return None
+        marked = nxt is not None and (_marker(nxt) is not None or nxt.text in _HOUR_WORDS)
+        if not (loose or (marked and tok.kind == "int")):
+            return None
+        hour, minute, padded = int(number), 0, tok.text.startswith("0")
+    else:
+        return None
+    j = i + 1
+    if j < len(toks) and (toks[j].text in _HOUR_WORDS or toks[j].is_("OCLOCK")):
+        j += 1
+    marker = _marker(toks[j]) if j < len(toks) else None
+    if marker is not None:
+        j += 1
+    valid = 0 <= hour <= 23 and 0 <= minute <= 59 and (marker is None or hour <= 12)
+    return Clock(hour, minute, marker, padded, valid, j)
+
+
+def _time_like(text: str) -> bool:
+    parts = text.split(".")
+    return len(parts) == 2 and len(parts[1]) == 2 and (parts[1] == "00" or int(parts[1]) > 12)
+
+
+def resolve_hour(clock: Clock, default_marker: str | None = None) -> int:
+    """The 24-hour hour of ``clock`` under the rules in the module docstring."""
+    hour, marker = clock.hour, clock.marker or default_marker
+    if marker == "pm":
+        return hour + 12 if hour < 12 else hour
+    if marker in ("am", "night"):
+        if hour == 12:
+            return 0
+        return hour + 12 if marker == "night" and 6 <= hour < 12 else hour
+    if 1 <= hour <= 7 and not clock.padded:
+        return hour + 12
+    return hour
+
+
+def _read_duration(toks: tuple[Tok, ...], i: int) -> tuple[int, int] | None:
+    """Minutes of a duration starting at ``toks[i]`` and the index after it."""
+    n = len(toks)
+    if i >= n:
+        return None
+    tok = toks[i]
+    if tok.is_("HALF_HOUR"):
+        return 30, i + 1
+    if tok.is_("HOUR"):
+        minutes, j = 60, i + 1
+    elif tok.is_("ONE_HALF") and i + 1 < n and toks[i + 1].is_("HOUR"):
+        minutes, j = 90, i + 2
+    else:
+        amount = 1.0 if tok.is_("ART") else tok.number
+        if amount is None and tok.kind == "dotted" and tok.text.count(".") == 1:
+            amount = float(tok.text)
+        if amount is None or i + 1 >= n:
+            return None
+        unit = toks[i + 1]
+        if unit.is_("HOUR"):
+            minutes, j = round(amount * 60), i + 2
+        elif unit.is_("MINUTE"):
+            return round(amount), i + 2
+        else:
+            return None
+    # "1 hour 30 minutes", «час с половиной», "an hour and a half"
+    if j + 1 < n and toks[j].number is not None and toks[j + 1].is_("MINUTE"):
+        minutes += int(toks[j].number or 0)
+        j += 2
+    elif j + 1 < n and toks[j].is_("AND", "FROM") and toks[j + 1].is_("HALF"):
+        minutes, j = minutes + 30, j + 2
+    elif j + 2 < n and toks[j].is_("AND") and toks[j + 1].is_("ART") and toks[j + 2].is_("HALF"):
+        minutes, j = minutes + 30, j + 3
+    return minutes, j
+
+
+def _range_end(toks: tuple[Tok, ...], j: int) -> Clock | None:
+    if j < len(toks) and (toks[j].is_("TO", "AND") or toks[j].kind == "dash"):
+        return read_clock(toks, j + 1, loose=True)
+    return None
+
+
+def extract_times(toks: tuple[Tok, ...], used: set[int]) -> tuple[time | None, time | None]:
+    """Start and end found in ``toks``; marks the tokens it reads in ``used``."""
+    default = None
+    if any(t.is_("EVENING") or t.text == "tonight" for t in toks):
+        default = "pm"
+    elif any(t.is_("MORNING") for t in toks):
+        default = "am"
+    start: Clock | None = None
+    end: Clock | None = None
+    duration: int | None = None
+    i, n = 0, len(toks)
+    while i < n:
+        tok = toks[i]
+        if i in used:
+            i += 1
+            continue
+        first: Clock | None = None
+        lone_end = False
+        begin = i
+        if tok.is_("FROM", "AT") or (tok.is_("FOR") and i + 1 < n and toks[i + 1].kind == "clock"):
+            first = read_clock(toks, i + 1, loose=True)
+        elif tok.is_("TO") and tok.text not in ("to", "по"):
+            first, lone_end = read_clock(toks, i + 1, loose=True), True
+        elif tok.is_("FOR"):
+            found = _read_duration(toks, i + 1)
+            if found is not None:
+                duration = found[0]
+                used.update(range(i, found[1]))
+                i = found[1]
+                continue
+        else:
+            dash_range = i + 2 < n and toks[i + 1].kind == "dash" and toks[i + 2].kind == "int"
+            first = read_clock(toks, i, loose=dash_range and tok.kind == "int")
+        if first is None:
+            i += 1
+            continue
+        second = None if lone_end else _range_end(toks, first.end)
+        stop = (second or first).end
+        used.update(range(begin, stop))
+        i = stop
+        if lone_end:
+            end = end or first
+        elif second is not None:
+            start, end = start or first, end or second
+        elif start is None:
+            start = first
+        elif end is None:
+            end = first
+    return _resolve(start, end, duration, default)
+
+
+def _resolve(
+    start: Clock | None, end: Clock | None, duration: int | None, default: str | None
+) -> tuple[time | None, time | None]:
+    s = start if start is not None and start.valid else None
+    e = end if end is not None and end.valid else None
+    s_min = e_min = None
+    if s is not None:
+        s_min = resolve_hour(s, default) * 60 + s.minute
+    if e is not None:
+        carry = default or (s.marker if s is not None and s.marker == "pm" else None)
+        e_min = resolve_hour(e, carry) * 60 + e.minute
+        if (
+            s is not None
+            and s.marker is None
+            and e.marker == "pm"
+            and not s.padded
+            and s.hour < 12
+            and (s.hour + 12) * 60 + s.minute < e_min
+        ):
+            s_min = (s.hour + 12) * 60 + s.minute
+        if s_min is not None and e_min <= s_min and e.marker is None and e.hour < 12:
+            e_min = (e.hour + 12) * 60 + e.minute
+        if s_min is not None and e_min <= s_min:
+            e_min = None
+    if s_min is not None and e_min is None and end is None and duration:
+        candidate = s_min + duration
+        e_min = candidate if candidate < 24 * 60 else None
+    return _as_time(s_min), _as_time(e_min)
+
+
+def _as_time(minutes: int | None) -> time | None:
+    if minutes is None or not 0 <= minutes < 24 * 60:
+        return None
+    return time(minutes // 60, minutes % 60)
