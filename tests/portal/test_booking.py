@@ -8,6 +8,7 @@ from datetime import timedelta
 import pytest
 from playwright.async_api import Dialog, Page, expect
 
+from portal.clock import fmt_hhmm, parse_hhmm
 from portal.data import room
 from portal.server import RunningPortal
 from tests.portal.helpers import (
@@ -49,12 +50,12 @@ async def test_grid_shows_seeded_bookings_as_busy(page: Page, portal: RunningPor
     number = seeded["room_number"]
     await login(page)
     await page.goto(f"/rooms?building={seeded['building']}&date={THURSDAY}")
-    end = (START.replace(hour=int(seeded["start"][:2]), minute=int(seeded["start"][3:]))
-           + timedelta(minutes=30)).strftime("%H:%M")  # fmt: skip
+    end = fmt_hhmm((parse_hhmm(seeded["start"]) or 0) + 30)
     cell = f"Аудитория {number}, {seeded['start']}–{end}, свободно"
     await expect(grid(page)).to_be_visible()
     await expect(page.get_by_role("link", name=cell, exact=True)).to_have_count(0)
-    await expect(page.get_by_role("link", name=re.compile(f"^Аудитория {number}, "))).not_to_have_count(0)  # fmt: skip
+    room_links = page.get_by_role("link", name=re.compile(f"^Аудитория {number}, "))
+    await expect(room_links).not_to_have_count(0)  # the rest of the day is free
 
 
 async def test_book_from_a_free_cell_then_see_and_cancel_it(
@@ -99,7 +100,8 @@ async def test_book_from_a_free_cell_then_see_and_cancel_it(
     # The grid now shows the slot as ours.
     await page.goto(f"/rooms?building=main&date={THURSDAY}")
     await expect(grid(page)).to_be_visible()
-    await expect(page.get_by_role("link", name=f"Аудитория {number}, 18:30–19:00, свободно")).to_have_count(0)  # fmt: skip
+    ours = page.get_by_role("link", name=f"Аудитория {number}, 18:30–19:00, свободно")
+    await expect(ours).to_have_count(0)
     await expect(grid(page).get_by_text("ваша бронь")).to_have_count(4)
 
     # Dismissing the confirm dialog keeps the booking; accepting it cancels.
