@@ -21,7 +21,7 @@ from aiogram.types import (
     InlineKeyboardMarkup,
 )
 
-from tests.fakes.telegram import FakeTelegram, NoSuchButton
+from tests.fakes.telegram import FakeTelegram, MessageTimeout, NoSuchButton
 from tests.fakes.telegram.echo import echo_dispatcher
 from tests.fakes.telegram.testing import aiogram_bot, polling
 
@@ -168,6 +168,37 @@ async def test_wait_for_message_sees_edits(tg: FakeTelegram, bot: Bot) -> None:
     msg = await user.wait_for_message(lambda m: "Забронированы" in (m.text or ""), timeout=5)
     await editor
     assert msg.message_id == sent.message_id and len(msg.edits) == 1
+
+
+async def test_consecutive_waits_walk_through_replies(tg: FakeTelegram, bot: Bot) -> None:
+    user = tg.user(1001)
+    await user.send("/book")
+    await bot.send_message(1001, "Бронирую…")
+    await bot.send_message(1001, "Готово")
+    assert (await user.wait_for_message(timeout=1)).text == "Бронирую…"
+    assert (await user.wait_for_message(timeout=1)).text == "Готово"
+    assert (await user.wait_for_message(lambda m: m.text == "Готово", since=0)).text == "Готово"
+    with pytest.raises(MessageTimeout, match="Готово"):
+        await user.wait_for_message(timeout=0.05)
+
+
+async def test_raw_http_bodies_and_response_shape(tg: FakeTelegram) -> None:
+    tg.user(1001)
+    url = f"{tg.api_base}/bot{tg.token}/sendMessage"
+    async with aiohttp.ClientSession() as http:
+        async with http.post(url, json={"chat_id": 1001, "text": "json"}) as resp:
+            by_json = await resp.json()
+        async with http.post(url, data={"chat_id": "1001", "text": "form"}) as resp:
+            by_form = await resp.json()
+        async with http.get(url, params={"chat_id": "1001", "text": "query"}) as resp:
+            by_query = await resp.json()
+        async with http.get(f"{tg.api_base}/bot{tg.token}/noSuchMethod") as resp:
+            unknown = (resp.status, await resp.json())
+    assert [b["result"]["text"] for b in (by_json, by_form, by_query)] == ["json", "form", "query"]
+    assert set(by_json) == {"ok", "result"} and by_json["ok"] is True
+    assert by_form["result"]["chat"] == {"id": 1001, "type": "private", "first_name": "User"}
+    assert by_query["result"]["from"]["is_bot"] is True
+    assert unknown == (404, {"ok": False, "error_code": 404, "description": "Not Found"})
 
 
 async def test_delete_message(tg: FakeTelegram, bot: Bot) -> None:

@@ -166,6 +166,7 @@ class TelegramState:
     commands: dict[str, list[JsonDict]] = field(default_factory=dict)
     files: dict[str, bytes] = field(default_factory=dict)
     seq: int = 0
+    _last_ids: dict[int, int] = field(default_factory=dict)
     _changed: asyncio.Event = field(default_factory=asyncio.Event)
 
     def touch(self, message: StoredMessage | None = None) -> None:
@@ -192,7 +193,7 @@ class TelegramState:
     def add_message(self, chat: Chat, *, from_bot: bool, **fields: Any) -> StoredMessage:
         """Store a new message under the chat's next ``message_id``."""
         by_id = self.messages.setdefault(chat.id, {})
-        message_id = max(by_id, default=0) + 1
+        message_id = self._last_ids[chat.id] = self._last_ids.get(chat.id, 0) + 1
         message = StoredMessage(
             chat=chat,
             message_id=message_id,

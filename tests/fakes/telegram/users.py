@@ -44,6 +44,7 @@ class SimUser:
         self._state = state
         self._queue = queue
         self._mark = state.seq  # bot messages changed after this count as new replies
+        self._returned: set[tuple[int, int]] = set()  # (message_id, seq) already handed out
 
     @property
     def id(self) -> int:
@@ -128,14 +129,21 @@ class SimUser:
     ) -> StoredMessage:
         """Wait for a bot message, new or edited after this user's last action, matching.
 
-        ``since`` overrides the starting point (a ``TelegramState.seq`` value; 0 = any).
+        Each version of a message is returned once, so consecutive calls walk through the
+        replies in order. ``since`` overrides the starting point (a ``TelegramState.seq``
+        value; 0 = any message) and also allows versions returned before.
         """
         mark = self._mark if since is None else since
+        skip = self._returned if since is None else set()
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while True:
             for message in sorted(self.messages, key=lambda m: m.seq):
-                if message.seq > mark and (predicate is None or predicate(message)):
+                version = (message.message_id, message.seq)
+                if message.seq <= mark or version in skip:
+                    continue
+                if predicate is None or predicate(message):
+                    self._returned.add(version)
                     return message
             remaining = deadline - loop.time()
             try:
