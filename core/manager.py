@@ -232,7 +232,9 @@ class NLUManager:
             runs = await self._storage.runs.active_for_chat(chat_id)
             targets = [r for r in runs if run_id is None or r.short_id == run_id]
             if not targets:
-                await self._reply(chat_id, text("nothing_to_cancel", "ru"), "ru")
+                user = await self._storage.users.get(user_id)
+                lang = _lang(user.language if user else None)
+                await self._reply(chat_id, text("nothing_to_cancel", lang), lang)
                 return
             for run in targets:
                 await self._end(run, RunStatus.CANCELLED, "cancelled")

@@ -190,7 +190,7 @@ async def test_cancel_stops_a_waiting_run(
     assert run is not None and run.status is RunStatus.CANCELLED
     await core.cancel(chat_id=100, user_id=100)
     assert sink.outputs[-1].text == "Сейчас нечего отменять."  # type: ignore[union-attr]
-    await core.handle(cmd("help"))  # the chat is free again
+    await core.handle(cmd("помощь"))  # the chat is free again
     assert "Я бронирую" in sink.outputs[-1].text  # type: ignore[union-attr]
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from datetime import date, time
+import datetime as dt
 from typing import Any, ClassVar
 
 from pydantic import BaseModel
@@ -18,9 +18,9 @@ __all__ = ["ReserveSlots", "TrackedScenario"]
 
 
 class ReserveSlots(BaseModel):
-    date: date | None = None
-    start: time | None = None
-    end: time | None = None
+    date: dt.date | None = None
+    start: dt.time | None = None
+    end: dt.time | None = None
     rooms: int | None = None
 
 
