@@ -18,12 +18,6 @@ __all__ = ["score", "score_intents"]
 _REFERENCE_DAY = date(2026, 1, 5)
 
 
-def _have(toks: tuple[Tok, ...]) -> bool:
-    words = [t.text for t in toks]
-    pairs = set(zip(words, words[1:], strict=False))
-    return ("у", "меня") in pairs or "have" in words
-
-
 def score(toks: tuple[Tok, ...], slots: Slots) -> dict[Intent, float]:
     """Scores for already analysed tokens and their slots (``parse`` calls this)."""
     has = {t.concept for t in toks if t.concept is not None}
@@ -78,8 +72,8 @@ def score(toks: tuple[Tok, ...], slots: Slots) -> dict[Intent, float]:
             listing = 0.8
         elif "BOOKINGS" in has and not has_time:
             listing = 0.75
-        elif "LIST" in has and _have(toks):
-            listing = 0.6
+        elif "LIST" in has and ("HAVE" in has or toks[0].text == "что у меня"):
+            listing = 0.7 if slots.date is not None else 0.45
         elif "SCHED" in has and book < 0.5:
             listing = 0.7
         target = Intent.LIST_SCHEDULES if schedule_ctx else Intent.LIST_BOOKINGS

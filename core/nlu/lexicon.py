@@ -190,6 +190,10 @@ PHRASES: tuple[tuple[tuple[str, ...], Sense], ...] = tuple(
         ("every day", Sense("DAILY")),
         ("каждый день", Sense("DAILY")),
         ("o'clock", Sense("OCLOCK")),
+        ("что у меня", Sense("LIST")),
+        ("у меня", Sense("HAVE")),
+        ("do i have", Sense("HAVE")),
+        ("have i got", Sense("HAVE")),
     )
 )
 

@@ -18,8 +18,8 @@ from __future__ import annotations
 from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
-from core.nlu.analysis import analyze, has_cyrillic
-from core.nlu.decision import Decision, Intent, Lang, SlotName, Slots
+from core.nlu.analysis import Tok, analyze, has_cyrillic
+from core.nlu.decision import WEEKDAYS, Decision, Intent, Lang, Recurrence, SlotName, Slots
 from core.nlu.intents import score
 from core.nlu.questions import question_for
 from core.nlu.slots import extract_slots
@@ -28,6 +28,7 @@ __all__ = ["MIN_CONFIDENCE", "detect_lang", "local_today", "parse"]
 
 MIN_CONFIDENCE = 0.5
 _BOOKING = frozenset({Intent.BOOK_ROOMS, Intent.SCHEDULE_BOOKING})
+_WEEKLY = frozenset({Intent.SCHEDULE_BOOKING, Intent.CANCEL_SCHEDULE, Intent.LIST_SCHEDULES})
 _REQUIRED: dict[Intent, tuple[SlotName, ...]] = {
     Intent.BOOK_ROOMS: ("date", "start", "end"),
     Intent.SCHEDULE_BOOKING: ("recurrence", "start", "end"),
@@ -67,6 +68,8 @@ def parse(text: str, *, now: datetime, tz: ZoneInfo) -> Decision:
     else:
         slots = slots.model_copy(update={"rooms": None, "adjacent": None})
 
+    if intent in _WEEKLY and slots.recurrence is None:
+        slots = _weekday_as_recurrence(toks, slots)
     missing = [name for name in _REQUIRED.get(intent, ()) if getattr(slots, name) is None]
     return Decision(
         intent=intent,
@@ -76,4 +79,17 @@ def parse(text: str, *, now: datetime, tz: ZoneInfo) -> Decision:
         next_action="clarify" if missing else "execute",
         clarification_question=question_for(missing[0], lang) if missing else None,
         lang=lang,
+    )
+
+
+def _weekday_as_recurrence(toks: tuple[Tok, ...], slots: Slots) -> Slots:
+    """For schedules a plain weekday ("stop the Friday autobooking") names the recurrence."""
+    days = [d for d in WEEKDAYS if any(t.is_("WD") and t.arg == d for t in toks)]
+    if not days:
+        return slots
+    when = slots.date
+    if when is not None and WEEKDAYS[when.weekday()] in days:
+        when = None
+    return slots.model_copy(
+        update={"recurrence": Recurrence(freq="weekly", weekdays=days), "date": when}
     )

@@ -40,9 +40,7 @@ def tracked() -> TrackedScenario:
 
 
 @pytest.fixture
-def make_core(
-    storage: Storage, sink: CollectingSink, clock: ManualClock
-) -> CoreFactory:
+def make_core(storage: Storage, sink: CollectingSink, clock: ManualClock) -> CoreFactory:
     """Build a manager (as a context manager) on the shared storage: calling it twice
     is a restart of the process."""
 
@@ -54,8 +52,6 @@ def make_core(
 
 
 @pytest.fixture
-async def core(
-    make_core: CoreFactory, tracked: TrackedScenario
-) -> AsyncIterator[NLUManager]:
+async def core(make_core: CoreFactory, tracked: TrackedScenario) -> AsyncIterator[NLUManager]:
     async with make_core(tracked, HelpScenario(), UnknownScenario()) as manager:
         yield manager

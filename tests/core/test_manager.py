@@ -9,7 +9,7 @@ from datetime import timedelta
 from core.clock import ManualClock
 from core.commands import Answer, Command
 from core.manager import NLUManager
-from core.output import Done, Question, Reply
+from core.output import Done, Progress, Question, Reply
 from scenarios.help import HelpScenario, UnknownScenario
 from storage import RunStatus, Storage
 from tests.core.conftest import CoreFactory
@@ -30,7 +30,7 @@ async def test_help_is_answered_in_the_commands_language(
 ) -> None:
     await core.handle(cmd("что умеешь"))
     await core.handle(cmd("help"))
-    replies = sink.of_kind("reply")
+    replies = sink.of_kind(Reply)
     assert "Я бронирую аудитории" in replies[0].text
     assert "I book rooms" in replies[1].text
 
@@ -55,17 +55,19 @@ async def test_full_command_runs_every_step_and_reports(
     core: NLUManager, sink: CollectingSink, tracked: TrackedScenario, storage: Storage
 ) -> None:
     await core.handle(cmd("забронируй аудиторию завтра с 10 до 12"))
-    done = await sink.wait_for(lambda o: isinstance(o, Done))
+    done = await sink.wait_for(Done)
+    done_id = done.run_id
+    assert done_id is not None
     assert done.text == "Готово: 2026-11-24 10:00–12:00"
     assert tracked.executed == ["prepare", "confirm?", "finish"]
-    run = await storage.runs.get(done.run_id)
+    run = await storage.runs.get(done_id)
     assert run is not None and run.status is RunStatus.DONE
     assert [s.name for s in run.steps] == ["prepare", "confirm", "finish"]
-    kinds = await kinds_of(storage, done.run_id)
+    kinds = await kinds_of(storage, done_id)
     assert kinds.count("step.started") == 3 and kinds.count("step.succeeded") == 3
     assert kinds[-1] == "run.finished"
-    progress = sink.of_kind("progress")
-    assert progress and all(s.state == "done" for s in progress[-1].steps)  # type: ignore[union-attr]
+    progress = sink.of_kind(Progress)
+    assert progress and all(s.state == "done" for s in progress[-1].steps)
 
 
 async def test_missing_slots_are_asked_one_by_one_and_bad_answers_reasked(
@@ -86,9 +88,11 @@ async def test_missing_slots_are_asked_one_by_one_and_bad_answers_reasked(
     assert isinstance(reasked, Question) and reasked.key == "end"
     assert "Конец раньше начала" in reasked.text
     await core.handle(cmd("20:00"))
-    done = await sink.wait_for(lambda o: isinstance(o, Done))
+    done = await sink.wait_for(Done)
+    done_id = done.run_id
+    assert done_id is not None
     assert done.text == "Готово: 2026-11-26 18:00–20:00"
-    kinds = await kinds_of(storage, done.run_id)
+    kinds = await kinds_of(storage, done_id)
     assert kinds.count("slot.missing") == 5
     assert kinds.count("answer.rejected") == 1
     assert kinds.count("answer.received") == 4
@@ -100,15 +104,20 @@ async def test_step_question_pauses_and_a_tap_resumes(
     scenario = TrackedScenario(confirm=True)
     async with make_core(scenario, HelpScenario(), UnknownScenario()) as manager:
         await manager.handle(cmd("забронируй аудиторию завтра с 10 до 12"))
-        question = await sink.wait_for(lambda o: isinstance(o, Question))
+        question = await sink.wait_for(Question)
         assert isinstance(question, Question) and [o.label for o in question.options] == [
-            "Да", "Нет"]
+            "Да",
+            "Нет",
+        ]
         run = await storage.runs.get(question.run_id)
         assert run is not None and run.status is RunStatus.WAITING
-        outcome = await manager.answer(Answer(chat_id=100, user_id=100, run_id=question.run_id,
-                                              seq=question.seq, option_id="yes"))
+        outcome = await manager.answer(
+            Answer(
+                chat_id=100, user_id=100, run_id=question.run_id, seq=question.seq, option_id="yes"
+            )
+        )
         assert outcome.accepted and outcome.label == "Да"
-        await sink.wait_for(lambda o: isinstance(o, Done))
+        await sink.wait_for(Done)
     assert scenario.executed == ["prepare", "confirm?", "confirm?", "finish"]
 
 
@@ -118,11 +127,12 @@ async def test_stale_taps_are_refused_politely(
     scenario = TrackedScenario(confirm=True)
     async with make_core(scenario, HelpScenario(), UnknownScenario()) as manager:
         await manager.handle(cmd("забронируй аудиторию завтра с 10 до 12"))
-        question = await sink.wait_for(lambda o: isinstance(o, Question))
-        tap = Answer(chat_id=100, user_id=100, run_id=question.run_id, seq=question.seq,
-                     option_id="yes")
+        question = await sink.wait_for(Question)
+        tap = Answer(
+            chat_id=100, user_id=100, run_id=question.run_id, seq=question.seq, option_id="yes"
+        )
         assert (await manager.answer(tap)).accepted
-        await sink.wait_for(lambda o: isinstance(o, Done))
+        await sink.wait_for(Done)
         late = await manager.answer(tap)
         assert not late.accepted and late.note == "Этот вопрос уже закрыт."
         unknown = await manager.answer(tap.model_copy(update={"run_id": "nope"}))
@@ -135,14 +145,16 @@ async def test_restart_while_waiting_keeps_the_question_answerable(
     first = TrackedScenario(confirm=True)
     async with make_core(first, HelpScenario(), UnknownScenario()) as manager:
         await manager.handle(cmd("забронируй аудиторию завтра с 10 до 12"))
-        question = await sink.wait_for(lambda o: isinstance(o, Question))
+        question = await sink.wait_for(Question)
     second = TrackedScenario(confirm=True)
     async with make_core(second, HelpScenario(), UnknownScenario()) as manager:
-        outcome = await manager.answer(Answer(chat_id=100, user_id=100,
-                                              run_id=question.run_id, seq=question.seq,
-                                              option_id="yes"))
+        outcome = await manager.answer(
+            Answer(
+                chat_id=100, user_id=100, run_id=question.run_id, seq=question.seq, option_id="yes"
+            )
+        )
         assert outcome.accepted
-        await sink.wait_for(lambda o: isinstance(o, Done))
+        await sink.wait_for(Done)
     assert first.executed == ["prepare", "confirm?"]
     assert second.executed == ["confirm?", "finish"]  # prepare is not repeated
 
@@ -160,10 +172,12 @@ async def test_restart_while_running_resumes_after_the_last_done_step(
     assert len(runs) == 1 and [s.name for s in runs[0].steps] == ["prepare", "confirm"]
     second = TrackedScenario()
     async with make_core(second, HelpScenario(), UnknownScenario()):
-        done = await sink.wait_for(lambda o: isinstance(o, Done))
+        done = await sink.wait_for(Done)
+        done_id = done.run_id
+        assert done_id is not None
     assert first.executed == ["prepare", "confirm?", "finish"]
     assert second.executed == ["finish"]
-    assert "run.resumed" in await kinds_of(storage, done.run_id)
+    assert "run.resumed" in await kinds_of(storage, done_id)
 
 
 async def test_messages_of_one_chat_are_handled_in_order(
@@ -174,7 +188,7 @@ async def test_messages_of_one_chat_are_handled_in_order(
     history = await storage.conversations.history(100, limit=100)
     incoming = [m.text for m in history if m.direction == "in"]
     assert incoming == texts
-    assert len(sink.of_kind("reply")) == 20
+    assert len(sink.of_kind(Reply)) == 20
 
 
 async def test_cancel_stops_a_waiting_run(
@@ -189,9 +203,9 @@ async def test_cancel_stops_a_waiting_run(
     run = await storage.runs.get(question.run_id)
     assert run is not None and run.status is RunStatus.CANCELLED
     await core.cancel(chat_id=100, user_id=100)
-    assert sink.outputs[-1].text == "Сейчас нечего отменять."  # type: ignore[union-attr]
+    assert sink.last(Reply).text == "Сейчас нечего отменять."
     await core.handle(cmd("помощь"))  # the chat is free again
-    assert "Я бронирую" in sink.outputs[-1].text  # type: ignore[union-attr]
+    assert "Я бронирую" in sink.last(Reply).text
 
 
 async def test_cancel_stops_a_running_run(
@@ -229,13 +243,11 @@ async def test_a_clear_new_command_while_a_question_waits_is_a_new_command(
 ) -> None:
     await core.handle(cmd("забронируй аудиторию"))
     await core.handle(cmd("помощь"))
-    assert "Я бронирую" in sink.outputs[-1].text  # type: ignore[union-attr]
+    assert "Я бронирую" in sink.last(Reply).text
     assert [v.status for v in await core.status(100)] == ["collecting"]
 
 
-async def test_conversation_is_stored_both_ways(
-    core: NLUManager, storage: Storage
-) -> None:
+async def test_conversation_is_stored_both_ways(core: NLUManager, storage: Storage) -> None:
     await core.handle(cmd("help"))
     history = await storage.conversations.history(100)
     assert [m.direction for m in history] == ["in", "out"]
