@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 
@@ -51,8 +52,12 @@ async def test_updates_are_posted_with_the_secret_and_polling_conflicts(
 ) -> None:
     user = tg.user(1001, "Anna")
     handler = SimpleRequestHandler(echo_dispatcher(), bot, secret_token="s3cret-token_1")
+    long_poll = asyncio.create_task(bot.get_updates(timeout=10))
+    await asyncio.sleep(0.1)  # the poll is waiting on the server
     async with webhook_server(handler) as url:
         assert await bot.set_webhook(url, secret_token="s3cret-token_1") is True
+        with pytest.raises(TelegramConflictError, match="while webhook is active"):
+            await long_poll
         await user.send("через вебхук")
         reply = await user.wait_for_message(lambda m: m.text == "через вебхук", timeout=5)
         info = await bot.get_webhook_info()

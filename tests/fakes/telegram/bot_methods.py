@@ -6,7 +6,7 @@ import json
 import re
 from typing import Any
 
-from tests.fakes.telegram.errors import ApiError, bad_request
+from tests.fakes.telegram.errors import bad_request
 from tests.fakes.telegram.state import TelegramState
 from tests.fakes.telegram.updates import UpdateQueue
 from tests.fakes.telegram.webhook import ReplyHandler, Webhook, WebhookDelivery
@@ -16,10 +16,6 @@ __all__ = ["BotMethods"]
 JsonDict = dict[str, Any]
 _SECRET = re.compile(r"^[A-Za-z0-9_-]{1,256}$")
 _COMMAND = re.compile(r"^[a-z0-9_]{1,32}$")
-WEBHOOK_CONFLICT = (
-    "Conflict: can't use getUpdates method while webhook is active; "
-    "use deleteWebhook to delete the webhook first"
-)
 
 
 class BotMethods:
@@ -48,8 +44,6 @@ class BotMethods:
         }
 
     async def get_updates(self, params: JsonDict) -> list[JsonDict]:
-        if self.delivery is not None:
-            raise ApiError(409, WEBHOOK_CONFLICT)
         allowed = params.get("allowed_updates")
         return await self.queue.get_updates(
             offset=int(params.get("offset") or 0),
@@ -90,7 +84,8 @@ class BotMethods:
             retry_delay=self._retry_delay,
         )
         self.delivery.start()
-        self.queue.wake()  # end any long poll: it gets its updates, the next call gets 409
+        self.queue.webhook_active = True
+        self.queue.wake()  # a waiting long poll ends with 409, as on Telegram
         return True
 
     async def delete_webhook(self, params: JsonDict) -> bool:
@@ -100,6 +95,7 @@ class BotMethods:
         return True
 
     async def _stop_delivery(self) -> None:
+        self.queue.webhook_active = False
         if self.delivery is not None:
             delivery, self.delivery = self.delivery, None
             await delivery.stop()

@@ -9,9 +9,13 @@ from typing import Any
 from tests.fakes.telegram.errors import ApiError
 from tests.fakes.telegram.validation import utf16_len
 
-__all__ = ["UpdateQueue", "command_entities", "update_type"]
+__all__ = ["WEBHOOK_CONFLICT", "UpdateQueue", "command_entities", "update_type"]
 
 JsonDict = dict[str, Any]
+WEBHOOK_CONFLICT = (
+    "Conflict: can't use getUpdates method while webhook is active; "
+    "use deleteWebhook to delete the webhook first"
+)
 _COMMAND = re.compile(r"(?<!\S)/[A-Za-z0-9_]{1,32}(?:@[A-Za-z0-9_]{3,32})?(?![\w/])")
 
 
@@ -40,6 +44,7 @@ class UpdateQueue:
         self._arrived = asyncio.Event()
         self._poller = 0  # generation of the newest getUpdates call
         self.allowed_updates: list[str] | None = None
+        self.webhook_active = False  # getUpdates answers 409 while set
         self.closed = False
 
     @property
@@ -77,6 +82,8 @@ class UpdateQueue:
     async def get_updates(
         self, *, offset: int, limit: int, timeout: float, allowed_updates: list[str] | None
     ) -> list[JsonDict]:
+        if self.webhook_active:
+            raise ApiError(409, WEBHOOK_CONFLICT)
         if allowed_updates is not None:
             self.allowed_updates = allowed_updates or None
         if offset > 0:
@@ -89,6 +96,8 @@ class UpdateQueue:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + max(0.0, timeout)
         while True:
+            if self.webhook_active:
+                raise ApiError(409, WEBHOOK_CONFLICT)
             if me != self._poller:
                 raise ApiError(
                     409,
