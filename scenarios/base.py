@@ -137,12 +137,13 @@ class StepScenario(BaseScenario, Generic[S]):
         if field_info is None:
             return raw
         try:
-            value = TypeAdapter(field_info.annotation).validate_python(raw)
+            adapter: TypeAdapter[Any] = TypeAdapter(field_info.annotation)
+            value = adapter.validate_python(raw)
         except ValidationError as exc:
             raise SlotParseError(
                 "Не подходит" if ctx.lang == "ru" else "That does not fit"
             ) from exc
-        return TypeAdapter(field_info.annotation).dump_python(value, mode="json")
+        return adapter.dump_python(value, mode="json")
 
     def check_slots(self, slots: dict[str, Any], lang: Lang) -> tuple[str, str] | None:
         """A (slot, reason) that makes the whole set invalid, e.g. end before start."""

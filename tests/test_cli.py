@@ -15,8 +15,9 @@ CLUBMAN = str(Path(sys.executable).parent / "clubman")
 def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     full_env = {k: v for k, v in os.environ.items() if k not in ("MONGODB_URI", "REDIS_URL")}
     full_env.update(env or {})
-    return subprocess.run([CLUBMAN, *args], capture_output=True, text=True, env=full_env,
-                          timeout=120)
+    return subprocess.run(
+        [CLUBMAN, *args], capture_output=True, text=True, env=full_env, timeout=120
+    )
 
 
 def test_help_lists_the_commands() -> None:
@@ -53,8 +54,9 @@ def test_unreachable_redis_is_reported_with_a_fix(tmp_path: Path) -> None:
 
 
 def test_missing_chromium_is_reported_with_a_fix(tmp_path: Path) -> None:
-    result = run("doctor", env={"BROWSER__EXECUTABLE": "/nonexistent/chromium",
-                                "DATA_DIR": str(tmp_path)})
+    result = run(
+        "doctor", env={"BROWSER__EXECUTABLE": "/nonexistent/chromium", "DATA_DIR": str(tmp_path)}
+    )
     assert result.returncode == 1
     assert "✗ chromium: BROWSER__EXECUTABLE=/nonexistent/chromium does not exist" in result.stdout
     assert "fix:" in result.stdout

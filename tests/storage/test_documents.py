@@ -24,7 +24,7 @@ from storage import (
 
 
 def _run(chat_id: int = 1, **fields: object) -> ScenarioRun:
-    return ScenarioRun(chat_id=chat_id, user_id=chat_id, scenario="book_rooms", **fields)  # type: ignore[arg-type]
+    return ScenarioRun(chat_id=chat_id, user_id=chat_id, scenario="book_rooms", **fields)
 
 
 async def test_run_round_trip_keeps_every_field(storage: Storage) -> None:
@@ -32,10 +32,20 @@ async def test_run_round_trip_keeps_every_field(storage: Storage) -> None:
     run = _run(
         slots={"date": "2026-11-26", "rooms": 3, "adjacent": True},
         status=RunStatus.WAITING,
-        steps=[StepRecord(name="login", status=StepStatus.DONE, result={"user": "club"},
-                          started_at=now, finished_at=now)],
-        question=PendingQuestion(key="building", text="В каком корпусе?",
-                                 options=[OptionRecord(id="main", label="Главный")]),
+        steps=[
+            StepRecord(
+                name="login",
+                status=StepStatus.DONE,
+                result={"user": "club"},
+                started_at=now,
+                finished_at=now,
+            )
+        ],
+        question=PendingQuestion(
+            key="building",
+            text="В каком корпусе?",
+            options=[OptionRecord(id="main", label="Главный")],
+        ),
         answers={"confirm": "yes"},
         expires_at=now + timedelta(hours=1),
     )
@@ -92,17 +102,18 @@ async def test_concurrent_writers_exactly_one_wins(storage: Storage) -> None:
 
 async def test_index_backed_run_queries(storage: Storage) -> None:
     now = datetime.now(UTC)
-    waiting = await storage.runs.create(_run(7, status=RunStatus.WAITING,
-                                             expires_at=now - timedelta(seconds=1)))
-    collecting = await storage.runs.create(_run(7, status=RunStatus.COLLECTING,
-                                                expires_at=now + timedelta(hours=1)))
+    waiting = await storage.runs.create(
+        _run(7, status=RunStatus.WAITING, expires_at=now - timedelta(seconds=1))
+    )
+    collecting = await storage.runs.create(
+        _run(7, status=RunStatus.COLLECTING, expires_at=now + timedelta(hours=1))
+    )
     running = await storage.runs.create(_run(7, status=RunStatus.RUNNING))
     await storage.runs.create(_run(7, status=RunStatus.DONE))
     await storage.runs.create(_run(8, status=RunStatus.RUNNING))
 
     active = await storage.runs.active_for_chat(7)
-    assert [r.short_id for r in active] == [waiting.short_id, collecting.short_id,
-                                            running.short_id]
+    assert [r.short_id for r in active] == [waiting.short_id, collecting.short_id, running.short_id]
     assert {r.chat_id for r in await storage.runs.with_status(RunStatus.RUNNING)} == {7, 8}
     assert [r.short_id for r in await storage.runs.expired(now)] == [waiting.short_id]
     assert len(await storage.runs.recent_for_chat(7, limit=3)) == 3
@@ -151,16 +162,23 @@ async def test_preferences_ranked_by_use(storage: Storage) -> None:
 
 async def test_schedule_round_trip_and_listing(storage: Storage) -> None:
     schedule = await storage.schedules.create(
-        Schedule(owner_id=9, chat_id=9, slots={"room": ["405"], "start": "18:00"},
-                 weekdays=["thu"], timezone="Europe/Moscow")
+        Schedule(
+            owner_id=9,
+            chat_id=9,
+            slots={"room": ["405"], "start": "18:00"},
+            weekdays=["thu"],
+            timezone="Europe/Moscow",
+        )
     )
     paused = await storage.schedules.create(
-        Schedule(owner_id=9, chat_id=9, weekdays=["mon"], timezone="UTC",
-                 status=ScheduleStatus.PAUSED)
+        Schedule(
+            owner_id=9, chat_id=9, weekdays=["mon"], timezone="UTC", status=ScheduleStatus.PAUSED
+        )
     )
     await storage.schedules.create(
-        Schedule(owner_id=9, chat_id=9, weekdays=["fri"], timezone="UTC",
-                 status=ScheduleStatus.DELETED)
+        Schedule(
+            owner_id=9, chat_id=9, weekdays=["fri"], timezone="UTC", status=ScheduleStatus.DELETED
+        )
     )
     loaded = await storage.schedules.get(str(schedule.id))
     assert loaded is not None and loaded.slots["room"] == ["405"]

@@ -92,8 +92,7 @@ def test_killed_parent_leaves_no_servers_behind(tmp_path: Path) -> None:
 async def test_unreachable_redis_is_one_clear_error(tmp_path: Path) -> None:
     url = f"redis://127.0.0.1:{free_port()}/0"
     with pytest.raises(StorageUnavailable, match="cannot reach Redis at 127.0.0.1") as info:
-        async with open_storage(mongodb_uri=None, redis_url=url, data_dir=tmp_path,
-                                in_memory=True):
+        async with open_storage(mongodb_uri=None, redis_url=url, data_dir=tmp_path, in_memory=True):
             pass
     assert info.value.hint and "REDIS_URL" in info.value.hint
 
@@ -101,8 +100,7 @@ async def test_unreachable_redis_is_one_clear_error(tmp_path: Path) -> None:
 async def test_redis_password_never_echoed(tmp_path: Path) -> None:
     url = f"redis://:hunter2-secret@127.0.0.1:{free_port()}/0"
     with pytest.raises(StorageUnavailable) as info:
-        async with open_storage(mongodb_uri=None, redis_url=url, data_dir=tmp_path,
-                                in_memory=True):
+        async with open_storage(mongodb_uri=None, redis_url=url, data_dir=tmp_path, in_memory=True):
             pass
     assert "hunter2" not in str(info.value)
 
@@ -110,8 +108,9 @@ async def test_redis_password_never_echoed(tmp_path: Path) -> None:
 async def test_unreachable_mongo_is_one_clear_error(tmp_path: Path) -> None:
     uri = f"mongodb://127.0.0.1:{free_port()}/x"
     with pytest.raises(StorageUnavailable, match="cannot reach MongoDB at 127.0.0.1"):
-        async with open_storage(mongodb_uri=uri + "?serverSelectionTimeoutMS=300",
-                                redis_url=None, data_dir=tmp_path):
+        async with open_storage(
+            mongodb_uri=uri + "?serverSelectionTimeoutMS=300", redis_url=None, data_dir=tmp_path
+        ):
             pass
 
 

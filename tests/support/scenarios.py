@@ -4,8 +4,8 @@ a confirmation question, and can be told to block so tests can kill it mid-run."
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
 import datetime as dt
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from pydantic import BaseModel
@@ -63,9 +63,15 @@ class TrackedScenario(StepScenario[ReserveSlots]):
         if self.confirm:
             choice = ctx.answer("go")
             if choice is None:
-                ctx.ask("go", ctx.t("Продолжить?", "Go on?"),
-                        [Option(id="yes", label=ctx.t("Да", "Yes")),
-                         Option(id="no", label=ctx.t("Нет", "No"))], allow_free_text=False)
+                ctx.ask(
+                    "go",
+                    ctx.t("Продолжить?", "Go on?"),
+                    [
+                        Option(id="yes", label=ctx.t("Да", "Yes")),
+                        Option(id="no", label=ctx.t("Нет", "No")),
+                    ],
+                    allow_free_text=False,
+                )
             return {"go": choice}
         return {"go": "yes"}
 

@@ -55,8 +55,19 @@ def running_redis(workdir: Path) -> Iterator[str]:
     if executable is None:
         raise RuntimeError("redis-server is not installed: apt-get install redis-server")
     port = free_port()
-    argv = [executable, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-            "--appendonly", "no", "--dir", str(workdir)]
+    argv = [
+        executable,
+        "--port",
+        str(port),
+        "--bind",
+        "127.0.0.1",
+        "--save",
+        "",
+        "--appendonly",
+        "no",
+        "--dir",
+        str(workdir),
+    ]
     with _server(argv, port, workdir / "redis.log", 10):
         yield f"redis://127.0.0.1:{port}/0"
 
@@ -67,7 +78,16 @@ def running_secantus(workdir: Path, storage_path: str = ":memory:") -> Iterator[
     if executable is None:
         raise RuntimeError("secantusd-py is missing: pip install -e '.[local]'")
     port = free_port()
-    argv = [executable, "--host", "127.0.0.1", "--port", str(port),
-            "--storage-path", storage_path, "--log-level", "WARNING"]
+    argv = [
+        executable,
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--storage-path",
+        storage_path,
+        "--log-level",
+        "WARNING",
+    ]
     with _server(argv, port, workdir / f"secantus-{port}.log", 30):
         yield f"mongodb://127.0.0.1:{port}"

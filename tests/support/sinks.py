@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from typing import TypeVar
 
 from core.output import Output
 
 __all__ = ["CollectingSink"]
+
+OutputT = TypeVar("OutputT", bound=Output)
 
 
 class CollectingSink:
@@ -21,12 +24,19 @@ class CollectingSink:
             self._changed.notify_all()
 
     async def wait_for(
-        self, predicate: Callable[[Output], bool], *, timeout: float = 10.0, after: int = 0
-    ) -> Output:
-        """The first output at index >= ``after`` that matches, waiting for it if needed."""
+        self,
+        kind: type[OutputT],
+        predicate: Callable[[OutputT], bool] = lambda _: True,
+        *,
+        timeout: float = 10.0,
+        after: int = 0,
+    ) -> OutputT:
+        """The first ``kind`` output at index >= ``after`` that matches, waiting if needed."""
 
-        def found() -> Output | None:
-            return next((o for o in self.outputs[after:] if predicate(o)), None)
+        def found() -> OutputT | None:
+            return next(
+                (o for o in self.outputs[after:] if isinstance(o, kind) and predicate(o)), None
+            )
 
         async with self._changed:
             await asyncio.wait_for(self._changed.wait_for(lambda: found() is not None), timeout)
@@ -34,5 +44,11 @@ class CollectingSink:
         assert result is not None
         return result
 
-    def of_kind(self, kind: str) -> list[Output]:
-        return [o for o in self.outputs if o.kind == kind]
+    def last(self, kind: type[OutputT]) -> OutputT:
+        """The newest output, which must be a ``kind``."""
+        output = self.outputs[-1]
+        assert isinstance(output, kind), output
+        return output
+
+    def of_kind(self, kind: type[OutputT]) -> list[OutputT]:
+        return [o for o in self.outputs if isinstance(o, kind)]
