@@ -65,7 +65,7 @@ class Booking:
     status: str
 
     @property
-    def number(self) -> str:
+    def room_number(self) -> str:
         return room(self.room_id).number
 
     def as_json(self) -> dict[str, object]:
@@ -74,7 +74,7 @@ class Booking:
             "user": self.user,
             "building": self.building,
             "room": self.room_id,
-            "room_number": self.number,
+            "room_number": self.room_number,
             "date": self.day.isoformat(),
             "start": self.start,
             "end": self.end,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import signal
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -48,12 +49,17 @@ async def running_portal(
 
 
 def serve(*, host: str, port: int, db: str, seed: int | None, test_api: bool) -> None:
-    """Serve in the foreground until Ctrl-C."""
+    """Serve in the foreground until Ctrl-C (or SIGTERM), then shut down cleanly."""
 
     async def forever() -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError, RuntimeError):  # e.g. on Windows
+                loop.add_signal_handler(sig, stop.set)
         async with running_portal(host=host, port=port, db=db, seed=seed, test_api=test_api) as p:
             print(f"Portal at {p.url}" + (" (test API on)" if test_api else ""), flush=True)
-            await asyncio.Event().wait()
+            await stop.wait()
 
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(forever())

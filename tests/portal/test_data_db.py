@@ -63,7 +63,7 @@ def _new(user: str, start: str = "18:00", end: str = "20:00") -> NewBooking:
 async def test_store_rejects_overlaps_and_cancels() -> None:
     store = BookingStore()
     made = await store.create(_new("club"))
-    assert made.id == 1 and made.number == "405" and made.status == "active"
+    assert made.id == 1 and made.room_number == "405" and made.status == "active"
     with pytest.raises(BookingRejected) as caught:
         await store.create(_new("chess", "19:30", "21:00"))
     assert caught.value.code == "slot_taken"
@@ -98,3 +98,16 @@ def test_two_stores_on_one_file_race_and_exactly_one_wins(tmp_path: Path) -> Non
     assert sorted(outcomes) == ["ok"] + ["slot_taken"] * 5
     for s in stores:
         s.close()
+
+
+async def test_a_file_database_keeps_its_bookings_across_restarts(tmp_path: Path) -> None:
+    path = str(tmp_path / "portal.sqlite")
+    first = BookingStore(path)
+    first.seed_if_empty_sync(seed_bookings(1, TODAY))
+    made = await first.create(_new("club", "20:00", "21:30"))
+    seeded = await first.all()
+    first.close()
+    again = BookingStore(path)
+    again.seed_if_empty_sync(seed_bookings(2, TODAY))  # not reseeded: it has bookings
+    assert await again.all() == seeded and await again.get(made.id) == made
+    again.close()
