@@ -68,7 +68,7 @@ def score(toks: tuple[Tok, ...], slots: Slots) -> dict[Intent, float]:
         listing = 0.0
         if query and (has & {"BOOKINGS", "SCHED"} or ("PAST" in has and "BOOK" in has)):
             listing = 0.9
-        elif query and schedule_ctx:
+        elif (query and schedule_ctx) or ("PAST" in has and not has_time):
             listing = 0.8
         elif "BOOKINGS" in has and not has_time:
             listing = 0.75
