@@ -98,6 +98,40 @@ def run(
 
 
 @app.command()
+def parse(
+    text: Annotated[str, typer.Argument(help="The command text, or - to read one per line")],
+    now: Annotated[str | None, typer.Option(help="Pretend it is this moment (ISO 8601)")] = None,
+    tz: Annotated[str | None, typer.Option(help="Time zone (default: TIMEZONE)")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the decision as JSON")] = False,
+) -> None:
+    """Print the decision the NLU makes for a command (for debugging)."""
+    import json
+    import sys
+    from datetime import datetime
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    from core.nlu import parse as nlu_parse
+
+    settings = _settings()
+    try:
+        zone = ZoneInfo(tz or settings.timezone)
+        moment = datetime.fromisoformat(now) if now else datetime.now(zone)
+    except (ZoneInfoNotFoundError, ValueError) as exc:
+        typer.secho(f"clubman: bad --now or --tz: {exc}", err=True, fg=typer.colors.RED)
+        raise typer.Exit(2) from None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=zone)
+    lines = sys.stdin if text == "-" else [text]
+    for line in lines:
+        decision = nlu_parse(line.rstrip("\n"), now=moment, tz=zone)
+        payload = decision.to_json()
+        if as_json:
+            typer.echo(json.dumps(payload, ensure_ascii=False))
+        else:
+            typer.echo(f"{payload['intent']} ({payload['confidence']}): {payload['slots']}")
+
+
+@app.command()
 def portal(
     host: Annotated[str, typer.Option(help="Interface to listen on")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="TCP port")] = 8700,

@@ -178,6 +178,27 @@ class ScenarioRunner:
         while self._tasks:
             await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)
 
+    def _context(
+        self, run: ScenarioRun, slots: Any, results: dict[str, dict[str, Any]]
+    ) -> StepContext[Any]:
+        async def queued() -> None:
+            progress = self.progress(run)
+            await self._sink.deliver(progress.model_copy(update={"queued": True}))
+
+        return StepContext(
+            run_id=run.short_id,
+            chat_id=run.chat_id,
+            user_id=run.user_id,
+            lang=_lang(run),
+            now=self._clock.now(),
+            tz=ZoneInfo(run.timezone),
+            slots=slots,
+            results=results,
+            answers=dict(run.answers),
+            emit=self._bus.publish,
+            queued=queued,
+        )
+
     async def _execute(self, run_id: str) -> None:
         structlog.contextvars.bind_contextvars(run_id=run_id)
         run = await self._storage.runs.get(run_id)
@@ -187,24 +208,20 @@ class ScenarioRunner:
         if scenario is None:
             await self._finish(run, RunStatus.FAILED, error=f"unknown scenario {run.scenario}")
             return
-        lang = _lang(run)
+        try:
+            await self._run_steps(run, scenario)
+        finally:
+            # Browser contexts and the like are the scenario's to close, on every path.
+            await scenario.release(run_id)
+
+    async def _run_steps(self, run: ScenarioRun, scenario: StepScenario[Any]) -> None:
+        run_id = run.short_id
         slots = scenario.slot_model.model_validate(run.slots)
         results = {s.name: s.result for s in run.steps if s.status is StepStatus.DONE}
         for step in scenario.steps():
             if step.name in results:
                 continue
-            ctx: StepContext[Any] = StepContext(
-                run_id=run.short_id,
-                chat_id=run.chat_id,
-                user_id=run.user_id,
-                lang=lang,
-                now=self._clock.now(),
-                tz=ZoneInfo(run.timezone),
-                slots=slots,
-                results=results,
-                answers=dict(run.answers),
-                emit=self._bus.publish,
-            )
+            ctx = self._context(run, slots, results)
             started = self._clock.now()
             await self._bus.publish(StepStarted(chat_id=run.chat_id, run_id=run_id, step=step.name))
             await self._sink.deliver(self.progress(run, current=step.name))
@@ -215,11 +232,13 @@ class ScenarioRunner:
                 await self.ask(run, pause.question)
                 return
             except ClubError as exc:
-                await self._step_failed(run, step.name, started, exc.message, exc)
+                shot = await scenario.screenshot(run_id)
+                await self._step_failed(run, step.name, started, exc.message, exc, shot)
                 return
             except Exception as exc:
                 log.exception("step.crashed", step=step.name)
-                await self._step_failed(run, step.name, started, type(exc).__name__, None)
+                shot = await scenario.screenshot(run_id)
+                await self._step_failed(run, step.name, started, type(exc).__name__, None, shot)
                 return
             results[step.name] = result
             run.steps.append(
@@ -236,25 +255,22 @@ class ScenarioRunner:
                 StepSucceeded(chat_id=run.chat_id, run_id=run_id, step=step.name, result=result)
             )
         await self._sink.deliver(self.progress(run))
-        final_ctx: StepContext[Any] = StepContext(
-            run_id=run.short_id,
-            chat_id=run.chat_id,
-            user_id=run.user_id,
-            lang=lang,
-            now=self._clock.now(),
-            tz=ZoneInfo(run.timezone),
-            slots=slots,
-            results=results,
-            answers=dict(run.answers),
-            emit=self._bus.publish,
-        )
-        summary = scenario.summary(final_ctx)
+        summary = scenario.summary(self._context(run, slots, results))
         await self._finish(run, RunStatus.DONE, summary=summary)
-        await self._sink.deliver(Done(chat_id=run.chat_id, run_id=run_id, text=summary, lang=lang))
+        await self._sink.deliver(
+            Done(chat_id=run.chat_id, run_id=run_id, text=summary, lang=_lang(run))
+        )
 
     async def _step_failed(
-        self, run: ScenarioRun, step: str, started: Any, error: str, exc: ClubError | None
+        self,
+        run: ScenarioRun,
+        step: str,
+        started: Any,
+        error: str,
+        exc: ClubError | None,
+        screenshot: bytes | None,
     ) -> None:
+        run.failure_screenshot = screenshot
         run.steps.append(
             StepRecord(
                 name=step,
@@ -273,7 +289,13 @@ class ScenarioRunner:
         await self._finish(run, RunStatus.FAILED, error=error)
         await self._sink.deliver(self.progress(run))
         await self._sink.deliver(
-            Failed(chat_id=run.chat_id, run_id=run.short_id, text=message, lang=lang)
+            Failed(
+                chat_id=run.chat_id,
+                run_id=run.short_id,
+                text=message,
+                lang=lang,
+                screenshot=screenshot,
+            )
         )
 
     async def _finish(

@@ -44,6 +44,10 @@ class SlotContext:
     slots: dict[str, Any]
 
 
+async def _nothing() -> None:
+    """The default ``queued`` notice: nobody to tell."""
+
+
 @dataclass
 class StepContext(Generic[S]):
     run_id: str
@@ -56,7 +60,8 @@ class StepContext(Generic[S]):
     results: dict[str, dict[str, Any]]
     answers: dict[str, str]
     emit: Callable[[BaseEvent], Awaitable[None]]
-    notes: list[str] = field(default_factory=list)
+    # Tells the user the run waits for a free browser.
+    queued: Callable[[], Awaitable[None]] = field(default=_nothing)
 
     def t(self, ru: str, en: str) -> str:
         return ru if self.lang == "ru" else en
@@ -154,3 +159,10 @@ class StepScenario(BaseScenario, Generic[S]):
 
     @abstractmethod
     def summary(self, ctx: StepContext[Any]) -> str: ...
+
+    async def screenshot(self, run_id: str) -> bytes | None:
+        """A picture of what the run saw when a step failed, if it has one."""
+        return None
+
+    async def release(self, run_id: str) -> None:
+        """Close what the run's steps opened (browser contexts); called on every exit."""

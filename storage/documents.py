@@ -146,6 +146,7 @@ class ScenarioRun(Document):
     questions_asked: int = 0
     summary: str | None = None
     error: str | None = None
+    failure_screenshot: bytes | None = None  # PNG of the page when a step failed
     schedule_id: str | None = None
     created_at: datetime = Field(default_factory=utcnow)
     updated_at: datetime = Field(default_factory=utcnow)
