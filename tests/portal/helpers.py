@@ -6,6 +6,7 @@ import re
 import time
 from datetime import date, datetime, timedelta
 from typing import Any
+from urllib.parse import quote
 
 import aiohttp
 from playwright.async_api import Locator, Page
@@ -49,8 +50,11 @@ class TestClock:
         return self().date()
 
 
-async def login(page: Page, username: str = "club", password: str = "club-demo") -> None:
-    await page.goto("/login")
+async def login(
+    page: Page, username: str = "club", password: str = "club-demo", *, then: str | None = None
+) -> None:
+    """Log in through the form; ``then`` is where to land (default: the rooms page)."""
+    await page.goto("/login" if then is None else f"/login?next={quote(then, safe='')}")
     await page.get_by_label("Имя пользователя").fill(username)
     await page.get_by_label("Пароль").fill(password)
     await page.get_by_role("button", name="Войти").click()

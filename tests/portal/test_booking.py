@@ -145,8 +145,7 @@ async def test_rule_violations_are_explained_on_the_page(
     message: str,
 ) -> None:  # fmt: skip
     day = START.date() + timedelta(days=days)
-    await login(page)
-    await page.goto(f"/book?room=lab-503&date={day}&start={start}&end={end}")
+    await login(page, then=f"/book?room=lab-503&date={day}&start={start}&end={end}")
     await page.get_by_label("Цель бронирования").fill("Семинар")
     await page.get_by_label("Количество участников").fill(attendees)
     await page.get_by_role("button", name="Забронировать").click()
@@ -158,9 +157,9 @@ async def test_rule_violations_are_explained_on_the_page(
 
 async def test_taken_slot_is_refused(page: Page, portal: RunningPortal) -> None:
     seeded = await busy_booking(portal.url, THURSDAY)
-    await login(page)
-    await page.goto(
-        f"/book?room={seeded['room']}&date={THURSDAY}&start={seeded['start']}&end={seeded['end']}"
+    await login(
+        page,
+        then=f"/book?room={seeded['room']}&date={THURSDAY}&start={seeded['start']}&end={seeded['end']}",
     )
     await page.get_by_label("Цель бронирования").fill("Семинар")
     await page.get_by_role("button", name="Забронировать").click()

@@ -38,22 +38,22 @@ async def test_wrong_password_shows_an_error_and_keeps_the_username(page: Page) 
 
 async def test_five_failures_lock_the_account_for_a_while(page: Page, clock: TestClock) -> None:
     for _ in range(4):
-        await login(page, "chess", "nope")
+        await login(page, "chess", "nope", then="/my")
         await expect(page.get_by_role("alert")).to_contain_text("Неверное")
-    await login(page, "chess", "nope")
+    await login(page, "chess", "nope", then="/my")
     await expect(page.get_by_role("alert")).to_contain_text("временно заблокирован")
     await login(page, "chess", "chess-demo")  # the right password does not help while locked
     await expect(page.get_by_role("alert")).to_contain_text("временно заблокирован")
-    await login(page, "club", "club-demo")  # other accounts are not affected
-    await expect(page.get_by_role("heading", name="Аудитории", exact=True)).to_be_visible()
+    await login(page, "club", "club-demo", then="/my")  # other accounts are not affected
+    await expect(page.get_by_role("heading", name="Мои брони")).to_be_visible()
     await page.get_by_role("link", name="Выйти").click()
     clock.advance(timedelta(minutes=6))
-    await login(page, "chess", "chess-demo")
-    await expect(page.get_by_role("heading", name="Аудитории", exact=True)).to_be_visible()
+    await login(page, "chess", "chess-demo", then="/my")
+    await expect(page.get_by_role("heading", name="Мои брони")).to_be_visible()
 
 
 async def test_logout_ends_the_session(page: Page) -> None:
-    await login(page)
+    await login(page, then="/my")
     await page.get_by_role("link", name="Выйти").click()
     await expect(page.get_by_role("button", name="Войти")).to_be_visible()
     await page.goto("/my")

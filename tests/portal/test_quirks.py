@@ -87,8 +87,7 @@ async def test_full_building_shows_no_free_cells_and_refuses_bookings(
     page: Page, portal: RunningPortal
 ) -> None:
     await set_quirks(portal.url, full_building="lab")
-    await login(page)
-    await page.goto(f"/rooms?building=lab&date={FRIDAY}")
+    await login(page, then=f"/rooms?building=lab&date={FRIDAY}")
     await expect(grid(page)).to_be_visible()
     await expect(grid(page).get_by_role("link")).to_have_count(0)
     await expect(grid(page).get_by_text("занято", exact=True)).to_have_count(6 * 28)
@@ -105,9 +104,8 @@ async def test_session_lifetime_forces_a_relogin_mid_flow(
     page: Page, portal: RunningPortal, clock: TestClock
 ) -> None:
     await set_quirks(portal.url, session_lifetime=60)
-    await login(page)
     room_id = await free_room(portal.url, "main", FRIDAY, "18:00", "19:00")
-    await page.goto(f"/book?room={room_id}&date={FRIDAY}&start=18:00&end=19:00")
+    await login(page, then=f"/book?room={room_id}&date={FRIDAY}&start=18:00&end=19:00")
     await page.get_by_label("Цель бронирования").fill("Клуб")
     clock.advance(timedelta(seconds=61))
     await page.get_by_role("button", name="Забронировать").click()
@@ -127,8 +125,7 @@ async def test_expired_session_on_the_grid_sends_the_script_to_login(
     page: Page, portal: RunningPortal, clock: TestClock
 ) -> None:
     await set_quirks(portal.url, session_lifetime=60)
-    await login(page)
-    await page.goto(f"/rooms?building=lab&date={FRIDAY}")
+    await login(page, then=f"/rooms?building=lab&date={FRIDAY}")
     await expect(grid(page)).to_be_visible()
     clock.advance(timedelta(seconds=61))
     await page.reload()

@@ -64,8 +64,8 @@ async def test_two_browsers_click_book_at_once_and_one_wins(
     try:
         pages: list[Page] = [await ctx.new_page() for ctx in contexts]
         for page, name in zip(pages, ("club", "chess"), strict=True):
-            await login(page, name, f"{name}-demo")
-            await page.goto(f"/book?room={room_id}&date={SATURDAY}&start=18:00&end=20:00")
+            form = f"/book?room={room_id}&date={SATURDAY}&start=18:00&end=20:00"
+            await login(page, name, f"{name}-demo", then=form)
             await page.get_by_label("Цель бронирования").fill(f"Клуб {name}")
         await asyncio.gather(
             *(p.get_by_role("button", name="Забронировать").click() for p in pages)
@@ -133,7 +133,7 @@ async def test_availability_json_shape(portal: RunningPortal) -> None:
 
 
 async def test_unknown_pages_and_rooms_are_404(page: Page) -> None:
-    await login(page)
+    await login(page, then="/my")
     response = await page.goto("/book?room=main-999")
     assert response is not None and response.status == 404
     await expect(page.get_by_role("heading", name="Страница не найдена")).to_be_visible()
