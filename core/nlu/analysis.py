@@ -61,8 +61,17 @@ def analyze(text: str) -> tuple[Tok, ...]:
     return tuple(_merge_compound_numbers(out))
 
 
-def _phrase_at(words: list[str], i: int) -> tuple[int, Sense] | None:
+@lru_cache(maxsize=1)
+def _phrases_by_first_word() -> dict[str, tuple[tuple[tuple[str, ...], Sense], ...]]:
+    index: dict[str, list[tuple[tuple[str, ...], Sense]]] = {}
     for phrase, sense in PHRASES:
+        index.setdefault(phrase[0], []).append((phrase, sense))
+    # longest first, so "the day after tomorrow" wins over "day after tomorrow"
+    return {w: tuple(sorted(c, key=lambda p: -len(p[0]))) for w, c in index.items()}
+
+
+def _phrase_at(words: list[str], i: int) -> tuple[int, Sense] | None:
+    for phrase, sense in _phrases_by_first_word().get(words[i], ()):
         n = len(phrase)
         if tuple(words[i : i + n]) == phrase:
             return n, sense

@@ -7,10 +7,11 @@ Measured on this machine before choosing the approach (Python 3.11):
   1.9 ms); it returns nothing for «в этот четверг», «следующий четверг» and for whole
   commands. Too slow and too narrow for the hot path, so it is not used.
 * Snowball's Russian stemmer costs ~50 µs a word and rapidfuzz's ``extractOne`` over the
-  vocabulary ~20–60 µs, so both sit behind an exact-form table and per-word caches.
-* This module (hand-written tokenizer + fuzzy keyword vocabulary): see ``bench/nlu.py``;
-  on 5 000 generated RU/EN commands median 0.09 ms, p99 0.25 ms per command (warm caches);
-  cold (no cache hits) median ~0.3 ms.
+  vocabulary (430 forms) ~25–35 µs, so both sit behind an exact-form table and per-word caches.
+* This module (hand-written tokenizer + fuzzy keyword vocabulary), ``python bench/nlu.py``
+  on 5 000 generated RU/EN commands (2 vCPUs, load average ~5.5 from other jobs):
+  cold (fresh per-word caches) median 0.15–0.17 ms, p99 0.31–0.33 ms;
+  warm median 0.09–0.11 ms, p99 0.16–0.21 ms. First call (tables built) ~12–15 ms.
 """
 
 from __future__ import annotations

@@ -1,0 +1,112 @@
+"""Benchmark the rule-based NLU: median and p99 parse time per command.
+
+    python bench/nlu.py [--commands 5000] [--seed 1]
+
+Commands are a generated mix of Russian and English booking, listing, cancelling,
+schedule, help and off-topic texts, with typos and varied case. Two passes are timed:
+"cold" (every text new: per-word caches warm up as they would in a fresh process) and
+"warm" (the same texts again, the steady state of a long-running bot).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+from core.nlu import parse
+from core.nlu.analysis import analyze
+
+TZ = ZoneInfo("Europe/Moscow")
+NOW = datetime(2026, 11, 23, 10, 0, tzinfo=TZ)
+
+_RU = {
+    "verb": ["забронируй", "бронируй", "нужна", "хочу", "зарезервируй", "забронирй", "Забронируй"],
+    "count": ["аудиторию", "две аудитории", "3 аудитории", "три аудитории", "пять комнат", ""],
+    "adj": ["", "", "рядом", "подряд", "соседние", "рядом друг с другом"],
+    "day": ["завтра", "послезавтра", "в этот четверг", "в следующую среду", "27 ноября",
+            "27.11", "в пятницу", "сегодня", "через 2 дня", "в четврег", ""],
+    "time": ["с 18 до 20", "с 9 до 11", "с 12:00 до 13:30", "в 19:00 на 2 часа",
+             "в 18 на полтора часа", "18:00–20:00", "с 6 до 8", ""],
+    "extra": ["", "", "на 40 человек", "в главном корпусе", "на Чайковского", "301",
+              "в лабораторном"],
+    "other": ["мои брони", "покажи мои бронирования", "отмени бронь на пятницу",
+              "каждый понедельник бронируй 405 с 18 до 20", "отключи автобронь по средам",
+              "какие у меня регулярные брони", "что умеешь", "помощь",
+              "какая сегодня погода", "привет", "по понедельникам и средам бронируй 301"],
+}  # fmt: skip
+_EN = {
+    "verb": ["book", "reserve", "I need", "get me", "Book", "bok"],
+    "count": ["a room", "two rooms", "3 rooms", "three rooms", "room 207", ""],
+    "adj": ["", "", "adjacent", "next to each other", "side by side", "in a row"],
+    "day": ["tomorrow", "the day after tomorrow", "on Thursday", "next Friday", "Nov 27",
+            "11/27", "December 2", "today", "in 3 days", "on thursdy", ""],
+    "time": ["from 2pm to 4pm", "10-12", "10am-12", "at 7pm for an hour", "18:00-20:00",
+             "for 90 minutes at 10", "between 2 and 4", ""],
+    "extra": ["", "", "for 25 people", "in the main building", "in Chaikovsky", "in the lab"],
+    "other": ["my bookings", "show my reservations", "cancel my booking for tomorrow",
+              "every Friday book a room 10-12", "stop the Friday autobooking",
+              "list my recurring bookings", "help", "what can you do",
+              "what's the weather today", "hello", "what did I book for tomorrow"],
+}  # fmt: skip
+
+
+def generate(n: int, seed: int) -> list[str]:
+    rng = random.Random(seed)
+    out: list[str] = []
+    for _ in range(n):
+        vocab = _RU if rng.random() < 0.6 else _EN
+        if rng.random() < 0.25:
+            out.append(rng.choice(vocab["other"]))
+            continue
+        parts = [rng.choice(vocab[k]) for k in ("verb", "count", "adj", "day", "time", "extra")]
+        rng.shuffle(parts[1:])
+        text = " ".join(p for p in parts if p)
+        if rng.random() < 0.1:
+            text = text.upper()
+        out.append(text)
+    return out
+
+
+def _time_all(texts: list[str]) -> list[float]:
+    timings: list[float] = []
+    for text in texts:
+        t0 = time.perf_counter()
+        parse(text, now=NOW, tz=TZ)
+        timings.append((time.perf_counter() - t0) * 1000)
+    return timings
+
+
+def _report(label: str, timings: list[float]) -> str:
+    ordered = sorted(timings)
+    p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
+    return (
+        f"{label:<5} median {statistics.median(ordered):.3f} ms   p99 {p99:.3f} ms   "
+        f"max {ordered[-1]:.3f} ms"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--commands", type=int, default=5000)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    texts = generate(args.commands, args.seed)
+    t0 = time.perf_counter()
+    parse("забронируй аудиторию завтра с 18 до 20", now=NOW, tz=TZ)  # builds the tables
+    setup_ms = (time.perf_counter() - t0) * 1000
+    analyze.cache_clear()  # cold: no whole-text cache hits, per-word caches fill as we go
+    cold = _time_all(texts)
+    warm = _time_all(texts)
+    print(f"{len(texts)} commands ({len(set(texts))} distinct), first call {setup_ms:.1f} ms")
+    print(_report("cold", cold))
+    print(_report("warm", warm))
+    target = statistics.median(cold) <= 1.0
+    print("target median <= 1 ms:", "met" if target else "NOT met")
+
+
+if __name__ == "__main__":
+    main()
