@@ -132,6 +132,14 @@ def parse(
 
 
 @app.command()
+def keygen() -> None:
+    """Print a new key for SECURITY__ENCRYPTION_KEY (stored portal passwords and sessions)."""
+    from cryptography.fernet import Fernet
+
+    typer.echo(Fernet.generate_key().decode())
+
+
+@app.command()
 def portal(
     host: Annotated[str, typer.Option(help="Interface to listen on")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="TCP port")] = 8700,

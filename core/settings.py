@@ -16,11 +16,13 @@ from pydantic import BaseModel, Field, SecretStr, ValidationError, field_validat
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from core.errors import ConfigError
+from core.llm.settings import LLMSettings
 
 __all__ = [
     "BrowserSettings",
     "PortalSettings",
     "RunnerSettings",
+    "SecuritySettings",
     "Settings",
     "TelegramSettings",
     "default_data_dir",
@@ -79,6 +81,27 @@ class BrowserSettings(BaseModel):
     headless: bool = True
 
 
+class SecuritySettings(BaseModel):
+    # Fernet key (32 url-safe base64 bytes) for stored portal passwords and sessions.
+    encryption_key: SecretStr | None = None
+
+    @field_validator("encryption_key")
+    @classmethod
+    def _check_key(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is None:
+            return None
+        import base64
+        import binascii
+
+        try:
+            raw = base64.urlsafe_b64decode(value.get_secret_value().encode())
+        except (binascii.Error, ValueError):
+            raw = b""
+        if len(raw) != 32:
+            raise ValueError("must be a Fernet key: `clubman keygen` prints a new one")
+        return value
+
+
 class RunnerSettings(BaseModel):
     # A question left unanswered this long expires with a message to the user.
     waiting_ttl_seconds: int = Field(default=24 * 3600, ge=10)
@@ -97,6 +120,8 @@ class Settings(BaseSettings):
     portal: PortalSettings = Field(default_factory=PortalSettings)
     browser: BrowserSettings = Field(default_factory=BrowserSettings)
     runner: RunnerSettings = Field(default_factory=RunnerSettings)
+    security: SecuritySettings = Field(default_factory=SecuritySettings)
+    llm: LLMSettings = Field(default_factory=LLMSettings)
     mongodb_uri: SecretStr | None = None
     redis_url: SecretStr | None = None
     data_dir: Path = Field(default_factory=default_data_dir)
