@@ -39,6 +39,8 @@ def score(toks: tuple[Tok, ...], slots: Slots) -> dict[Intent, float]:
         book = 0.75
     elif room_spec and slots.date is not None:
         book = 0.55
+    elif slots.start is not None and slots.end is not None and slots.date is not None:
+        book = 0.55  # «в четверг с 18 до 20»: most likely a booking, but said weakly
     elif room_spec or "NEED" in has:
         book = 0.4
     if "PAST" in has or (query and not has_time and has & {"BOOKINGS", "MY", "LIST"}):

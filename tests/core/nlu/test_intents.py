@@ -24,6 +24,8 @@ INTENTS: list[tuple[str, str]] = [
     ("I need a room for 30 people tomorrow at 6pm for two hours", "book_rooms"),
     ("get me a room on Thursday 10-12", "book_rooms"),
     ("room 207 tomorrow 9-10", "book_rooms"),
+    ("в четверг с 18 до 20", "book_rooms"),
+    ("tomorrow 10-12", "book_rooms"),
     # list_bookings
     ("мои бронирования", "list_bookings"),
     ("мои брони", "list_bookings"),
@@ -95,6 +97,8 @@ INTENTS: list[tuple[str, str]] = [
     ("12345", "unknown"),
     ("???", "unknown"),
     ("завтра", "unknown"),
+    ("с 18 до 20", "unknown"),
+    ("what rooms are free tomorrow", "unknown"),
     ("сколько времени", "unknown"),
 ]
 
@@ -131,3 +135,9 @@ def test_non_booking_intents_execute() -> None:
 def test_unknown_and_help_carry_no_slots() -> None:
     assert decide("какая сегодня погода").to_json()["slots"] == {}
     assert decide("help me book a room").intent == "book_rooms"
+
+
+def test_date_and_time_alone_is_a_weak_booking() -> None:
+    decision = decide("в четверг с 18 до 20")
+    assert decision.intent == "book_rooms"
+    assert 0.5 <= decision.confidence < 0.8  # low enough for the planner to double-check
