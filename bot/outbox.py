@@ -34,10 +34,14 @@ T = TypeVar("T")
 
 @dataclass(frozen=True, kw_only=True)
 class FloodLimits:
+    """Our side of Telegram's limits. Rates a little under Telegram's and bursts well under
+    its bucket sizes: requests reach the server with jitter (bunched up), and the slack in
+    the server's bucket absorbs that instead of answering 429."""
+
     per_chat_rate: float = 1.0  # messages per second, sustained
-    per_chat_burst: int = 3
-    global_rate: float = 29.0  # a little under Telegram's 30/s: arrival jitter stays safe
-    global_burst: int = 29
+    per_chat_burst: int = 2
+    global_rate: float = 29.0
+    global_burst: int = 10
 
 
 @dataclass
@@ -176,7 +180,7 @@ class Outbox:
             except (TelegramNetworkError, TelegramServerError) as exc:
                 attempt += 1
                 if attempt < self._max_attempts:
-                    await asyncio.sleep(min(0.5 * 2**attempt, 10.0))
+                    await asyncio.sleep(min(0.25 * 2**attempt, 10.0))
                     continue
                 self._fail(chat_id, job, exc)
                 return

@@ -14,6 +14,7 @@ from aiogram.exceptions import TelegramBadRequest
 from aiogram.types import CallbackQuery, Message
 
 from bot.callbacks import AnswerCb, CancelCb, OtherCb
+from bot.keyboards.question import INDEX_MARK
 from bot.render import chosen_text
 from bot.texts import t
 from core.commands import Answer, Lang
@@ -27,11 +28,24 @@ __all__ = ["router"]
 
 async def _ack(query: CallbackQuery, note: str | None = None) -> None:
     with contextlib.suppress(TelegramBadRequest):  # "query is too old": nothing to stop
-        await query.answer(note or None)
+        await query.answer(note[:200] if note else None)
 
 
 def _message(query: CallbackQuery) -> Message | None:
     return query.message if isinstance(query.message, Message) else None
+
+
+async def _option_id(manager: NLUManager, chat_id: int, data: AnswerCb) -> str:
+    """The option id, looked up in the stored question when the button carried its index."""
+    if not data.opt.startswith(INDEX_MARK):
+        return data.opt
+    question = await manager.pending_question(chat_id)
+    digits = data.opt[len(INDEX_MARK) :]
+    index = int(digits) if digits.isdigit() else -1
+    if question is None or question.run_id != data.run or not 0 <= index < len(question.options):
+        return data.opt  # unknown to the run: answered as stale
+    option_id: str = question.options[index].id
+    return option_id
 
 
 async def on_option(
@@ -43,13 +57,14 @@ async def on_option(
 ) -> None:
     message = _message(query)
     chat_id = message.chat.id if message else query.from_user.id
+    option_id = await _option_id(manager, chat_id, callback_data)
     outcome = await manager.answer(
         Answer(
             chat_id=chat_id,
             user_id=query.from_user.id,
             run_id=callback_data.run,
             seq=callback_data.seq,
-            option_id=callback_data.opt,
+            option_id=option_id,
         )
     )
     await _ack(query, outcome.note)

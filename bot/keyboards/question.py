@@ -10,16 +10,27 @@ from bot.callbacks import AnswerCb, CancelCb, OtherCb
 from bot.texts import t
 from core.output import Question
 
-__all__ = ["answer_data", "question_keyboard"]
+__all__ = ["INDEX_MARK", "answer_data", "question_keyboard"]
 
 
-def answer_data(run_id: str, seq: int, option_id: str) -> str:
-    """Callback data for an option; drops the question number if it would exceed 64 bytes
-    (long non-ASCII option ids), which only loses the stale-question check."""
-    full = f"{AnswerCb.__prefix__}:{run_id}:{seq}:{option_id}"
-    if len(full.encode()) <= MAX_CALLBACK_LENGTH:
+INDEX_MARK = "#"
+
+
+def _fits(run_id: str, seq: int | None, opt: str) -> bool:
+    size = len(f"{AnswerCb.__prefix__}:{run_id}:{'' if seq is None else seq}:{opt}".encode())
+    return size <= MAX_CALLBACK_LENGTH
+
+
+def answer_data(run_id: str, seq: int, option_id: str, index: int) -> str:
+    """Callback data for an option: the option id itself when it fits in 64 bytes (with the
+    question number, else without it); an id that cannot travel (a ``:`` in it, or too
+    many bytes) is sent as ``#<index>`` and looked up in the stored question on a tap."""
+    safe = ":" not in option_id and not option_id.startswith(INDEX_MARK)
+    if safe and _fits(run_id, seq, option_id):
         return AnswerCb(run=run_id, seq=seq, opt=option_id).pack()
-    return AnswerCb(run=run_id, seq=None, opt=option_id).pack()
+    if safe and _fits(run_id, None, option_id):
+        return AnswerCb(run=run_id, seq=None, opt=option_id).pack()
+    return AnswerCb(run=run_id, seq=seq, opt=f"{INDEX_MARK}{index}").pack()
 
 
 def question_keyboard(question: Question) -> InlineKeyboardMarkup:
@@ -28,10 +39,10 @@ def question_keyboard(question: Question) -> InlineKeyboardMarkup:
         [
             InlineKeyboardButton(
                 text=option.label,
-                callback_data=answer_data(question.run_id, question.seq, option.id),
+                callback_data=answer_data(question.run_id, question.seq, option.id, index),
             )
         ]
-        for option in question.options
+        for index, option in enumerate(question.options)
     ]
     last = []
     if question.allow_free_text:

@@ -1,0 +1,24 @@
+"""Fixtures for the Telegram view: the fake Bot API server and an aiogram Bot on it."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from tests.fakes.telegram import FakeTelegram
+from tests.fakes.telegram.testing import aiogram_bot
+
+TOKEN = "123456:TEST-TOKEN"
+
+
+@pytest.fixture
+async def tg() -> AsyncIterator[FakeTelegram]:
+    async with FakeTelegram(token=TOKEN) as fake:
+        yield fake
+
+
+@pytest.fixture
+async def bot(tg: FakeTelegram):  # type: ignore[no-untyped-def]
+    async with aiogram_bot(tg) as opened:
+        yield opened

@@ -1,0 +1,177 @@
+"""E2E helpers: the whole bot (real dispatcher, real NLUManager, real storage) polling
+the fake Telegram server, and small real scenarios for it to run."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from typing import Any, ClassVar
+
+from pydantic import BaseModel
+
+from bot.factory import BotApp, open_bot_app
+from bot.outbox import FloodLimits
+from bot.run import poll
+from core.app import build_core
+from core.commands import Command
+from core.manager import NLUManager
+from core.nlu import Decision, Intent
+from core.output import Option, OutputSink
+from core.pause import QuestionSpec
+from core.settings import Settings, load_settings
+from scenarios.base import (
+    BaseScenario,
+    InstantScenario,
+    SlotContext,
+    Step,
+    StepContext,
+    StepScenario,
+)
+from scenarios.help import HelpScenario, UnknownScenario
+from storage import Storage
+from tests.fakes.telegram import FakeTelegram, RateLimits
+
+__all__ = [
+    "FAST_LIMITS",
+    "FAST_SERVER_LIMITS",
+    "ClubScenario",
+    "EchoScenario",
+    "running_bot",
+    "settings_for",
+]
+
+# Ten times Telegram's limits on both sides, so e2e tests stay quick but throttled.
+FAST_SERVER_LIMITS = RateLimits(
+    per_chat_burst=3, per_chat_rate=10.0, global_burst=300, global_rate=300.0
+)
+FAST_LIMITS = FloodLimits(per_chat_rate=9.0, per_chat_burst=2, global_rate=280.0, global_burst=100)
+
+CLUBS = [Option(id="chess", label="Шахматы"), Option(id="drama", label="Театр")]
+
+
+class ClubSlots(BaseModel):
+    club: str | None = None
+
+
+class ClubScenario(StepScenario[ClubSlots]):
+    """«забронируй аудиторию» → asks one required slot (the club), then runs two steps."""
+
+    name = "book_rooms"
+    intents: ClassVar[frozenset[Intent]] = frozenset({Intent.BOOK_ROOMS})
+    slot_model = ClubSlots
+    title_ru = "Бронирование"
+    title_en = "Booking"
+
+    def __init__(self) -> None:
+        self.gate: asyncio.Event | None = None  # set: the second step waits for it
+
+    def initial_slots(self, decision: Decision) -> dict[str, Any]:
+        return {}
+
+    def slots_to_ask(self, slots: dict[str, Any]) -> list[str]:
+        return [] if slots.get("club") else ["club"]
+
+    async def slot_question(self, slot: str, ctx: SlotContext) -> QuestionSpec:
+        text = "Для какого клуба?" if ctx.lang == "ru" else "Which club is it for?"
+        return QuestionSpec(key=slot, text=text, options=CLUBS, allow_free_text=True)
+
+    def parse_answer(
+        self, slot: str, *, option_id: str | None, text: str | None, ctx: SlotContext
+    ) -> Any:
+        if option_id is not None:
+            return next(o.label for o in CLUBS if o.id == option_id)
+        return (text or "").strip()
+
+    async def _find(self, ctx: StepContext[Any]) -> dict[str, Any]:
+        return {"room": "405"}
+
+    async def _book(self, ctx: StepContext[Any]) -> dict[str, Any]:
+        if self.gate is not None:
+            await self.gate.wait()
+        return {"booked": True}
+
+    def steps(self) -> Sequence[Step]:
+        return [
+            Step("find", "Поиск аудитории", "Finding a room", self._find),
+            Step("book", "Бронирование", "Booking", self._book),
+        ]
+
+    def summary(self, ctx: StepContext[Any]) -> str:
+        return f"Забронирована 405 для клуба «{ctx.slots.club}»"
+
+
+class EchoScenario(InstantScenario):
+    """Takes every command nobody else wants and echoes it (ordering and load tests)."""
+
+    name = "echo"
+    intents: ClassVar[frozenset[Intent]] = frozenset({Intent.UNKNOWN})
+
+    def score(self, decision: Decision) -> float:
+        return 0.6
+
+    async def respond(self, command: Command, decision: Decision) -> str:
+        return f"echo: {command.text}"
+
+
+def default_scenarios() -> list[BaseScenario]:
+    return [ClubScenario(), HelpScenario(), UnknownScenario()]
+
+
+def settings_for(
+    tg: FakeTelegram, *, allowed: Sequence[int] = (), allow_all: bool = False, **extra: Any
+) -> Settings:
+    return load_settings(
+        telegram={
+            "token": tg.token,
+            "api_base": tg.api_base,
+            "allowed_users": list(allowed),
+            "allow_all": allow_all,
+        },
+        **extra,
+    )
+
+
+@asynccontextmanager
+async def running_bot(
+    tg: FakeTelegram,
+    storage: Storage,
+    *,
+    scenarios: Sequence[BaseScenario] | None = None,
+    allowed: Sequence[int] = (),
+    allow_all: bool = True,
+    limits: FloodLimits | None = FAST_LIMITS,
+    progress_interval: float = 0.2,
+    polling: bool = True,
+) -> AsyncIterator[BotApp]:
+    """The bot as ``clubman run`` builds it, but on the given storage and scenarios."""
+    chosen = list(scenarios) if scenarios is not None else default_scenarios()
+
+    def core(
+        settings: Settings, opened: Storage, sink: OutputSink
+    ) -> AbstractAsyncContextManager[NLUManager]:
+        return build_core(settings, opened, sink, scenarios=chosen)
+
+    settings = settings_for(tg, allowed=allowed, allow_all=allow_all and not allowed)
+    async with open_bot_app(
+        settings, storage=storage, core=core, limits=limits, progress_interval=progress_interval
+    ) as app:
+        if not polling:
+            yield app
+            return
+        started = asyncio.Event()
+
+        async def _started() -> None:
+            started.set()
+
+        app.dispatcher.startup.register(_started)
+        task = asyncio.create_task(poll(app, handle_signals=False, polling_timeout=1))
+        waiter = asyncio.create_task(started.wait())
+        await asyncio.wait({task, waiter}, timeout=10, return_when=asyncio.FIRST_COMPLETED)
+        waiter.cancel()
+        try:
+            yield app
+        finally:
+            if not task.done():
+                await app.dispatcher.stop_polling()
+            await task
