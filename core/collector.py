@@ -47,7 +47,7 @@ class SlotCollector:
     ) -> None:
         """Ask for the next missing slot, or start the steps when none is missing."""
         lang = _lang(run)
-        problem = scenario.check_slots(run.slots, lang)
+        problem = scenario.check_slots(run.slots, self._context(run))
         if problem is not None:
             slot, reason = problem
             run.slots.pop(slot, None)

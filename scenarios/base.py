@@ -150,7 +150,7 @@ class StepScenario(BaseScenario, Generic[S]):
             ) from exc
         return adapter.dump_python(value, mode="json")
 
-    def check_slots(self, slots: dict[str, Any], lang: Lang) -> tuple[str, str] | None:
+    def check_slots(self, slots: dict[str, Any], ctx: SlotContext) -> tuple[str, str] | None:
         """A (slot, reason) that makes the whole set invalid, e.g. end before start."""
         return None
 

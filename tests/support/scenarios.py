@@ -12,7 +12,7 @@ from pydantic import BaseModel
 
 from core.nlu import Intent
 from core.output import Option
-from scenarios.base import Step, StepContext, StepScenario
+from scenarios.base import SlotContext, Step, StepContext, StepScenario
 
 __all__ = ["ReserveSlots", "TrackedScenario"]
 
@@ -43,9 +43,9 @@ class TrackedScenario(StepScenario[ReserveSlots]):
     def slots_to_ask(self, slots: dict[str, Any]) -> list[str]:
         return [name for name in ("date", "start", "end") if name not in slots]
 
-    def check_slots(self, slots: dict[str, Any], lang: str) -> tuple[str, str] | None:
+    def check_slots(self, slots: dict[str, Any], ctx: SlotContext) -> tuple[str, str] | None:
         if "start" in slots and "end" in slots and slots["end"] <= slots["start"]:
-            return "end", "Конец раньше начала" if lang == "ru" else "End is before start"
+            return "end", "Конец раньше начала" if ctx.lang == "ru" else "End is before start"
         return None
 
     async def _step(self, ctx: StepContext[Any], name: str) -> dict[str, Any]:
