@@ -1,0 +1,78 @@
+"""What the portal page objects raise; every class is a ``core.errors.PortalError``.
+
+    PortalError (core.errors)
+    ├── PortalUnavailable   HTTP 5xx, timeouts, connection errors (after retries),
+    │                       or a booking POST whose outcome is unknown
+    ├── LoginFailed         the portal refused the username or password
+    ├── LockedOut           too many failed logins: the account is locked for a while
+    ├── SlotTaken           the requested time is already booked
+    ├── BookingRejected     the portal (or the browser's form check) refused the input
+    ├── SessionExpired      the portal sent us to the login page again right after a re-login
+    └── UnexpectedPage      a page the page objects do not know (e.g. the rules notice);
+                            carries a ``PageSummary`` for the scenario or its LLM brain
+
+Playwright errors never cross this boundary: timeouts and network errors become
+``PortalUnavailable``; a dead browser or page becomes ``core.errors.BrowserError``.
+Messages never contain passwords.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from core.errors import PortalError
+
+if TYPE_CHECKING:
+    from scenarios.portal.models import PageSummary
+
+__all__ = [
+    "BookingRejected",
+    "LockedOut",
+    "LoginFailed",
+    "PortalUnavailable",
+    "SessionExpired",
+    "SlotTaken",
+    "UnexpectedPage",
+]
+
+
+class PortalUnavailable(PortalError):
+    """The portal did not answer properly (5xx, timeout, network); worth trying again later."""
+
+
+class LoginFailed(PortalError):
+    """Wrong username or password (the portal's message is in ``message``)."""
+
+
+class LockedOut(PortalError):
+    """Login is temporarily blocked after too many failures."""
+
+
+class _Refusal(PortalError):
+    """A refusal with the portal's own message and, where known, its stable code."""
+
+    def __init__(self, message: str, *, code: str | None = None, hint: str | None = None) -> None:
+        super().__init__(message, hint=hint)
+        self.code = code
+
+
+class SlotTaken(_Refusal):
+    """The room is already booked at that time."""
+
+
+class BookingRejected(_Refusal):
+    """The booking broke a portal rule; ``message`` is the portal's text, ``code`` its code
+    (``in_past``, ``too_long``, …; ``client_validation`` when the browser's form check refused
+    it; ``unknown_room`` / ``unknown_building`` / ``not_found`` for things that do not exist)."""
+
+
+class SessionExpired(PortalError):
+    """Landed on the login page again although we had just logged in."""
+
+
+class UnexpectedPage(PortalError):
+    """A page we have no page object for; ``summary`` says what is on it."""
+
+    def __init__(self, message: str, summary: PageSummary, *, hint: str | None = None) -> None:
+        super().__init__(message, hint=hint)
+        self.summary = summary

@@ -1,0 +1,1 @@
+"""One page object per portal page; only these modules know labels and roles."""

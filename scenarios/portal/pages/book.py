@@ -1,0 +1,134 @@
+"""The booking form («Бронирование аудитории») and the confirmation page («Бронь оформлена»)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from datetime import date, time
+from urllib.parse import urlencode
+
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Locator, Page
+
+from scenarios.portal.errors import (
+    BookingRejected,
+    PortalUnavailable,
+    SlotTaken,
+    UnexpectedPage,
+)
+from scenarios.portal.models import PortalBooking
+from scenarios.portal.pages.base import alert_text, land, path_of
+from scenarios.portal.pages.common import hhmm, parse_day, parse_span
+from scenarios.portal.retry import Transient
+from scenarios.portal.summary import summarize
+
+__all__ = ["BookPage", "read_booking"]
+
+FORM_HEADING = "Бронирование аудитории"
+_BOOKING_PATH = re.compile(r"^/booking/(\d+)$")
+_UNKNOWN_OUTCOME_HINT = "проверьте «Мои брони», прежде чем бронировать снова"
+
+# The browser's own form check (required, min=…): label → validation message.
+_INVALID_FIELDS = """
+(button) => Array.from(button.form ? button.form.elements : [])
+  .filter((el) => el.willValidate && !el.checkValidity())
+  .map((el) => [(el.labels && el.labels[0] ? el.labels[0].innerText : el.name).trim(),
+                el.validationMessage])
+"""
+
+
+class BookPage:
+    def __init__(self, page: Page, base_url: str) -> None:
+        self.page = page
+        self.base_url = base_url
+
+    async def open(self, *, room_id: str, day: date, start: time, end: time) -> None:
+        query = urlencode(
+            {"room": room_id, "date": day.isoformat(), "start": hhmm(start), "end": hhmm(end)}
+        )
+        response = await self.page.goto(f"{self.base_url}/book?{query}")
+        if response is not None and response.status == 404:
+            raise BookingRejected(f"Аудитория {room_id} не найдена на портале", code="unknown_room")
+        await land(self.page, response)
+        if await self.page.get_by_role("heading", name=FORM_HEADING).count() == 0:
+            raise UnexpectedPage("Не открылась форма бронирования", await summarize(self.page))
+
+    async def fill(
+        self, *, day: date, start: time, end: time, purpose: str, attendees: int | None
+    ) -> None:
+        page = self.page
+        await page.get_by_label("Дата", exact=True).fill(day.isoformat())
+        await page.get_by_label("Начало", exact=True).select_option(value=hhmm(start))
+        await page.get_by_label("Окончание", exact=True).select_option(value=hhmm(end))
+        await page.get_by_label("Цель бронирования", exact=True).fill(purpose)
+        count = "" if attendees is None else str(attendees)
+        await page.get_by_label("Количество участников", exact=True).fill(count)
+        invalid: list[list[str]] = await self._submit_button().evaluate(_INVALID_FIELDS)
+        if invalid:
+            message = "; ".join(f"{label}: {text}" for label, text in invalid)
+            raise BookingRejected(message, code="client_validation")
+
+    def _submit_button(self) -> Locator:
+        return self.page.get_by_role("button", name="Забронировать")
+
+    async def submit(self) -> str:
+        """Send the form once (never retried) and return the new booking's number.
+
+        ``PortalUnavailable`` when the outcome is unknown (5xx, timeout, network);
+        ``SlotTaken`` / ``BookingRejected`` with the portal's message when refused.
+        """
+        page = self.page
+        try:
+            async with page.expect_navigation() as navigation:
+                await self._submit_button().click()
+            response = await navigation.value
+        except PlaywrightError as exc:
+            raise PortalUnavailable(
+                "Портал не ответил на бронирование: результат неизвестен",
+                hint=_UNKNOWN_OUTCOME_HINT,
+            ) from exc
+        booked = _BOOKING_PATH.match(path_of(page))
+        if booked:  # made, even if the confirmation page itself failed to load
+            return booked.group(1)
+        if response is not None and response.status >= 500:
+            raise PortalUnavailable(
+                f"Портал ответил HTTP {response.status} на бронирование: результат неизвестен",
+                hint=_UNKNOWN_OUTCOME_HINT,
+            )
+        status = await land(page, response)  # /login → Bounced: the POST was not accepted
+        message = await alert_text(page)
+        if not message:
+            raise UnexpectedPage("Неожиданный ответ на бронирование", await summarize(page))
+        code = await page.get_by_role("alert").first.get_attribute("data-error-code")
+        if code == "csrf":
+            raise Transient("the booking form expired")  # refused, so sending again is safe
+        if status == 409 or code == "slot_taken":
+            raise SlotTaken(message, code=code or "slot_taken")
+        raise BookingRejected(message, code=code)
+
+
+async def read_booking(
+    page: Page, *, number: str, codes: Mapping[str, str], fallback_building: str
+) -> PortalBooking:
+    """Parse «Бронь оформлена» (the page for booking ``number``)."""
+    terms = [" ".join(t.split()) for t in await page.get_by_role("term").all_inner_texts()]
+    values = [" ".join(v.split()) for v in await page.get_by_role("definition").all_inner_texts()]
+    fields = dict(zip(terms, values, strict=False))
+    status_text = await page.get_by_role("status").first.inner_text()
+    span = parse_span(fields.get("Время", ""))
+    day = parse_day(fields.get("Дата", ""))
+    if number not in status_text or span is None or day is None:
+        raise UnexpectedPage(f"Не удалось прочитать бронь № {number}", await summarize(page))
+    name = fields.get("Корпус", "")
+    heading = await page.get_by_role("heading", level=1).first.inner_text()
+    return PortalBooking(
+        number=number,
+        building=codes.get(name, fallback_building),
+        building_name=name,
+        room=fields.get("Аудитория", "").split(" ")[0],
+        day=day,
+        start=span[0],
+        end=span[1],
+        purpose=fields.get("Цель", ""),
+        status="active" if "оформлена" in heading else "cancelled",
+    )

@@ -1,0 +1,121 @@
+"""«Мои брони»: the table of the user's active bookings and «Отменить» with its confirm()."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from playwright.async_api import Dialog, Locator, Page
+
+from scenarios.portal.errors import UnexpectedPage
+from scenarios.portal.models import PortalBooking
+from scenarios.portal.pages.base import land
+from scenarios.portal.pages.common import parse_day, parse_span
+from scenarios.portal.retry import Transient
+from scenarios.portal.summary import summarize
+
+__all__ = ["MyBookingsPage"]
+
+TITLE = "Мои брони"
+_COLUMNS = {
+    "Номер": "number",
+    "Корпус": "building",
+    "Аудитория": "room",
+    "Дата": "day",
+    "Время": "time",
+    "Цель": "purpose",
+}
+_READ_TABLE = """
+(table) => Array.from(table.rows).map((row) =>
+  Array.from(row.cells).map((cell) => cell.innerText.replace(/\\s+/g, " ").trim()))
+"""
+
+
+class MyBookingsPage:
+    def __init__(self, page: Page, base_url: str) -> None:
+        self.page = page
+        self.base_url = base_url
+
+    def _table(self) -> Locator:
+        return self.page.get_by_role("table", name=TITLE)
+
+    async def open(self) -> None:
+        await land(self.page, await self.page.goto(f"{self.base_url}/my"))
+        if await self._table().count() == 0:
+            raise UnexpectedPage("Не открылась страница «Мои брони»", await summarize(self.page))
+
+    async def _rows(self) -> list[list[str]]:
+        rows: list[list[str]] = await self._table().evaluate(_READ_TABLE)
+        return rows
+
+    async def read(self, codes: Mapping[str, str]) -> list[PortalBooking]:
+        rows = await self._rows()
+        if not rows:
+            return []
+        header = [_COLUMNS.get(title, "") for title in rows[0]]
+        bookings = []
+        for cells in rows[1:]:
+            row: dict[str, Any] = dict(zip(header, cells, strict=False))
+            span = parse_span(row.get("time", ""))
+            day = parse_day(row.get("day", ""))
+            if span is None or day is None or not row.get("number"):
+                raise UnexpectedPage(
+                    f"Не удалось прочитать строку: {cells}", await summarize(self.page)
+                )
+            name = row.get("building", "")
+            bookings.append(
+                PortalBooking(
+                    number=row["number"],
+                    building=codes.get(name, name),
+                    building_name=name,
+                    room=row.get("room", ""),
+                    day=day,
+                    start=span[0],
+                    end=span[1],
+                    purpose=row.get("purpose", ""),
+                    status="active",
+                )
+            )
+        return bookings
+
+    async def _row_index(self, number: str) -> int | None:
+        rows = await self._rows()
+        header = [_COLUMNS.get(title, "") for title in rows[0]] if rows else []
+        column = header.index("number") if "number" in header else 0
+        for index, cells in enumerate(rows[1:], start=1):
+            if len(cells) > column and cells[column] == number:
+                return index
+        return None
+
+    async def has(self, number: str) -> bool:
+        return await self._row_index(number) is not None
+
+    async def cancel(self, number: str) -> str | None:
+        """Press «Отменить» in the row of booking ``number`` and accept the confirm() dialog.
+
+        Returns the dialog's question, or None when no such row is listed. ``Transient``
+        if the page after cancelling is not «Мои брони» without that row (cancelling again
+        is safe).
+        """
+        index = await self._row_index(number)
+        if index is None:
+            return None
+        asked: list[str] = []
+
+        async def accept(dialog: Dialog) -> None:
+            asked.append(dialog.message)
+            await dialog.accept()
+
+        row = self._table().get_by_role("row").nth(index)
+        self.page.on("dialog", accept)
+        try:
+            async with self.page.expect_navigation() as navigation:
+                await row.get_by_role("button", name="Отменить").click()
+        finally:
+            self.page.remove_listener("dialog", accept)
+        await land(self.page, await navigation.value)
+        if await self._table().count() == 0:
+            raise Transient(f"cancelling {number}: «Мои брони» did not come back")
+        if await self._row_index(number) is not None:
+            raise Transient(f"booking {number} is still listed after «Отменить» ({asked})")
+        return asked[0] if asked else ""

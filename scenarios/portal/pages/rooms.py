@@ -1,0 +1,149 @@
+"""The rooms page: choose «Корпус» and «Дата», press «Показать», read the JS-loaded grid."""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime, time
+from typing import Any
+
+from playwright.async_api import Page
+
+from scenarios.portal.errors import BookingRejected, UnexpectedPage
+from scenarios.portal.models import Grid, Interval, Room, RoomAvailability
+from scenarios.portal.pages.base import LOGIN_PATH, land, path_of
+from scenarios.portal.retry import Bounced, Transient
+from scenarios.portal.summary import summarize
+
+__all__ = ["RoomsPage", "parse_grid"]
+
+_GRID_NAME = re.compile(r"^Занятость аудиторий")
+_GRID_FAILED = "Не удалось загрузить расписание"
+_SPAN = re.compile(r"(\d{1,2}:\d{2})\s*[–-]\s*(\d{1,2}:\d{2})")
+_META = re.compile(r"(\d+)\s*этаж\D+(\d+)\s*мест")
+
+# Reads the table the grid script builds: per body row the row header's parts and,
+# per cell, its accessible label (free cells hold a link) and title.
+_READ_ROWS = """
+(table) => Array.from(table.tBodies).flatMap((body) => Array.from(body.rows)).map((row) => ({
+  room: row.getAttribute("data-room") || "",
+  head: Array.from(row.cells).filter((c) => c.tagName === "TH").map((c) =>
+    c.children.length ? Array.from(c.children).map((x) => x.textContent.trim())
+                      : [c.textContent.trim()])[0] || [],
+  cells: Array.from(row.cells).filter((c) => c.tagName === "TD").map((c) => {
+    const link = c.querySelector("a[href]");
+    return {
+      free: !!link,
+      label: (link && link.getAttribute("aria-label")) || "",
+      title: c.getAttribute("title") || "",
+      text: c.textContent.trim(),
+    };
+  }),
+}))
+"""
+
+
+class RoomsPage:
+    def __init__(self, page: Page, base_url: str) -> None:
+        self.page = page
+        self.base_url = base_url
+
+    async def open(self) -> None:
+        await land(self.page, await self.page.goto(f"{self.base_url}/rooms"))
+        if await self.page.get_by_label("Корпус", exact=True).count() == 0:
+            raise UnexpectedPage(
+                "На странице аудиторий нет выбора корпуса", await summarize(self.page)
+            )
+
+    async def buildings(self) -> dict[str, str]:
+        """Building code → name, from the «Корпус» list."""
+        options: list[list[str]] = await self.page.get_by_label("Корпус", exact=True).evaluate(
+            "(s) => Array.from(s.options).map((o) => [o.value, o.textContent.trim()])"
+        )
+        return {value: name for value, name in options}
+
+    async def show(self, building: str, day: date) -> tuple[str, str]:
+        """Choose the building (code or name) and the date and press «Показать»."""
+        known = await self.buildings()
+        wanted = building.strip().lower()
+        code = next((c for c, n in known.items() if wanted in (c.lower(), n.lower())), None)
+        if code is None:
+            raise BookingRejected(
+                f"Корпус «{building}» не найден на портале",
+                code="unknown_building",
+                hint="корпуса: " + ", ".join(known.values()),
+            )
+        await self.page.get_by_label("Корпус", exact=True).select_option(value=code)
+        await self.page.get_by_label("Дата", exact=True).fill(day.isoformat())
+        async with self.page.expect_navigation() as navigation:
+            await self.page.get_by_role("button", name="Показать").click()
+        await land(self.page, await navigation.value)
+        return code, known[code]
+
+    async def read_grid(self, *, building: str, name: str, day: date, timeout_ms: float) -> Grid:
+        """Wait for the script to load the grid (or fail, or bounce to login) and parse it."""
+        page = self.page
+        table = page.get_by_role("table", name=_GRID_NAME)
+        failed = page.get_by_role("alert").filter(has_text=_GRID_FAILED)
+        login = page.get_by_role("button", name="Войти")
+        await table.or_(failed).or_(login).first.wait_for(timeout=timeout_ms)
+        if path_of(page) == LOGIN_PATH or await login.count():
+            raise Bounced()  # the grid's JSON answered 401 and the script went to /login
+        if await failed.count():
+            raise Transient("the availability grid did not load")
+        caption = " ".join(str(await table.evaluate("(t) => t.caption?.textContent")).split())
+        if day.strftime("%d.%m.%Y") not in caption:
+            raise UnexpectedPage(f"Сетка показывает другой день: {caption}", await summarize(page))
+        rows: list[dict[str, Any]] = await table.evaluate(_READ_ROWS)
+        return parse_grid(rows, building=building, name=name, day=day)
+
+
+def _hhmm(text: str) -> time:
+    return datetime.strptime(text, "%H:%M").time()
+
+
+def _merge(spans: list[Interval]) -> list[Interval]:
+    merged: list[Interval] = []
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def parse_grid(rows: list[dict[str, Any]], *, building: str, name: str, day: date) -> Grid:
+    """The rows read by ``_READ_ROWS`` as a ``Grid`` (busy spans merged)."""
+    result: list[RoomAvailability] = []
+    opens, closes = time(23, 59), time(0, 0)
+    for row in rows:
+        head = [str(part) for part in row.get("head", [])]
+        if not head:
+            continue
+        number = head[0].split()[0]
+        meta = _META.search(" ".join(head[1:]))
+        room = Room(
+            id=str(row.get("room") or f"{building}-{number}"),
+            building=building,
+            number=number,
+            floor=int(meta.group(1)) if meta else 0,
+            capacity=int(meta.group(2)) if meta else 0,
+        )
+        busy: list[Interval] = []
+        mine: list[Interval] = []
+        for cell in row.get("cells", []):
+            span = _SPAN.search(f"{cell.get('label', '')} {cell.get('title', '')}")
+            if span is None:
+                continue
+            start, end = _hhmm(span.group(1)), _hhmm(span.group(2))
+            opens, closes = min(opens, start), max(closes, end)
+            if cell.get("free"):
+                continue
+            busy.append((start, end))
+            if "ваша бронь" in f"{cell.get('title', '')} {cell.get('text', '')}":
+                mine.append((start, end))
+        result.append(RoomAvailability(room=room, busy=_merge(busy), mine=_merge(mine)))
+    if opens > closes:
+        opens, closes = time(8, 0), time(22, 0)
+    return Grid(
+        building=building, building_name=name, day=day, opens=opens, closes=closes, rooms=result
+    )

@@ -1,0 +1,95 @@
+"""Retries for transient portal failures and the translation of Playwright errors.
+
+Page objects raise two internal signals: ``Transient`` (5xx page, timeout, network
+error: safe to try again) and ``Bounced`` (the portal sent us to the login page).
+``with_retries`` retries ``Transient`` with exponential backoff (tenacity) and turns
+the last one into ``PortalUnavailable``; ``Bounced`` passes through to the session,
+which logs in again once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TypeVar
+
+import structlog
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import TimeoutError as PlaywrightTimeoutError
+from tenacity import (
+    AsyncRetrying,
+    RetryCallState,
+    retry_if_exception_type,
+    stop_after_attempt,
+    wait_exponential,
+)
+
+from core.errors import BrowserError
+from scenarios.portal.errors import PortalUnavailable
+
+__all__ = ["Bounced", "RetryPolicy", "Transient", "translate", "with_retries"]
+
+T = TypeVar("T")
+log = structlog.get_logger("clubman.portal")
+
+_NETWORK_MARKERS = ("net::ERR_", "NS_ERROR_", "interrupted by another navigation")
+
+
+class Transient(Exception):
+    """Internal: a failure worth retrying (never leaves the package)."""
+
+
+class Bounced(Exception):
+    """Internal: the portal redirected to its login page."""
+
+
+@dataclass(frozen=True, slots=True)
+class RetryPolicy:
+    """``attempts`` tries in all; waits ``base_delay * 2**(n-1)`` capped at ``max_delay``."""
+
+    attempts: int = 4
+    base_delay: float = 0.5
+    max_delay: float = 4.0
+
+
+async def translate(action: Callable[[], Awaitable[T]]) -> T:
+    """Run ``action``; Playwright timeouts/network errors → ``Transient``, others → BrowserError."""
+    try:
+        return await action()
+    except PlaywrightTimeoutError as exc:
+        raise Transient(f"timeout: {_first_line(exc)}") from exc
+    except PlaywrightError as exc:
+        if any(marker in str(exc) for marker in _NETWORK_MARKERS):
+            raise Transient(f"network: {_first_line(exc)}") from exc
+        raise BrowserError("the browser failed while driving the portal") from exc
+
+
+def _first_line(exc: BaseException) -> str:
+    return (str(exc).strip().splitlines() or [type(exc).__name__])[0][:200]
+
+
+async def with_retries(policy: RetryPolicy, action: Callable[[], Awaitable[T]], *, what: str) -> T:
+    """``action`` with retries on ``Transient``; ``PortalUnavailable`` when they run out."""
+
+    def before_sleep(state: RetryCallState) -> None:
+        outcome = state.outcome
+        error = outcome.exception() if outcome is not None else None
+        log.warning("portal.retry", action=what, attempt=state.attempt_number, reason=str(error))
+
+    retrying = AsyncRetrying(
+        stop=stop_after_attempt(max(1, policy.attempts)),
+        wait=wait_exponential(multiplier=policy.base_delay, max=policy.max_delay),
+        retry=retry_if_exception_type(Transient),
+        before_sleep=before_sleep,
+        reraise=True,
+    )
+    try:
+        async for attempt in retrying:
+            with attempt:
+                return await translate(action)
+    except Transient as exc:
+        raise PortalUnavailable(
+            f"Портал бронирования не отвечает ({what}): {exc}",
+            hint="попробуйте позже",
+        ) from exc
+    raise AssertionError("unreachable: tenacity either returns or raises")

@@ -1,0 +1,253 @@
+"""``PortalSession``: one user's conversation with the booking portal on one browser page.
+
+Every public method runs its page steps under ``with_retries`` (transient failures
+retried with backoff, then ``PortalUnavailable``); a bounce to the login page is
+answered by logging in again once and repeating the action, a second bounce is
+``SessionExpired``. A booking POST is never repeated when its outcome is unknown.
+Not safe for concurrent use: one session drives one page.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from datetime import date, time
+from typing import Any, Literal, TypeVar
+
+import structlog
+from playwright.async_api import BrowserContext, Page
+
+from scenarios.portal.errors import (
+    BookingRejected,
+    PortalUnavailable,
+    SessionExpired,
+    UnexpectedPage,
+)
+from scenarios.portal.models import Grid, PageSummary, PortalBooking
+from scenarios.portal.pages.base import land, path_of
+from scenarios.portal.pages.book import FORM_HEADING, BookPage, read_booking
+from scenarios.portal.pages.login import LoginPage
+from scenarios.portal.pages.my import MyBookingsPage
+from scenarios.portal.pages.rooms import RoomsPage
+from scenarios.portal.retry import Bounced, RetryPolicy, Transient, translate, with_retries
+from scenarios.portal.summary import summarize
+
+__all__ = ["CLICKABLE_ROLES", "PortalSession"]
+
+T = TypeVar("T")
+log = structlog.get_logger("clubman.portal")
+
+ClickRole = Literal["button", "link", "checkbox", "radio", "tab", "menuitem", "option"]
+CLICKABLE_ROLES: dict[str, ClickRole] = {
+    role: role for role in ("button", "link", "checkbox", "radio", "tab", "menuitem", "option")
+}
+
+
+class PortalSession:
+    def __init__(
+        self,
+        context: BrowserContext,
+        *,
+        base_url: str,
+        username: str,
+        password: str,
+        timeout_ms: int = 15000,
+        retry: RetryPolicy | None = None,
+    ) -> None:
+        self._context = context
+        self._base_url = base_url.rstrip("/")
+        self._username = username
+        self._password = password
+        self._timeout_ms = timeout_ms
+        self._policy = retry or RetryPolicy()
+        self._page: Page | None = None
+        self._codes: dict[str, str] = {}  # building name → code, learnt from «Корпус»
+        self.logins = 0  # how many times the login form was sent
+
+    def __repr__(self) -> str:
+        return f"PortalSession(base_url={self._base_url!r}, username={self._username!r})"
+
+    async def __aenter__(self) -> PortalSession:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    # -- plumbing ---------------------------------------------------------------------------
+
+    async def _page_now(self) -> Page:
+        if self._page is None or self._page.is_closed():
+            self._page = await self._context.new_page()
+            self._page.set_default_timeout(self._timeout_ms)
+            self._page.set_default_navigation_timeout(self._timeout_ms)
+        return self._page
+
+    async def _run(self, what: str, action: Callable[[Page], Awaitable[T]]) -> T:
+        """``action`` with retries; logs in again once if the portal sends us to /login."""
+
+        async def attempt() -> T:
+            return await action(await self._page_now())
+
+        relogged = False
+        while True:
+            try:
+                return await with_retries(self._policy, attempt, what=what)
+            except Bounced:
+                if relogged:
+                    raise SessionExpired(
+                        f"Сеанс на портале истёк снова ({what})", hint="попробуйте ещё раз"
+                    ) from None
+                relogged = True
+                log.info("portal.relogin", action=what, username=self._username)
+                await with_retries(self._policy, self._login, what="вход")
+
+    async def _login(self) -> None:
+        login = LoginPage(await self._page_now(), self._base_url)
+        if not await login.open():
+            return  # the portal says we are logged in already
+        self.logins += 1
+        log.info("portal.login", username=self._username)
+        await login.submit(self._username, self._password)
+
+    async def _building_codes(self, page: Page) -> dict[str, str]:
+        if not self._codes:
+            rooms = RoomsPage(page, self._base_url)
+            await rooms.open()
+            self._codes = {name: code for code, name in (await rooms.buildings()).items()}
+        return self._codes
+
+    # -- the API ----------------------------------------------------------------------------
+
+    async def ensure_logged_in(self) -> None:
+        """Reuse the context's cookies if the portal accepts them, else log in."""
+        await self._run("вход", lambda page: MyBookingsPage(page, self._base_url).open())
+
+    async def availability(self, building: str, day: date) -> Grid:
+        """The grid of ``building`` (code or name) on ``day``, read from the rooms page."""
+
+        async def read(page: Page) -> Grid:
+            rooms = RoomsPage(page, self._base_url)
+            await rooms.open()
+            self._codes = {name: code for code, name in (await rooms.buildings()).items()}
+            code, name = await rooms.show(building, day)
+            return await rooms.read_grid(
+                building=code, name=name, day=day, timeout_ms=self._timeout_ms
+            )
+
+        return await self._run("сетка аудиторий", read)
+
+    async def book(
+        self,
+        *,
+        room_id: str,
+        day: date,
+        start: time,
+        end: time,
+        purpose: str,
+        attendees: int | None = None,
+    ) -> PortalBooking:
+        """Book through the form; the number comes from the confirmation page.
+
+        The POST is sent at most once per attempt and never repeated when its outcome is
+        unknown (``PortalUnavailable``): check ``my_bookings()`` before booking again.
+        """
+
+        async def send(page: Page) -> str:
+            form = BookPage(page, self._base_url)
+            await form.open(room_id=room_id, day=day, start=start, end=end)
+            await form.fill(day=day, start=start, end=end, purpose=purpose, attendees=attendees)
+            return await form.submit()
+
+        number = await self._run("бронирование", send)
+        log.info("portal.booked", number=number, room=room_id, day=day.isoformat())
+
+        async def confirm(page: Page) -> PortalBooking:
+            if path_of(page) != f"/booking/{number}" or not await _looks_booked(page):
+                await land(page, await page.goto(f"{self._base_url}/booking/{number}"))
+            codes = self._codes or {}
+            fallback = room_id.rpartition("-")[0] or room_id
+            return await read_booking(page, number=number, codes=codes, fallback_building=fallback)
+
+        return await self._run("подтверждение брони", confirm)
+
+    async def my_bookings(self) -> list[PortalBooking]:
+        async def read(page: Page) -> list[PortalBooking]:
+            codes = await self._building_codes(page)
+            my = MyBookingsPage(page, self._base_url)
+            await my.open()
+            return await my.read(codes)
+
+        return await self._run("мои брони", read)
+
+    async def cancel(self, number: str) -> None:
+        """«Отменить» in the row of ``number``, accepting the confirm() dialog; then verify.
+
+        Repeating a cancellation is harmless, so this is retried like a read; a booking
+        that is not listed (and was not cancelled by this call) is ``BookingRejected``.
+        """
+        pressed = False
+
+        async def cancel(page: Page) -> None:
+            nonlocal pressed
+            my = MyBookingsPage(page, self._base_url)
+            await my.open()
+            if not await my.has(number):
+                if pressed:
+                    return  # an earlier attempt cancelled it
+                raise BookingRejected(
+                    f"Бронь № {number} не найдена среди активных броней", code="not_found"
+                )
+            pressed = True
+            question = await my.cancel(number)
+            log.info("portal.cancelled", number=number, question=question)
+
+        await self._run("отмена брони", cancel)
+
+    async def page_summary(self) -> PageSummary:
+        return await summarize(await self._page_now())
+
+    async def click(self, role: str, name: str) -> None:
+        """Click the element with this role and accessible name (exact first, then partial)."""
+        aria_role = CLICKABLE_ROLES.get(role)
+        if aria_role is None:
+            raise ValueError(f"role must be one of {sorted(CLICKABLE_ROLES)}, not {role!r}")
+        page = await self._page_now()
+        target = page.get_by_role(aria_role, name=name, exact=True)
+        if await target.count() == 0:
+            target = page.get_by_role(aria_role, name=name)
+        if await target.count() == 0:
+            raise UnexpectedPage(f"На странице нет элемента {role} «{name}»", await summarize(page))
+
+        async def act() -> None:
+            await target.first.click()
+            await page.wait_for_load_state()
+
+        await self._act(act, f"{role} «{name}»")
+
+    async def check(self, label: str) -> None:
+        """Tick the checkbox labelled ``label``."""
+        page = await self._page_now()
+        box = page.get_by_label(label, exact=True)
+        if await box.count() == 0:
+            raise UnexpectedPage(f"На странице нет флажка «{label}»", await summarize(page))
+        await self._act(box.first.check, f"флажок «{label}»")
+
+    async def _act(self, action: Callable[[], Awaitable[None]], what: str) -> None:
+        try:
+            await translate(action)
+        except Transient as exc:
+            raise PortalUnavailable(f"Портал не ответил ({what}): {exc}") from exc
+
+    async def storage_state(self) -> dict[str, Any]:
+        """Cookies and local storage of the context, to be saved (encrypted) for next time."""
+        state = await self._context.storage_state()
+        return dict(state)
+
+    async def close(self) -> None:
+        if self._page is not None and not self._page.is_closed():
+            await translate(self._page.close)
+        self._page = None
+
+
+async def _looks_booked(page: Page) -> bool:
+    heading = page.get_by_role("heading", level=1)
+    return await heading.count() > 0 and FORM_HEADING not in await heading.first.inner_text()
