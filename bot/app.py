@@ -4,15 +4,28 @@ shutdown, for any view (Telegram or terminal)."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
+
+import structlog
+from pydantic import SecretStr
 
 from core.app import build_core
+from core.browser import BrowserPool
+from core.clock import Clock
 from core.manager import NLUManager
 from core.output import OutputSink
 from core.settings import Settings
+from core.vault import CredentialVault
+from scenarios.booking import PortalAccount, PortalWork
+from scenarios.registry import all_scenarios
 from storage import Storage, open_storage
 
-__all__ = ["open_app", "open_settings_storage"]
+__all__ = ["DEMO_ACCOUNT", "open_app", "open_core", "open_portal_account", "open_settings_storage"]
+
+log = structlog.get_logger("clubman.app")
+
+# The reference portal's seeded club account: used only when it runs in-process.
+DEMO_ACCOUNT = ("club", "club-demo")
 
 
 @asynccontextmanager
@@ -26,9 +39,52 @@ async def open_settings_storage(settings: Settings) -> AsyncIterator[Storage]:
 
 
 @asynccontextmanager
+async def open_portal_account(settings: Settings) -> AsyncIterator[PortalAccount]:
+    """The configured portal, or the reference portal started in-process (zero config)."""
+    if settings.portal.url:
+        yield PortalAccount(
+            url=settings.portal.url,
+            username=settings.portal.username,
+            password=settings.portal.password,
+        )
+        return
+    from portal.server import running_portal
+
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    async with running_portal(db=str(settings.data_dir / "portal.sqlite3")) as portal:
+        log.info("portal.in_process", url=portal.url, user=DEMO_ACCOUNT[0])
+        username = settings.portal.username or DEMO_ACCOUNT[0]
+        password = settings.portal.password or SecretStr(DEMO_ACCOUNT[1])
+        yield PortalAccount(url=portal.url, username=username, password=password)
+
+
+@asynccontextmanager
+async def open_core(
+    settings: Settings, storage: Storage, sink: OutputSink, *, clock: Clock | None = None
+) -> AsyncIterator[NLUManager]:
+    """The manager with every scenario, its browser pool and portal."""
+    async with AsyncExitStack() as stack:
+        account = await stack.enter_async_context(open_portal_account(settings))
+        pool = await stack.enter_async_context(
+            BrowserPool(
+                executable=settings.browser.executable,
+                max_contexts=settings.browser.max_contexts,
+                headless=settings.browser.headless,
+            )
+        )
+        vault = CredentialVault(storage, settings.security.encryption_key)
+        work = PortalWork(pool=pool, account=account, vault=vault)
+        scenarios = all_scenarios(work=work, preferences=storage.preferences)
+        manager = await stack.enter_async_context(
+            build_core(settings, storage, sink, scenarios=scenarios, clock=clock)
+        )
+        yield manager
+
+
+@asynccontextmanager
 async def open_app(settings: Settings, sink: OutputSink) -> AsyncIterator[NLUManager]:
     async with (
         open_settings_storage(settings) as storage,
-        build_core(settings, storage, sink) as manager,
+        open_core(settings, storage, sink) as manager,
     ):
         yield manager

@@ -114,9 +114,9 @@ def build_dispatcher(
 def _default_core(
     settings: Settings, storage: Storage, sink: OutputSink
 ) -> AbstractAsyncContextManager[NLUManager]:
-    from core.app import build_core
+    from bot.app import open_core
 
-    return build_core(settings, storage, sink)
+    return open_core(settings, storage, sink)
 
 
 @asynccontextmanager

@@ -13,10 +13,9 @@ from core.output import Output, OutputSink, Progress
 from core.planner import IntentClassifier
 from core.settings import Settings
 from scenarios.base import BaseScenario
-from scenarios.help import HelpScenario, UnknownScenario
 from storage import Direction, Storage
 
-__all__ = ["RecordingSink", "build_core", "default_scenarios"]
+__all__ = ["RecordingSink", "build_core"]
 
 
 class RecordingSink:
@@ -37,17 +36,13 @@ class RecordingSink:
         await self._inner.deliver(output)
 
 
-def default_scenarios(settings: Settings) -> list[BaseScenario]:
-    return [HelpScenario(), UnknownScenario()]
-
-
 @asynccontextmanager
 async def build_core(
     settings: Settings,
     storage: Storage,
     sink: OutputSink,
     *,
-    scenarios: Sequence[BaseScenario] | None = None,
+    scenarios: Sequence[BaseScenario],
     clock: Clock | None = None,
     classifier: IntentClassifier | None = None,
     bus: EventBus | None = None,
@@ -55,7 +50,7 @@ async def build_core(
     """The manager with its runner, resumed runs and expiry loop; stopped on exit."""
     manager = NLUManager(
         storage=storage,
-        scenarios=list(scenarios) if scenarios is not None else default_scenarios(settings),
+        scenarios=list(scenarios),
         sink=RecordingSink(sink, storage),
         bus=bus or EventBus(storage.events),
         clock=clock or SystemClock(),

@@ -131,11 +131,18 @@ class ScenarioRunner:
         await self._sink.deliver(question_output(run))
 
     def start(self, run: ScenarioRun) -> None:
-        if run.short_id in self._tasks:
-            return
-        task = asyncio.create_task(self._execute(run.short_id), name=f"run:{run.short_id}")
-        self._tasks[run.short_id] = task
-        task.add_done_callback(lambda _: self._tasks.pop(run.short_id, None))
+        """Run the run's remaining steps in a task. If its previous task is still winding
+        down (a paused step releasing its browser), the new one starts after it."""
+        run_id = run.short_id
+        previous = self._tasks.get(run_id)
+        task = asyncio.create_task(self._execute(run_id, after=previous), name=f"run:{run_id}")
+        self._tasks[run_id] = task
+
+        def forget(done: asyncio.Task[None]) -> None:
+            if self._tasks.get(run_id) is done:
+                del self._tasks[run_id]
+
+        task.add_done_callback(forget)
 
     def is_running(self, run_id: str) -> bool:
         return run_id in self._tasks
@@ -199,7 +206,9 @@ class ScenarioRunner:
             queued=queued,
         )
 
-    async def _execute(self, run_id: str) -> None:
+    async def _execute(self, run_id: str, *, after: asyncio.Task[None] | None = None) -> None:
+        if after is not None:
+            await asyncio.gather(after, return_exceptions=True)
         structlog.contextvars.bind_contextvars(run_id=run_id)
         run = await self._storage.runs.get(run_id)
         if run is None or run.status is not RunStatus.RUNNING:

@@ -251,3 +251,23 @@ async def test_conversation_is_stored_both_ways(core: NLUManager, storage: Stora
     await core.handle(cmd("help"))
     history = await storage.conversations.history(100)
     assert [m.direction for m in history] == ["in", "out"]
+
+
+async def test_answer_while_the_paused_task_still_winds_down_is_not_lost(
+    make_core: CoreFactory, sink: CollectingSink
+) -> None:
+    """Regression: a tap arriving while the paused step was still closing its browser
+    context was dropped, and the run never resumed."""
+    scenario = TrackedScenario(confirm=True)
+    scenario.release_delay = 0.5
+    async with make_core(scenario, HelpScenario(), UnknownScenario()) as manager:
+        await manager.handle(cmd("забронируй аудиторию завтра с 10 до 12"))
+        question = await sink.wait_for(Question)
+        outcome = await manager.answer(
+            Answer(
+                chat_id=100, user_id=100, run_id=question.run_id, seq=question.seq, option_id="yes"
+            )
+        )
+        assert outcome.accepted
+        await sink.wait_for(Done)
+    assert scenario.executed == ["prepare", "confirm?", "confirm?", "finish"]

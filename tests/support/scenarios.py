@@ -38,7 +38,8 @@ class TrackedScenario(StepScenario[ReserveSlots]):
         self.confirm = confirm
         self.block_at: str | None = None
         self.blocked = asyncio.Event()
-        self.release = asyncio.Event()
+        self.unblock = asyncio.Event()
+        self.release_delay = 0.0  # a slow wind-down, like closing a browser context
 
     def slots_to_ask(self, slots: dict[str, Any]) -> list[str]:
         return [name for name in ("date", "start", "end") if name not in slots]
@@ -52,7 +53,7 @@ class TrackedScenario(StepScenario[ReserveSlots]):
         self.executed.append(name)
         if self.block_at == name:
             self.blocked.set()
-            await self.release.wait()
+            await self.unblock.wait()
         return {"step": name, "day": ctx.slots.date.isoformat()}
 
     async def _prepare(self, ctx: StepContext[Any]) -> dict[str, Any]:
@@ -84,6 +85,9 @@ class TrackedScenario(StepScenario[ReserveSlots]):
             Step("confirm", "Подтверждение", "Confirming", self._confirm),
             Step("finish", "Завершение", "Finishing", self._finish),
         ]
+
+    async def release(self, run_id: str) -> None:
+        await asyncio.sleep(self.release_delay)
 
     def summary(self, ctx: StepContext[Any]) -> str:
         slots = ctx.slots

@@ -1,0 +1,291 @@
+"""``book_rooms``: log in → find free rooms → book each → verify in «Мои брони».
+
+Every step may run again (after a restart, or after the user answered a question),
+so each checks before it acts: the booking step first looks in «Мои брони» for the
+exact booking and never books it twice.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from typing import Any, ClassVar, Protocol
+
+from core.errors import PortalError, ScenarioError
+from core.nlu import BUILDINGS, Decision, Intent
+from core.output import Option
+from core.pause import NeedsAnswer, QuestionSpec
+from scenarios.base import SlotContext, Step, StepContext, StepScenario
+from scenarios.booking.alternatives import Placement, as_options, find_alternatives
+from scenarios.booking.selection import Want, choose_rooms
+from scenarios.booking.slots import ANY_BUILDING, HORIZON_DAYS, BookingSlots, check_booking
+from scenarios.booking.texts import building_name, day_label, join_rooms, span
+from scenarios.booking.work import PortalWork
+from scenarios.portal import PortalBooking, PortalSession, SlotTaken
+
+__all__ = ["BookRooms", "PreferenceStore"]
+
+PURPOSE = "Встреча студенческого клуба"
+
+
+class PreferenceStore(Protocol):
+    async def ranked(self, user_id: int, key: str) -> list[str]: ...
+    async def bump(self, user_id: int, key: str, value: str) -> None: ...
+
+
+def _want(slots: BookingSlots) -> Want:
+    count = len(slots.room) if slots.room else slots.rooms
+    return Want(count=count, adjacent=slots.adjacent, capacity=slots.capacity, numbers=slots.room)
+
+
+def _matches(booking: PortalBooking, place: Placement) -> bool:
+    return (
+        booking.status == "active"
+        and booking.building == place.building
+        and booking.day == place.day
+        and booking.start == place.start
+        and booking.end == place.end
+    )
+
+
+class BookRooms(StepScenario[BookingSlots]):
+    name = "book_rooms"
+    intents: ClassVar[frozenset[Intent]] = frozenset({Intent.BOOK_ROOMS})
+    slot_model = BookingSlots
+    title_ru = "Бронирование аудиторий"
+    title_en = "Booking rooms"
+
+    def __init__(self, *, work: PortalWork, preferences: PreferenceStore) -> None:
+        self._work = work
+        self._preferences = preferences
+
+    # --- slots -----------------------------------------------------------------------
+
+    def initial_slots(self, decision: Decision) -> dict[str, Any]:
+        slots = super().initial_slots(decision)
+        slots.pop("recurrence", None)
+        return slots
+
+    def slots_to_ask(self, slots: dict[str, Any]) -> list[str]:
+        return [name for name in ("date", "start", "end", "building") if name not in slots]
+
+    def check_slots(self, slots: dict[str, Any], ctx: SlotContext) -> tuple[str, str] | None:
+        return check_booking(slots, ctx.lang, today=ctx.now.astimezone(ctx.tz).date())
+
+    async def slot_question(self, slot: str, ctx: SlotContext) -> QuestionSpec:
+        question = await super().slot_question(slot, ctx)
+        local = ctx.now.astimezone(ctx.tz)
+        if slot == "building":
+            question.options = await self._building_options(ctx)
+            question.allow_free_text = True
+        elif slot == "date":
+            days = [local.date() + dt.timedelta(days=n) for n in range(4)]
+            question.options = [
+                Option(id=d.isoformat(), label=day_label(d, ctx.lang)) for d in days
+            ]
+        elif slot == "start":
+            question.options = [Option(id=t, label=t) for t in ("10:00", "14:00", "18:00")]
+        elif slot == "end" and "start" in ctx.slots:
+            start = dt.time.fromisoformat(ctx.slots["start"])
+            ends = [
+                (dt.datetime.combine(local.date(), start) + dt.timedelta(minutes=m)).time()
+                for m in (60, 90, 120)
+            ]
+            question.options = [
+                Option(id=f"{e:%H:%M}", label=f"{e:%H:%M}") for e in ends if e > start
+            ]
+        return question
+
+    async def _building_options(self, ctx: SlotContext) -> list[Option]:
+        ranked = await self._preferences.ranked(ctx.user_id, "building")
+        options: list[Option] = []
+        if ranked:
+            usual = building_name(ranked[0], ctx.lang)
+            label = f"Как обычно: {usual}" if ctx.lang == "ru" else f"As usual: {usual}"
+            options.append(Option(id=ranked[0], label=label))
+        options += [
+            Option(id=b.code, label=building_name(b.code, ctx.lang))
+            for b in BUILDINGS
+            if not ranked or b.code != ranked[0]
+        ]
+        options.append(Option(id=ANY_BUILDING, label="Любой" if ctx.lang == "ru" else "Any"))
+        return options
+
+    def parse_answer(
+        self, slot: str, *, option_id: str | None, text: str | None, ctx: SlotContext
+    ) -> Any:
+        if slot == "building" and option_id is None and text:
+            lowered = text.strip().lower()
+            if lowered in ("любой", "любое", "any", "anywhere", "всё равно", "все равно"):
+                return ANY_BUILDING
+        return super().parse_answer(slot, option_id=option_id, text=text, ctx=ctx)
+
+    # --- steps ------------------------------------------------------------------------
+
+    def steps(self) -> Sequence[Step]:
+        return [
+            Step("login", "Вход на портал", "Logging in", self._login),
+            Step("find", "Поиск свободных аудиторий", "Finding free rooms", self._find),
+            Step("book", "Бронирование", "Booking", self._book),
+            Step("verify", "Проверка в «Мои брони»", "Checking «My bookings»", self._verify),
+        ]
+
+    async def _login(self, ctx: StepContext[Any]) -> dict[str, Any]:
+        await self._work.session(ctx)
+        return {}
+
+    async def _buildings(self, ctx: StepContext[Any]) -> list[str]:
+        slots: BookingSlots = ctx.slots
+        if slots.building and slots.building != ANY_BUILDING:
+            return [slots.building]
+        ranked = await self._preferences.ranked(ctx.user_id, "building")
+        return ranked + [b.code for b in BUILDINGS if b.code not in ranked]
+
+    @staticmethod
+    def _alt_keys(ctx: StepContext[Any]) -> list[str]:
+        return sorted((k for k in ctx.answers if k.startswith("alt")), key=lambda k: int(k[3:]))
+
+    def _placement(self, ctx: StepContext[Any]) -> Placement:
+        """The requested placement, moved by every alternative the user chose so far."""
+        slots: BookingSlots = ctx.slots
+        assert slots.date and slots.start and slots.end
+        place = Placement(
+            building=slots.building or ANY_BUILDING,
+            day=slots.date,
+            start=slots.start,
+            end=slots.end,
+        )
+        for key in self._alt_keys(ctx):
+            place = Placement.from_option_id(ctx.answers[key])
+        return place
+
+    async def _ours(self, session: PortalSession, place: Placement) -> list[str]:
+        return [b.room for b in await session.my_bookings() if _matches(b, place)]
+
+    async def _find(self, ctx: StepContext[Any]) -> dict[str, Any]:
+        session = await self._work.session(ctx)
+        want = _want(ctx.slots)
+        wanted = self._placement(ctx)
+        alts = len(self._alt_keys(ctx))
+        moved = alts > 0
+        candidates = [wanted.building] if moved else await self._buildings(ctx)
+        for building in candidates:
+            place = wanted.model_copy(update={"building": building})
+            ours = await self._ours(session, place)
+            grid = await session.availability(building, place.day)
+            rooms = choose_rooms(grid, want, place.start, place.end, ours=ours)
+            if rooms is not None:
+                return {
+                    "place": place.model_dump(mode="json"),
+                    "rooms": [{"id": r.id, "number": r.number} for r in rooms],
+                    "alts": alts,
+                }
+        first = wanted.model_copy(update={"building": candidates[0]})
+        raise await self._no_rooms(ctx, session, want, first, len(candidates))
+
+    async def _no_rooms(
+        self,
+        ctx: StepContext[Any],
+        session: PortalSession,
+        want: Want,
+        wanted: Placement,
+        tried: int,
+    ) -> Exception:
+        """What to raise when the rooms are not free: a question with real alternatives,
+        or an error when there are none."""
+        local_now = ctx.now.astimezone(ctx.tz).replace(tzinfo=None)
+        places = await find_alternatives(
+            want,
+            wanted,
+            buildings=[b.code for b in BUILDINGS],
+            read_grid=session.availability,
+            now=local_now,
+            horizon_days=HORIZON_DAYS,
+        )
+        what = ctx.t(
+            f"{want.count} аудит." if want.count > 1 else "аудитории",
+            f"{want.count} rooms" if want.count > 1 else "a room",
+        )
+        where = (
+            ctx.t("ни в одном корпусе", "in any building")
+            if tried > 1
+            else building_name(wanted.building, ctx.lang)
+        )
+        when = f"{day_label(wanted.day, ctx.lang)} {span(wanted.start, wanted.end)}"
+        if not places:
+            return ScenarioError(
+                ctx.t(
+                    f"Нет свободных: {what}, {where}, {when}, и рядом по времени и датам тоже",
+                    f"Nothing free: {what}, {where}, {when}, nor at nearby times or dates",
+                )
+            )
+        return NeedsAnswer(
+            QuestionSpec(
+                key=f"alt{len(self._alt_keys(ctx)) + 1}",
+                text=ctx.t(
+                    f"Не нашлось: {what}, {where}, {when}. Можно так:",
+                    f"Not available: {what}, {where}, {when}. Options:",
+                ),
+                options=as_options(places, ctx.lang),
+                allow_free_text=False,
+            )
+        )
+
+    async def _book(self, ctx: StepContext[Any]) -> dict[str, Any]:
+        session = await self._work.session(ctx)
+        found = ctx.results["find"]
+        if len(self._alt_keys(ctx)) > found["alts"]:
+            # The user chose an alternative after a room was taken under us: look again.
+            found = await self._find(ctx)
+        place = Placement.model_validate(found["place"])
+        existing = {b.room: b for b in await session.my_bookings() if _matches(b, place)}
+        numbers: list[str] = []
+        for room in found["rooms"]:
+            if room["number"] in existing:  # booked before a restart: not again
+                numbers.append(existing[room["number"]].number)
+                continue
+            try:
+                booking = await session.book(
+                    room_id=room["id"],
+                    day=place.day,
+                    start=place.start,
+                    end=place.end,
+                    purpose=PURPOSE,
+                    attendees=ctx.slots.capacity,
+                )
+            except SlotTaken:
+                raise await self._no_rooms(ctx, session, _want(ctx.slots), place, 1) from None
+            numbers.append(booking.number)
+        return {"numbers": numbers, "place": found["place"], "rooms": found["rooms"]}
+
+    async def _verify(self, ctx: StepContext[Any]) -> dict[str, Any]:
+        session = await self._work.session(ctx)
+        numbers = set(ctx.results["book"]["numbers"])
+        mine = {b.number for b in await session.my_bookings() if b.status == "active"}
+        missing = numbers - mine
+        if missing:
+            raise PortalError(
+                ctx.t(
+                    f"брони {join_rooms(sorted(missing))} не видны в «Мои брони»",
+                    f"bookings {join_rooms(sorted(missing))} are not in «My bookings»",
+                )
+            )
+        place = Placement.model_validate(ctx.results["book"]["place"])
+        await self._preferences.bump(ctx.user_id, "building", place.building)
+        return {"verified": sorted(numbers)}
+
+    def summary(self, ctx: StepContext[Any]) -> str:
+        place = Placement.model_validate(ctx.results["book"]["place"])
+        rooms = [room["number"] for room in ctx.results["book"]["rooms"]]
+        where = f"{building_name(place.building, ctx.lang)}, {day_label(place.day, ctx.lang)}, "
+        where += span(place.start, place.end)
+        if ctx.lang == "ru":
+            verb = "Забронированы" if len(rooms) > 1 else "Забронирована"
+            return f"{verb} {join_rooms(rooms)} ({where})"
+        return f"Booked {join_rooms(rooms)} ({where})"
+
+    async def screenshot(self, run_id: str) -> bytes | None:
+        return await self._work.screenshot(run_id)
+
+    async def release(self, run_id: str) -> None:
+        await self._work.release(run_id)

@@ -1,0 +1,167 @@
+"""``list_bookings`` and ``cancel_booking``: read «Мои брони», cancel with confirmation."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from pydantic import BaseModel
+
+from core.commands import Lang
+from core.errors import PortalError, ScenarioError
+from core.nlu import Decision, Intent
+from core.output import Option
+from scenarios.base import Step, StepContext, StepScenario
+from scenarios.booking.texts import building_name, day_label, span
+from scenarios.booking.work import PortalWork
+from scenarios.portal import PortalBooking
+
+__all__ = ["CancelBooking", "ListBookings", "ManageSlots", "describe"]
+
+
+class ManageSlots(BaseModel):
+    date: dt.date | None = None
+    room: list[str] | None = None
+    building: str | None = None
+
+
+def describe(booking: PortalBooking, lang: Lang) -> str:
+    return (
+        f"{booking.room}, {building_name(booking.building, lang)}, "
+        f"{day_label(booking.day, lang)} {span(booking.start, booking.end)}"
+    )
+
+
+def _matching(bookings: list[PortalBooking], slots: ManageSlots) -> list[PortalBooking]:
+    return sorted(
+        (
+            b
+            for b in bookings
+            if b.status == "active"
+            and (slots.date is None or b.day == slots.date)
+            and (not slots.room or b.room in slots.room)
+            and (slots.building is None or b.building == slots.building)
+        ),
+        key=lambda b: (b.day, b.start, b.building, b.room),
+    )
+
+
+class _PortalScenario(StepScenario[ManageSlots]):
+    slot_model = ManageSlots
+
+    def __init__(self, *, work: PortalWork) -> None:
+        self._work = work
+
+    def initial_slots(self, decision: Decision) -> dict[str, Any]:
+        return {
+            key: value
+            for key, value in super().initial_slots(decision).items()
+            if key in ManageSlots.model_fields
+        }
+
+    async def screenshot(self, run_id: str) -> bytes | None:
+        return await self._work.screenshot(run_id)
+
+    async def release(self, run_id: str) -> None:
+        await self._work.release(run_id)
+
+
+class ListBookings(_PortalScenario):
+    name = "list_bookings"
+    intents: ClassVar[frozenset[Intent]] = frozenset({Intent.LIST_BOOKINGS})
+    title_ru = "Мои брони"
+    title_en = "My bookings"
+
+    def steps(self) -> Sequence[Step]:
+        return [Step("read", "Чтение «Мои брони»", "Reading «My bookings»", self._read)]
+
+    async def _read(self, ctx: StepContext[Any]) -> dict[str, Any]:
+        session = await self._work.session(ctx)
+        found = _matching(await session.my_bookings(), ctx.slots)
+        return {"lines": [f"№ {b.number}: {describe(b, ctx.lang)}" for b in found]}
+
+    def summary(self, ctx: StepContext[Any]) -> str:
+        lines = ctx.results["read"]["lines"]
+        day = ctx.slots.date
+        if not lines:
+            if day:
+                return ctx.t(
+                    f"На {day_label(day, 'ru')} броней нет.",
+                    f"No bookings on {day_label(day, 'en')}.",
+                )
+            return ctx.t("Активных броней нет.", "You have no active bookings.")
+        head = ctx.t("Ваши брони:", "Your bookings:")
+        return head + "\n" + "\n".join(f"• {line}" for line in lines)
+
+
+class CancelBooking(_PortalScenario):
+    name = "cancel_booking"
+    intents: ClassVar[frozenset[Intent]] = frozenset({Intent.CANCEL_BOOKING})
+    title_ru = "Отмена брони"
+    title_en = "Cancelling a booking"
+
+    def steps(self) -> Sequence[Step]:
+        return [
+            Step("choose", "Поиск брони", "Finding the booking", self._choose),
+            Step("confirm", "Подтверждение", "Confirmation", self._confirm),
+            Step("cancel", "Отмена на портале", "Cancelling on the portal", self._cancel),
+        ]
+
+    async def _choose(self, ctx: StepContext[Any]) -> dict[str, Any]:
+        session = await self._work.session(ctx)
+        found = _matching(await session.my_bookings(), ctx.slots)
+        if not found:
+            raise ScenarioError(
+                ctx.t("не нашёл такой брони в «Мои брони»", "no such booking in «My bookings»")
+            )
+        if len(found) == 1:
+            return {"number": found[0].number, "text": describe(found[0], ctx.lang)}
+        picked = ctx.answer("which")
+        chosen = next((b for b in found if b.number == picked), None)
+        if chosen is None:
+            ctx.ask(
+                "which",
+                ctx.t("Какую бронь отменить?", "Which booking should I cancel?"),
+                [Option(id=b.number, label=describe(b, ctx.lang)) for b in found[:8]],
+                allow_free_text=False,
+            )
+        return {"number": chosen.number, "text": describe(chosen, ctx.lang)}
+
+    async def _confirm(self, ctx: StepContext[Any]) -> dict[str, Any]:
+        answer = ctx.answer("confirm")
+        if answer is None:
+            what = ctx.results["choose"]["text"]
+            ctx.ask(
+                "confirm",
+                ctx.t(f"Отменить {what}?", f"Cancel {what}?"),
+                [
+                    Option(id="yes", label=ctx.t("Да", "Yes")),
+                    Option(id="no", label=ctx.t("Нет", "No")),
+                ],
+                allow_free_text=False,
+            )
+        return {"confirmed": answer == "yes"}
+
+    async def _cancel(self, ctx: StepContext[Any]) -> dict[str, Any]:
+        if not ctx.results["confirm"]["confirmed"]:
+            return {"cancelled": False}
+        session = await self._work.session(ctx)
+        number = ctx.results["choose"]["number"]
+        active = {b.number for b in await session.my_bookings() if b.status == "active"}
+        if number in active:  # a resumed run may have cancelled it already
+            await session.cancel(number)
+        if number in {b.number for b in await session.my_bookings() if b.status == "active"}:
+            raise PortalError(
+                ctx.t(
+                    f"бронь № {number} всё ещё в «Мои брони»",
+                    f"booking {number} is still in «My bookings»",
+                )
+            )
+        return {"cancelled": True}
+
+    def summary(self, ctx: StepContext[Any]) -> str:
+        what = ctx.results["choose"]["text"]
+        if ctx.results["cancel"]["cancelled"]:
+            return ctx.t(f"Отменена бронь: {what}.", f"Cancelled: {what}.")
+        return ctx.t("Хорошо, ничего не отменяю.", "OK, nothing cancelled.")

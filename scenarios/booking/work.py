@@ -1,0 +1,114 @@
+"""A logged-in portal session per run, on a context from the shared browser pool.
+
+Steps of one run share the session; it is opened on first use (restoring the
+user's saved cookies, so a repeated booking skips the login page) and closed when
+the run's task ends, whatever the outcome.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from contextlib import AsyncExitStack
+from typing import Any, Protocol
+
+from playwright.async_api import BrowserContext
+from playwright.async_api import Error as PlaywrightError
+from pydantic import BaseModel, SecretStr
+
+from core.browser import BrowserPool
+from core.errors import PortalError
+from scenarios.base import StepContext
+from scenarios.portal import PortalSession
+
+__all__ = ["Credentials", "PortalAccount", "PortalWork", "SessionVault"]
+
+
+class PortalAccount(BaseModel):
+    """The portal and the club's shared account (used when a user has no /login)."""
+
+    url: str
+    username: str | None = None
+    password: SecretStr | None = None
+
+
+class Credentials(Protocol):
+    @property
+    def username(self) -> str: ...
+    @property
+    def password(self) -> SecretStr: ...
+
+
+class SessionVault(Protocol):
+    async def credentials(self, user_id: int) -> Credentials | None: ...
+    async def session(self, user_id: int) -> dict[str, Any] | None: ...
+    async def save_session(self, user_id: int, state: dict[str, Any]) -> None: ...
+
+
+class PortalWork:
+    def __init__(self, *, pool: BrowserPool, account: PortalAccount, vault: SessionVault) -> None:
+        self._pool = pool
+        self._account = account
+        self._vault = vault
+        self._open: dict[str, tuple[AsyncExitStack, PortalSession, BrowserContext]] = {}
+        self._failed_logins: dict[str, bytes] = {}  # pictures of logins that failed
+
+    async def _login_for(self, user_id: int) -> tuple[str, str]:
+        personal = await self._vault.credentials(user_id)
+        if personal is not None:
+            return personal.username, personal.password.get_secret_value()
+        if self._account.username and self._account.password:
+            return self._account.username, self._account.password.get_secret_value()
+        raise PortalError(
+            "no portal account is configured",
+            hint="send /login in a private chat, or set PORTAL__USERNAME and PORTAL__PASSWORD",
+        )
+
+    async def session(self, ctx: StepContext[Any]) -> PortalSession:
+        opened = self._open.get(ctx.run_id)
+        if opened is not None:
+            return opened[1]
+        username, password = await self._login_for(ctx.user_id)
+        state = await self._vault.session(ctx.user_id)
+        stack = AsyncExitStack()
+        try:
+            context = await stack.enter_async_context(
+                self._pool.context(storage_state=state, on_queued=ctx.queued)
+            )
+            session = PortalSession(
+                context, base_url=self._account.url, username=username, password=password
+            )
+            stack.push_async_callback(session.close)
+            try:
+                await session.ensure_logged_in()
+            except PortalError:
+                shot = await _capture(context)
+                if shot is not None:
+                    self._failed_logins[ctx.run_id] = shot
+                raise
+            await self._vault.save_session(ctx.user_id, await session.storage_state())
+        except BaseException:
+            await stack.aclose()
+            raise
+        self._open[ctx.run_id] = (stack, session, context)
+        return session
+
+    async def screenshot(self, run_id: str) -> bytes | None:
+        opened = self._open.get(run_id)
+        if opened is not None:
+            return await _capture(opened[2])
+        return self._failed_logins.pop(run_id, None)
+
+    async def release(self, run_id: str) -> None:
+        self._failed_logins.pop(run_id, None)
+        opened = self._open.pop(run_id, None)
+        if opened is not None:
+            await opened[0].aclose()
+
+
+async def _capture(context: BrowserContext) -> bytes | None:
+    """A full-page PNG of the newest page, if the browser can still give one."""
+    if not context.pages:
+        return None
+    with contextlib.suppress(PlaywrightError):
+        return await context.pages[-1].screenshot(full_page=True)
+    return None

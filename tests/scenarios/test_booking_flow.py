@@ -1,0 +1,178 @@
+"""Booking end to end through the core: real portal, real Chromium, real storage."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+
+import pytest
+
+from core.app import build_core
+from core.browser import BrowserPool
+from core.clock import ManualClock
+from core.commands import Answer, Command
+from core.manager import NLUManager
+from core.output import Done, Failed, Question
+from core.settings import load_settings
+from core.vault import CredentialVault
+from portal.server import running_portal
+from scenarios.booking import PortalAccount, PortalWork
+from scenarios.registry import all_scenarios
+from storage import RunStatus, Storage
+from tests.support.portal import portal_bookings, set_quirks
+from tests.support.sinks import CollectingSink
+
+NOW = datetime(2026, 11, 23, 7, 0, tzinfo=UTC)  # Monday 10:00 in Moscow
+FLAGSHIP = "забронируй 3 аудитории рядом в этот четверг с 18 до 20"
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    return ManualClock(NOW)
+
+
+@pytest.fixture
+async def portal_url(clock: ManualClock) -> AsyncIterator[str]:
+    async with running_portal(test_api=True, seed=1, clock=clock.now) as portal:
+        yield portal.url
+
+
+@pytest.fixture
+async def pool() -> AsyncIterator[BrowserPool]:
+    async with BrowserPool(max_contexts=3) as opened:
+        yield opened
+
+
+@pytest.fixture
+def sink() -> CollectingSink:
+    return CollectingSink()
+
+
+@pytest.fixture
+async def manager(
+    storage: Storage, sink: CollectingSink, clock: ManualClock, portal_url: str, pool: BrowserPool
+) -> AsyncIterator[NLUManager]:
+    account = PortalAccount(url=portal_url, username="club", password="club-demo")  # type: ignore[arg-type]
+    work = PortalWork(pool=pool, account=account, vault=CredentialVault(storage, None))
+    scenarios = all_scenarios(work=work, preferences=storage.preferences)
+    async with build_core(load_settings(), storage, sink, scenarios=scenarios, clock=clock) as core:
+        yield core
+
+
+def cmd(text: str, chat: int = 100) -> Command:
+    return Command(chat_id=chat, user_id=chat, text=text)
+
+
+async def tap(manager: NLUManager, question: Question, option_id: str) -> None:
+    outcome = await manager.answer(
+        Answer(
+            chat_id=question.chat_id,
+            user_id=question.chat_id,
+            run_id=question.run_id,
+            seq=question.seq,
+            option_id=option_id,
+        )
+    )
+    assert outcome.accepted, outcome.note
+
+
+def adjacent(bookings: list[dict[str, object]]) -> bool:
+    numbers = sorted(int(str(b["room_number"])) for b in bookings)
+    return (
+        numbers == list(range(numbers[0], numbers[0] + len(numbers)))
+        and len({n // 100 for n in numbers}) == 1
+    )
+
+
+async def test_flagship_books_three_adjacent_rooms_after_asking_the_building(
+    manager: NLUManager, sink: CollectingSink, portal_url: str
+) -> None:
+    await manager.handle(cmd(FLAGSHIP))
+    question = await sink.wait_for(Question)
+    assert question.key == "building" and question.text == "В каком корпусе?"
+    assert [o.id for o in question.options] == ["main", "chaikovsky", "lab", "any"]
+    await tap(manager, question, "chaikovsky")
+    done = await sink.wait_for(Done, timeout=60)
+    booked = await portal_bookings(portal_url, user="club")
+    assert len(booked) == 3 and adjacent(booked)
+    assert {b["building"] for b in booked} == {"chaikovsky"}
+    assert {(b["date"], b["start"], b["end"]) for b in booked} == {("2026-11-26", "18:00", "20:00")}
+    rooms = ", ".join(sorted(str(b["room_number"]) for b in booked))
+    assert done.text == f"Забронированы {rooms} (Корпус на Чайковского, чт 26.11, 18:00–20:00)"
+
+
+async def test_the_usual_building_is_offered_first_next_time(
+    manager: NLUManager, sink: CollectingSink
+) -> None:
+    await manager.handle(cmd("забронируй аудиторию завтра с 10 до 11 в лабораторном"))
+    await sink.wait_for(Done, timeout=60)
+    await manager.handle(cmd("забронируй аудиторию послезавтра с 12 до 13"))
+    question = await sink.wait_for(Question)
+    assert question.options[0].id == "lab"
+    assert question.options[0].label == "Как обычно: Лабораторный корпус"
+
+
+async def test_list_and_cancel_with_confirmation(
+    manager: NLUManager, sink: CollectingSink, portal_url: str
+) -> None:
+    await manager.handle(cmd("забронируй 301 в главном послезавтра с 12 до 13"))
+    await sink.wait_for(Done, timeout=60)
+    mark = len(sink.outputs)
+    await manager.handle(cmd("мои брони"))
+    listing = await sink.wait_for(Done, after=mark, timeout=60)
+    assert "301, Главный корпус, ср 25.11 12:00–13:00" in listing.text
+    mark = len(sink.outputs)
+    await manager.handle(cmd("отмени бронь на среду"))
+    confirm = await sink.wait_for(Question, after=mark, timeout=60)
+    assert confirm.text == "Отменить 301, Главный корпус, ср 25.11 12:00–13:00?"
+    await tap(manager, confirm, "yes")
+    done = await sink.wait_for(Done, after=mark, timeout=60)
+    assert done.text.startswith("Отменена бронь")
+    assert await portal_bookings(portal_url, user="club") == []
+
+
+async def test_full_building_offers_alternatives_and_books_the_chosen_one(
+    manager: NLUManager, sink: CollectingSink, portal_url: str
+) -> None:
+    await set_quirks(portal_url, full_building="main")
+    await manager.handle(cmd("забронируй 2 аудитории рядом в главном корпусе в четверг с 18 до 20"))
+    question = await sink.wait_for(Question, timeout=60)
+    assert question.key == "alt1" and "Не нашлось" in question.text
+    labels = [o.label for o in question.options]
+    assert any(label.startswith("Корпус на Чайковского") for label in labels), labels
+    other = next(o for o in question.options if o.label.startswith("Корпус на Чайковского"))
+    await tap(manager, question, other.id)
+    done = await sink.wait_for(Done, timeout=60)
+    booked = await portal_bookings(portal_url, user="club")
+    assert len(booked) == 2 and {b["building"] for b in booked} == {"chaikovsky"}
+    assert "Корпус на Чайковского" in done.text
+
+
+async def test_session_expiry_and_server_errors_mid_run_still_book(
+    manager: NLUManager, sink: CollectingSink, portal_url: str
+) -> None:
+    await set_quirks(portal_url, session_lifetime=2, error_rate=0.25, error_seed=3, latency_ms=300)
+    await manager.handle(cmd("забронируй 3 аудитории рядом в главном в пятницу с 10 до 12"))
+    await sink.wait_for(Done, timeout=120)
+    booked = await portal_bookings(portal_url, user="club")
+    assert len(booked) == 3 and adjacent(booked)
+
+
+async def test_wrong_password_stops_with_a_clear_message(
+    storage: Storage,
+    sink: CollectingSink,
+    clock: ManualClock,
+    portal_url: str,
+    pool: BrowserPool,
+) -> None:
+    account = PortalAccount(url=portal_url, username="club", password="wrong")  # type: ignore[arg-type]
+    work = PortalWork(pool=pool, account=account, vault=CredentialVault(storage, None))
+    scenarios = all_scenarios(work=work, preferences=storage.preferences)
+    async with build_core(load_settings(), storage, sink, scenarios=scenarios, clock=clock) as core:
+        await core.handle(cmd("забронируй 301 в главном послезавтра с 12 до 13"))
+        failed = await sink.wait_for(Failed, timeout=60)
+    assert "wrong" not in failed.text
+    run = await storage.runs.get(failed.run_id)
+    assert run is not None and run.status is RunStatus.FAILED
+    assert run.failure_screenshot and run.failure_screenshot.startswith(b"\x89PNG")
+    assert failed.screenshot == run.failure_screenshot

@@ -1,0 +1,32 @@
+"""Talking to the reference portal's test API (never used by the product)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import aiohttp
+
+__all__ = ["portal_bookings", "reset_portal", "set_quirks"]
+
+
+async def portal_bookings(url: str, *, user: str | None = None) -> list[dict[str, Any]]:
+    async with aiohttp.ClientSession() as http, http.get(f"{url}/_test/bookings") as response:
+        response.raise_for_status()
+        found: list[dict[str, Any]] = await response.json()
+    return [b for b in found if b["status"] == "active" and (user is None or b["user"] == user)]
+
+
+async def set_quirks(url: str, **quirks: Any) -> None:
+    async with (
+        aiohttp.ClientSession() as http,
+        http.post(f"{url}/_test/quirks", json=quirks) as response,
+    ):
+        response.raise_for_status()
+
+
+async def reset_portal(url: str, *, seed: int | None = 1) -> None:
+    async with (
+        aiohttp.ClientSession() as http,
+        http.post(f"{url}/_test/reset", json={"seed": seed}) as response,
+    ):
+        response.raise_for_status()
