@@ -3,7 +3,8 @@
 Each lane takes a token from its chat's limiter and then from the global one (aiolimiter
 leaky buckets: ~1 message/s per chat with short bursts, ~30/s in total) before each call.
 A 429 ``retry_after`` pauses only that lane and the call is retried; nothing is dropped.
-A lane with nothing to do for a while stops, so thousands of chats cost nothing at rest.
+A lane's worker runs only while it has work; idle lanes are forgotten after a while, so
+thousands of chats cost nothing at rest.
 """
 
 from __future__ import annotations
@@ -66,8 +67,10 @@ class _Job:
 @dataclass
 class _Lane:
     limiter: AsyncLimiter
+    chat_id: Hashable
     queue: asyncio.Queue[_Job] = field(default_factory=asyncio.Queue)
     worker: asyncio.Task[None] | None = None
+    idle_since: float = 0.0
 
 
 def _consume(future: asyncio.Future[Any]) -> None:
@@ -93,6 +96,7 @@ class Outbox:
         self._idle = idle_seconds
         self._max_attempts = max_attempts
         self._lanes: dict[Hashable, _Lane] = {}
+        self._swept_at = 0.0
         self._closed = False
         self.stats = OutboxStats()
 
@@ -100,18 +104,19 @@ class Outbox:
         """Queue ``method`` behind the chat's earlier calls; the future holds its result."""
         if self._closed:
             raise RuntimeError("outbox is closed")
-        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[T] = loop.create_future()
         future.add_done_callback(_consume)
+        if loop.time() - self._swept_at > self._idle:
+            self._sweep(loop.time())
         lane = self._lanes.get(chat_id)
         if lane is None:
             lim = self._limits
-            lane = _Lane(
-                limiter=AsyncLimiter(lim.per_chat_burst, lim.per_chat_burst / lim.per_chat_rate)
-            )
-            self._lanes[chat_id] = lane
+            limiter = AsyncLimiter(lim.per_chat_burst, lim.per_chat_burst / lim.per_chat_rate)
+            lane = self._lanes[chat_id] = _Lane(limiter=limiter, chat_id=chat_id)
         lane.queue.put_nowait(_Job(method, future))
         if lane.worker is None:
-            lane.worker = asyncio.create_task(self._work(chat_id, lane), name=f"outbox:{chat_id}")
+            lane.worker = asyncio.create_task(self._work(lane), name=f"outbox:{chat_id}")
         return future
 
     async def call(self, chat_id: Hashable, method: TelegramMethod[T]) -> T:
@@ -140,25 +145,34 @@ class Outbox:
         await asyncio.gather(*workers, return_exceptions=True)
         self._lanes.clear()
 
-    async def _work(self, chat_id: Hashable, lane: _Lane) -> None:
+    async def _work(self, lane: _Lane) -> None:
+        """Run the lane's jobs in order; the worker ends when the queue is empty (``post``
+        starts another), the lane and its limiter stay until ``_sweep`` finds them idle."""
         try:
-            while True:
-                try:
-                    job = await asyncio.wait_for(lane.queue.get(), self._idle)
-                except TimeoutError:
-                    if lane.queue.empty():  # no await since the check: safe to retire
-                        del self._lanes[chat_id]
-                        return
-                    continue
+            while not lane.queue.empty():
+                job = lane.queue.get_nowait()
                 try:
                     if not job.future.done():
-                        await self._run(chat_id, lane, job)
+                        await self._run(lane, job)
                 finally:
                     lane.queue.task_done()
         finally:
             lane.worker = None
+            lane.idle_since = asyncio.get_running_loop().time()
 
-    async def _run(self, chat_id: Hashable, lane: _Lane, job: _Job) -> None:
+    def _sweep(self, now: float) -> None:
+        """Forget lanes idle for ``idle_seconds``: their limiters are full again by then."""
+        self._swept_at = now
+        idle = [
+            chat_id
+            for chat_id, lane in self._lanes.items()
+            if lane.worker is None and lane.queue.empty() and now - lane.idle_since > self._idle
+        ]
+        for chat_id in idle:
+            del self._lanes[chat_id]
+
+    async def _run(self, lane: _Lane, job: _Job) -> None:
+        chat_id = lane.chat_id
         attempt = 0
         while True:
             await lane.limiter.acquire()

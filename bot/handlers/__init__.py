@@ -10,6 +10,7 @@ __all__ = ["routers"]
 def routers() -> list[Router]:
     from bot.handlers import bookings, callbacks, cancel, help, settings, start, status, text
 
-    # Commands and buttons first; free text last.
-    modules = (start, help, status, cancel, bookings, settings, callbacks, text)
-    return [module.router() for module in modules]
+    # Plain text first (the bulk of updates), then commands and buttons, then any other
+    # slash command, which goes to the core like text.
+    modules = (text, start, help, status, cancel, bookings, settings, callbacks)
+    return [*(module.router() for module in modules), text.fallback_router()]

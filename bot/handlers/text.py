@@ -13,7 +13,7 @@ from core.commands import Lang
 if TYPE_CHECKING:
     from core.manager import NLUManager
 
-__all__ = ["router"]
+__all__ = ["fallback_router", "router"]
 
 
 async def text(message: Message, manager: NLUManager, lang: Lang) -> None:
@@ -21,7 +21,14 @@ async def text(message: Message, manager: NLUManager, lang: Lang) -> None:
 
 
 def router() -> Router:
-    """A fresh router (a router joins one dispatcher only; restarts build new ones)."""
+    """Plain text (most updates): tried first, so it skips the command routers."""
     router = Router(name=__name__)
+    router.message.register(text, F.text, ~F.text.startswith("/"))
+    return router
+
+
+def fallback_router() -> Router:
+    """Slash commands no other router took ("/foo"): the core answers those too."""
+    router = Router(name=f"{__name__}.fallback")
     router.message.register(text, F.text)
     return router

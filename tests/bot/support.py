@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-from bot.factory import BotApp, open_bot_app
+from bot.factory import BotApp, CoreFactory, open_bot_app
 from bot.outbox import FloodLimits
 from bot.run import poll
 from core.app import build_core
@@ -143,18 +143,23 @@ async def running_bot(
     limits: FloodLimits | None = FAST_LIMITS,
     progress_interval: float = 0.2,
     polling: bool = True,
+    core: CoreFactory | None = None,
 ) -> AsyncIterator[BotApp]:
     """The bot as ``clubman run`` builds it, but on the given storage and scenarios."""
     chosen = list(scenarios) if scenarios is not None else default_scenarios()
 
-    def core(
+    def real_core(
         settings: Settings, opened: Storage, sink: OutputSink
     ) -> AbstractAsyncContextManager[NLUManager]:
         return build_core(settings, opened, sink, scenarios=chosen)
 
     settings = settings_for(tg, allowed=allowed, allow_all=allow_all and not allowed)
     async with open_bot_app(
-        settings, storage=storage, core=core, limits=limits, progress_interval=progress_interval
+        settings,
+        storage=storage,
+        core=core or real_core,
+        limits=limits,
+        progress_interval=progress_interval,
     ) as app:
         if not polling:
             yield app

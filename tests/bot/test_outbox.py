@@ -104,12 +104,13 @@ async def test_server_errors_are_retried(tg: FakeTelegram, bot: Bot) -> None:
     await outbox.close()
 
 
-async def test_idle_lanes_retire_and_come_back(tg: FakeTelegram, bot: Bot) -> None:
-    tg.user(1)
+async def test_idle_lanes_are_forgotten_and_come_back(tg: FakeTelegram, bot: Bot) -> None:
+    tg.user(1), tg.user(2)
     outbox = Outbox(bot, idle_seconds=0.05)
     await outbox.call(1, SendMessage(chat_id=1, text="one"))
     await asyncio.sleep(0.2)
-    assert outbox.pending == 0 and not outbox._lanes
+    await outbox.call(2, SendMessage(chat_id=2, text="other"))
+    assert list(outbox._lanes) == [2]
     await outbox.call(1, SendMessage(chat_id=1, text="two"))
     assert _texts(tg, 1) == ["one", "two"]
     await outbox.close()

@@ -1,0 +1,185 @@
+"""Throughput and latency of the whole Telegram bot (aiogram dispatcher → NLUManager on
+SecantusDB + redis-server → sink → outbox) against the fake Bot API server, next to a
+bare aiogram echo bot measured in the same run against the same server.
+
+Each of N simulated chats writes M messages one after another (each waits for its reply),
+so latency is "update posted → reply recorded by the server". Flood control is off on
+both sides here (bench/flood.py measures it): this measures our processing overhead.
+
+    python -m bench.bot [--chats 50] [--messages 10]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import itertools
+import logging
+import statistics
+import tempfile
+import time
+import uuid
+from collections.abc import AsyncIterator, Sequence
+from contextlib import ExitStack, asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bot.outbox import FloodLimits
+from core.commands import Command
+from core.logging import configure_logging
+from core.output import OutputSink, Reply
+from core.settings import Settings
+from scenarios.help import HelpScenario, UnknownScenario
+from storage import Storage, open_storage
+from tests.bot.support import running_bot
+from tests.fakes.telegram import FakeTelegram, SimUser
+from tests.fakes.telegram.echo import echo_bot, echo_dispatcher
+from tests.fakes.telegram.testing import polling
+from tests.support.servers import running_redis, running_secantus
+
+UNLIMITED = FloodLimits(
+    per_chat_rate=1e6, per_chat_burst=10**6, global_rate=1e6, global_burst=10**6
+)
+TEXT = "что ты умеешь?"
+
+
+@dataclass
+class Result:
+    updates: int
+    elapsed: float
+    latencies: list[float]
+
+    @property
+    def rate(self) -> float:
+        return self.updates / self.elapsed
+
+    def pct(self, q: float) -> float:
+        ordered = sorted(self.latencies)
+        return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+
+    def line(self, name: str) -> str:
+        return (
+            f"{name:<11} {self.updates} updates in {self.elapsed:.2f} s: "
+            f"{self.rate:7.1f} updates/s, p50 {self.pct(0.5):6.1f} ms, "
+            f"p99 {self.pct(0.99):6.1f} ms"
+        )
+
+
+async def converse(users: Sequence[SimUser], messages: int) -> Result:
+    latencies: list[float] = []
+
+    async def chat(user: SimUser) -> None:
+        for _ in range(messages):
+            posted = time.perf_counter()
+            await user.send(TEXT)
+            await user.wait_for_message(timeout=60)
+            latencies.append(time.perf_counter() - posted)
+
+    started = time.perf_counter()
+    await asyncio.gather(*(chat(user) for user in users))
+    return Result(len(latencies), time.perf_counter() - started, latencies)
+
+
+class StubCore:
+    """Stands in for the manager: replies at once, touches no storage. Shows what the
+    Telegram layer (dispatcher, middlewares, sink, outbox) costs on its own."""
+
+    def __init__(self, sink: OutputSink) -> None:
+        self._sink = sink
+
+    async def handle(self, command: Command) -> None:
+        await self._sink.deliver(Reply(chat_id=command.chat_id, text=f"stub: {command.text}"))
+
+
+@asynccontextmanager
+async def stub_core(settings: Settings, storage: Storage, sink: OutputSink) -> AsyncIterator[Any]:
+    yield StubCore(sink)
+
+
+def merge(results: Sequence[Result]) -> Result:
+    return Result(
+        sum(r.updates for r in results),
+        sum(r.elapsed for r in results),
+        [x for r in results for x in r.latencies],
+    )
+
+
+async def run(chats: int, messages: int, rounds: int, workdir: Path) -> None:
+    """Each round runs the echo bot, the full stack and the bot layer alone on one fake
+    server, in alternating order, so all meet the same server state (the fake slows down a
+    little as it records more)."""
+    ids = itertools.count(10**6, chats)
+
+    def fresh(tg: FakeTelegram) -> list[SimUser]:
+        base = next(ids)
+        return [tg.user(base + i) for i in range(chats)]
+
+    echo: list[Result] = []
+    full: list[Result] = []
+    layer: list[Result] = []
+    with ExitStack() as servers:
+        redis_url = servers.enter_context(running_redis(workdir))
+        mongo_uri = servers.enter_context(running_secantus(workdir))
+        async with (
+            FakeTelegram() as tg,
+            open_storage(
+                mongodb_uri=mongo_uri,
+                redis_url=redis_url,
+                data_dir=workdir,
+                db_name=f"b_{uuid.uuid4().hex[:8]}",
+            ) as storage,
+        ):
+            bot = echo_bot(tg.token, tg.api_base)
+
+            async def echo_round(warm: bool) -> None:
+                async with polling(echo_dispatcher(), bot, polling_timeout=1):
+                    result = await converse(fresh(tg), 2 if warm else messages)
+                if not warm:
+                    echo.append(result)
+
+            async def full_round(warm: bool) -> None:
+                async with running_bot(
+                    tg, storage, scenarios=[HelpScenario(), UnknownScenario()], limits=UNLIMITED
+                ):
+                    result = await converse(fresh(tg), 2 if warm else messages)
+                if not warm:
+                    full.append(result)
+
+            async def layer_round(warm: bool) -> None:
+                async with running_bot(tg, storage, core=stub_core, limits=UNLIMITED):
+                    result = await converse(fresh(tg), 2 if warm else messages)
+                if not warm:
+                    layer.append(result)
+
+            phases = [echo_round, full_round, layer_round]
+            for phase in phases:
+                await phase(True)
+            for index in range(rounds):
+                for phase in phases if index % 2 == 0 else phases[::-1]:
+                    await phase(False)
+            await bot.session.close()
+
+    e, f, b = merge(echo), merge(full), merge(layer)
+    print(f"{chats} chats x {messages} messages, each waiting for its reply; {rounds} rounds")
+    print(e.line("echo bot"))
+    print(f.line("full stack"))
+    print(b.line("bot layer") + "  (core stubbed: dispatcher, middlewares, sink, outbox)")
+    print(
+        f"ratio: {f.rate / e.rate:.0%} of the echo bot's updates/s (target >= 60%); "
+        f"p50 latency x{statistics.median(f.latencies) / statistics.median(e.latencies):.1f}"
+    )
+    print(f"bot layer alone: {b.rate / e.rate:.0%} of the echo bot's updates/s")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--chats", type=int, default=50)
+    parser.add_argument("--messages", type=int, default=10)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--log-level", default="WARNING")
+    args = parser.parse_args()
+    configure_logging(args.log_level)
+    logging.getLogger("aiogram").setLevel(logging.WARNING)
+    with tempfile.TemporaryDirectory() as tmp:
+        asyncio.run(run(args.chats, args.messages, args.rounds, Path(tmp)))
