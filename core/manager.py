@@ -8,6 +8,7 @@ import contextlib
 from collections.abc import Sequence
 from datetime import timedelta
 from types import TracebackType
+from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import structlog
@@ -16,7 +17,7 @@ from pydantic import BaseModel
 from core.clock import Clock
 from core.collector import SlotCollector
 from core.commands import Answer, Command, Lang
-from core.errors import ConfigError
+from core.errors import ConfigError, ScenarioError
 from core.events import CommandReceived, EventBus, NoScenario, RunFinished, ScenarioChosen
 from core.nlu import Decision, Intent, parse
 from core.output import AnswerOutcome, OutputSink, Question, Reply, RunView
@@ -192,6 +193,42 @@ class NLUManager:
         await self._storage.runs.create(run)
         structlog.contextvars.bind_contextvars(run_id=run.short_id)
         await self._collector.advance(run, scenario)
+
+    async def start_scenario(
+        self,
+        *,
+        chat_id: int,
+        user_id: int,
+        scenario: str,
+        slots: dict[str, Any],
+        lang: Lang,
+        schedule_id: str | None = None,
+        note: str | None = None,
+    ) -> str:
+        """Start a run without a typed command (a schedule firing); returns its id.
+
+        Missing slots are still asked in the chat; ``note`` is said first.
+        """
+        chosen = self._runner.scenario_of_name(scenario)
+        if chosen is None:
+            raise ScenarioError(f"no scenario {scenario!r} is registered")
+        async with self._sessions.turn(chat_id):
+            user = await self._storage.users.get_or_create(user_id)
+            run = ScenarioRun(
+                chat_id=chat_id,
+                user_id=user_id,
+                scenario=scenario,
+                lang=lang,
+                timezone=user.timezone or self._default_tz,
+                command_text=note or "",
+                slots=dict(slots),
+                schedule_id=schedule_id,
+            )
+            await self._storage.runs.create(run)
+            if note:
+                await self._reply(chat_id, note, lang)
+            await self._collector.advance(run, chosen)
+        return run.short_id
 
     async def _reply(self, chat_id: int, body: str, lang: Lang) -> None:
         await self._sink.deliver(Reply(chat_id=chat_id, text=body, lang=lang))

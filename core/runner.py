@@ -86,6 +86,9 @@ class ScenarioRunner:
     def scenario_of(self, run: ScenarioRun) -> StepScenario[Any] | None:
         return self._scenarios.get(run.scenario)
 
+    def scenario_of_name(self, name: str) -> StepScenario[Any] | None:
+        return self._scenarios.get(name)
+
     def progress(self, run: ScenarioRun, *, current: str | None = None) -> Progress:
         lang = _lang(run)
         scenario = self.scenario_of(run)

@@ -271,3 +271,25 @@ async def test_answer_while_the_paused_task_still_winds_down_is_not_lost(
         assert outcome.accepted
         await sink.wait_for(Done)
     assert scenario.executed == ["prepare", "confirm?", "confirm?", "finish"]
+
+
+async def test_a_run_started_without_a_command_asks_what_is_missing(
+    core: NLUManager, sink: CollectingSink, storage: Storage
+) -> None:
+    run_id = await core.start_scenario(
+        chat_id=100,
+        user_id=100,
+        scenario="book_rooms",
+        slots={"date": "2026-11-26", "start": "18:00"},
+        lang="ru",
+        schedule_id="s1",
+        note="Регулярная бронь на чт 26.11",
+    )
+    assert sink.outputs[0].text == "Регулярная бронь на чт 26.11"  # type: ignore[union-attr]
+    question = sink.last(Question)
+    assert question.run_id == run_id and question.key == "end"
+    run = await storage.runs.get(run_id)
+    assert run is not None and run.schedule_id == "s1"
+    await core.handle(cmd("20:00"))
+    done = await sink.wait_for(Done)
+    assert done.text == "Готово: 2026-11-26 18:00–20:00"
