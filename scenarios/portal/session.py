@@ -24,7 +24,7 @@ from scenarios.portal.errors import (
 )
 from scenarios.portal.models import Grid, PageSummary, PortalBooking
 from scenarios.portal.pages.base import land, path_of
-from scenarios.portal.pages.book import FORM_HEADING, BookPage, read_booking
+from scenarios.portal.pages.book import BOOKED_HEADING, BookPage, read_booking
 from scenarios.portal.pages.login import LoginPage
 from scenarios.portal.pages.my import MyBookingsPage
 from scenarios.portal.pages.rooms import RoomsPage
@@ -97,7 +97,7 @@ class PortalSession:
                         f"Сеанс на портале истёк снова ({what})", hint="попробуйте ещё раз"
                     ) from None
                 relogged = True
-                log.info("portal.relogin", action=what, username=self._username)
+                log.info("portal.login_needed", action=what, username=self._username)
                 await with_retries(self._policy, self._login, what="вход")
 
     async def _login(self) -> None:
@@ -108,12 +108,8 @@ class PortalSession:
         log.info("portal.login", username=self._username)
         await login.submit(self._username, self._password)
 
-    async def _building_codes(self, page: Page) -> dict[str, str]:
-        if not self._codes:
-            rooms = RoomsPage(page, self._base_url)
-            await rooms.open()
-            self._codes = {name: code for code, name in (await rooms.buildings()).items()}
-        return self._codes
+    async def _learn_buildings(self, rooms: RoomsPage) -> None:
+        self._codes = {name: code for code, name in (await rooms.buildings()).items()}
 
     # -- the API ----------------------------------------------------------------------------
 
@@ -126,8 +122,9 @@ class PortalSession:
 
         async def read(page: Page) -> Grid:
             rooms = RoomsPage(page, self._base_url)
-            await rooms.open()
-            self._codes = {name: code for code, name in (await rooms.buildings()).items()}
+            if not await rooms.is_current():
+                await rooms.open()
+            await self._learn_buildings(rooms)
             code, name = await rooms.show(building, day)
             return await rooms.read_grid(
                 building=code, name=name, day=day, timeout_ms=self._timeout_ms
@@ -171,10 +168,18 @@ class PortalSession:
 
     async def my_bookings(self) -> list[PortalBooking]:
         async def read(page: Page) -> list[PortalBooking]:
-            codes = await self._building_codes(page)
             my = MyBookingsPage(page, self._base_url)
             await my.open()
-            return await my.read(codes)
+            found = await my.read(self._codes)
+            if any(b.building == b.building_name for b in found):  # a name we cannot map yet
+                rooms = RoomsPage(page, self._base_url)
+                await rooms.open()
+                await self._learn_buildings(rooms)
+                found = [
+                    b.model_copy(update={"building": self._codes.get(b.building_name, b.building)})
+                    for b in found
+                ]
+            return found
 
         return await self._run("мои брони", read)
 
@@ -249,5 +254,4 @@ class PortalSession:
 
 
 async def _looks_booked(page: Page) -> bool:
-    heading = page.get_by_role("heading", level=1)
-    return await heading.count() > 0 and FORM_HEADING not in await heading.first.inner_text()
+    return await page.get_by_role("heading", name=BOOKED_HEADING, exact=True).count() > 0

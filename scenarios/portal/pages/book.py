@@ -22,9 +22,10 @@ from scenarios.portal.pages.common import hhmm, parse_day, parse_span
 from scenarios.portal.retry import Transient
 from scenarios.portal.summary import summarize
 
-__all__ = ["BookPage", "read_booking"]
+__all__ = ["BOOKED_HEADING", "FORM_HEADING", "BookPage", "read_booking"]
 
 FORM_HEADING = "Бронирование аудитории"
+BOOKED_HEADING = "Бронь оформлена"
 _BOOKING_PATH = re.compile(r"^/booking/(\d+)$")
 _UNKNOWN_OUTCOME_HINT = "проверьте «Мои брони», прежде чем бронировать снова"
 
@@ -114,13 +115,14 @@ async def read_booking(
     terms = [" ".join(t.split()) for t in await page.get_by_role("term").all_inner_texts()]
     values = [" ".join(v.split()) for v in await page.get_by_role("definition").all_inner_texts()]
     fields = dict(zip(terms, values, strict=False))
-    status_text = await page.get_by_role("status").first.inner_text()
+    status = page.get_by_role("status")
+    status_text = await status.first.inner_text() if await status.count() else ""
     span = parse_span(fields.get("Время", ""))
     day = parse_day(fields.get("Дата", ""))
     if number not in status_text or span is None or day is None:
         raise UnexpectedPage(f"Не удалось прочитать бронь № {number}", await summarize(page))
     name = fields.get("Корпус", "")
-    heading = await page.get_by_role("heading", level=1).first.inner_text()
+    booked = await page.get_by_role("heading", name=BOOKED_HEADING, exact=True).count()
     return PortalBooking(
         number=number,
         building=codes.get(name, fallback_building),
@@ -130,5 +132,5 @@ async def read_booking(
         start=span[0],
         end=span[1],
         purpose=fields.get("Цель", ""),
-        status="active" if "оформлена" in heading else "cancelled",
+        status="active" if booked else "cancelled",
     )

@@ -20,7 +20,7 @@ class LoginPage:
         self.page = page
         self.base_url = base_url
 
-    async def open(self, next_path: str = "/rooms") -> bool:
+    async def open(self, next_path: str = "/my") -> bool:
         """Open the login form; False when the portal says we are logged in already."""
         response = await self.page.goto(
             f"{self.base_url}{LOGIN_PATH}?next={quote(next_path, safe='')}"

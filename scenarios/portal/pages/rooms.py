@@ -54,6 +54,12 @@ class RoomsPage:
                 "На странице аудиторий нет выбора корпуса", await summarize(self.page)
             )
 
+    async def is_current(self) -> bool:
+        """On the rooms page already (its filters can be used without loading it again)."""
+        return path_of(self.page) == "/rooms" and (
+            await self.page.get_by_role("button", name="Показать").count() > 0
+        )
+
     async def buildings(self) -> dict[str, str]:
         """Building code → name, from the «Корпус» list."""
         options: list[list[str]] = await self.page.get_by_label("Корпус", exact=True).evaluate(

@@ -1,0 +1,82 @@
+"""Helpers for the page-object tests: the portal's test API and a few fixed dates."""
+
+from __future__ import annotations
+
+from datetime import date, time, timedelta
+from typing import Any
+
+import aiohttp
+from playwright.async_api import BrowserContext
+
+from portal.server import RunningPortal
+from scenarios.portal import PortalSession, RetryPolicy
+from tests.portal.helpers import START
+
+__all__ = [
+    "FAST",
+    "FRIDAY",
+    "TODAY",
+    "active_bookings",
+    "busy_cells",
+    "make_session",
+    "reset",
+    "set_quirks",
+]
+
+TODAY: date = START.date()  # Monday 23.11.2026, the portal clock starts at 09:00 Moscow
+FRIDAY: date = TODAY + timedelta(days=4)
+FAST = RetryPolicy(attempts=4, base_delay=0.01, max_delay=0.05)
+
+
+async def _post(url: str, payload: dict[str, Any]) -> None:
+    async with aiohttp.ClientSession() as http, http.post(url, json=payload) as response:
+        assert response.status == 200, await response.text()
+
+
+async def reset(base_url: str) -> None:
+    await _post(f"{base_url}/_test/reset", {})
+
+
+async def set_quirks(base_url: str, **quirks: Any) -> None:
+    await _post(f"{base_url}/_test/quirks", quirks)
+
+
+async def active_bookings(base_url: str, **match: str) -> list[dict[str, Any]]:
+    """Active bookings from ``/_test/bookings`` whose fields equal ``match``."""
+    async with aiohttp.ClientSession() as http, http.get(f"{base_url}/_test/bookings") as resp:
+        assert resp.status == 200
+        found: list[dict[str, Any]] = await resp.json()
+    return [
+        b
+        for b in found
+        if b["status"] == "active" and all(str(b[k]) == v for k, v in match.items())
+    ]
+
+
+def _minutes(value: time) -> int:
+    return value.hour * 60 + value.minute
+
+
+def busy_cells(spans: list[tuple[time, time]]) -> set[int]:
+    """Start minutes of the 30-minute cells the spans cover."""
+    return {m for s, e in spans for m in range(_minutes(s), _minutes(e), 30)}
+
+
+def make_session(
+    context: BrowserContext,
+    portal: RunningPortal,
+    *,
+    username: str = "club",
+    password: str = "club-demo",
+    timeout_ms: int = 10_000,
+    retry: RetryPolicy = FAST,
+) -> PortalSession:
+    """A session with short retry waits (the product's defaults are longer)."""
+    return PortalSession(
+        context,
+        base_url=portal.url,
+        username=username,
+        password=password,
+        timeout_ms=timeout_ms,
+        retry=retry,
+    )

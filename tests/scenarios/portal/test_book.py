@@ -1,0 +1,157 @@
+"""Booking through the form: success, taken slots, every rule the portal enforces."""
+
+from __future__ import annotations
+
+from datetime import time, timedelta
+
+import pytest
+from playwright.async_api import BrowserContext, Route
+
+from portal.server import RunningPortal
+from scenarios.portal import (
+    BookingRejected,
+    PortalSession,
+    PortalUnavailable,
+    SlotTaken,
+)
+from tests.portal.helpers import busy_booking, free_room
+from tests.scenarios.portal.helpers import FRIDAY, TODAY, active_bookings, make_session
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+
+async def test_book_appears_in_my_bookings_and_on_the_portal(
+    session: PortalSession, portal: RunningPortal
+) -> None:
+    room_id = await free_room(portal.url, "main", FRIDAY, "18:00", "19:30")
+    booking = await session.book(
+        room_id=room_id,
+        day=FRIDAY,
+        start=time(18),
+        end=time(19, 30),
+        purpose="Заседание клуба",
+        attendees=10,
+    )
+    assert booking.number.isdigit()
+    assert (booking.building, booking.building_name) == ("main", "Главный корпус")
+    assert booking.room_id == room_id
+    assert (booking.day, booking.start, booking.end) == (FRIDAY, time(18), time(19, 30))
+    assert (booking.purpose, booking.status) == ("Заседание клуба", "active")
+
+    assert await session.my_bookings() == [booking]
+    [stored] = await active_bookings(portal.url, user="club")
+    assert (str(stored["id"]), stored["room"], stored["attendees"]) == (
+        booking.number,
+        room_id,
+        10,
+    )
+
+
+async def test_taken_slot_is_slot_taken(session: PortalSession, portal: RunningPortal) -> None:
+    taken = await busy_booking(portal.url, FRIDAY)
+    with pytest.raises(SlotTaken) as caught:
+        await session.book(
+            room_id=taken["room"],
+            day=FRIDAY,
+            start=time.fromisoformat(taken["start"]),
+            end=time.fromisoformat(taken["end"]),
+            purpose="Клуб",
+        )
+    assert caught.value.message == "Это время уже занято: выберите другое."
+    assert caught.value.code == "slot_taken"
+    assert await active_bookings(portal.url, user="club") == []
+
+
+_CASES = [
+    # (code, day, start, end, purpose, attendees, the portal's message)
+    ("bad_time", FRIDAY, "19:00", "18:00", "Клуб", None,
+     "Время окончания должно быть позже времени начала."),
+    ("outside_hours", FRIDAY, "07:00", "08:00", "Клуб", None,
+     "Аудитории можно бронировать только с 08:00 до 22:00."),
+    ("not_aligned", FRIDAY, "18:15", "19:00", "Клуб", None,
+     "Начало и окончание должны быть кратны 30 минутам."),
+    ("too_long", FRIDAY, "10:00", "14:30", "Клуб", None,
+     "Одна бронь не может быть длиннее 4 часов."),
+    ("in_past", TODAY, "08:00", "08:30", "Клуб", None,
+     "Нельзя забронировать аудиторию на прошедшее время."),
+    ("too_far", TODAY + timedelta(days=15), "18:00", "19:00", "Клуб", None,
+     "Бронировать можно не более чем на 14 дней вперёд."),
+    ("purpose_required", FRIDAY, "18:00", "19:00", "   ", None,
+     "Укажите цель бронирования."),
+    ("over_capacity", FRIDAY, "18:00", "19:00", "Клуб", 1000,
+     "Участников больше, чем мест в аудитории"),
+]  # fmt: skip
+
+
+async def test_each_portal_rule_is_booking_rejected_with_its_message(
+    session: PortalSession, portal: RunningPortal
+) -> None:
+    room_id = await free_room(portal.url, "main", FRIDAY, "18:00", "19:00")
+    for code, day, start, end, purpose, attendees, message in _CASES:
+        with pytest.raises(BookingRejected) as caught:
+            await session.book(
+                room_id=room_id,
+                day=day,
+                start=time.fromisoformat(start),
+                end=time.fromisoformat(end),
+                purpose=purpose,
+                attendees=attendees,
+            )
+        assert (caught.value.code, caught.value.message[: len(message)]) == (code, message)
+    assert await active_bookings(portal.url, user="club") == []
+    assert session.logins == 1
+
+
+async def test_the_browser_form_check_is_booking_rejected(
+    session: PortalSession, portal: RunningPortal
+) -> None:
+    room_id = await free_room(portal.url, "main", FRIDAY, "18:00", "19:00")
+    for purpose, attendees, label in (("Клуб", 0, "Количество участников"), ("", 5, "Цель")):
+        with pytest.raises(BookingRejected) as caught:
+            await session.book(
+                room_id=room_id,
+                day=FRIDAY,
+                start=time(18),
+                end=time(19),
+                purpose=purpose,
+                attendees=attendees,
+            )
+        assert caught.value.code == "client_validation"
+        assert caught.value.message.startswith(label)
+
+
+async def test_unknown_room_is_rejected(session: PortalSession) -> None:
+    with pytest.raises(BookingRejected) as caught:
+        await session.book(
+            room_id="main-999", day=FRIDAY, start=time(18), end=time(19), purpose="Клуб"
+        )
+    assert caught.value.code == "unknown_room"
+
+
+async def test_a_post_with_an_unknown_outcome_is_not_sent_again(
+    context: BrowserContext, portal: RunningPortal
+) -> None:
+    """The booking is made but the answer is lost (a 502 from a proxy): one POST only."""
+    posts: list[str] = []
+
+    async def lose_the_answer(route: Route) -> None:
+        if route.request.method != "POST":
+            await route.continue_()
+            return
+        posts.append(route.request.url)
+        await route.fetch()  # the portal does book it…
+        await route.fulfill(status=502, body="<h1>502 Bad Gateway</h1>", content_type="text/html")
+
+    await context.route("**/book", lose_the_answer)
+    session = make_session(context, portal)
+    room_id = await free_room(portal.url, "main", FRIDAY, "18:00", "19:00")
+    with pytest.raises(PortalUnavailable) as caught:
+        await session.book(
+            room_id=room_id, day=FRIDAY, start=time(18), end=time(19), purpose="Клуб"
+        )
+    assert caught.value.hint is not None and "Мои брони" in caught.value.hint
+    assert len(posts) == 1
+    await context.unroute("**/book")
+    [mine] = await session.my_bookings()  # what the scenario checks before trying again
+    assert (mine.room_id, mine.start) == (room_id, time(18))
+    await session.close()
