@@ -1,4 +1,4 @@
-"""One portal and one Chromium pool for the package; the portal is reset before each test."""
+"""One portal and one Chromium pool for the package; every browser test gets a reset portal."""
 
 from __future__ import annotations
 
@@ -32,14 +32,17 @@ async def pool() -> AsyncIterator[BrowserPool]:
         yield opened
 
 
-@pytest_asyncio.fixture(loop_scope="session", autouse=True)
-async def _fresh_portal(portal: RunningPortal, clock: TestClock) -> None:
+@pytest_asyncio.fixture(loop_scope="session")
+async def fresh_portal(portal: RunningPortal, clock: TestClock) -> RunningPortal:
+    """The shared portal reseeded, sessions and quirks cleared, clock back at the start."""
     clock.shift = timedelta()
     await reset(portal.url)
+    return portal
 
 
 @pytest_asyncio.fixture(loop_scope="session")
-async def context(pool: BrowserPool) -> AsyncIterator[BrowserContext]:
+async def context(pool: BrowserPool, fresh_portal: RunningPortal) -> AsyncIterator[BrowserContext]:
+    """A fresh browser context on a freshly reset portal."""
     async with pool.context() as ctx:
         yield ctx
 

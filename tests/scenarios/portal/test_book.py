@@ -14,8 +14,14 @@ from scenarios.portal import (
     PortalUnavailable,
     SlotTaken,
 )
-from tests.portal.helpers import busy_booking, free_room
-from tests.scenarios.portal.helpers import FRIDAY, TODAY, active_bookings, make_session
+from tests.portal.helpers import TestClock, busy_booking, free_room
+from tests.scenarios.portal.helpers import (
+    FRIDAY,
+    TODAY,
+    active_bookings,
+    make_session,
+    set_quirks,
+)
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -154,4 +160,33 @@ async def test_a_post_with_an_unknown_outcome_is_not_sent_again(
     await context.unroute("**/book")
     [mine] = await session.my_bookings()  # what the scenario checks before trying again
     assert (mine.room_id, mine.start) == (room_id, time(18))
+    await session.close()
+
+
+async def test_a_post_bounced_to_login_is_sent_again_after_logging_in(
+    context: BrowserContext, portal: RunningPortal, clock: TestClock
+) -> None:
+    """The session expires between the form and its POST: the portal refuses, so redo it."""
+    await set_quirks(portal.url, session_lifetime=60)
+    posts = 0
+
+    async def expire_before_the_first_post(route: Route) -> None:
+        nonlocal posts
+        if route.request.method == "POST":
+            posts += 1
+            if posts == 1:
+                clock.advance(timedelta(seconds=61))
+        await route.continue_()
+
+    await context.route("**/book", expire_before_the_first_post)
+    session = make_session(context, portal)
+    await session.ensure_logged_in()
+    room_id = await free_room(portal.url, "main", FRIDAY, "18:00", "19:00")
+    booking = await session.book(
+        room_id=room_id, day=FRIDAY, start=time(18), end=time(19), purpose="Клуб"
+    )
+    assert (posts, session.logins) == (2, 2)
+    assert [str(b["id"]) for b in await active_bookings(portal.url, user="club")] == [
+        booking.number
+    ]
     await session.close()
