@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 
 import pytest
+from pydantic import SecretStr
 
 from core.app import build_core
 from core.browser import BrowserPool
@@ -52,7 +53,7 @@ def sink() -> CollectingSink:
 async def manager(
     storage: Storage, sink: CollectingSink, clock: ManualClock, portal_url: str, pool: BrowserPool
 ) -> AsyncIterator[NLUManager]:
-    account = PortalAccount(url=portal_url, username="club", password="club-demo")  # type: ignore[arg-type]
+    account = PortalAccount(url=portal_url, username="club", password=SecretStr("club-demo"))
     work = PortalWork(pool=pool, account=account, vault=CredentialVault(storage, None))
     scenarios = all_scenarios(work=work, preferences=storage.preferences)
     async with build_core(load_settings(), storage, sink, scenarios=scenarios, clock=clock) as core:
@@ -165,7 +166,7 @@ async def test_wrong_password_stops_with_a_clear_message(
     portal_url: str,
     pool: BrowserPool,
 ) -> None:
-    account = PortalAccount(url=portal_url, username="club", password="wrong")  # type: ignore[arg-type]
+    account = PortalAccount(url=portal_url, username="club", password=SecretStr("wrong"))
     work = PortalWork(pool=pool, account=account, vault=CredentialVault(storage, None))
     scenarios = all_scenarios(work=work, preferences=storage.preferences)
     async with build_core(load_settings(), storage, sink, scenarios=scenarios, clock=clock) as core:

@@ -1,0 +1,143 @@
+"""Crash safety: the bot process is SIGKILLed at every step boundary of a booking; a new
+process resumes the run and the portal ends with exactly the three bookings asked for."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from storage import RunStatus, Storage, open_storage
+from storage.process import die_with_parent, free_port
+from tests.support.portal import portal_bookings, reset_portal, set_quirks
+
+ROOT = Path(__file__).resolve().parents[2]
+COMMAND = "забронируй 3 аудитории рядом в главном послезавтра с 18 до 20"
+
+
+def _wait_port(port: int, proc: subprocess.Popen[bytes]) -> None:
+    for _ in range(400):
+        assert proc.poll() is None, "the portal exited"
+        try:
+            socket.create_connection(("127.0.0.1", port), 0.2).close()
+            return
+        except OSError:
+            time.sleep(0.05)
+    raise AssertionError("the portal did not start")
+
+
+@pytest.fixture(scope="module")
+def portal_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The portal in its own process, so it outlives the bot processes we kill."""
+    port = free_port()
+    clubman = shutil.which("clubman", path=str(Path(sys.executable).parent)) or "clubman"
+    log = (tmp_path_factory.mktemp("portal") / "portal.log").open("wb")
+    proc = subprocess.Popen(
+        [clubman, "portal", "--port", str(port), "--test-api", "--seed", "1"],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        preexec_fn=die_with_parent,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_port(port, proc)
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(10)
+        log.close()
+
+
+@pytest.fixture
+async def shared(
+    secantus_uri: str, redis_url: str, tmp_path: Path
+) -> AsyncIterator[tuple[Storage, str]]:
+    db = f"crash_{uuid.uuid4().hex[:10]}"
+    async with open_storage(
+        mongodb_uri=secantus_uri, redis_url=redis_url, data_dir=tmp_path, db_name=db
+    ) as storage:
+        await storage.redis.flushdb()
+        yield storage, db
+
+
+def _child(mongo: str, redis: str, db: str, portal: str, mode: str) -> subprocess.Popen[bytes]:
+    argv = [sys.executable, "-m", "tests.support.booking_child", mongo, redis, db, portal, mode]
+    if mode == "start":
+        argv.append(COMMAND)
+    return subprocess.Popen(
+        argv,
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        preexec_fn=die_with_parent,
+        env={**os.environ, "LOG_LEVEL": "WARNING"},
+    )
+
+
+async def _wait_for(condition: Any, proc: subprocess.Popen[bytes], *, timeout: float = 90) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not await condition():
+        if proc.poll() is not None:
+            output = proc.stdout.read().decode() if proc.stdout else ""
+            raise AssertionError(f"the bot exited before the kill point:\n{output}")
+        assert loop.time() < deadline, "kill point not reached"
+        await asyncio.sleep(0.02)
+
+
+@pytest.mark.parametrize("kill_at", ["login", "find", "booked:1", "booked:2", "book"])
+async def test_killed_at_every_step_boundary_books_exactly_three(
+    kill_at: str,
+    portal_url: str,
+    shared: tuple[Storage, str],
+    secantus_uri: str,
+    redis_url: str,
+) -> None:
+    storage, db = shared
+    await reset_portal(portal_url)
+    await set_quirks(portal_url, latency_ms=150)
+
+    async def steps_done() -> set[str]:
+        runs = await storage.runs.recent_for_chat(100, limit=1)
+        return runs[0].done_steps() if runs else set()
+
+    async def reached() -> bool:
+        if kill_at.startswith("booked:"):
+            return len(await portal_bookings(portal_url, user="club")) >= int(kill_at[7:])
+        return kill_at in await steps_done()
+
+    first = _child(secantus_uri, redis_url, db, portal_url, "start")
+    try:
+        await _wait_for(reached, first)
+        first.send_signal(signal.SIGKILL)
+        first.wait()
+    finally:
+        first.kill()
+    runs = await storage.runs.recent_for_chat(100, limit=1)
+    assert runs and runs[0].status is RunStatus.RUNNING  # killed mid-run
+
+    second = _child(secantus_uri, redis_url, db, portal_url, "resume")
+    try:
+        output, _ = await asyncio.to_thread(second.communicate, timeout=120)
+    finally:
+        second.kill()
+    assert second.returncode == 0, output.decode()
+    booked = await portal_bookings(portal_url, user="club")
+    assert len(booked) == 3, booked
+    numbers = sorted(int(b["room_number"]) for b in booked)
+    assert numbers == list(range(numbers[0], numbers[0] + 3))
+    run = (await storage.runs.recent_for_chat(100, limit=1))[0]
+    assert run.status is RunStatus.DONE
+    assert [s.name for s in run.steps] == ["login", "find", "book", "verify"]
+    assert b"done" in output
