@@ -9,13 +9,16 @@ Not safe for concurrent use: one session drives one page.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Awaitable, Callable
 from datetime import date, time
 from typing import Any, Literal, TypeVar
 
 import structlog
 from playwright.async_api import BrowserContext, Page
+from playwright.async_api import Error as PlaywrightError
 
+from core.errors import BrowserError
 from scenarios.portal.errors import (
     BookingRejected,
     PortalUnavailable,
@@ -76,7 +79,10 @@ class PortalSession:
 
     async def _page_now(self) -> Page:
         if self._page is None or self._page.is_closed():
-            self._page = await self._context.new_page()
+            try:
+                self._page = await self._context.new_page()
+            except PlaywrightError as exc:
+                raise BrowserError("could not open a page for the portal") from exc
             self._page.set_default_timeout(self._timeout_ms)
             self._page.set_default_navigation_timeout(self._timeout_ms)
         return self._page
@@ -216,13 +222,15 @@ class PortalSession:
         if aria_role is None:
             raise ValueError(f"role must be one of {sorted(CLICKABLE_ROLES)}, not {role!r}")
         page = await self._page_now()
-        target = page.get_by_role(aria_role, name=name, exact=True)
-        if await target.count() == 0:
-            target = page.get_by_role(aria_role, name=name)
-        if await target.count() == 0:
-            raise UnexpectedPage(f"На странице нет элемента {role} «{name}»", await summarize(page))
 
         async def act() -> None:
+            target = page.get_by_role(aria_role, name=name, exact=True)
+            if await target.count() == 0:
+                target = page.get_by_role(aria_role, name=name)
+            if await target.count() == 0:
+                raise UnexpectedPage(
+                    f"На странице нет элемента {role} «{name}»", await summarize(page)
+                )
             await target.first.click()
             await page.wait_for_load_state()
 
@@ -231,12 +239,17 @@ class PortalSession:
     async def check(self, label: str) -> None:
         """Tick the checkbox labelled ``label``."""
         page = await self._page_now()
-        box = page.get_by_label(label, exact=True)
-        if await box.count() == 0:
-            raise UnexpectedPage(f"На странице нет флажка «{label}»", await summarize(page))
-        await self._act(box.first.check, f"флажок «{label}»")
+
+        async def act() -> None:
+            box = page.get_by_label(label, exact=True)
+            if await box.count() == 0:
+                raise UnexpectedPage(f"На странице нет флажка «{label}»", await summarize(page))
+            await box.first.check()
+
+        await self._act(act, f"флажок «{label}»")
 
     async def _act(self, action: Callable[[], Awaitable[None]], what: str) -> None:
+        """One user-like action, not retried (it may not be safe to repeat)."""
         try:
             await translate(action)
         except Transient as exc:
@@ -244,13 +257,18 @@ class PortalSession:
 
     async def storage_state(self) -> dict[str, Any]:
         """Cookies and local storage of the context, to be saved (encrypted) for next time."""
-        state = await self._context.storage_state()
+        try:
+            state = await self._context.storage_state()
+        except PlaywrightError as exc:
+            raise BrowserError("could not read the browser's storage state") from exc
         return dict(state)
 
     async def close(self) -> None:
-        if self._page is not None and not self._page.is_closed():
-            await translate(self._page.close)
-        self._page = None
+        """Close this session's page (the context belongs to the caller)."""
+        page, self._page = self._page, None
+        if page is not None and not page.is_closed():
+            with contextlib.suppress(PlaywrightError):  # already gone with its browser
+                await page.close()
 
 
 async def _looks_booked(page: Page) -> bool:

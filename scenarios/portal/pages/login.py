@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from urllib.parse import quote
 
+from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
 from scenarios.portal.errors import LockedOut, LoginFailed, SessionExpired
@@ -32,7 +33,10 @@ class LoginPage:
         """Log in; raises ``LoginFailed``, ``LockedOut``, ``SessionExpired`` or ``Transient``."""
         page = self.page
         await page.get_by_label("Имя пользователя").fill(username)
-        await page.get_by_label("Пароль", exact=True).fill(password)
+        try:
+            await page.get_by_label("Пароль", exact=True).fill(password)
+        except PlaywrightError:  # dropped on purpose: the original error may echo the password
+            raise Transient("could not type into «Пароль»") from None
         async with page.expect_navigation() as navigation:
             await page.get_by_role("button", name="Войти").click()
         status = await land(page, await navigation.value, login_ok=True)
