@@ -1,0 +1,65 @@
+"""The scenario's brain for unexpected pages and choices (ARCHITECTURE §1 step 6).
+
+    brain = Brain(llm_or_None, memory)
+    await brain.resolve_page(ctx, step="login", expected=..., page=snapshot,
+                             driver=session, probe=probe)       # returns once past it
+    option = await brain.choose_alternative(ctx, situation)     # or None: ask the user
+
+Decisions are validated against the allowed actions (``check_decision``); page text is
+quoted as untrusted data (``prompt``); resolutions are remembered by page signature.
+"""
+
+from __future__ import annotations
+
+from core.brain.brain import Brain, PageDriver, PageProbe
+from core.brain.choices import ABORT_ID, ask_about_page, user_choices
+from core.brain.events import BrainConsulted, BrainDecided, LLMCalled
+from core.brain.memory import BrainMemory, InMemoryBrainMemory
+from core.brain.models import (
+    ACTIONS,
+    Action,
+    BrainDecision,
+    ClickTarget,
+    PageSnapshot,
+    Situation,
+    UserChoice,
+)
+from core.brain.prompt import SYSTEM, quote_page, render_situation
+from core.brain.validate import (
+    FORBIDDEN,
+    check_decision,
+    is_forbidden,
+    page_signature,
+    present,
+    safe_targets,
+)
+
+__all__ = [
+    "ABORT_ID",
+    "ACTIONS",
+    "FORBIDDEN",
+    "SYSTEM",
+    "Action",
+    "Brain",
+    "BrainConsulted",
+    "BrainDecided",
+    "BrainDecision",
+    "BrainMemory",
+    "ClickTarget",
+    "InMemoryBrainMemory",
+    "LLMCalled",
+    "PageDriver",
+    "PageProbe",
+    "PageSnapshot",
+    "Situation",
+    "UserChoice",
+    "ask_about_page",
+    "check_decision",
+    "is_forbidden",
+    "page_signature",
+    "present",
+    "quote_page",
+    "render_situation",
+    "safe_targets",
+    "user_choices",
+]

@@ -1,0 +1,258 @@
+"""``Brain``: what a scenario step does when the portal shows something unexpected.
+
+    remembered clicks for this page signature → replayed, checked by the step's probe
+    else the LLM (validated against the allowed actions) → click / retry / ask / abort
+    else (no LLM, LLM down, over budget, invalid answer) → ask the user (safe actions
+    + «Отменить»), answered through the runner's pause and resume.
+
+LLMs decide, code acts: the brain only returns or executes validated decisions through a
+``PageDriver`` (the portal session), and never presses booking or cancelling controls.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, Literal, Protocol
+
+import structlog
+
+from core.brain.choices import ask_about_page, page_answer_keys, user_choices
+from core.brain.events import BrainConsulted, BrainDecided
+from core.brain.memory import BrainMemory
+from core.brain.models import BrainDecision, ClickTarget, PageSnapshot, Situation
+from core.brain.prompt import SYSTEM, render_situation
+from core.brain.validate import check_decision, is_forbidden, page_signature, present
+from core.errors import ClubError, LLMError, ScenarioError
+from core.events import BaseEvent
+from core.llm import LLM, LLMRequest
+from scenarios.base import StepContext
+
+__all__ = ["Brain", "PageDriver", "PageProbe"]
+
+log = structlog.get_logger("clubman.brain")
+
+# Re-checks the step's expectation: None when the expected page is back, else the page.
+PageProbe = Callable[[], Awaitable[PageSnapshot | None]]
+
+
+class PageDriver(Protocol):
+    async def click(self, role: str, name: str) -> None: ...
+    async def check(self, label: str) -> None: ...
+
+
+class Brain:
+    def __init__(self, llm: LLM | None, memory: BrainMemory, *, max_rounds: int = 3) -> None:
+        self._llm = llm
+        self._memory = memory
+        self._max_rounds = max_rounds
+        self._used: dict[str, set[str]] = {}  # run id → page answers already applied
+
+    @property
+    def has_llm(self) -> bool:
+        return self._llm is not None
+
+    def forget_run(self, run_id: str) -> None:
+        self._used.pop(run_id, None)
+
+    # --- the LLM --------------------------------------------------------------------
+
+    async def consult(
+        self, ctx: StepContext[Any], situation: Situation, *, answers: Sequence[str] = ()
+    ) -> BrainDecision | None:
+        """One validated decision from the LLM, or None (no LLM, failure, rejected)."""
+        if self._llm is None:
+            return None
+        labels = list(answers)
+        signature = page_signature(situation.page)
+        request = LLMRequest.ask(
+            SYSTEM,
+            render_situation(situation, answers=labels),
+            purpose="brain",
+            user_id=ctx.user_id,
+            max_tokens=600,
+        )
+
+        def validate(decision: BrainDecision) -> None:
+            check_decision(decision, situation, answers=labels)
+
+        try:
+            result = await self._llm.complete(request, BrainDecision, validate=validate)
+        except LLMError as exc:
+            await self._emit(ctx, BrainConsulted(step=situation.step, signature=signature,
+                                                 ok=False, error=str(exc)[:300]))  # fmt: skip
+            return None
+        await self._emit(
+            ctx,
+            BrainConsulted(
+                step=situation.step, signature=signature, ok=True, provider=result.provider,
+                model=result.model, input_tokens=result.input_tokens,
+                output_tokens=result.output_tokens, cost_usd=result.cost_usd,
+                latency_ms=result.latency_ms, cached=result.cached,
+            ),
+        )  # fmt: skip
+        try:  # again, whatever the layer below did (a cached answer, a lax validator)
+            check_decision(result.value, situation, answers=labels)
+        except ValueError as exc:
+            log.warning("brain.rejected", reason=str(exc))
+            return None
+        return result.value
+
+    async def choose_alternative(self, ctx: StepContext[Any], situation: Situation) -> str | None:
+        """An option id from ``situation.alternatives`` the LLM picked, or None: ask the user.
+
+        Raises ``ScenarioError`` when the LLM decides to give up.
+        """
+        allowed = tuple(a for a in situation.allowed if a in ("alternative", "ask_user", "abort"))
+        situation = situation.model_copy(update={"allowed": allowed})
+        decision = await self.consult(ctx, situation, answers=list(situation.alternatives.values()))
+        if decision is None:
+            return None
+        await self._decided(ctx, situation.step, decision, "llm")
+        if decision.action == "abort":
+            raise ScenarioError(decision.reason or ctx.t("Не получилось", "Could not do it"))
+        return decision.option_id if decision.action == "alternative" else None
+
+    # --- unexpected pages -------------------------------------------------------------
+
+    async def resolve_page(
+        self,
+        ctx: StepContext[Any],
+        *,
+        step: str,
+        expected: str,
+        page: PageSnapshot,
+        driver: PageDriver,
+        probe: PageProbe,
+        problem: str = "",
+    ) -> None:
+        """Get past ``page`` or pause/stop the run: returns once ``probe`` says the step's
+        page is back; raises ``NeedsAnswer`` (a question) or ``ScenarioError`` (abort)."""
+        signature = page_signature(page)
+        history = [f"step {name}: done" for name in ctx.results]
+        answered = await self._apply_answer(ctx, step, page, driver, probe, signature)
+        if answered is None:
+            return
+        page = answered
+        remembered = await self._memory.recall(signature)
+        if remembered:
+            after = await self._replay(ctx, step, page, remembered, driver, probe)
+            if after is None:
+                return
+            await self._memory.forget(signature)
+            history.append("remembered clicks did not help: " + _names(remembered))
+            page = after
+        clicks: list[ClickTarget] = []
+        for _ in range(self._max_rounds if self._llm is not None else 0):
+            situation = Situation(
+                step=step, expected=expected, problem=problem, page=page, history=history,
+                allowed=("click", "retry_step", "ask_user", "abort"), lang=ctx.lang,
+            )  # fmt: skip
+            labels = [c.label for c in user_choices(page, ctx.lang)]
+            decision = await self.consult(ctx, situation, answers=labels)
+            if decision is None:
+                break
+            if decision.action == "abort":
+                await self._decided(ctx, step, decision, "llm")
+                raise ScenarioError(decision.reason or ctx.t("Не получилось", "Could not do it"))
+            if decision.action == "ask_user":
+                await self._decided(ctx, step, decision, "llm")
+                ask_about_page(ctx, page, question=decision.question, only=decision.options)
+            targets = decision.targets if decision.action == "click" else []
+            after = await self._perform(driver, targets, probe)
+            await self._decided(ctx, step, decision, "llm", resolved=after is None)
+            clicks += targets
+            if after is None:
+                if clicks:
+                    await self._memory.remember(signature, clicks, note=page.heading or page.url)
+                return
+            history.append(f"{decision.action} {_names(targets)}: the page is still unexpected")
+            page = after
+        await self._emit(ctx, BrainDecided(step=step, action="ask_user", source="policy"))
+        ask_about_page(ctx, page)
+
+    async def _apply_answer(
+        self,
+        ctx: StepContext[Any],
+        step: str,
+        page: PageSnapshot,
+        driver: PageDriver,
+        probe: PageProbe,
+        signature: str,
+    ) -> PageSnapshot | None:
+        """The user's latest unused answer about a page, applied; the page afterwards."""
+        used = self._used.setdefault(ctx.run_id, set())
+        fresh = [k for k in page_answer_keys(ctx) if k not in used]
+        if not fresh:
+            return page
+        used.update(fresh)
+        answer = ctx.answers[fresh[-1]]
+        choice = next((c for c in user_choices(page, ctx.lang) if c.id == answer), None)
+        if choice is None:  # asked about another page: ask afresh below
+            return page
+        if choice.abort:
+            await self._emit(ctx, BrainDecided(step=step, action="abort", source="user"))
+            raise ScenarioError(ctx.t("Остановлено по вашему выбору", "Stopped as you chose"))
+        after = await self._perform(driver, choice.clicks, probe)
+        await self._emit(ctx, BrainDecided(step=step, action="click", source="user",
+                                           detail=_names(choice.clicks),
+                                           resolved=after is None))  # fmt: skip
+        if after is None:
+            await self._memory.remember(signature, choice.clicks, note=page.heading or page.url)
+        return after
+
+    async def _replay(
+        self,
+        ctx: StepContext[Any],
+        step: str,
+        page: PageSnapshot,
+        clicks: Sequence[ClickTarget],
+        driver: PageDriver,
+        probe: PageProbe,
+    ) -> PageSnapshot | None:
+        if any(is_forbidden(c.name) or not present(page, c) for c in clicks):
+            after: PageSnapshot | None = page  # the page changed (or memory is bad): no replay
+        else:
+            after = await self._perform(driver, clicks, probe)
+        await self._emit(ctx, BrainDecided(step=step, action="click", source="memory",
+                                           detail=_names(clicks),
+                                           resolved=after is None))  # fmt: skip
+        return after
+
+    @staticmethod
+    async def _perform(
+        driver: PageDriver, clicks: Sequence[ClickTarget], probe: PageProbe
+    ) -> PageSnapshot | None:
+        for target in clicks:
+            try:
+                if target.role == "checkbox":
+                    await driver.check(target.name)
+                else:
+                    await driver.click(target.role, target.name)
+            except ClubError as exc:  # the element is gone, the portal hiccuped: look again
+                log.info("brain.click_failed", target=target.name, error=str(exc))
+                break
+        return await probe()
+
+    async def _decided(
+        self,
+        ctx: StepContext[Any],
+        step: str,
+        decision: BrainDecision,
+        source: Literal["llm", "memory", "policy", "user"],
+        *,
+        resolved: bool | None = None,
+    ) -> None:
+        detail = _names(decision.targets) or decision.option_id or decision.step or ""
+        detail = detail or decision.question or decision.reason
+        await self._emit(ctx, BrainDecided(step=step, action=decision.action, source=source,
+                                           detail=detail[:300], resolved=resolved))  # fmt: skip
+
+    @staticmethod
+    async def _emit(ctx: StepContext[Any], event: BaseEvent) -> None:
+        event.chat_id = ctx.chat_id
+        event.run_id = ctx.run_id
+        await ctx.emit(event)
+
+
+def _names(clicks: Sequence[ClickTarget]) -> str:
+    return ", ".join(f"{c.role} «{c.name}»" for c in clicks)

@@ -1,0 +1,80 @@
+"""What the user can be offered when the brain cannot (or may not) decide: the page's
+safe actions plus «Отменить», as options with stable ids, asked through ``ctx.ask``."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+from core.brain.models import ClickTarget, PageSnapshot, UserChoice
+from core.brain.validate import safe_targets
+from core.output import Option
+from scenarios.base import StepContext
+
+__all__ = ["ABORT_ID", "PAGE_KEY", "ask_about_page", "page_answer_keys", "user_choices"]
+
+ABORT_ID = "abort"
+PAGE_KEY = "page"
+_MAX_ACTIONS = 4
+
+
+def _id(label: str) -> str:
+    return "pg" + hashlib.sha1(label.encode()).hexdigest()[:8]  # noqa: S324 - not security
+
+
+def user_choices(page: PageSnapshot, lang: str) -> list[UserChoice]:
+    """Up to four safe actions (ticking the page's checkboxes goes with each button), then
+    «Отменить». Ids depend only on what the choice does, so they survive a re-run."""
+    targets = safe_targets(page)
+    boxes = [t for t in targets if t.role == "checkbox"]
+    ru = lang == "ru"
+    choices: list[UserChoice] = []
+    for target in targets:
+        if target.role == "checkbox":
+            continue
+        clicks: tuple[ClickTarget, ...]
+        if target.role == "button":
+            clicks = (*boxes, target)
+            ticked = ", ".join(f"«{b.name}»" for b in boxes)
+            press = f"нажать «{target.name}»" if ru else f"press «{target.name}»"
+            label = (
+                (f"Отметить {ticked} и {press}" if ru else f"Tick {ticked} and {press}")
+                if (boxes)
+                else press[0].upper() + press[1:]
+            )
+        else:
+            clicks = (target,)
+            label = f"Перейти: «{target.name}»" if ru else f"Open «{target.name}»"
+        choices.append(UserChoice(id=_id(label), label=label[:120], clicks=clicks))
+        if len(choices) == _MAX_ACTIONS:
+            break
+    choices.append(UserChoice(id=ABORT_ID, label="Отменить" if ru else "Cancel", abort=True))
+    return choices
+
+
+def page_answer_keys(ctx: StepContext[Any]) -> list[str]:
+    """Keys of the page questions answered in this run, oldest first."""
+    keys = [k for k in ctx.answers if k.startswith(PAGE_KEY) and k[len(PAGE_KEY) :].isdigit()]
+    return sorted(keys, key=lambda k: int(k[len(PAGE_KEY) :]))
+
+
+def ask_about_page(
+    ctx: StepContext[Any],
+    page: PageSnapshot,
+    *,
+    question: str | None = None,
+    only: Sequence[str] = (),
+) -> NoReturn:
+    """Pause the run with a question about the page (``only``: labels to keep)."""
+    choices = user_choices(page, ctx.lang)
+    if only:
+        picked = [c for c in choices if c.label in only or c.abort]
+        choices = picked if len(picked) > 1 else choices
+    what = (page.heading or page.title or page.url)[:120]
+    text = question or ctx.t(
+        f"Портал показал неожиданную страницу «{what}». Что сделать?",
+        f"The portal showed an unexpected page «{what}». What should I do?",
+    )
+    key = f"{PAGE_KEY}{len(page_answer_keys(ctx)) + 1}"
+    ctx.ask(key, text, [Option(id=c.id, label=c.label) for c in choices], allow_free_text=False)
