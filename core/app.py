@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from datetime import timedelta
 
+from core.assist.extractor import SlotExtractor
 from core.clock import Clock, SystemClock
 from core.events import EventBus
 from core.manager import NLUManager
@@ -45,6 +46,7 @@ async def build_core(
     scenarios: Sequence[BaseScenario],
     clock: Clock | None = None,
     classifier: IntentClassifier | None = None,
+    extractor: SlotExtractor | None = None,
     bus: EventBus | None = None,
 ) -> AsyncIterator[NLUManager]:
     """The manager with its runner, resumed runs and expiry loop; stopped on exit."""
@@ -57,6 +59,7 @@ async def build_core(
         default_timezone=settings.timezone,
         waiting_ttl=timedelta(seconds=settings.runner.waiting_ttl_seconds),
         classifier=classifier,
+        extractor=extractor,
     )
     async with manager:
         yield manager

@@ -14,6 +14,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 import structlog
 from pydantic import BaseModel
 
+from core.assist.extractor import SlotExtractor, fill_slots
 from core.clock import Clock
 from core.collector import SlotCollector
 from core.commands import Answer, Command, Lang
@@ -59,9 +60,11 @@ class NLUManager:
         default_timezone: str,
         waiting_ttl: timedelta,
         classifier: IntentClassifier | None = None,
+        extractor: SlotExtractor | None = None,
         expiry_interval: float = 30.0,
     ) -> None:
         self._storage = storage
+        self._extractor = extractor  # None: slots come from the rules only
         self._sink = sink
         self._bus = bus
         self._clock = clock
@@ -181,6 +184,10 @@ class NLUManager:
             await self._reply(command.chat_id, answer, lang)
             return
         assert isinstance(scenario, StepScenario)
+        decision = await fill_slots(
+            self._extractor, command.text, decision, choice.intent, now=self._clock.now(),
+            tz=ZoneInfo(user.timezone or self._default_tz), user_id=command.user_id,
+        )  # fmt: skip
         run = ScenarioRun(
             chat_id=command.chat_id,
             user_id=command.user_id,

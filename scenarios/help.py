@@ -6,6 +6,7 @@ from typing import ClassVar
 
 from rapidfuzz import fuzz, process
 
+from core.assist.answerer import UnknownAnswerer
 from core.commands import Command, Lang
 from core.nlu import Decision, Intent
 from scenarios.base import InstantScenario
@@ -57,6 +58,14 @@ _UNKNOWN: dict[Lang, str] = {
 }
 
 
+_CAN_DO: dict[Lang, str] = {
+    "ru": "А я умею бронировать аудитории, показывать и отменять брони, бронировать "
+    "каждую неделю. Примеры: /help",
+    "en": "What I can do: book rooms, list and cancel bookings, book every week. "
+    "Examples: /help",
+}
+
+
 def _bullets(lines: list[str]) -> str:
     return "\n".join(f"• {line}" for line in lines)
 
@@ -84,14 +93,26 @@ class HelpScenario(InstantScenario):
 
 
 class UnknownScenario(InstantScenario):
-    """The fallback: scores low on purpose so it never beats a real scenario."""
+    """The fallback: scores low on purpose so it never beats a real scenario.
+
+    With an ``answerer`` (an LLM) it answers the message briefly, then says what it can do.
+    """
 
     name = "unknown"
     intents: ClassVar[frozenset[Intent]] = frozenset({Intent.UNKNOWN})
+
+    def __init__(self, *, answerer: UnknownAnswerer | None = None) -> None:
+        self._answerer = answerer
 
     def score(self, decision: Decision) -> float:
         return 0.1 if decision.intent is Intent.UNKNOWN else 0.0
 
     async def respond(self, command: Command, decision: Decision) -> str:
+        if self._answerer is not None:
+            said = await self._answerer.answer(
+                command.text, lang=decision.lang, user_id=command.user_id
+            )
+            if said:
+                return f"{said}\n\n{_CAN_DO[decision.lang]}"
         closest = closest_examples(command.text, decision.lang)
         return _UNKNOWN[decision.lang].format(closest=_bullets(closest))

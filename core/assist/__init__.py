@@ -1,0 +1,33 @@
+"""Where an LLM helps the rules: intent classification, slot gaps, unknown messages.
+
+Each helper is optional: ``Assist.build(None, memory)`` gives the rules-only product.
+"""
+
+from __future__ import annotations
+
+from core.assist.answerer import LLMAnswerer, ShortAnswer, UnknownAnswerer
+from core.assist.classifier import IntentAnswer, LLMIntentClassifier
+from core.assist.extractor import (
+    REQUIRED,
+    LLMSlotExtractor,
+    SlotExtractor,
+    SlotGuess,
+    fill_slots,
+    merge,
+)
+from core.assist.wiring import Assist
+
+__all__ = [
+    "REQUIRED",
+    "Assist",
+    "IntentAnswer",
+    "LLMAnswerer",
+    "LLMIntentClassifier",
+    "LLMSlotExtractor",
+    "ShortAnswer",
+    "SlotExtractor",
+    "SlotGuess",
+    "UnknownAnswerer",
+    "fill_slots",
+    "merge",
+]
