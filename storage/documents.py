@@ -13,6 +13,8 @@ from beanie import Document
 from pydantic import BaseModel, Field
 from pymongo import IndexModel
 
+from storage.brain_memory import BrainMemoryEntry
+
 __all__ = [
     "ACTIVE_STATUSES",
     "ALL_DOCUMENTS",
@@ -242,4 +244,5 @@ ALL_DOCUMENTS: list[type[Document]] = [
     Event,
     Schedule,
     Preference,
+    BrainMemoryEntry,
 ]

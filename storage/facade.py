@@ -7,6 +7,7 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from storage.brain_memory import BrainMemoryRepository
 from storage.kv import ClaimOnce, KeyLocks, RedisCache, RedisSpendLedger
 from storage.local_mongo import MEMORY, local_mongo
 from storage.mongo import open_mongo
@@ -27,6 +28,7 @@ class Storage:
     users: UserRepository
     preferences: PreferenceRepository
     schedules: ScheduleRepository
+    brain_memory: BrainMemoryRepository
     locks: KeyLocks
     cache: RedisCache
     ledger: RedisSpendLedger
@@ -61,6 +63,7 @@ async def open_storage(
             users=UserRepository(),
             preferences=PreferenceRepository(),
             schedules=ScheduleRepository(),
+            brain_memory=BrainMemoryRepository(),
             locks=KeyLocks(redis),
             cache=RedisCache(redis),
             ledger=RedisSpendLedger(redis),
