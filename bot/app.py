@@ -10,8 +10,10 @@ import structlog
 from pydantic import SecretStr
 
 from core.app import build_core
+from core.assist import open_assist
 from core.browser import BrowserPool
 from core.clock import Clock
+from core.events import EventBus
 from core.manager import NLUManager
 from core.output import OutputSink
 from core.settings import Settings
@@ -73,11 +75,23 @@ async def open_core(
             )
         )
         vault = CredentialVault(storage, settings.security.encryption_key)
-        work = PortalWork(pool=pool, account=account, vault=vault)
-        scenarios = all_scenarios(work=work, preferences=storage.preferences)
-        manager = await stack.enter_async_context(
-            build_core(settings, storage, sink, scenarios=scenarios, clock=clock)
+        bus = EventBus(storage.events)
+        assist = await stack.enter_async_context(
+            open_assist(
+                settings.llm, cache=storage.cache, ledger=storage.ledger,
+                memory=storage.brain_memory, bus=bus, timezone=settings.timezone,
+            )
+        )  # fmt: skip
+        work = PortalWork(pool=pool, account=account, vault=vault, brain=assist.brain)
+        scenarios = all_scenarios(
+            work=work, preferences=storage.preferences, answerer=assist.answerer
         )
+        manager = await stack.enter_async_context(
+            build_core(
+                settings, storage, sink, scenarios=scenarios, clock=clock, bus=bus,
+                classifier=assist.classifier, extractor=assist.extractor,
+            )
+        )  # fmt: skip
         yield manager
 
 

@@ -15,7 +15,7 @@ from core.assist.extractor import (
     fill_slots,
     merge,
 )
-from core.assist.wiring import Assist
+from core.assist.wiring import Assist, open_assist
 
 __all__ = [
     "REQUIRED",
@@ -30,4 +30,5 @@ __all__ = [
     "UnknownAnswerer",
     "fill_slots",
     "merge",
+    "open_assist",
 ]

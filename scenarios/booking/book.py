@@ -171,17 +171,25 @@ class BookRooms(StepScenario[BookingSlots]):
         candidates = [wanted.building] if moved else await self._buildings(ctx)
         for building in candidates:
             place = wanted.model_copy(update={"building": building})
-            ours = await self._ours(session, place)
-            grid = await session.availability(building, place.day)
-            rooms = choose_rooms(grid, want, place.start, place.end, ours=ours)
-            if rooms is not None:
-                return {
-                    "place": place.model_dump(mode="json"),
-                    "rooms": [{"id": r.id, "number": r.number} for r in rooms],
-                    "alts": alts,
-                }
+            if (found := await self._free(session, want, place, alts)) is not None:
+                return found
         first = wanted.model_copy(update={"building": candidates[0]})
-        raise await self._no_rooms(ctx, session, want, first, len(candidates))
+        problem = await self._no_rooms(ctx, session, want, first, len(candidates))
+        chosen = await self._work.pick_alternative(ctx, "find", problem)  # the LLM brain
+        if chosen and (found := await self._free(session, want, chosen, alts)) is not None:
+            return found
+        raise problem
+
+    async def _free(
+        self, session: PortalSession, want: Want, place: Placement, alts: int
+    ) -> dict[str, Any] | None:
+        ours = await self._ours(session, place)
+        grid = await session.availability(place.building, place.day)
+        rooms = choose_rooms(grid, want, place.start, place.end, ours=ours) or []
+        rows = [{"id": r.id, "number": r.number} for r in rooms]
+        return (
+            {"place": place.model_dump(mode="json"), "rooms": rows, "alts": alts} if rows else None
+        )
 
     async def _no_rooms(
         self,

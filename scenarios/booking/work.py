@@ -15,10 +15,13 @@ from playwright.async_api import BrowserContext
 from playwright.async_api import Error as PlaywrightError
 from pydantic import BaseModel, SecretStr
 
+from core.brain import Brain, PageSnapshot, Situation
 from core.browser import BrowserPool
 from core.errors import PortalError
+from core.pause import NeedsAnswer
 from scenarios.base import StepContext
-from scenarios.portal import PortalSession
+from scenarios.booking.alternatives import Placement
+from scenarios.portal import PageSummary, PortalSession, UnexpectedPage
 
 __all__ = ["Credentials", "PortalAccount", "PortalWork", "SessionVault"]
 
@@ -45,7 +48,15 @@ class SessionVault(Protocol):
 
 
 class PortalWork:
-    def __init__(self, *, pool: BrowserPool, account: PortalAccount, vault: SessionVault) -> None:
+    def __init__(
+        self,
+        *,
+        pool: BrowserPool,
+        account: PortalAccount,
+        vault: SessionVault,
+        brain: Brain | None = None,
+    ) -> None:
+        self.brain = brain  # unexpected pages and alternatives; None: they fail the step
         self._pool = pool
         self._account = account
         self._vault = vault
@@ -79,7 +90,7 @@ class PortalWork:
             )
             stack.push_async_callback(session.close)
             try:
-                await session.ensure_logged_in()
+                await self._logged_in(session, ctx)
             except PortalError:
                 shot = await _capture(context)
                 if shot is not None:
@@ -92,6 +103,42 @@ class PortalWork:
         self._open[ctx.run_id] = (stack, session, context)
         return session
 
+    async def _logged_in(self, session: PortalSession, ctx: StepContext[Any]) -> None:
+        """Log in; an unexpected page on the way (the rules notice) goes to the brain."""
+        try:
+            await session.ensure_logged_in()
+        except UnexpectedPage as exc:
+            if self.brain is None:
+                raise
+
+            async def probe() -> PageSnapshot | None:
+                try:
+                    await session.ensure_logged_in()
+                except UnexpectedPage as again:
+                    return _snapshot(again.summary)
+                return None
+
+            await self.brain.resolve_page(
+                ctx, step="login", expected="the «Мои брони» page after logging in",
+                page=_snapshot(exc.summary), driver=session, probe=probe, problem=exc.message,
+            )  # fmt: skip
+
+    async def pick_alternative(
+        self, ctx: StepContext[Any], step: str, problem: Exception
+    ) -> Placement | None:
+        """The offered alternative the LLM brain chose instead of asking the user, if any."""
+        if self.brain is None or not self.brain.has_llm or not isinstance(problem, NeedsAnswer):
+            return None
+        page = _snapshot(await (await self.session(ctx)).page_summary())
+        history = [f"step {name}: done" for name in ctx.results]
+        situation = Situation(
+            step=step, expected="free rooms for the request", problem=problem.question.text,
+            page=page, history=history, allowed=("alternative", "ask_user", "abort"),
+            alternatives={o.id: o.label for o in problem.question.options}, lang=ctx.lang,
+        )  # fmt: skip
+        picked = await self.brain.choose_alternative(ctx, situation)
+        return Placement.from_option_id(picked) if picked else None
+
     async def screenshot(self, run_id: str) -> bytes | None:
         opened = self._open.get(run_id)
         if opened is not None:
@@ -100,9 +147,15 @@ class PortalWork:
 
     async def release(self, run_id: str) -> None:
         self._failed_logins.pop(run_id, None)
+        if self.brain is not None:
+            self.brain.forget_run(run_id)
         opened = self._open.pop(run_id, None)
         if opened is not None:
             await opened[0].aclose()
+
+
+def _snapshot(summary: PageSummary) -> PageSnapshot:
+    return PageSnapshot.model_validate(summary.model_dump())
 
 
 async def _capture(context: BrowserContext) -> bytes | None:
