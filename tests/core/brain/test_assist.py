@@ -1,0 +1,125 @@
+"""The LLM helpers of the NLU: intent classification, slot gaps, unknown messages."""
+
+from __future__ import annotations
+
+import datetime as dt
+from zoneinfo import ZoneInfo
+
+from core.assist import LLMAnswerer, LLMIntentClassifier, LLMSlotExtractor, SlotGuess, fill_slots
+from core.commands import Command, Lang
+from core.llm import FallbackLLM
+from core.nlu import Decision, Intent, Slots, parse
+from scenarios.help import UnknownScenario
+from tests.core.brain.conftest import NOW
+from tests.fakes.llm import Answer, Fail, FakeAnthropic
+
+TZ = ZoneInfo("Europe/Moscow")
+TODAY = dt.date(2026, 11, 23)
+
+
+async def test_classifier_returns_only_an_offered_intent(
+    llm: FallbackLLM, vendor: FakeAnthropic
+) -> None:
+    classifier = LLMIntentClassifier(llm)
+    vendor.push(Answer({"intent": "book_rooms"}))
+    assert await classifier.classify("нужна комната", list(Intent)) is Intent.BOOK_ROOMS
+
+    vendor.push(Answer({"intent": "order_pizza"}), Answer({"intent": "weather"}))
+    assert await classifier.classify("закажи пиццу", list(Intent)) is None
+
+    offered = [Intent.LIST_BOOKINGS, Intent.HELP]
+    vendor.push(Answer({"intent": "cancel_booking"}), Answer({"intent": "help"}))
+    assert await classifier.classify("что ты умеешь", offered) is Intent.HELP
+    assert "must be one of" in vendor.bodies[-1]["messages"][-1]["content"]
+
+    vendor.push(Fail(500))
+    assert await classifier.classify("что-то", list(Intent)) is None
+
+
+class Scripted:
+    def __init__(self, guess: SlotGuess | None) -> None:
+        self.guess = guess
+        self.calls = 0
+
+    async def extract(
+        self, text: str, *, intent: Intent, today: dt.date, lang: Lang, user_id: int | None
+    ) -> SlotGuess | None:
+        self.calls += 1
+        return self.guess
+
+
+async def fill(extractor: Scripted, text: str, intent: Intent = Intent.BOOK_ROOMS) -> Decision:
+    decision = parse(text, now=NOW, tz=TZ)
+    return await fill_slots(extractor, text, decision, intent, now=NOW, tz=TZ, user_id=1)
+
+
+async def test_extraction_fills_gaps_but_never_overwrites_what_the_rules_found() -> None:
+    lying = Scripted(
+        SlotGuess(date="2026-11-27", start="09:00", end="11:00", building="lab", rooms=5)
+    )
+    decision = await fill(lying, "забронируй 2 аудитории в главном в четверг с 18")
+    assert lying.calls == 1
+    slots = decision.slots
+    assert (slots.date, slots.start, slots.building, slots.rooms) == (
+        dt.date(2026, 11, 26), dt.time(18), "main", 2,
+    )  # fmt: skip
+    assert slots.end == dt.time(11)  # the only gap
+    assert decision.missing == [] and decision.next_action == "execute"
+
+
+async def test_invalid_guesses_are_dropped() -> None:
+    junk = Scripted(
+        SlotGuess(
+            date="next thursday",
+            start="25:00",
+            end="20:00",
+            building="moon",
+            room=["DROP TABLE"],
+            capacity=-3,
+            rooms=99,
+        )  # fmt: skip
+    )
+    decision = await fill(junk, "забронируй аудиторию в четверг")
+    assert decision.slots.start is None and decision.slots.building is None
+    assert decision.slots.end == dt.time(20) and decision.slots.room is None
+    assert decision.slots.capacity is None and decision.slots.rooms == 1
+    assert decision.missing == ["start"]
+
+
+async def test_no_extraction_when_nothing_is_missing_or_no_extractor() -> None:
+    extractor = Scripted(SlotGuess(building="lab"))
+    decision = await fill(extractor, "забронируй 301 в главном в четверг с 18 до 20")
+    assert extractor.calls == 0 and decision.slots.building == "main"
+    bare = parse("хочу комнату", now=NOW, tz=TZ)
+    same = await fill_slots(None, "хочу комнату", bare, Intent.BOOK_ROOMS, now=NOW, tz=TZ,
+                            user_id=1)  # fmt: skip
+    assert same == bare
+
+
+async def test_text_the_rules_did_not_understand_gets_its_slots_from_the_llm(
+    llm: FallbackLLM, vendor: FakeAnthropic
+) -> None:
+    vendor.push(Answer({"date": "2026-11-26", "start": "18:00", "end": "20:00", "weekdays": None}))
+    text = "нам бы где-нибудь посидеть послезавтрашним послезавтра вечерком"
+    decision = parse(text, now=NOW, tz=TZ)
+    filled = await fill_slots(LLMSlotExtractor(llm), text, decision, Intent.BOOK_ROOMS, now=NOW,
+                              tz=TZ, user_id=1)  # fmt: skip
+    assert filled.intent is Intent.BOOK_ROOMS and filled.missing == []
+    assert filled.slots == Slots(date=dt.date(2026, 11, 26), start=dt.time(18), end=dt.time(20),
+                                 rooms=1)  # fmt: skip
+    assert "Today is 2026-11-23" in str(vendor.bodies[0]["system"])
+
+
+async def test_unknown_gets_a_short_answer_plus_capabilities_with_an_llm(
+    llm: FallbackLLM, vendor: FakeAnthropic
+) -> None:
+    command = Command(chat_id=1, user_id=1, text="какая сегодня погода?")
+    decision = parse(command.text, now=NOW, tz=TZ)
+    vendor.push(Answer({"answer": "Погоду я не знаю."}))
+    said = await UnknownScenario(answerer=LLMAnswerer(llm)).respond(command, decision)
+    assert said.startswith("Погоду я не знаю.\n\n") and "бронировать аудитории" in said
+
+    vendor.push(Fail(500))
+    fallback = await UnknownScenario(answerer=LLMAnswerer(llm)).respond(command, decision)
+    assert fallback == await UnknownScenario().respond(command, decision)
+    assert "Всё, что я умею: /help" in fallback
