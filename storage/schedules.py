@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from beanie import PydanticObjectId
 
+from core.errors import ConcurrencyError
 from storage.documents import Schedule, ScheduleStatus
 from storage.errors import translate_errors
 
@@ -49,3 +52,20 @@ class ScheduleRepository:
                 .sort("+created_at")
                 .to_list()
             )
+
+    async def update(
+        self, schedule_id: str, change: Callable[[Schedule], bool], *, attempts: int = 5
+    ) -> Schedule | None:
+        """Load, ``change`` in place and save, again from a fresh copy when someone else
+        saved meanwhile. ``change`` returns False to leave the schedule as it is.
+        Returns the schedule as it is now (None if there is none)."""
+        for attempt in range(attempts):
+            schedule = await self.get(schedule_id)
+            if schedule is None or not change(schedule):
+                return schedule
+            try:
+                return await self.save(schedule)
+            except ConcurrencyError:
+                if attempt == attempts - 1:
+                    raise
+        return None  # pragma: no cover - the loop returns or raises

@@ -1,0 +1,28 @@
+"""Recurring bookings: weekly schedules booked as their dates enter the portal's window.
+
+times        pure: window openings and due dates per weekday and time zone (DST-correct)
+history      pure: which firings block a date, which are retried
+firing       ScheduleFirer: claim, record, start the booking run, settle the status
+service      BookingScheduler: the APScheduler timer, rebuilt from the documents
+book         ScheduleBook / LateTimer: what the schedule scenarios are given
+settings     SchedulerSettings
+"""
+
+from core.scheduler.book import LateTimer, ScheduleBook, entry_of
+from core.scheduler.entry import ScheduleEntry, ScheduleState, entry_label
+from core.scheduler.history import FiringStatus
+from core.scheduler.service import TICK_JOB, BookingScheduler
+from core.scheduler.settings import SchedulerSettings
+
+__all__ = [
+    "TICK_JOB",
+    "BookingScheduler",
+    "FiringStatus",
+    "LateTimer",
+    "ScheduleBook",
+    "ScheduleEntry",
+    "ScheduleState",
+    "SchedulerSettings",
+    "entry_label",
+    "entry_of",
+]

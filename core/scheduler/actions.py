@@ -1,0 +1,50 @@
+"""The schedule list's buttons, as pure builders: «⏸ Пауза: …» ``p:<n>``, «▶ Возобновить: …»
+``r:<n>``, «🗑 Удалить: …» ``d:<n>``, where ``n`` indexes the list the run read first
+(an ObjectId does not fit in an option id), and «✅ Готово» ``done``."""
+
+from __future__ import annotations
+
+from core.commands import Lang
+from core.output import Option
+from core.scheduler.entry import ScheduleEntry, ScheduleState
+
+__all__ = ["DONE", "action_options", "list_lines", "parse_action"]
+
+DONE = "done"
+_STATES: dict[str, ScheduleState] = {"p": "paused", "r": "active", "d": "deleted"}
+_LABELS: dict[str, tuple[str, str]] = {
+    "p": ("⏸ Пауза: ", "⏸ Pause: "),
+    "r": ("▶ Возобновить: ", "▶ Resume: "),
+    "d": ("🗑 Удалить: ", "🗑 Delete: "),
+}
+
+
+def _t(pair: tuple[str, str], lang: Lang) -> str:
+    return pair[0] if lang == "ru" else pair[1]
+
+
+def list_lines(entries: list[ScheduleEntry], lang: Lang) -> list[str]:
+    """«чт 18:00–20:00, 405 — активна» per schedule."""
+    states = {"paused": ("на паузе", "paused"), "active": ("активна", "active")}
+    return [
+        f"{e.label(lang)} — {_t(states.get(e.status, states['active']), lang)}" for e in entries
+    ]
+
+
+def action_options(entries: list[ScheduleEntry], ids: list[str], lang: Lang) -> list[Option]:
+    """Pause or resume, and delete, for each of ``entries`` (each must be in ``ids``)."""
+    options: list[Option] = []
+    for entry in entries:
+        index, label = ids.index(entry.id), entry.label(lang)
+        for kind in ("r" if entry.status == "paused" else "p", "d"):
+            options.append(Option(id=f"{kind}:{index}", label=_t(_LABELS[kind], lang) + label))
+    options.append(Option(id=DONE, label=_t(("✅ Готово", "✅ Done"), lang)))
+    return options
+
+
+def parse_action(action: str, ids: list[str]) -> tuple[str, ScheduleState] | None:
+    """``"p:1"`` → (the second id, "paused"); None for «Готово», text or a bad index."""
+    kind, _, index = action.partition(":")
+    if kind not in _STATES or not index.isdigit() or int(index) >= len(ids):
+        return None
+    return ids[int(index)], _STATES[kind]

@@ -1,0 +1,41 @@
+"""Settings of the recurring-booking scheduler (nested as ``scheduler`` in ``Settings``:
+``SCHEDULER__LEAD_DAYS=14`` and so on)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from pydantic import BaseModel, Field, model_validator
+
+__all__ = ["SchedulerSettings"]
+
+
+class SchedulerSettings(BaseModel):
+    # A date is booked when it enters the portal's window: ``lead_days`` before it
+    # (the portal books at most 14 days ahead), at ``fire_at`` in the schedule's time zone.
+    lead_days: int = Field(default=14, ge=0, le=14)
+    fire_at: dt.time = dt.time(0, 0)
+    # A periodic check that books what is due and not yet booked (catch-up after
+    # downtime, retries, schedules created by other processes); it also runs at start-up.
+    tick_seconds: int = Field(default=300, ge=1)
+    # A failed firing (portal down, server error) is tried again on a later tick,
+    # at most ``max_attempts`` times per date and not sooner than ``retry_seconds``.
+    max_attempts: int = Field(default=3, ge=1)
+    retry_seconds: int = Field(default=1800, ge=1)
+    # How long one process's claim on a (schedule, date) firing lasts in Redis.
+    claim_ttl_seconds: int = Field(default=600, ge=1)
+    # APScheduler: a job that is late (event loop stalled, machine asleep) still runs
+    # when at most this late (None: however late; firing is idempotent); missed runs
+    # of one job are coalesced into one.
+    misfire_grace_seconds: int | None = 6 * 3600
+    coalesce: bool = True
+    # A new schedule's first firing waits this long, so «создана» is said before it.
+    first_fire_delay_seconds: float = Field(default=1.0, ge=0)
+
+    @model_validator(mode="after")
+    def _retry_after_claim(self) -> SchedulerSettings:
+        if self.retry_seconds <= self.claim_ttl_seconds:
+            raise ValueError(
+                "retry_seconds must exceed claim_ttl_seconds (a retry needs a new claim)"
+            )
+        return self

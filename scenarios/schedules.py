@@ -1,0 +1,298 @@
+"""Recurring bookings from the chat: ``schedule_booking`` (create after a confirmation),
+``list_schedules`` (pause, resume, delete by buttons) and ``cancel_schedule``. The schedule
+store and the scheduler's timer are injected as the small protocols below."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from typing import Any, ClassVar, Protocol
+
+from core.errors import ScenarioError
+from core.nlu import WEEKDAYS, Decision, Intent
+from core.output import Option
+from core.pause import QuestionSpec
+from core.scheduler.actions import action_options, list_lines, parse_action
+from core.scheduler.entry import ScheduleEntry, ScheduleState, entry_label, weekdays_label
+from core.scheduler.slots import ScheduleSlots, WeekdaySlots, booking_slots
+from scenarios.base import SlotContext, Step, StepContext, StepScenario
+
+__all__ = [
+    "CancelSchedule",
+    "ListSchedules",
+    "ScheduleBooking",
+    "ScheduleStore",
+    "ScheduleTimer",
+]
+
+
+class ScheduleStore(Protocol):
+    async def create(
+        self,
+        *,
+        owner_id: int,
+        chat_id: int,
+        weekdays: list[str],
+        slots: dict[str, Any],
+        timezone: str,
+    ) -> ScheduleEntry: ...
+    async def of_owner(self, owner_id: int) -> list[ScheduleEntry]: ...
+    async def set_status(self, schedule_id: str, status: ScheduleState) -> ScheduleEntry | None: ...
+    async def set_weekdays(self, schedule_id: str, weekdays: list[str]) -> ScheduleEntry | None: ...
+
+
+class ScheduleTimer(Protocol):
+    async def add(self, schedule: str) -> None: ...
+    async def remove(self, schedule_id: str) -> None: ...
+
+
+_DAY_NAMES = {"ru": ("пн", "вт", "ср", "чт", "пт", "сб", "вс"), "en": WEEKDAYS}
+
+
+class _Base(StepScenario[Any]):
+    def __init__(self, *, store: ScheduleStore, timer: ScheduleTimer) -> None:
+        self._store = store
+        self._timer = timer
+
+
+class ScheduleBooking(_Base):
+    """Slots are asked and checked as ``booking`` (the ``book_rooms`` scenario) does."""
+
+    name = "schedule_booking"
+    intents: ClassVar[frozenset[Intent]] = frozenset({Intent.SCHEDULE_BOOKING})
+    slot_model = ScheduleSlots
+    title_ru = "Регулярная бронь"
+    title_en = "Recurring booking"
+
+    def __init__(
+        self, *, store: ScheduleStore, timer: ScheduleTimer, booking: StepScenario[Any]
+    ) -> None:
+        super().__init__(store=store, timer=timer)
+        self._booking = booking
+
+    def initial_slots(self, decision: Decision) -> dict[str, Any]:
+        slots = super().initial_slots(decision)
+        day = slots.pop("date", None)
+        if "recurrence" not in slots and day is not None:  # «по четвергам, начиная с 26.11»
+            weekday = WEEKDAYS[dt.date.fromisoformat(day).weekday()]
+            slots["recurrence"] = {"freq": "weekly", "weekdays": [weekday]}
+        return slots
+
+    def slots_to_ask(self, slots: dict[str, Any]) -> list[str]:
+        return [n for n in ("recurrence", "start", "end", "building") if n not in slots]
+
+    def check_slots(self, slots: dict[str, Any], ctx: SlotContext) -> tuple[str, str] | None:
+        booking = {k: v for k, v in slots.items() if k != "recurrence"}
+        return self._booking.check_slots(booking, ctx)
+
+    async def slot_question(self, slot: str, ctx: SlotContext) -> QuestionSpec:
+        if slot != "recurrence":  # times and building: asked as for any booking
+            return await self._booking.slot_question(slot, ctx)
+        question = await super().slot_question(slot, ctx)
+        names = _DAY_NAMES[ctx.lang]
+        question.options = [Option(id=d, label=names[i]) for i, d in enumerate(WEEKDAYS)]
+        return question
+
+    def parse_answer(
+        self, slot: str, *, option_id: str | None, text: str | None, ctx: SlotContext
+    ) -> Any:
+        if slot != "recurrence":
+            return self._booking.parse_answer(slot, option_id=option_id, text=text, ctx=ctx)
+        if option_id in WEEKDAYS:
+            return {"freq": "weekly", "weekdays": [option_id]}
+        return super().parse_answer(slot, option_id=option_id, text=text, ctx=ctx)
+
+    def steps(self) -> Sequence[Step]:
+        return [
+            Step("confirm", "Подтверждение", "Confirmation", self._confirm),
+            Step("create", "Создание", "Creating", self._create),
+        ]
+
+    @staticmethod
+    def _label(ctx: StepContext[Any]) -> str:
+        return entry_label(ctx.slots.weekdays(), booking_slots(ctx.slots), ctx.lang)
+
+    async def _confirm(self, ctx: StepContext[Any]) -> dict[str, Any]:
+        answer = ctx.answer("confirm")
+        if answer is None:
+            what = self._label(ctx)
+            ctx.ask(
+                "confirm",
+                ctx.t(
+                    f"Создать регулярную бронь: каждую неделю {what}? Каждую дату бронирую, "
+                    "как только портал её откроет (за 14 дней).",
+                    f"Create a recurring booking: every week {what}? I book each date as soon "
+                    "as the portal opens it (14 days ahead).",
+                ),
+                [
+                    Option(id="create", label=ctx.t("Создать", "Create")),
+                    Option(id="cancel", label=ctx.t("Отмена", "Cancel")),
+                ],
+                allow_free_text=False,
+            )
+        return {"create": answer == "create"}
+
+    async def _create(self, ctx: StepContext[Any]) -> dict[str, Any]:
+        if not ctx.results["confirm"]["create"]:
+            return {"created": False}
+        weekdays, booking = ctx.slots.weekdays(), booking_slots(ctx.slots)
+        # A repeated step (after a restart) or the same request twice: one schedule.
+        same = [
+            e
+            for e in await self._store.of_owner(ctx.user_id)
+            if e.weekdays == weekdays and e.slots == booking
+        ]
+        if same:
+            entry = same[0]
+            if entry.status == "paused":
+                entry = await self._store.set_status(entry.id, "active") or entry
+        else:
+            entry = await self._store.create(
+                owner_id=ctx.user_id,
+                chat_id=ctx.chat_id,
+                weekdays=weekdays,
+                slots=booking,
+                timezone=ctx.tz.key,
+            )
+        await self._timer.add(entry.id)
+        return {"created": True, "id": entry.id, "label": self._label(ctx)}
+
+    def summary(self, ctx: StepContext[Any]) -> str:
+        made = ctx.results["create"]
+        if not made["created"]:
+            return ctx.t("Хорошо, не создаю.", "OK, not created.")
+        return ctx.t(
+            f"Регулярная бронь создана: {made['label']}. Список и пауза: /schedules",
+            f"Recurring booking created: {made['label']}. List and pause: /schedules",
+        )
+
+
+class ListSchedules(_Base):
+    """The list as a question whose options are the actions; a tap applies one and the
+    updated list is asked again (``act1``, ``act2``…) until «Готово» or another text."""
+
+    name = "list_schedules"
+    intents: ClassVar[frozenset[Intent]] = frozenset({Intent.LIST_SCHEDULES})
+    slot_model = WeekdaySlots
+    title_ru = "Регулярные брони"
+    title_en = "Recurring bookings"
+
+    def initial_slots(self, decision: Decision) -> dict[str, Any]:
+        return {}
+
+    def steps(self) -> Sequence[Step]:
+        return [
+            Step("load", "Чтение списка", "Reading the list", self._load),
+            Step("act", "Управление", "Managing", self._act),
+        ]
+
+    async def _load(self, ctx: StepContext[Any]) -> dict[str, Any]:
+        return {"ids": [e.id for e in await self._store.of_owner(ctx.user_id)]}
+
+    async def _apply(self, action: str, ids: list[str]) -> bool:
+        parsed = parse_action(action, ids)
+        if parsed is None:
+            return False
+        schedule_id, state = parsed
+        await self._store.set_status(schedule_id, state)
+        if state == "active":
+            await self._timer.add(schedule_id)
+        else:
+            await self._timer.remove(schedule_id)
+        return True
+
+    async def _act(self, ctx: StepContext[Any]) -> dict[str, Any]:
+        ids: list[str] = ctx.results["load"]["ids"]
+        keys = sorted((k for k in ctx.answers if k.startswith("act")), key=lambda k: int(k[3:]))
+        # Earlier taps were applied when this step ran after them; only the newest is new.
+        finished = bool(keys) and not await self._apply(ctx.answers[keys[-1]], ids)
+        current = {e.id: e for e in await self._store.of_owner(ctx.user_id)}
+        entries = [current[i] for i in ids if i in current]
+        lines = list_lines(entries, ctx.lang)
+        if entries and not finished:  # «Готово» or a typed text ends it
+            head = ctx.t("Регулярные брони:", "Recurring bookings:")
+            ctx.ask(
+                f"act{len(keys) + 1}",
+                head + "\n" + "\n".join(f"• {line}" for line in lines),
+                action_options(entries, ids, ctx.lang),
+                allow_free_text=False,
+            )
+        return {"lines": lines}
+
+    def summary(self, ctx: StepContext[Any]) -> str:
+        lines = ctx.results["act"]["lines"]
+        if not lines:
+            return ctx.t(
+                "Регулярных броней нет. Например: «каждый четверг бронируй 405 с 18 до 20».",
+                "No recurring bookings. For example: “every Thursday book 405 from 6pm to 8pm”.",
+            )
+        head = ctx.t("Регулярные брони:", "Recurring bookings:")
+        return head + "\n" + "\n".join(f"• {line}" for line in lines)
+
+
+class CancelSchedule(_Base):
+    """«отключи автобронь по средам»: a Wednesday is taken out of a schedule (the schedule
+    is deleted when no weekday is left); with several matches the user picks one."""
+
+    name = "cancel_schedule"
+    intents: ClassVar[frozenset[Intent]] = frozenset({Intent.CANCEL_SCHEDULE})
+    slot_model = WeekdaySlots
+    title_ru = "Отключение регулярной брони"
+    title_en = "Stopping a recurring booking"
+
+    def initial_slots(self, decision: Decision) -> dict[str, Any]:
+        return {k: v for k, v in super().initial_slots(decision).items() if k == "recurrence"}
+
+    def steps(self) -> Sequence[Step]:
+        return [
+            Step("choose", "Выбор", "Choosing", self._choose),
+            Step("apply", "Отключение", "Stopping", self._stop),
+        ]
+
+    async def _choose(self, ctx: StepContext[Any]) -> dict[str, Any]:
+        days: list[str] = ctx.slots.weekdays()
+        found = [
+            e
+            for e in await self._store.of_owner(ctx.user_id)
+            if not days or set(days) & set(e.weekdays)
+        ]
+        if not found:
+            when = ctx.t(" на ", " on ") + weekdays_label(days, ctx.lang) if days else ""
+            raise ScenarioError(
+                ctx.t(f"нет регулярных броней{when}", f"there are no recurring bookings{when}")
+            )
+        picked = ctx.answer("which")  # the tail of an id: unique within one user's list
+        match = [e for e in found if len(found) == 1 or e.id[-8:] == picked]
+        if not match:
+            ctx.ask(
+                "which",
+                ctx.t("Какую регулярную бронь отключить?", "Which recurring booking to stop?"),
+                [Option(id=e.id[-8:], label=e.label(ctx.lang)) for e in found[:10]],
+                allow_free_text=False,
+            )
+        chosen = match[0]
+        left = [d for d in chosen.weekdays if d not in days] if days else []
+        return {"id": chosen.id, "label": chosen.label(ctx.lang), "left": left}
+
+    async def _stop(self, ctx: StepContext[Any]) -> dict[str, Any]:
+        chosen = ctx.results["choose"]
+        if chosen["left"]:
+            entry = await self._store.set_weekdays(chosen["id"], chosen["left"])
+            await self._timer.add(chosen["id"])
+            return {"deleted": False, "label": entry.label(ctx.lang) if entry else chosen["label"]}
+        await self._store.set_status(chosen["id"], "deleted")
+        await self._timer.remove(chosen["id"])
+        return {"deleted": True, "label": chosen["label"]}
+
+    def summary(self, ctx: StepContext[Any]) -> str:
+        done = ctx.results["apply"]
+        if done["deleted"]:
+            return ctx.t(
+                f"Регулярная бронь удалена: {done['label']}. Уже сделанные брони остались.",
+                f"Recurring booking deleted: {done['label']}. Bookings already made stay.",
+            )
+        days = ctx.slots.weekdays()
+        return ctx.t(
+            f"Отключено по дням: {weekdays_label(days, 'ru')}. Осталось: {done['label']}.",
+            f"Stopped on: {weekdays_label(days, 'en')}. Left: {done['label']}.",
+        )
