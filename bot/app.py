@@ -3,6 +3,9 @@ shutdown, for any view (Telegram or terminal)."""
 
 from __future__ import annotations
 
+import os
+import socket
+import uuid
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 
@@ -12,10 +15,11 @@ from pydantic import SecretStr
 from core.app import build_core
 from core.assist import open_assist
 from core.browser import BrowserPool
-from core.clock import Clock
+from core.clock import Clock, SystemClock
 from core.events import EventBus
 from core.manager import NLUManager
 from core.output import OutputSink
+from core.scheduler import BookingScheduler, LateTimer, ScheduleBook, SchedulerSettings
 from core.settings import Settings
 from core.vault import CredentialVault
 from scenarios.booking import PortalAccount, PortalWork
@@ -60,6 +64,16 @@ async def open_portal_account(settings: Settings) -> AsyncIterator[PortalAccount
         yield PortalAccount(url=portal.url, username=username, password=password)
 
 
+def _scheduler_settings(settings: Settings) -> SchedulerSettings:
+    nested = getattr(settings, "scheduler", None)  # until Settings nests it as ``scheduler``
+    return nested if isinstance(nested, SchedulerSettings) else SchedulerSettings()
+
+
+def _process_id() -> str:
+    """Who holds a schedule claim: this host and process."""
+    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
+
+
 @asynccontextmanager
 async def open_core(
     settings: Settings, storage: Storage, sink: OutputSink, *, clock: Clock | None = None
@@ -83,15 +97,24 @@ async def open_core(
             )
         )  # fmt: skip
         work = PortalWork(pool=pool, account=account, vault=vault, brain=assist.brain)
+        timer = LateTimer()  # the scheduler needs the manager, which needs the scenarios
         scenarios = all_scenarios(
-            work=work, preferences=storage.preferences, answerer=assist.answerer
-        )
+            work=work, preferences=storage.preferences, answerer=assist.answerer,
+            schedules=ScheduleBook(storage), timer=timer,
+        )  # fmt: skip
         manager = await stack.enter_async_context(
             build_core(
                 settings, storage, sink, scenarios=scenarios, clock=clock, bus=bus,
                 classifier=assist.classifier, extractor=assist.extractor,
             )
         )  # fmt: skip
+        scheduler = await stack.enter_async_context(
+            BookingScheduler(
+                storage=storage, manager=manager, clock=clock or SystemClock(),
+                settings=_scheduler_settings(settings), owner_id=_process_id(), bus=bus,
+            )
+        )  # fmt: skip
+        timer.attach(scheduler)
         yield manager
 
 
