@@ -154,6 +154,9 @@ class Outbox:
                 try:
                     if not job.future.done():
                         await self._run(lane, job)
+                except Exception as exc:  # a bug must not strand the chat's later messages
+                    if not job.future.done():
+                        job.future.set_exception(exc)
                 finally:
                     lane.queue.task_done()
         finally:
