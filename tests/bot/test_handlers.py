@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
+from pathlib import Path
+
 import pytest
 import structlog
 from typer.testing import CliRunner
 
 from bot.cli import app as cli
 from bot.factory import check_access
+from bot.run import serve
 from core.commands import Command
 from core.errors import ConfigError
 from core.nlu import Decision
@@ -95,3 +99,21 @@ def test_clubman_run_says_why_it_will_not_start(monkeypatch: pytest.MonkeyPatch)
     assert result.exit_code == 2
     assert "TELEGRAM__ALLOWED_USERS is empty" in result.output
     assert "TELEGRAM__ALLOW_ALL=true" in result.output
+
+
+async def test_serve_runs_the_bot_as_clubman_run_does(
+    tg: FakeTelegram, secantus_uri: str, redis_url: str, tmp_path: Path
+) -> None:
+    user = tg.user(1, "Анна", language_code="ru")
+    settings = settings_for(
+        tg, allowed=[1], mongodb_uri=secantus_uri, redis_url=redis_url, data_dir=tmp_path
+    )
+    task = asyncio.create_task(serve(settings))
+    try:
+        await user.send("/help")
+        reply = await user.wait_for_message(timeout=30)
+    finally:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+    assert "Я бронирую аудитории" in (reply.text or "")
+    assert tg.calls_of("deleteWebhook") and tg.calls_of("getUpdates")
