@@ -100,7 +100,7 @@ async def open_core(
         timer = LateTimer()  # the scheduler needs the manager, which needs the scenarios
         scenarios = all_scenarios(
             work=work, preferences=storage.preferences, answerer=assist.answerer,
-            schedules=ScheduleBook(storage), timer=timer,
+            schedules=ScheduleBook(storage, clock=clock), timer=timer,
         )  # fmt: skip
         manager = await stack.enter_async_context(
             build_core(

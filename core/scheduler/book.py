@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from core.clock import Clock, SystemClock
 from core.scheduler.entry import ScheduleEntry, ScheduleState
 from storage import Schedule, ScheduleStatus, Storage
 
@@ -26,8 +27,9 @@ def entry_of(schedule: Schedule) -> ScheduleEntry:
 class ScheduleBook:
     """``scenarios.schedules.ScheduleStore`` on the schedule repository."""
 
-    def __init__(self, storage: Storage) -> None:
+    def __init__(self, storage: Storage, *, clock: Clock | None = None) -> None:
         self._storage = storage
+        self._clock = clock or SystemClock()
 
     async def create(
         self,
@@ -39,7 +41,12 @@ class ScheduleBook:
         timezone: str,
     ) -> ScheduleEntry:
         schedule = Schedule(
-            owner_id=owner_id, chat_id=chat_id, weekdays=weekdays, slots=slots, timezone=timezone
+            owner_id=owner_id,
+            chat_id=chat_id,
+            weekdays=weekdays,
+            slots=slots,
+            timezone=timezone,
+            created_at=self._clock.now(),  # dates from its creation on are booked
         )
         return entry_of(await self._storage.schedules.create(schedule))
 

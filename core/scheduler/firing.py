@@ -2,7 +2,8 @@
 
 1. ``due_dates`` — dates whose window has opened and that are not past;
 2. ``may_fire`` — the history has no pending/running/done firing for the date;
-3. a Redis claim ``schedule:{id}:{date}`` — one process of many goes on;
+3. a Redis claim ``schedule:{id}:{date}`` (``…:{n}`` for the n-th attempt) — one process
+   of many goes on;
 4. the firing is recorded (``pending``) in the history, checked again on the fresh copy;
 5. ``manager.start_scenario("book_rooms", …, schedule_id=…)``; the firing gets the run id,
    then the run's status (``RunFinished`` events and the next tick settle it later).
@@ -20,7 +21,7 @@ from core.commands import Lang
 from core.errors import ClubError
 from core.manager import NLUManager
 from core.scheduler.entry import what_label
-from core.scheduler.history import FiringStatus, firing_status, may_fire
+from core.scheduler.history import FiringStatus, firing_status, firings_for, may_fire
 from core.scheduler.settings import SchedulerSettings
 from core.scheduler.times import due_dates
 from storage import Schedule, ScheduleFiring, ScheduleStatus, Storage
@@ -67,7 +68,10 @@ class ScheduleFirer:
         for target in targets:
             if not self._may_fire(schedule, target, now):
                 continue
+            # A retry is claimed anew: the n-th attempt at a date has its own key.
+            attempt = len(firings_for(schedule, target)) + 1
             key = f"schedule:{schedule.id}:{target.isoformat()}"
+            key += f":{attempt}" if attempt > 1 else ""
             ttl = self._settings.claim_ttl_seconds
             if not await self._storage.claims.claim(key, owner=self._owner, ttl_seconds=ttl):
                 continue
@@ -159,8 +163,14 @@ class ScheduleFirer:
                 return True
             return False
 
-        updated = await self._storage.schedules.update(schedule_id, change)
-        if updated is not None and status.finished:
+        changed: list[bool] = []
+
+        def change_and_note(schedule: Schedule) -> bool:
+            changed.append(change(schedule))
+            return changed[-1]
+
+        await self._storage.schedules.update(schedule_id, change_and_note)
+        if changed and changed[-1]:
             log.info("scheduler.settled", schedule_id=schedule_id, run_id=run_id, status=status)
 
     async def reconcile(self, now: dt.datetime) -> None:

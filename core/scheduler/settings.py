@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, Field
 
 __all__ = ["SchedulerSettings"]
 
@@ -22,7 +22,8 @@ class SchedulerSettings(BaseModel):
     # at most ``max_attempts`` times per date and not sooner than ``retry_seconds``.
     max_attempts: int = Field(default=3, ge=1)
     retry_seconds: int = Field(default=1800, ge=1)
-    # How long one process's claim on a (schedule, date) firing lasts in Redis.
+    # How long one process's claim on a (schedule, date, attempt) lasts in Redis: longer
+    # than recording a firing takes. A firing left ``pending`` longer is counted as lost.
     claim_ttl_seconds: int = Field(default=600, ge=1)
     # APScheduler: a job that is late (event loop stalled, machine asleep) still runs
     # when at most this late (None: however late; firing is idempotent); missed runs
@@ -31,11 +32,3 @@ class SchedulerSettings(BaseModel):
     coalesce: bool = True
     # A new schedule's first firing waits this long, so «создана» is said before it.
     first_fire_delay_seconds: float = Field(default=1.0, ge=0)
-
-    @model_validator(mode="after")
-    def _retry_after_claim(self) -> SchedulerSettings:
-        if self.retry_seconds <= self.claim_ttl_seconds:
-            raise ValueError(
-                "retry_seconds must exceed claim_ttl_seconds (a retry needs a new claim)"
-            )
-        return self
