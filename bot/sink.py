@@ -63,8 +63,9 @@ class TelegramSink:
     def send_text(
         self, chat_id: int, text: str, *, keyboard: InlineKeyboardMarkup | None = None
     ) -> asyncio.Future[Message]:
-        """Send ``text`` (split if long); the keyboard goes on the last piece."""
-        pieces = split_text(text, MAX_TEXT)
+        """Send ``text`` (split if long); the keyboard goes on the last piece. Telegram
+        refuses empty messages: an empty text becomes a dash (still carrying the keyboard)."""
+        pieces = split_text(text, MAX_TEXT) if text.strip() else ["—"]
         future: asyncio.Future[Message] | None = None
         for index, piece in enumerate(pieces):
             markup = keyboard if index == len(pieces) - 1 else None
@@ -100,6 +101,9 @@ class TelegramSink:
         loop = asyncio.get_running_loop()
         if loop.time() - self._typing_at.get(chat_id, -1e9) < self._typing_every:
             return
+        if len(self._typing_at) > 10_000:  # forget chats that went quiet long ago
+            cutoff = loop.time() - self._typing_every
+            self._typing_at = {c: at for c, at in self._typing_at.items() if at > cutoff}
         self._typing_at[chat_id] = loop.time()
         self._spawn(self._bot(SendChatAction(chat_id=chat_id, action=ChatAction.TYPING)))
 
