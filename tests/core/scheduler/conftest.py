@@ -18,7 +18,6 @@ from core.manager import NLUManager
 from core.output import Question
 from core.scheduler import BookingScheduler, LateTimer, ScheduleBook, SchedulerSettings
 from core.settings import load_settings
-from scenarios.base import StepScenario
 from scenarios.help import HelpScenario, UnknownScenario
 from scenarios.schedules import CancelSchedule, ListSchedules, ScheduleBooking
 from storage import Storage
@@ -79,10 +78,9 @@ def make_system(
         book = ScheduleBook(storage, clock=clock)
         timer = LateTimer()
         booker = booking or TrackedScenario()
-        as_booking: StepScenario[object] = booker
         scenarios = [
             booker,
-            ScheduleBooking(store=book, timer=timer, booking=as_booking),
+            ScheduleBooking(store=book, timer=timer, booking=booker),
             ListSchedules(store=book, timer=timer),
             CancelSchedule(store=book, timer=timer),
             HelpScenario(),

@@ -10,7 +10,7 @@ from typing import Any
 from core.clock import ManualClock
 from core.errors import PortalError
 from core.output import Done, Failed, Question, Reply
-from core.scheduler import SchedulerSettings
+from core.scheduler import ScheduleBook, SchedulerSettings
 from scenarios.base import StepContext
 from storage import Schedule, Storage
 from tests.core.scheduler.conftest import CHAT, System, SystemFactory
@@ -237,16 +237,7 @@ async def test_a_paused_schedule_does_not_fire(
 ) -> None:
     async with make_system(started=False) as system:
         schedule = await create(system, sink)
-        await ScheduleBookFor(storage).pause(schedule)
+        assert await ScheduleBook(storage).set_status(str(schedule.id), "paused") is not None
         assert await system.scheduler.tick() == []
         assert system.scheduler.job_ids() == []
-
-
-class ScheduleBookFor:
-    def __init__(self, storage: Storage) -> None:
-        from core.scheduler import ScheduleBook
-
-        self._book = ScheduleBook(storage)
-
-    async def pause(self, schedule: Schedule) -> None:
-        assert await self._book.set_status(str(schedule.id), "paused") is not None
+    assert await history(storage, schedule) == []

@@ -14,8 +14,8 @@ NY = ZoneInfo("America/New_York")
 MSK = ZoneInfo("Europe/Moscow")
 
 
-def utc(*args: int) -> dt.datetime:
-    return dt.datetime(*args, tzinfo=UTC)
+def utc(year: int, month: int, day: int, hour: int = 0, minute: int = 0) -> dt.datetime:
+    return dt.datetime(year, month, day, hour, minute, tzinfo=UTC)
 
 
 def test_moscow_has_no_dst_a_thursday_opens_14_days_ahead_at_local_midnight() -> None:
