@@ -114,6 +114,7 @@ def build_dispatcher(
 def _default_core(
     settings: Settings, storage: Storage, sink: OutputSink
 ) -> AbstractAsyncContextManager[NLUManager]:
+    """The product's core: every scenario, the browser pool, the portal, the scheduler."""
     from bot.app import open_core
 
     return open_core(settings, storage, sink)
