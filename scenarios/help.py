@@ -61,8 +61,7 @@ _UNKNOWN: dict[Lang, str] = {
 _CAN_DO: dict[Lang, str] = {
     "ru": "А я умею бронировать аудитории, показывать и отменять брони, бронировать "
     "каждую неделю. Примеры: /help",
-    "en": "What I can do: book rooms, list and cancel bookings, book every week. "
-    "Examples: /help",
+    "en": "What I can do: book rooms, list and cancel bookings, book every week. Examples: /help",
 }
 
 
