@@ -185,4 +185,23 @@ class ScheduleFirer:
                 if firing.run_id is not None:
                     await self.settle(schedule_id, firing.run_id)
                 elif now - firing.at > stale:
-                    await self._set(schedule_id, firing.target_date, None, FiringStatus.LOST)
+                    await self._adopt_or_lose(schedule, firing.target_date)
+
+    async def _adopt_or_lose(self, schedule: Schedule, target: dt.date) -> None:
+        """A firing left pending: its process stopped after starting the run (adopt the
+        run) or before (lost: it will be tried again)."""
+        schedule_id = str(schedule.id)
+        recent = await self._storage.runs.recent_for_chat(schedule.chat_id, limit=50)
+        run = next(
+            (
+                r
+                for r in recent
+                if r.schedule_id == schedule_id and r.slots.get("date") == target.isoformat()
+            ),
+            None,
+        )
+        if run is None:
+            await self._set(schedule_id, target, None, FiringStatus.LOST)
+            return
+        await self._set(schedule_id, target, run.short_id, FiringStatus.PENDING)
+        await self.settle(schedule_id, run.short_id)

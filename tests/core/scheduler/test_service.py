@@ -12,7 +12,7 @@ from core.errors import PortalError
 from core.output import Done, Failed, Question, Reply
 from core.scheduler import ScheduleBook, SchedulerSettings
 from scenarios.base import StepContext
-from storage import Schedule, Storage
+from storage import Schedule, ScheduleFiring, Storage
 from tests.core.scheduler.conftest import CHAT, System, SystemFactory
 from tests.support.scenarios import TrackedScenario
 from tests.support.sinks import CollectingSink
@@ -241,3 +241,49 @@ async def test_a_paused_schedule_does_not_fire(
         assert await system.scheduler.tick() == []
         assert system.scheduler.job_ids() == []
     assert await history(storage, schedule) == []
+
+
+async def test_a_firing_left_pending_by_a_dead_process_is_adopted_or_tried_again(
+    make_system: SystemFactory,
+    sink: CollectingSink,
+    storage: Storage,
+    clock: ManualClock,
+    scheduler_settings: SchedulerSettings,
+) -> None:
+    async with make_system(started=False) as system:
+        schedule = await create(system, sink)
+        sid = str(schedule.id)
+        # A process recorded both firings, started the run for 03.12 only, and died.
+        run_id = await system.manager.start_scenario(
+            chat_id=CHAT,
+            user_id=CHAT,
+            scenario="book_rooms",
+            slots={**schedule.slots, "date": "2026-12-03"},
+            lang="ru",
+            schedule_id=sid,
+        )
+
+        def record(fresh: Schedule) -> bool:
+            for day in (dt.date(2026, 11, 26), dt.date(2026, 12, 3)):
+                fresh.history.append(
+                    ScheduleFiring(target_date=day, status="pending", at=clock.now())
+                )
+            return True
+
+        await storage.schedules.update(sid, record)
+        await system.manager.runner.wait_idle()
+        assert await system.scheduler.tick() == []  # pending: its claim may still be held
+        clock.advance(dt.timedelta(seconds=scheduler_settings.claim_ttl_seconds + 1))
+        assert await system.scheduler.tick() == []  # 03.12 adopted, 26.11 lost
+        fresh = await storage.schedules.get(sid)
+        assert fresh is not None
+        assert [(f.target_date.isoformat(), f.run_id, f.status) for f in fresh.history] == [
+            ("2026-11-26", None, "lost"),
+            ("2026-12-03", run_id, "done"),
+        ]
+        clock.advance(dt.timedelta(seconds=scheduler_settings.retry_seconds))
+        again = await system.scheduler.tick()
+        assert len(again) == 1
+        await system.manager.runner.wait_idle()
+    assert (await history(storage, schedule))[-1] == ("2026-11-26", "done")
+    assert booked(sink).count("Готово: 2026-12-03 18:00–20:00") == 1
