@@ -20,10 +20,10 @@ import structlog
 from core.commands import Lang
 from core.errors import ClubError
 from core.manager import NLUManager
-from core.scheduler.entry import what_label
+from core.scheduler.entry import weekdays_label, what_label
 from core.scheduler.history import FiringStatus, firing_status, firings_for, may_fire
 from core.scheduler.settings import SchedulerSettings
-from core.scheduler.times import due_dates
+from core.scheduler.times import WEEKDAY_CODES, due_dates
 from storage import Schedule, ScheduleFiring, ScheduleStatus, Storage
 
 __all__ = ["ScheduleFirer"]
@@ -106,7 +106,8 @@ class ScheduleFirer:
         user = await self._storage.users.get(schedule.owner_id)
         lang = _lang(user.language if user else None)
         slots: dict[str, Any] = {**schedule.slots, "date": target.isoformat()}
-        day = f"{target:%d.%m}" if lang == "ru" else f"{target:%d %b}"
+        weekday = weekdays_label([WEEKDAY_CODES[target.weekday()]], lang)
+        day = f"{weekday} {target:%d.%m}" if lang == "ru" else f"{weekday} {target:%d %b}"
         note = (
             f"Регулярная бронь: {day}, {what_label(schedule.slots, lang)}"
             if lang == "ru"

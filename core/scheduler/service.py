@@ -177,6 +177,9 @@ class BookingScheduler:
         self._remove_job(schedule_id + _SOON)
 
     async def _fire_job(self, schedule_id: str) -> None:
+        # A job's task inherits the context of whoever added it (a run): not its ids.
+        structlog.contextvars.clear_contextvars()
+        structlog.contextvars.bind_contextvars(schedule_id=schedule_id)
         try:
             schedule = await self._storage.schedules.get(schedule_id)
             if schedule is not None:
@@ -185,6 +188,7 @@ class BookingScheduler:
             log.exception("scheduler.fire_failed", schedule_id=schedule_id)
 
     async def _tick_job(self) -> None:
+        structlog.contextvars.clear_contextvars()
         try:
             await self.tick()
         except Exception:

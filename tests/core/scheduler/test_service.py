@@ -61,8 +61,8 @@ async def test_fire_due_books_every_open_date_once_and_records_it(
         ]
         notes = [r.text for r in sink.of_kind(Reply) if r.text.startswith("Регулярная")]
         assert notes == [
-            "Регулярная бронь: 26.11, 18:00–20:00, 405, Главный корпус",
-            "Регулярная бронь: 03.12, 18:00–20:00, 405, Главный корпус",
+            "Регулярная бронь: чт 26.11, 18:00–20:00, 405, Главный корпус",
+            "Регулярная бронь: чт 03.12, 18:00–20:00, 405, Главный корпус",
         ]
         assert await history(storage, schedule) == [("2026-11-26", "done"), ("2026-12-03", "done")]
         runs = [await storage.runs.get(r) for r in started]
@@ -85,6 +85,9 @@ async def test_a_new_schedule_fires_on_the_apscheduler_timer(
         schedule = await create(system, sink)
         assert system.scheduler.job_ids() == [str(schedule.id)]
         assert system.scheduler.next_fire_time(str(schedule.id)) is not None
+        job = system.scheduler._timer.get_job(str(schedule.id))
+        assert job.coalesce is True  # missed runs of a job: once
+        assert job.misfire_grace_time == SchedulerSettings().misfire_grace_seconds
         await sink.wait_for(Done, lambda d: d.text == "Готово: 2026-12-03 18:00–20:00")
         await sink.wait_for(Done, lambda d: d.text == "Готово: 2026-11-26 18:00–20:00")
     assert len(booked(sink)) == 2

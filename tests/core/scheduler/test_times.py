@@ -8,6 +8,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from core.scheduler.times import due_dates, local_instant, next_fire_time, window_opens
+from core.scheduler.trigger import WindowTrigger
 
 UTC = dt.UTC
 NY = ZoneInfo("America/New_York")
@@ -116,3 +117,10 @@ def test_due_dates_are_the_open_window_not_past_and_not_before_creation() -> Non
 def test_local_instant_is_utc() -> None:
     assert local_instant(dt.date(2026, 7, 1), dt.time(12), NY) == utc(2026, 7, 1, 16)
     assert next_fire_time([], tz=NY, after=utc(2026, 7, 1), lead_days=0, at=dt.time(0)) is None
+
+
+def test_the_apscheduler_trigger_uses_the_same_times() -> None:
+    trigger = WindowTrigger(["sun"], tz=NY, lead_days=0, at=dt.time(2, 30))
+    first = trigger.get_next_fire_time(None, utc(2026, 3, 7))
+    assert first == utc(2026, 3, 8, 7, 30)
+    assert trigger.get_next_fire_time(first, first) == utc(2026, 3, 15, 6, 30)
