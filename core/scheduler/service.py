@@ -101,7 +101,7 @@ class BookingScheduler:
             await asyncio.sleep(0)  # AsyncIOScheduler shuts down on the loop's next turn
 
     def job_ids(self) -> list[str]:
-        """Ids of the schedules that have a timer job (tests and /status look at it)."""
+        """Ids of the schedules that have a timer job."""
         return sorted(
             j.id for j in self._timer.get_jobs() if j.id != TICK_JOB and _SOON not in j.id
         )
@@ -207,7 +207,10 @@ class BookingScheduler:
         """Fire every active schedule's due dates; returns the ids of the runs started."""
         started: list[str] = []
         for schedule in await self._storage.schedules.live():
-            started += await self.fire_schedule(schedule, now)
+            try:
+                started += await self.fire_schedule(schedule, now)
+            except ClubError:  # one schedule's trouble must not stop the others
+                log.exception("scheduler.fire_failed", schedule_id=str(schedule.id))
         return started
 
     async def fire_schedule(self, schedule: Schedule, now: dt.datetime) -> list[str]:
