@@ -19,7 +19,7 @@ from core.clock import Clock, SystemClock
 from core.events import EventBus
 from core.manager import NLUManager
 from core.output import OutputSink
-from core.scheduler import BookingScheduler, LateTimer, ScheduleBook, SchedulerSettings
+from core.scheduler import BookingScheduler, LateTimer, ScheduleBook
 from core.settings import Settings
 from core.vault import CredentialVault
 from scenarios.booking import PortalAccount, PortalWork
@@ -64,11 +64,6 @@ async def open_portal_account(settings: Settings) -> AsyncIterator[PortalAccount
         yield PortalAccount(url=portal.url, username=username, password=password)
 
 
-def _scheduler_settings(settings: Settings) -> SchedulerSettings:
-    nested = getattr(settings, "scheduler", None)  # until Settings nests it as ``scheduler``
-    return nested if isinstance(nested, SchedulerSettings) else SchedulerSettings()
-
-
 def _process_id() -> str:
     """Who holds a schedule claim: this host and process."""
     return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
@@ -111,7 +106,7 @@ async def open_core(
         scheduler = await stack.enter_async_context(
             BookingScheduler(
                 storage=storage, manager=manager, clock=clock or SystemClock(),
-                settings=_scheduler_settings(settings), owner_id=_process_id(), bus=bus,
+                settings=settings.scheduler, owner_id=_process_id(), bus=bus,
             )
         )  # fmt: skip
         timer.attach(scheduler)

@@ -17,6 +17,7 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from core.errors import ConfigError
 from core.llm.settings import LLMSettings
+from core.scheduler.settings import SchedulerSettings
 
 __all__ = [
     "BrowserSettings",
@@ -122,6 +123,7 @@ class Settings(BaseSettings):
     runner: RunnerSettings = Field(default_factory=RunnerSettings)
     security: SecuritySettings = Field(default_factory=SecuritySettings)
     llm: LLMSettings = Field(default_factory=LLMSettings)
+    scheduler: SchedulerSettings = Field(default_factory=SchedulerSettings)
     mongodb_uri: SecretStr | None = None
     redis_url: SecretStr | None = None
     data_dir: Path = Field(default_factory=default_data_dir)
