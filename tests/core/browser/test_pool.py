@@ -21,8 +21,9 @@ async def site() -> AsyncIterator[str]:
     """A tiny page that sets a cookie, to tell contexts apart."""
 
     async def page(request: web.Request) -> web.Response:
-        response = web.Response(text=f"<h1>cookie={request.cookies.get('who', '-')}</h1>",
-                                content_type="text/html")
+        response = web.Response(
+            text=f"<h1>cookie={request.cookies.get('who', '-')}</h1>", content_type="text/html"
+        )
         if "who" in request.query:
             response.set_cookie("who", request.query["who"])
         return response
@@ -98,8 +99,10 @@ def _chromium_pids() -> list[int]:
             stat = (entry / "stat").read_text().split()
         except OSError:
             continue
-        if cmdline and b"chrom" in Path(cmdline[0].decode(errors="ignore")).name.encode() and (
-            "--type" not in b" ".join(cmdline).decode(errors="ignore")
+        if (
+            cmdline
+            and b"chrom" in Path(cmdline[0].decode(errors="ignore")).name.encode()
+            and ("--type" not in b" ".join(cmdline).decode(errors="ignore"))
         ):
             found.append((int(entry.name), int(stat[3])))
     # The browser process is a descendant of ours (through the Playwright driver).
