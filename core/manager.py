@@ -125,7 +125,11 @@ class NLUManager:
             decision = parse(command.text, now=self._clock.now(), tz=tz)
             forced = self._forced_intent(command)
             if forced is not None:
-                decision = decision.model_copy(update={"intent": forced, "confidence": 1.0})
+                # "/schedules" says nothing about the language: the client's setting does.
+                lang = command.lang or decision.lang
+                decision = decision.model_copy(
+                    update={"intent": forced, "confidence": 1.0, "lang": lang}
+                )
             waiting = await self._waiting_run(command.chat_id)
             is_new = forced is not None or (
                 decision.intent not in (Intent.UNKNOWN,)
