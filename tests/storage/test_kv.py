@@ -42,7 +42,7 @@ async def test_lock_times_out_with_storage_error(redis: RedisClient) -> None:
     async with locks.hold("chat:2", ttl=5):
         with pytest.raises(StorageError, match="timed out"):
             async with locks.hold("chat:2", ttl=5, wait=0.1):
-                pass
+                raise AssertionError("entering should have failed")
 
 
 async def test_cache_round_trip_and_ttl(redis: RedisClient) -> None:

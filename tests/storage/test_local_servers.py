@@ -93,7 +93,7 @@ async def test_unreachable_redis_is_one_clear_error(tmp_path: Path) -> None:
     url = f"redis://127.0.0.1:{free_port()}/0"
     with pytest.raises(StorageUnavailable, match="cannot reach Redis at 127.0.0.1") as info:
         async with open_storage(mongodb_uri=None, redis_url=url, data_dir=tmp_path, in_memory=True):
-            pass
+            raise AssertionError("entering should have failed")
     assert info.value.hint and "REDIS_URL" in info.value.hint
 
 
@@ -101,7 +101,7 @@ async def test_redis_password_never_echoed(tmp_path: Path) -> None:
     url = f"redis://:hunter2-secret@127.0.0.1:{free_port()}/0"
     with pytest.raises(StorageUnavailable) as info:
         async with open_storage(mongodb_uri=None, redis_url=url, data_dir=tmp_path, in_memory=True):
-            pass
+            raise AssertionError("entering should have failed")
     assert "hunter2" not in str(info.value)
 
 
@@ -111,10 +111,10 @@ async def test_unreachable_mongo_is_one_clear_error(tmp_path: Path) -> None:
         async with open_storage(
             mongodb_uri=uri + "?serverSelectionTimeoutMS=300", redis_url=None, data_dir=tmp_path
         ):
-            pass
+            raise AssertionError("entering should have failed")
 
 
 async def test_malformed_mongo_uri_is_a_config_error(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="MONGODB_URI is malformed"):
         async with open_storage(mongodb_uri="mongodb://", redis_url=None, data_dir=tmp_path):
-            pass
+            raise AssertionError("entering should have failed")

@@ -145,4 +145,4 @@ async def test_missing_executable_is_a_browser_error() -> None:
     async with BrowserPool(executable="/nonexistent/chromium") as pool:
         with pytest.raises(BrowserError, match="does not exist"):
             async with pool.context():
-                pass
+                raise AssertionError("entering should have failed")
