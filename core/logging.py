@@ -12,6 +12,8 @@ __all__ = ["configure_logging"]
 
 def configure_logging(level: str = "INFO", *, json: bool = False) -> None:
     logging.basicConfig(format="%(message)s", stream=sys.stderr, level=level)
+    # Its per-job INFO lines drown the terminal chat; our own events say what matters.
+    logging.getLogger("apscheduler").setLevel(max(logging.WARNING, logging.getLevelName(level)))
     renderer: structlog.typing.Processor = (
         structlog.processors.JSONRenderer() if json else structlog.dev.ConsoleRenderer(colors=False)
     )
