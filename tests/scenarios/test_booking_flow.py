@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from datetime import UTC, datetime
 
 import pytest
 from pydantic import SecretStr
@@ -16,37 +15,13 @@ from core.manager import NLUManager
 from core.output import Done, Failed, Question
 from core.settings import load_settings
 from core.vault import CredentialVault
-from portal.server import running_portal
 from scenarios.booking import PortalAccount, PortalWork
 from scenarios.registry import all_scenarios
 from storage import RunStatus, Storage
 from tests.support.portal import portal_bookings, set_quirks
 from tests.support.sinks import CollectingSink
 
-NOW = datetime(2026, 11, 23, 7, 0, tzinfo=UTC)  # Monday 10:00 in Moscow
 FLAGSHIP = "забронируй 3 аудитории рядом в этот четверг с 18 до 20"
-
-
-@pytest.fixture
-def clock() -> ManualClock:
-    return ManualClock(NOW)
-
-
-@pytest.fixture
-async def portal_url(clock: ManualClock) -> AsyncIterator[str]:
-    async with running_portal(test_api=True, seed=1, clock=clock.now) as portal:
-        yield portal.url
-
-
-@pytest.fixture
-async def pool() -> AsyncIterator[BrowserPool]:
-    async with BrowserPool(max_contexts=3) as opened:
-        yield opened
-
-
-@pytest.fixture
-def sink() -> CollectingSink:
-    return CollectingSink()
 
 
 @pytest.fixture

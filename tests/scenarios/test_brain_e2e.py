@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -22,7 +21,6 @@ from core.manager import NLUManager
 from core.output import Done, Question
 from core.settings import load_settings
 from core.vault import CredentialVault
-from portal.server import running_portal
 from scenarios.booking import PortalAccount, PortalWork
 from scenarios.registry import all_scenarios
 from storage import Storage
@@ -31,35 +29,12 @@ from tests.fakes.llm import FakeAnthropic, FakeOpenAI
 from tests.support.portal import portal_bookings, set_quirks
 from tests.support.sinks import CollectingSink
 
-NOW = datetime(2026, 11, 23, 7, 0, tzinfo=UTC)  # Monday 10:00 in Moscow
 KEY = "sk-e2e-brain"
 TICK = {"role": "checkbox", "name": "Я ознакомлен(а) с правилами"}
 GO = {"role": "button", "name": "Продолжить"}
 FULL = "забронируй 2 аудитории рядом в главном корпусе в четверг с 18 до 20"
 
 CoreFactory = Callable[[LLMSettings], AbstractAsyncContextManager[NLUManager]]
-
-
-@pytest.fixture
-def clock() -> ManualClock:
-    return ManualClock(NOW)
-
-
-@pytest.fixture
-async def portal_url(clock: ManualClock) -> AsyncIterator[str]:
-    async with running_portal(test_api=True, seed=1, clock=clock.now) as portal:
-        yield portal.url
-
-
-@pytest.fixture
-async def pool() -> AsyncIterator[BrowserPool]:
-    async with BrowserPool(max_contexts=3) as opened:
-        yield opened
-
-
-@pytest.fixture
-def sink() -> CollectingSink:
-    return CollectingSink()
 
 
 @pytest.fixture

@@ -22,40 +22,16 @@ from core.output import Done, Question
 from core.scheduler import BookingScheduler, LateTimer, ScheduleBook, SchedulerSettings
 from core.settings import load_settings
 from core.vault import CredentialVault
-from portal.server import running_portal
 from scenarios.booking import PortalAccount, PortalWork
 from scenarios.registry import all_scenarios
 from storage import Storage
 from tests.support.portal import portal_bookings, set_quirks
 from tests.support.sinks import CollectingSink
 
-NOW = dt.datetime(2026, 11, 23, 7, 0, tzinfo=dt.UTC)  # Monday 10:00 in Moscow
 MSK = dt.timezone(dt.timedelta(hours=3))
 CHAT = 100
 CREATE = "каждый четверг бронируй 405 в главном корпусе с 18 до 20"
 WAIT = 90.0
-
-
-@pytest.fixture
-def clock() -> ManualClock:
-    return ManualClock(NOW)
-
-
-@pytest.fixture
-async def portal_url(clock: ManualClock) -> AsyncIterator[str]:
-    async with running_portal(test_api=True, seed=1, clock=clock.now) as portal:
-        yield portal.url
-
-
-@pytest.fixture
-async def pool() -> AsyncIterator[BrowserPool]:
-    async with BrowserPool(max_contexts=3) as opened:
-        yield opened
-
-
-@pytest.fixture
-def sink() -> CollectingSink:
-    return CollectingSink()
 
 
 @dataclass
