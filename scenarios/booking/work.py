@@ -15,13 +15,14 @@ from playwright.async_api import BrowserContext
 from playwright.async_api import Error as PlaywrightError
 from pydantic import BaseModel, SecretStr
 
+from core.accounts import LoginVerdict
 from core.brain import Brain, PageSnapshot, Situation
 from core.browser import BrowserPool
 from core.errors import PortalError
 from core.pause import NeedsAnswer
 from scenarios.base import StepContext
 from scenarios.booking.alternatives import Placement
-from scenarios.portal import PageSummary, PortalSession, UnexpectedPage
+from scenarios.portal import LockedOut, LoginFailed, PageSummary, PortalSession, UnexpectedPage
 
 __all__ = ["Credentials", "PortalAccount", "PortalWork", "SessionVault"]
 
@@ -122,6 +123,30 @@ class PortalWork:
                 ctx, step="login", expected="the «Мои брони» page after logging in",
                 page=_snapshot(exc.summary), driver=session, probe=probe, problem=exc.message,
             )  # fmt: skip
+
+    async def check_login(self, username: str, password: SecretStr) -> LoginVerdict:
+        """Log in with these credentials on a fresh context (no saved cookies) and say what
+        the portal answered. An unreachable portal is ``PortalUnavailable``; a page after the
+        accepted login form (the rules notice) still means the credentials are right."""
+        async with self._pool.context() as context:
+            session = PortalSession(
+                context,
+                base_url=self._account.url,
+                username=username,
+                password=password.get_secret_value(),
+            )
+            try:
+                await session.ensure_logged_in()
+            except LoginFailed:
+                return LoginVerdict.REJECTED
+            except LockedOut:
+                return LoginVerdict.LOCKED
+            except UnexpectedPage:
+                if session.logins == 0:
+                    raise
+            finally:
+                await session.close()
+        return LoginVerdict.ACCEPTED
 
     async def pick_alternative(
         self, ctx: StepContext[Any], step: str, problem: Exception
