@@ -12,6 +12,8 @@ from contextlib import AsyncExitStack, asynccontextmanager
 import structlog
 from pydantic import SecretStr
 
+from bot.factory import CoreServices
+from core.accounts import AccountService
 from core.app import build_core
 from core.assist import open_assist
 from core.browser import BrowserPool
@@ -26,7 +28,14 @@ from scenarios.booking import PortalAccount, PortalWork
 from scenarios.registry import all_scenarios
 from storage import Storage, open_storage
 
-__all__ = ["DEMO_ACCOUNT", "open_app", "open_core", "open_portal_account", "open_settings_storage"]
+__all__ = [
+    "DEMO_ACCOUNT",
+    "open_app",
+    "open_core",
+    "open_core_services",
+    "open_portal_account",
+    "open_settings_storage",
+]
 
 log = structlog.get_logger("clubman.app")
 
@@ -74,6 +83,15 @@ async def open_core(
     settings: Settings, storage: Storage, sink: OutputSink, *, clock: Clock | None = None
 ) -> AsyncIterator[NLUManager]:
     """The manager with every scenario, its browser pool and portal."""
+    async with open_core_services(settings, storage, sink, clock=clock) as services:
+        yield services.manager
+
+
+@asynccontextmanager
+async def open_core_services(
+    settings: Settings, storage: Storage, sink: OutputSink, *, clock: Clock | None = None
+) -> AsyncIterator[CoreServices]:
+    """``open_core``, with the services the Telegram handlers use besides the manager."""
     async with AsyncExitStack() as stack:
         account = await stack.enter_async_context(open_portal_account(settings))
         pool = await stack.enter_async_context(
@@ -110,7 +128,11 @@ async def open_core(
             )
         )  # fmt: skip
         timer.attach(scheduler)
-        yield manager
+        accounts = AccountService(
+            storage=storage, vault=vault, checker=work,
+            can_save=settings.security.encryption_key is not None,
+        )  # fmt: skip
+        yield CoreServices(manager=manager, accounts=accounts)
 
 
 @asynccontextmanager

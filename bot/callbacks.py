@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from aiogram.filters.callback_data import CallbackData
 
-__all__ = ["AnswerCb", "CancelCb", "LangCb", "OtherCb", "TzCb"]
+__all__ = ["AnswerCb", "CancelCb", "LangCb", "LoginCb", "OtherCb", "TzCb"]
 
 
 class AnswerCb(CallbackData, prefix="a"):
@@ -36,3 +36,9 @@ class LangCb(CallbackData, prefix="l"):
 
 class TzCb(CallbackData, prefix="t"):
     tz: str
+
+
+class LoginCb(CallbackData, prefix="lg"):
+    """A button of the /login dialogue (only «Отмена» for now)."""
+
+    action: str

@@ -26,12 +26,14 @@ from core.output import OutputSink
 from core.settings import Settings
 
 if TYPE_CHECKING:
+    from core.accounts import AccountService
     from core.manager import NLUManager
     from storage import Storage
 
 __all__ = [
     "BotApp",
     "CoreFactory",
+    "CoreServices",
     "build_dispatcher",
     "check_access",
     "make_bot",
@@ -40,8 +42,19 @@ __all__ = [
     "webhook_app",
 ]
 
+
+@dataclass(frozen=True, slots=True)
+class CoreServices:
+    """The manager and the services handlers get as keyword data besides it."""
+
+    manager: NLUManager
+    accounts: AccountService | None = None  # None: /login says personal logins are off
+
+
+# Opens the core for the bot: the manager alone, or with its services.
 CoreFactory = Callable[
-    ["Settings", "Storage", OutputSink], AbstractAsyncContextManager["NLUManager"]
+    ["Settings", "Storage", OutputSink],
+    AbstractAsyncContextManager["NLUManager | CoreServices"],
 ]
 REFUSAL_TTL = 30 * 24 * 3600  # a refused user hears it again after a month at most
 
@@ -88,14 +101,19 @@ async def set_commands(bot: Bot) -> None:
 
 
 def build_dispatcher(
-    *, settings: Settings, manager: NLUManager, sink: TelegramSink, storage: Storage
+    *,
+    settings: Settings,
+    manager: NLUManager,
+    sink: TelegramSink,
+    storage: Storage,
+    accounts: AccountService | None = None,
 ) -> Dispatcher:
     async def first_refusal(user_id: int) -> bool:
         return await storage.claims.claim(
             f"refused:{user_id}", owner="bot", ttl_seconds=REFUSAL_TTL
         )
 
-    dispatcher = Dispatcher(manager=manager, sink=sink)
+    dispatcher = Dispatcher(manager=manager, sink=sink, accounts=accounts)
     dispatcher.update.outer_middleware(ContextMiddleware())
     dispatcher.update.outer_middleware(
         AccessMiddleware(
@@ -113,11 +131,11 @@ def build_dispatcher(
 
 def _default_core(
     settings: Settings, storage: Storage, sink: OutputSink
-) -> AbstractAsyncContextManager[NLUManager]:
+) -> AbstractAsyncContextManager[CoreServices]:
     """The product's core: every scenario, the browser pool, the portal, the scheduler."""
-    from bot.app import open_core
+    from bot.app import open_core_services
 
-    return open_core(settings, storage, sink)
+    return open_core_services(settings, storage, sink)
 
 
 @asynccontextmanager
@@ -142,9 +160,15 @@ async def open_bot_app(
             from bot.app import open_settings_storage
 
             storage = await stack.enter_async_context(open_settings_storage(settings))
-        manager = await stack.enter_async_context((core or _default_core)(settings, storage, sink))
+        opened = await stack.enter_async_context((core or _default_core)(settings, storage, sink))
+        services = opened if isinstance(opened, CoreServices) else CoreServices(manager=opened)
+        manager = services.manager
         dispatcher = build_dispatcher(
-            settings=settings, manager=manager, sink=sink, storage=storage
+            settings=settings,
+            manager=manager,
+            sink=sink,
+            storage=storage,
+            accounts=services.accounts,
         )
         yield BotApp(
             settings=settings,

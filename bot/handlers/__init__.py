@@ -8,9 +8,20 @@ __all__ = ["routers"]
 
 
 def routers() -> list[Router]:
-    from bot.handlers import bookings, callbacks, cancel, help, settings, start, status, text
+    from bot.handlers import (
+        bookings,
+        callbacks,
+        cancel,
+        help,
+        login,
+        settings,
+        start,
+        status,
+        text,
+    )
 
-    # Plain text first (the bulk of updates), then commands and buttons, then any other
-    # slash command, which goes to the core like text.
-    modules = (text, start, help, status, cancel, bookings, settings, callbacks)
+    # The /login dialogue first (its answers must never reach the core), then plain text
+    # (the bulk of updates), then commands and buttons, then any other slash command, which
+    # goes to the core like text.
+    modules = (login, text, start, help, status, cancel, bookings, settings, callbacks)
     return [*(module.router() for module in modules), text.fallback_router()]

@@ -1,4 +1,4 @@
-"""/help: what the bot can do."""
+"""/help: what the bot can do, and how to book in one's own portal name."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from aiogram import Router
 from aiogram.filters import Command
 from aiogram.types import Message
 
+from bot.texts import t
 from core.commands import Lang
 
 if TYPE_CHECKING:
@@ -18,7 +19,8 @@ __all__ = ["router"]
 
 
 async def help_(message: Message, manager: NLUManager, sink: TelegramSink, lang: Lang) -> None:
-    sink.send_text(message.chat.id, manager.help_text(lang))
+    # /login is the Telegram view's own command: the core's help does not know it.
+    sink.send_text(message.chat.id, f"{manager.help_text(lang)}\n\n{t('help_login', lang)}")
 
 
 def router() -> Router:

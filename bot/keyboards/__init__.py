@@ -1,6 +1,7 @@
 """Inline keyboards as pure functions of what they show."""
 
+from bot.keyboards.login import login_keyboard
 from bot.keyboards.question import question_keyboard
 from bot.keyboards.settings import TIMEZONES, settings_keyboard
 
-__all__ = ["TIMEZONES", "question_keyboard", "settings_keyboard"]
+__all__ = ["TIMEZONES", "login_keyboard", "question_keyboard", "settings_keyboard"]

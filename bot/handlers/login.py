@@ -1,0 +1,162 @@
+"""/login and /logout: the user's own portal account instead of the club's.
+
+/login (private chats only) asks the username, then the password; the password message is
+deleted at once and never reaches the core, the conversation log or the logs. The account
+service checks the pair on the portal and stores it encrypted. The dialogue's state lives
+in the dispatcher's FSM storage (in memory): a restart forgets a half-done login.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import structlog
+from aiogram import F, Router
+from aiogram.enums import ChatType
+from aiogram.exceptions import TelegramAPIError
+from aiogram.filters import Command, StateFilter
+from aiogram.fsm.context import FSMContext
+from aiogram.fsm.state import State, StatesGroup
+from aiogram.types import CallbackQuery, Message
+from pydantic import BaseModel, SecretStr
+
+from bot.callbacks import LoginCb
+from bot.keyboards.login import LOGIN_CANCEL, login_keyboard
+from bot.texts import t
+from core.accounts import LoginOutcome
+from core.commands import Lang
+
+if TYPE_CHECKING:
+    from bot.sink import TelegramSink
+    from core.accounts import AccountService
+
+__all__ = ["LoginForm", "router"]
+
+log = structlog.get_logger("clubman.bot.login")
+
+_RESULT_TEXTS: dict[LoginOutcome, str] = {
+    LoginOutcome.SAVED: "login_saved",
+    LoginOutcome.REJECTED: "login_rejected",
+    LoginOutcome.LOCKED: "login_locked",
+    LoginOutcome.UNAVAILABLE: "login_unavailable",
+}
+
+
+class LoginForm(StatesGroup):
+    username = State()
+    password = State()
+
+
+class LoginDraft(BaseModel):
+    """What the dialogue keeps between its questions (never the password)."""
+
+    username: str = ""
+
+
+def _user_id(message: Message) -> int:
+    return message.from_user.id if message.from_user else message.chat.id
+
+
+async def start(
+    message: Message,
+    state: FSMContext,
+    accounts: AccountService | None,
+    sink: TelegramSink,
+    lang: Lang,
+) -> None:
+    chat_id = message.chat.id
+    if message.chat.type != ChatType.PRIVATE:
+        sink.send_text(chat_id, t("login_private", lang))
+        return
+    await state.clear()
+    if accounts is None:
+        sink.send_text(chat_id, t("login_off", lang))
+    elif not accounts.can_save:
+        sink.send_text(chat_id, t("login_no_key", lang))
+    else:
+        await state.set_state(LoginForm.username)
+        sink.send_text(chat_id, t("login_username", lang), keyboard=login_keyboard(lang))
+
+
+async def on_username(message: Message, state: FSMContext, sink: TelegramSink, lang: Lang) -> None:
+    username = (message.text or "").strip()
+    await state.set_data(LoginDraft(username=username).model_dump())
+    await state.set_state(LoginForm.password)
+    sink.send_text(message.chat.id, t("login_password", lang), keyboard=login_keyboard(lang))
+
+
+async def on_password(
+    message: Message,
+    state: FSMContext,
+    accounts: AccountService | None,
+    sink: TelegramSink,
+    lang: Lang,
+) -> None:
+    password = SecretStr(message.text or "")
+    draft = LoginDraft.model_validate(await state.get_data())
+    await state.clear()
+    await _delete(message)
+    if accounts is None:  # the service went away between the questions: nothing to do
+        sink.send_text(message.chat.id, t("login_off", lang))
+        return
+    sink.send_text(message.chat.id, t("login_checking", lang))
+    sink.typing(message.chat.id)
+    outcome = await accounts.login(_user_id(message), draft.username, password)
+    sink.send_text(message.chat.id, t(_RESULT_TEXTS[outcome], lang, username=draft.username))
+
+
+async def not_text(message: Message, sink: TelegramSink, lang: Lang) -> None:
+    sink.send_text(message.chat.id, t("login_text_only", lang))
+
+
+async def cancel(message: Message, state: FSMContext, sink: TelegramSink, lang: Lang) -> None:
+    await state.clear()
+    sink.send_text(message.chat.id, t("login_cancelled", lang))
+
+
+async def on_cancel_button(
+    query: CallbackQuery, state: FSMContext, sink: TelegramSink, lang: Lang
+) -> None:
+    open_ = await state.get_state() in LoginForm.__all_states_names__
+    await query.answer(None if open_ else t("stale", lang))
+    message = query.message
+    if message is None:
+        return
+    chat_id = message.chat.id
+    if open_:
+        await state.clear()
+        sink.edit_text(chat_id, message.message_id, t("login_cancelled", lang))
+    else:
+        sink.remove_keyboard(chat_id, message.message_id)
+
+
+async def logout(
+    message: Message, accounts: AccountService | None, sink: TelegramSink, lang: Lang
+) -> None:
+    forgotten = accounts is not None and await accounts.logout(_user_id(message))
+    sink.send_text(message.chat.id, t("logout_done" if forgotten else "logout_none", lang))
+
+
+async def _delete(message: Message) -> None:
+    """Delete the user's message now (not through the outbox: it must not linger)."""
+    try:
+        await message.delete()
+    except TelegramAPIError as exc:  # its text is Telegram's, never the message's
+        log.warning("login.delete_failed", chat_id=message.chat.id, error=type(exc).__name__)
+
+
+def router() -> Router:
+    """A fresh router (a router joins one dispatcher only; restarts build new ones).
+
+    Tried before the text router, so neither answer reaches the core. While the password is
+    awaited, every text but /login and /cancel is the password (it may start with "/")."""
+    router = Router(name=__name__)
+    in_dialogue = StateFilter(LoginForm)
+    router.message.register(start, Command("login"))
+    router.message.register(logout, Command("logout"))
+    router.message.register(cancel, in_dialogue, Command("cancel"))
+    router.message.register(on_password, LoginForm.password, F.text)
+    router.message.register(on_username, LoginForm.username, F.text, ~F.text.startswith("/"))
+    router.message.register(not_text, in_dialogue, ~F.text)
+    router.callback_query.register(on_cancel_button, LoginCb.filter(F.action == LOGIN_CANCEL))
+    return router

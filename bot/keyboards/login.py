@@ -1,0 +1,20 @@
+"""The /login dialogue's keyboard: «Отмена» under each question."""
+
+from __future__ import annotations
+
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.callbacks import LoginCb
+from bot.texts import t
+from core.commands import Lang
+
+__all__ = ["LOGIN_CANCEL", "login_keyboard"]
+
+LOGIN_CANCEL = "cancel"
+
+
+def login_keyboard(lang: Lang) -> InlineKeyboardMarkup:
+    cancel = LoginCb(action=LOGIN_CANCEL).pack()
+    return InlineKeyboardMarkup(
+        inline_keyboard=[[InlineKeyboardButton(text=t("cancel", lang), callback_data=cancel)]]
+    )
