@@ -14,6 +14,7 @@ from bot.factory import BotApp, CoreFactory, open_bot_app
 from bot.outbox import FloodLimits
 from bot.run import poll
 from core.app import build_core
+from core.clock import Clock
 from core.commands import Command
 from core.manager import NLUManager
 from core.nlu import Decision, Intent
@@ -144,14 +145,16 @@ async def running_bot(
     progress_interval: float = 0.2,
     polling: bool = True,
     core: CoreFactory | None = None,
+    clock: Clock | None = None,
 ) -> AsyncIterator[BotApp]:
-    """The bot as ``clubman run`` builds it, but on the given storage and scenarios."""
+    """The bot as ``clubman run`` builds it, but on the given storage and scenarios
+    (and ``clock``, e.g. a manual one the portal also runs on)."""
     chosen = list(scenarios) if scenarios is not None else default_scenarios()
 
     def real_core(
         settings: Settings, opened: Storage, sink: OutputSink
     ) -> AbstractAsyncContextManager[NLUManager]:
-        return build_core(settings, opened, sink, scenarios=chosen)
+        return build_core(settings, opened, sink, scenarios=chosen, clock=clock)
 
     settings = settings_for(tg, allowed=allowed, allow_all=allow_all and not allowed)
     async with open_bot_app(
