@@ -28,7 +28,7 @@ from core.sessions import ChatSessions
 from core.texts import text
 from scenarios.base import BaseScenario, InstantScenario, StepScenario
 from scenarios.help import greeting, help_text
-from storage import Direction, RunStatus, ScenarioRun, Storage, User
+from storage import Direction, RunStatus, ScenarioRun, Storage, UserProfile
 
 __all__ = ["NLUManager", "UserSettingsView"]
 
@@ -154,8 +154,8 @@ class NLUManager:
     def _forced_intent(command: Command) -> Intent | None:
         return Intent(command.intent) if command.intent else None
 
-    async def _user(self, command: Command) -> User:
-        return await self._storage.users.get_or_create(
+    async def _user(self, command: Command) -> UserProfile:
+        return await self._storage.users.profile(
             command.user_id, name=command.user_name, language=command.lang or "ru"
         )
 
@@ -164,7 +164,7 @@ class NLUManager:
         waiting = [r for r in runs if r.status.awaiting_answer and r.question is not None]
         return waiting[-1] if waiting else None
 
-    async def _start(self, command: Command, decision: Decision, user: User) -> None:
+    async def _start(self, command: Command, decision: Decision, user: UserProfile) -> None:
         choice = await self._planner.choose(command.text, decision)
         lang = decision.lang
         scenario = choice.scenario

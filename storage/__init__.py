@@ -26,6 +26,7 @@ from storage.documents import (
 from storage.facade import Storage, open_storage
 from storage.local_mongo import local_mongo
 from storage.process import ChildProcess, find_executable, free_port, wait_for_port
+from storage.users import UserProfile
 
 __all__ = [
     "ACTIVE_STATUSES",
@@ -45,6 +46,7 @@ __all__ = [
     "StepStatus",
     "Storage",
     "User",
+    "UserProfile",
     "find_executable",
     "free_port",
     "local_mongo",

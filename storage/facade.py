@@ -7,7 +7,10 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from storage.active_runs import ActiveRunIndex
+from storage.batching import BatchWriter
 from storage.brain_memory import BrainMemoryRepository
+from storage.documents import ConversationMessage, Event
 from storage.kv import ClaimOnce, KeyLocks, RedisCache, RedisSpendLedger
 from storage.local_mongo import MEMORY, local_mongo
 from storage.mongo import open_mongo
@@ -56,11 +59,19 @@ async def open_storage(
             )
         await stack.enter_async_context(open_mongo(mongodb_uri, db_name=db_name))
         redis = await stack.enter_async_context(open_redis(redis_url))
+        # Redis keys derived from MongoDB data carry the database name: one Redis may
+        # serve several databases (tests do).
+        scope = f"clubman:{Event.get_pymongo_collection().database.name}:"
+        # Entered after Mongo, so they flush before it closes.
+        events = await stack.enter_async_context(BatchWriter(Event))
+        messages = await stack.enter_async_context(BatchWriter(ConversationMessage))
+        runs = RunRepository(ActiveRunIndex(redis, prefix=scope + "active:"))
+        await runs.rebuild_index()
         yield Storage(
-            runs=RunRepository(),
-            events=EventRepository(),
-            conversations=ConversationRepository(),
-            users=UserRepository(),
+            runs=runs,
+            events=EventRepository(events),
+            conversations=ConversationRepository(messages),
+            users=UserRepository(redis, prefix=scope + "user:"),
             preferences=PreferenceRepository(),
             schedules=ScheduleRepository(),
             brain_memory=BrainMemoryRepository(),

@@ -2,14 +2,65 @@
 
 from __future__ import annotations
 
+from pydantic import BaseModel
+
 from core.errors import DuplicateKey
 from storage.documents import Preference, User, utcnow
 from storage.errors import translate_errors
+from storage.redis_client import RedisClient
 
-__all__ = ["PreferenceRepository", "UserRepository"]
+__all__ = ["PreferenceRepository", "UserProfile", "UserRepository"]
+
+
+class UserProfile(BaseModel):
+    """What every message needs to know of its user; no credentials or sessions."""
+
+    telegram_id: int
+    name: str
+    language: str
+    timezone: str | None
+    role: str
+
+    @classmethod
+    def of(cls, user: User) -> UserProfile:
+        return cls(
+            telegram_id=user.telegram_id,
+            name=user.name,
+            language=user.language,
+            timezone=user.timezone,
+            role=user.role,
+        )
 
 
 class UserRepository:
+    """Users in MongoDB; their profiles also cached in Redis for the per-message read.
+
+    ``save`` drops the cached profile after writing, so every process sees a change on
+    its next read; the TTL bounds how long a profile cached by a read racing with a
+    save can stay stale.
+    """
+
+    def __init__(self, redis: RedisClient, *, prefix: str, profile_ttl: int = 600) -> None:
+        self._redis = redis
+        self._prefix = prefix
+        self._ttl = profile_ttl
+
+    async def profile(
+        self, telegram_id: int, *, name: str = "", language: str = "ru"
+    ) -> UserProfile:
+        """The user's profile, creating the user on their first message."""
+        key = f"{self._prefix}{telegram_id}"
+        with translate_errors(f"reading the profile of user {telegram_id}"):
+            cached = await self._redis.get(key)
+        if cached is not None:
+            return UserProfile.model_validate_json(cached)
+        profile = UserProfile.of(
+            await self.get_or_create(telegram_id, name=name, language=language)
+        )
+        with translate_errors(f"caching the profile of user {telegram_id}"):
+            await self._redis.set(key, profile.model_dump_json(), ex=self._ttl)
+        return profile
+
     async def get(self, telegram_id: int) -> User | None:
         with translate_errors(f"loading user {telegram_id}"):
             return await User.find_one(User.telegram_id == telegram_id)
@@ -32,6 +83,7 @@ class UserRepository:
     async def save(self, user: User) -> User:
         with translate_errors(f"saving user {user.telegram_id}"):
             await user.save()
+            await self._redis.delete(f"{self._prefix}{user.telegram_id}")
         return user
 
 

@@ -1,0 +1,58 @@
+"""Which chats have active runs, kept in Redis so a message in a quiet chat (most of
+them) needs no MongoDB query to learn that nothing waits for an answer.
+
+The index is a superset of the truth: an id is added before a run is stored active and
+removed only after it is stored finished, so a crash in between leaves an extra id
+(cleaned on the next read), never a missing one. A marker key says the index is
+complete; if Redis lost it (flushed, restarted without persistence) readers fall back
+to MongoDB and the index is rebuilt from there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from storage.errors import translate_errors
+from storage.redis_client import RedisClient
+
+__all__ = ["ActiveRunIndex"]
+
+
+class ActiveRunIndex:
+    def __init__(self, redis: RedisClient, *, prefix: str) -> None:
+        self._redis = redis
+        self._prefix = prefix
+        self._built = f"{prefix}built"
+
+    def _key(self, chat_id: int) -> str:
+        return f"{self._prefix}{chat_id}"
+
+    async def add(self, chat_id: int, short_id: str) -> None:
+        with translate_errors(f"indexing run {short_id}"):
+            await self._redis.sadd(self._key(chat_id), short_id)
+
+    async def remove(self, chat_id: int, *short_ids: str) -> None:
+        if not short_ids:
+            return
+        with translate_errors(f"unindexing runs of chat {chat_id}"):
+            await self._redis.srem(self._key(chat_id), *short_ids)
+
+    async def members(self, chat_id: int) -> set[str] | None:
+        """The chat's indexed run ids; ``None`` when the index is not complete."""
+        with translate_errors(f"reading the run index of chat {chat_id}"):
+            async with self._redis.pipeline(transaction=False) as pipe:
+                pipe.exists(self._built)
+                pipe.smembers(self._key(chat_id))
+                built, members = await pipe.execute()
+        if not built:
+            return None
+        return {m.decode() if isinstance(m, bytes) else str(m) for m in members}
+
+    async def rebuild(self, active: Iterable[tuple[int, str]]) -> None:
+        """Add every active run (chat id, short id) and mark the index complete."""
+        with translate_errors("rebuilding the run index"):
+            async with self._redis.pipeline(transaction=False) as pipe:
+                for chat_id, short_id in active:
+                    pipe.sadd(self._key(chat_id), short_id)
+                pipe.set(self._built, 1)
+                await pipe.execute()

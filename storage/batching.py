@@ -1,0 +1,124 @@
+"""Group commit for append-only documents (events, conversation messages).
+
+``append`` queues a document and returns at once; one background task writes whatever
+has queued with a single ``insert_many``. At low load a batch is one document written
+at once; under load the batch grows while the previous one is in flight, so a busy
+chat costs one round trip per batch instead of one per record.
+
+Reads that must see earlier appends call ``flush`` first (the repositories do), so this
+process reads its own writes. The price: records queued when the process is killed are
+lost. Only audit records go through here; run state is always written synchronously.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from types import TracebackType
+from typing import Generic, TypeVar
+
+import structlog
+from beanie import Document
+from beanie.odm.utils.dump import get_dict
+from pymongo.errors import BulkWriteError
+
+from storage.errors import translate_errors
+
+__all__ = ["BatchWriter"]
+
+D = TypeVar("D", bound=Document)
+log = structlog.get_logger("clubman.storage")
+
+
+class BatchWriter(Generic[D]):
+    def __init__(
+        self,
+        document: type[D],
+        *,
+        max_batch: int = 500,
+        attempts: int = 3,
+        backoff_seconds: float = 0.2,
+    ) -> None:
+        self._document = document
+        self._max_batch = max_batch
+        self._attempts = attempts
+        self._backoff = backoff_seconds
+        self._pending: list[D] = []
+        self._queued = 0  # documents ever appended
+        self._settled = 0  # documents written (or given up on)
+        self._changed = asyncio.Condition()
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    async def __aenter__(self) -> BatchWriter[D]:
+        self._task = asyncio.create_task(self._run(), name=f"batch:{self._document.__name__}")
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.flush()
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    def append(self, document: D) -> None:
+        if self._task is None or self._task.done():
+            raise RuntimeError(f"{self._document.__name__} writer is not open")
+        self._pending.append(document)
+        self._queued += 1
+        self._wake.set()
+
+    async def flush(self) -> None:
+        """Wait until everything appended so far has been written."""
+        target = self._queued
+        if self._settled >= target:
+            return
+        async with self._changed:
+            await self._changed.wait_for(lambda: self._settled >= target)
+
+    async def _run(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            while self._pending:
+                batch = self._pending[: self._max_batch]
+                del self._pending[: len(batch)]
+                await self._write(batch)
+                async with self._changed:
+                    self._settled += len(batch)
+                    self._changed.notify_all()
+
+    async def _write(self, batch: list[D]) -> None:
+        keep_nulls = self._document.get_settings().keep_nulls
+        rows = [get_dict(doc, to_db=True, keep_nulls=keep_nulls) for doc in batch]
+        collection = self._document.get_pymongo_collection()
+        what = f"storing {len(rows)} {self._document.__name__} records"
+        for attempt in range(1, self._attempts + 1):
+            try:
+                with translate_errors(what):
+                    # ordered=False: a retry after a partial write skips the rows that
+                    # made it (duplicate _id) and writes the rest.
+                    await collection.insert_many(rows, ordered=False)
+                return
+            except Exception as exc:  # the writer must outlive any one failure
+                if _only_duplicates(exc):
+                    return
+                if attempt == self._attempts:
+                    log.exception("records.lost", document=self._document.__name__, count=len(rows))
+                    return
+                await asyncio.sleep(self._backoff * attempt)
+
+
+def _only_duplicates(exc: BaseException) -> bool:
+    """A retried batch whose rows were already written: every error is a duplicate key."""
+    cause = exc.__cause__
+    if not isinstance(cause, BulkWriteError):
+        return False
+    errors = cause.details.get("writeErrors", [])
+    return bool(errors) and all(e.get("code") == 11000 for e in errors)
