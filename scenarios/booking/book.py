@@ -28,6 +28,13 @@ __all__ = ["BookRooms", "PreferenceStore"]
 PURPOSE = "Встреча студенческого клуба"
 
 
+def purpose_for(run_id: str) -> str:
+    """The purpose written on the portal; the run id in it marks the run's own bookings,
+    so a retried step finds what it booked and never mistakes another run's booking
+    (another user's on the shared club account) for its own."""
+    return f"{PURPOSE} · #{run_id}"
+
+
 class PreferenceStore(Protocol):
     async def ranked(self, user_id: int, key: str) -> list[str]: ...
     async def bump(self, user_id: int, key: str, value: str) -> None: ...
@@ -38,9 +45,10 @@ def _want(slots: BookingSlots) -> Want:
     return Want(count=count, adjacent=slots.adjacent, capacity=slots.capacity, numbers=slots.room)
 
 
-def _matches(booking: PortalBooking, place: Placement) -> bool:
+def _matches(booking: PortalBooking, place: Placement, run_id: str) -> bool:
     return (
         booking.status == "active"
+        and booking.purpose.strip() == purpose_for(run_id)
         and booking.building == place.building
         and booking.day == place.day
         and booking.start == place.start
@@ -159,8 +167,8 @@ class BookRooms(StepScenario[BookingSlots]):
             place = Placement.from_option_id(ctx.answers[key])
         return place
 
-    async def _ours(self, session: PortalSession, place: Placement) -> list[str]:
-        return [b.room for b in await session.my_bookings() if _matches(b, place)]
+    async def _ours(self, session: PortalSession, place: Placement, run_id: str) -> list[str]:
+        return [b.room for b in await session.my_bookings() if _matches(b, place, run_id)]
 
     async def _find(self, ctx: StepContext[Any]) -> dict[str, Any]:
         session = await self._work.session(ctx)
@@ -171,19 +179,19 @@ class BookRooms(StepScenario[BookingSlots]):
         candidates = [wanted.building] if moved else await self._buildings(ctx)
         for building in candidates:
             place = wanted.model_copy(update={"building": building})
-            if (found := await self._free(session, want, place, alts)) is not None:
+            if (found := await self._free(ctx, session, want, place, alts)) is not None:
                 return found
         first = wanted.model_copy(update={"building": candidates[0]})
         problem = await self._no_rooms(ctx, session, want, first, len(candidates))
         chosen = await self._work.pick_alternative(ctx, "find", problem)  # the LLM brain
-        if chosen and (found := await self._free(session, want, chosen, alts)) is not None:
+        if chosen and (found := await self._free(ctx, session, want, chosen, alts)) is not None:
             return found
         raise problem
 
     async def _free(
-        self, session: PortalSession, want: Want, place: Placement, alts: int
+        self, ctx: StepContext[Any], session: PortalSession, want: Want, place: Placement, alts: int
     ) -> dict[str, Any] | None:
-        ours = await self._ours(session, place)
+        ours = await self._ours(session, place, ctx.run_id)
         grid = await session.availability(place.building, place.day)
         rooms = choose_rooms(grid, want, place.start, place.end, ours=ours) or []
         rows = [{"id": r.id, "number": r.number} for r in rooms]
@@ -246,7 +254,9 @@ class BookRooms(StepScenario[BookingSlots]):
             # The user chose an alternative after a room was taken under us: look again.
             found = await self._find(ctx)
         place = Placement.model_validate(found["place"])
-        existing = {b.room: b for b in await session.my_bookings() if _matches(b, place)}
+        existing = {
+            b.room: b for b in await session.my_bookings() if _matches(b, place, ctx.run_id)
+        }
         numbers: list[str] = []
         for room in found["rooms"]:
             if room["number"] in existing:  # booked before a restart: not again
@@ -258,7 +268,7 @@ class BookRooms(StepScenario[BookingSlots]):
                     day=place.day,
                     start=place.start,
                     end=place.end,
-                    purpose=PURPOSE,
+                    purpose=purpose_for(ctx.run_id),
                     attendees=ctx.slots.capacity,
                 )
             except SlotTaken:
