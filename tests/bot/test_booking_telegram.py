@@ -1,0 +1,158 @@
+"""Booking through Telegram end to end: the real bot (aiogram dispatcher polling the fake
+Bot API server) on the real core and scenarios, real storage, real Chromium against the
+reference portal, all on one manual clock (Monday 23.11.2026, 10:00 in Moscow)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+from pydantic import SecretStr
+
+from bot.factory import BotApp
+from core.browser import BrowserPool
+from core.clock import ManualClock
+from core.vault import CredentialVault
+from portal.server import running_portal
+from scenarios.booking import PortalAccount, PortalWork
+from scenarios.registry import all_scenarios
+from storage import Storage
+from tests.bot.support import running_bot
+from tests.fakes.telegram import FakeTelegram, SimUser, StoredMessage
+from tests.support.portal import portal_bookings, set_quirks
+
+NOW = datetime(2026, 11, 23, 7, 0, tzinfo=UTC)  # Monday 10:00 in Moscow
+FLAGSHIP = "забронируй 3 аудитории рядом в этот четверг с 18 до 20"
+STEPS = ["Вход на портал", "Поиск свободных аудиторий", "Бронирование", "Проверка в «Мои брони»"]
+WAIT = 90.0  # generous: Chromium on a busy two-core machine
+
+MessageCheck = Callable[[StoredMessage], bool]
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    return ManualClock(NOW)
+
+
+@pytest.fixture
+async def portal_url(clock: ManualClock) -> AsyncIterator[str]:
+    async with running_portal(test_api=True, seed=1, clock=clock.now) as portal:
+        yield portal.url
+
+
+@pytest.fixture
+async def app(
+    tg: FakeTelegram, storage: Storage, clock: ManualClock, portal_url: str
+) -> AsyncIterator[BotApp]:
+    """The bot with every product scenario, booking through the club's portal account."""
+    account = PortalAccount(url=portal_url, username="club", password=SecretStr("club-demo"))
+    async with BrowserPool(max_contexts=2) as pool:
+        work = PortalWork(pool=pool, account=account, vault=CredentialVault(storage, None))
+        scenarios = all_scenarios(work=work, preferences=storage.preferences)
+        async with running_bot(tg, storage, scenarios=scenarios, clock=clock) as running:
+            yield running
+
+
+def has(text: str) -> MessageCheck:
+    return lambda m: text in (m.text or m.caption or "")
+
+
+def starts(text: str) -> MessageCheck:
+    return lambda m: (m.text or "").startswith(text)
+
+
+def progress_of(user: SimUser, title: str) -> StoredMessage:
+    return next(m for m in user.messages if (m.text or "").startswith(title + "\n"))
+
+
+def done_steps(title: str) -> str:
+    return "\n".join([title, *(f"✓ {step}" for step in STEPS)])
+
+
+def rooms_of(bookings: list[dict[str, Any]]) -> list[int]:
+    return sorted(int(b["room_number"]) for b in bookings)
+
+
+async def test_flagship_booked_by_tapping_the_building(
+    app: BotApp, tg: FakeTelegram, portal_url: str
+) -> None:
+    user = tg.user(1, "Анна", language_code="ru")
+    await user.send(FLAGSHIP)
+    question = await user.wait_for_message(has("В каком корпусе?"), timeout=WAIT)
+    assert question.labels == [
+        "Главный корпус",
+        "Корпус на Чайковского",
+        "Лабораторный корпус",
+        "Любой",
+        "Другое…",
+        "Отмена",
+    ]
+    answer = await user.wait_for_answer(await user.tap("Корпус на Чайковского"))
+    done = await user.wait_for_message(has("Забронированы"), timeout=WAIT)
+
+    assert answer.text == "Принято: Корпус на Чайковского"
+    assert question.text == "В каком корпусе?\n\n→ Корпус на Чайковского"
+    assert question.reply_markup is None
+    booked = await portal_bookings(portal_url, user="club")
+    numbers = rooms_of(booked)
+    assert len(numbers) == 3 and numbers == list(range(numbers[0], numbers[0] + 3))
+    assert len({n // 100 for n in numbers}) == 1  # one floor
+    assert {(b["building"], b["date"], b["start"], b["end"]) for b in booked} == {
+        ("chaikovsky", "2026-11-26", "18:00", "20:00")
+    }
+    rooms = ", ".join(str(n) for n in numbers)
+    assert done.text == f"Забронированы {rooms} (Корпус на Чайковского, чт 26.11, 18:00–20:00)"
+    progress = progress_of(user, "Бронирование аудиторий")
+    assert progress.text == done_steps("Бронирование аудиторий")
+    assert progress.edits, "the progress message is edited in place, not sent anew"
+    assert progress.message_id < done.message_id
+    assert len([m for m in user.messages if starts("Бронирование аудиторий")(m)]) == 1
+
+
+async def test_list_then_cancel_with_confirmation(
+    app: BotApp, tg: FakeTelegram, portal_url: str
+) -> None:
+    user = tg.user(1, "Анна", language_code="ru")
+    await user.send("забронируй 205 в Чайковского в четверг с 18 до 20")
+    await user.wait_for_message(has("Забронирована 205"), timeout=WAIT)
+    assert rooms_of(await portal_bookings(portal_url, user="club")) == [205]
+
+    await user.send("/bookings")
+    listing = await user.wait_for_message(has("Ваши брони:"), timeout=WAIT)
+    assert "205, Корпус на Чайковского, чт 26.11 18:00–20:00" in (listing.text or "")
+    await user.send("мои брони")
+    again = await user.wait_for_message(has("Ваши брони:"), timeout=WAIT)
+    assert again.message_id != listing.message_id and again.text == listing.text
+
+    await user.send("отмени бронь 205 в четверг")
+    confirm = await user.wait_for_message(has("Отменить 205"), timeout=WAIT)
+    assert confirm.text == "Отменить 205, Корпус на Чайковского, чт 26.11 18:00–20:00?"
+    assert confirm.labels[:2] == ["Да", "Нет"]
+    assert await portal_bookings(portal_url, user="club") != []  # nothing before «Да»
+    await user.wait_for_answer(await user.tap("Да"))
+    done = await user.wait_for_message(has("Отменена бронь"), timeout=WAIT)
+    assert done.text == "Отменена бронь: 205, Корпус на Чайковского, чт 26.11 18:00–20:00."
+    assert await portal_bookings(portal_url, user="club") == []
+    assert confirm.reply_markup is None
+
+
+async def test_full_building_alternatives_offered_and_one_tapped(
+    app: BotApp, tg: FakeTelegram, portal_url: str
+) -> None:
+    await set_quirks(portal_url, full_building="main")
+    user = tg.user(1, "Анна", language_code="ru")
+    await user.send("забронируй 2 аудитории рядом в главном корпусе в четверг с 18 до 20")
+    question = await user.wait_for_message(has("Не нашлось"), timeout=WAIT)
+    other = next(label for label in question.labels if label.startswith("Корпус на Чайковского"))
+    assert question.labels[-1] == "Отмена" and "Другое…" not in question.labels
+    await user.wait_for_answer(await user.tap(other))
+    done = await user.wait_for_message(has("Забронированы"), timeout=WAIT)
+
+    booked = await portal_bookings(portal_url, user="club")
+    assert len(booked) == 2 and {b["building"] for b in booked} == {"chaikovsky"}
+    numbers = rooms_of(booked)
+    assert numbers[1] == numbers[0] + 1
+    assert done.text is not None and "Корпус на Чайковского" in done.text
+    assert f"{numbers[0]}, {numbers[1]}" in done.text
