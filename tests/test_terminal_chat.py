@@ -1,17 +1,25 @@
 """``clubman chat`` as a person uses it, driven through tmux: help, a clarification
-question with numbered options, answered by typing a number."""
+question with numbered options answered by typing a number, and the flagship booking
+on a reference portal started here (real clock) with its test API."""
 
 from __future__ import annotations
 
+import json
+import re
 import shutil
+import socket
 import subprocess
 import sys
 import time
+import urllib.request
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+
+from storage.process import die_with_parent, free_port
 
 CLUBMAN = str(Path(sys.executable).parent / "clubman")
 
@@ -43,11 +51,10 @@ class Tmux:
         raise AssertionError(f"not on screen in {timeout} s:\n{self.screen()}")
 
 
-@pytest.fixture
-def chat(tmp_path: Path) -> Iterator[Tmux]:
+def _chat(tmp_path: Path, env: str = "") -> Iterator[Tmux]:
     assert shutil.which("tmux"), "tmux is installed by `make test` / .ci/run"
     session = f"clubman-{uuid.uuid4().hex[:8]}"
-    env = f"DATA_DIR={tmp_path} LOG_LEVEL=WARNING"
+    env = f"DATA_DIR={tmp_path} LOG_LEVEL=WARNING {env}".strip()
     subprocess.run(
         [
             "tmux",
@@ -69,6 +76,59 @@ def chat(tmp_path: Path) -> Iterator[Tmux]:
         subprocess.run(["tmux", "kill-session", "-t", session], check=False)
 
 
+@pytest.fixture
+def chat(tmp_path: Path) -> Iterator[Tmux]:
+    """The zero-config demo: the reference portal runs inside the chat process."""
+    yield from _chat(tmp_path)
+
+
+@pytest.fixture
+def portal_url(tmp_path: Path) -> Iterator[str]:
+    """The reference portal in its own process on the real clock, with its test API."""
+    port = free_port()
+    with (tmp_path / "portal.log").open("wb") as log:
+        proc = subprocess.Popen(
+            [CLUBMAN, "portal", "--port", str(port), "--test-api", "--seed", "1"],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            preexec_fn=die_with_parent,
+        )
+        try:
+            deadline = time.monotonic() + 60
+            while True:
+                assert proc.poll() is None, "the portal exited"
+                try:
+                    socket.create_connection(("127.0.0.1", port), 0.2).close()
+                    break
+                except OSError:
+                    assert time.monotonic() < deadline, "the portal did not start"
+                    time.sleep(0.1)
+            yield f"http://127.0.0.1:{port}"
+        finally:
+            proc.terminate()
+            proc.wait(10)
+
+
+@pytest.fixture
+def portal_chat(tmp_path: Path, portal_url: str) -> Iterator[Tmux]:
+    """``clubman chat`` configured for the portal started above, on the club's account."""
+    env = f"PORTAL__URL={portal_url} PORTAL__USERNAME=club PORTAL__PASSWORD=club-demo"
+    yield from _chat(tmp_path, env)
+
+
+def portal_bookings(url: str, *, user: str) -> list[dict[str, Any]]:
+    with urllib.request.urlopen(f"{url}/_test/bookings", timeout=30) as response:
+        found: list[dict[str, Any]] = json.load(response)
+    return [b for b in found if b["status"] == "active" and b["user"] == user]
+
+
+def option_number(screen: str, label: str) -> str:
+    """The number printed before ``label`` in the last numbered list on the screen."""
+    numbers = re.findall(rf"^  (\d+)\) {re.escape(label)}$", screen, flags=re.MULTILINE)
+    assert numbers, f"no option {label!r} on screen:\n{screen}"
+    return str(numbers[-1])
+
+
 def test_help_then_a_question_answered_by_number(chat: Tmux) -> None:
     chat.wait_for(lambda s: "/quit" in s)
     chat.send("помощь")
@@ -81,3 +141,24 @@ def test_help_then_a_question_answered_by_number(chat: Tmux) -> None:
     chat.send("/status")
     chat.wait_for(lambda s: "Бронирование аудиторий [collecting]" in s)
     chat.send("/quit")
+
+
+def test_flagship_booking_answered_by_number(portal_chat: Tmux, portal_url: str) -> None:
+    # «послезавтра»: on the real clock it is always within the portal's 14 days and never
+    # in the past (unlike «в этот четверг» on a Thursday evening).
+    portal_chat.wait_for(lambda s: "/quit" in s)
+    portal_chat.send("забронируй 3 аудитории рядом послезавтра с 18 до 20")
+    screen = portal_chat.wait_for(lambda s: "? В каком корпусе?" in s)
+    portal_chat.send(option_number(screen, "Главный корпус"))
+    screen = portal_chat.wait_for(lambda s: "✓ Забронированы " in s or "✗ " in s, timeout=180)
+    summary = next(line for line in screen.splitlines() if line.startswith(("✓ Забр", "✗ ")))
+    found = re.fullmatch(r"✓ Забронированы (\d+), (\d+), (\d+) \(Главный корпус, .+\)", summary)
+    assert found, summary
+    shown = sorted(int(n) for n in found.groups())
+    assert shown == list(range(shown[0], shown[0] + 3))
+
+    booked = portal_bookings(portal_url, user="club")
+    assert sorted(int(b["room_number"]) for b in booked) == shown
+    assert {(b["building"], b["start"], b["end"]) for b in booked} == {("main", "18:00", "20:00")}
+    assert len({b["date"] for b in booked}) == 1
+    portal_chat.send("/quit")
