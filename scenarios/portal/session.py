@@ -27,9 +27,9 @@ from scenarios.portal.errors import (
 )
 from scenarios.portal.models import Grid, PageSummary, PortalBooking
 from scenarios.portal.pages.base import land, path_of
-from scenarios.portal.pages.book import BOOKED_HEADING, BookPage, read_booking
+from scenarios.portal.pages.book import BookPage, read_booking
 from scenarios.portal.pages.login import LoginPage
-from scenarios.portal.pages.my import MyBookingsPage
+from scenarios.portal.pages.my import MY_PATH, MyBookingsPage
 from scenarios.portal.pages.rooms import RoomsPage
 from scenarios.portal.retry import Bounced, RetryPolicy, Transient, translate, with_retries
 from scenarios.portal.summary import summarize
@@ -117,11 +117,33 @@ class PortalSession:
     async def _learn_buildings(self, rooms: RoomsPage) -> None:
         self._codes = {name: code for code, name in (await rooms.buildings()).items()}
 
+    async def _has_cookies(self) -> bool:
+        try:
+            return bool(await self._context.cookies(self._base_url))
+        except PlaywrightError as exc:
+            raise BrowserError("could not read the browser's cookies") from exc
+
     # -- the API ----------------------------------------------------------------------------
 
     async def ensure_logged_in(self) -> None:
-        """Reuse the context's cookies if the portal accepts them, else log in."""
-        await self._run("вход", lambda page: MyBookingsPage(page, self._base_url).open())
+        """Reuse the context's cookies if the portal accepts them, else log in.
+
+        Without any cookie for the portal the login form is opened straight away (no
+        detour through a page that would only bounce). A login made by this call ends
+        on «Мои брони», so that page is checked where it is rather than loaded again.
+        """
+        logins_before = self.logins
+        if not await self._has_cookies():
+            await with_retries(self._policy, self._login, what="вход")
+
+        async def check(page: Page) -> None:
+            my = MyBookingsPage(page, self._base_url)
+            if self.logins > logins_before and path_of(page) == MY_PATH:
+                await my.check()
+            else:
+                await my.open()
+
+        await self._run("вход", check)
 
     async def availability(self, building: str, day: date) -> Grid:
         """The grid of ``building`` (code or name) on ``day``, read from the rooms page."""
@@ -164,11 +186,22 @@ class PortalSession:
         log.info("portal.booked", number=number, room=room_id, day=day.isoformat())
 
         async def confirm(page: Page) -> PortalBooking:
-            if path_of(page) != f"/booking/{number}" or not await _looks_booked(page):
-                await land(page, await page.goto(f"{self._base_url}/booking/{number}"))
-            codes = self._codes or {}
             fallback = room_id.rpartition("-")[0] or room_id
-            return await read_booking(page, number=number, codes=codes, fallback_building=fallback)
+            shown = None
+            if path_of(page) == f"/booking/{number}":  # the page the form led to
+                shown = await read_booking(
+                    page, number=number, codes=self._codes, fallback_building=fallback
+                )
+            if shown is None or shown.status != "active":  # not (fully) loaded: load it
+                await land(page, await page.goto(f"{self._base_url}/booking/{number}"))
+                shown = await read_booking(
+                    page, number=number, codes=self._codes, fallback_building=fallback
+                )
+            if shown is None:
+                raise UnexpectedPage(
+                    f"Не удалось прочитать бронь № {number}", await summarize(page)
+                )
+            return shown
 
         return await self._run("подтверждение брони", confirm)
 
@@ -269,7 +302,3 @@ class PortalSession:
         if page is not None and not page.is_closed():
             with contextlib.suppress(PlaywrightError):  # already gone with its browser
                 await page.close()
-
-
-async def _looks_booked(page: Page) -> bool:
-    return await page.get_by_role("heading", name=BOOKED_HEADING, exact=True).count() > 0

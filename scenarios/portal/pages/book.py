@@ -29,12 +29,27 @@ BOOKED_HEADING = "Бронь оформлена"
 _BOOKING_PATH = re.compile(r"^/booking/(\d+)$")
 _UNKNOWN_OUTCOME_HINT = "проверьте «Мои брони», прежде чем бронировать снова"
 
-# The browser's own form check (required, min=…): label → validation message.
+# The browser's own form check (required, min=…) per submit button: label → message.
 _INVALID_FIELDS = """
-(button) => Array.from(button.form ? button.form.elements : [])
-  .filter((el) => el.willValidate && !el.checkValidity())
-  .map((el) => [(el.labels && el.labels[0] ? el.labels[0].innerText : el.name).trim(),
-                el.validationMessage])
+(buttons) => buttons.slice(0, 1).map((button) =>
+  Array.from(button.form ? button.form.elements : [])
+    .filter((el) => el.willValidate && !el.checkValidity())
+    .map((el) => [(el.labels && el.labels[0] ? el.labels[0].innerText : el.name).trim(),
+                  el.validationMessage]))
+"""
+# «Бронь оформлена» in one round trip: headings, the status line and the term →
+# definition pairs (by ARIA role, native or explicit), read from the page's main region.
+_READ_BOOKING = """
+(mains) => mains.slice(0, 1).map((main) => {
+  const clean = (s) => (s || "").replace(/\\s+/g, " ").trim();
+  const all = (sel) => Array.from(main.querySelectorAll(sel)).map((el) => clean(el.innerText));
+  return {
+    headings: all("h1, h2, [role=heading]"),
+    status: all("[role=status]"),
+    terms: all("dt, [role=term]"),
+    values: all("dd, [role=definition]"),
+  };
+})
 """
 
 
@@ -64,7 +79,12 @@ class BookPage:
         await page.get_by_label("Цель бронирования", exact=True).fill(purpose)
         count = "" if attendees is None else str(attendees)
         await page.get_by_label("Количество участников", exact=True).fill(count)
-        invalid: list[list[str]] = await self._submit_button().evaluate(_INVALID_FIELDS)
+        forms: list[list[list[str]]] = await self._submit_button().evaluate_all(_INVALID_FIELDS)
+        if not forms:
+            raise UnexpectedPage(
+                "В форме бронирования нет кнопки «Забронировать»", await summarize(page)
+            )
+        invalid = forms[0]
         if invalid:
             message = "; ".join(f"{label}: {text}" for label, text in invalid)
             raise BookingRejected(message, code="client_validation")
@@ -110,19 +130,19 @@ class BookPage:
 
 async def read_booking(
     page: Page, *, number: str, codes: Mapping[str, str], fallback_building: str
-) -> PortalBooking:
-    """Parse «Бронь оформлена» (the page for booking ``number``)."""
-    terms = [" ".join(t.split()) for t in await page.get_by_role("term").all_inner_texts()]
-    values = [" ".join(v.split()) for v in await page.get_by_role("definition").all_inner_texts()]
-    fields = dict(zip(terms, values, strict=False))
-    status = page.get_by_role("status")
-    status_text = await status.first.inner_text() if await status.count() else ""
+) -> PortalBooking | None:
+    """Parse the page of booking ``number`` («Бронь оформлена» / «Бронь отменена»);
+    None when the page shown is not that page (or not readable)."""
+    found: list[dict[str, list[str]]] = await page.get_by_role("main").evaluate_all(_READ_BOOKING)
+    if not found:
+        return None
+    shown = found[0]
+    fields = dict(zip(shown["terms"], shown["values"], strict=False))
     span = parse_span(fields.get("Время", ""))
     day = parse_day(fields.get("Дата", ""))
-    if number not in status_text or span is None or day is None:
-        raise UnexpectedPage(f"Не удалось прочитать бронь № {number}", await summarize(page))
+    if not any(number in text for text in shown["status"][:1]) or span is None or day is None:
+        return None
     name = fields.get("Корпус", "")
-    booked = await page.get_by_role("heading", name=BOOKED_HEADING, exact=True).count()
     return PortalBooking(
         number=number,
         building=codes.get(name, fallback_building),
@@ -132,5 +152,5 @@ async def read_booking(
         start=span[0],
         end=span[1],
         purpose=fields.get("Цель", ""),
-        status="active" if booked else "cancelled",
+        status="active" if BOOKED_HEADING in shown["headings"] else "cancelled",
     )

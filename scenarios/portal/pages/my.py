@@ -14,8 +14,9 @@ from scenarios.portal.pages.common import parse_day, parse_span
 from scenarios.portal.retry import Transient
 from scenarios.portal.summary import summarize
 
-__all__ = ["MyBookingsPage"]
+__all__ = ["MY_PATH", "MyBookingsPage"]
 
+MY_PATH = "/my"
 TITLE = "Мои брони"
 _COLUMNS = {
     "Номер": "number",
@@ -25,9 +26,10 @@ _COLUMNS = {
     "Время": "time",
     "Цель": "purpose",
 }
+# The first matching table's cells, or no table at all: one round trip, no waiting.
 _READ_TABLE = """
-(table) => Array.from(table.rows).map((row) =>
-  Array.from(row.cells).map((cell) => cell.innerText.replace(/\\s+/g, " ").trim()))
+(tables) => tables.slice(0, 1).map((table) => Array.from(table.rows).map((row) =>
+  Array.from(row.cells).map((cell) => cell.innerText.replace(/\\s+/g, " ").trim())))
 """
 
 
@@ -35,18 +37,32 @@ class MyBookingsPage:
     def __init__(self, page: Page, base_url: str) -> None:
         self.page = page
         self.base_url = base_url
+        self._loaded: list[list[str]] | None = None  # the table as ``open``/``check`` read it
 
     def _table(self) -> Locator:
         return self.page.get_by_role("table", name=TITLE)
 
     async def open(self) -> None:
-        await land(self.page, await self.page.goto(f"{self.base_url}/my"))
-        if await self._table().count() == 0:
+        """Load «Мои брони» and read its table (``UnexpectedPage`` if there is none)."""
+        await land(self.page, await self.page.goto(f"{self.base_url}{MY_PATH}"))
+        await self.check()
+
+    async def check(self) -> None:
+        """Read the table of the page shown now; ``UnexpectedPage`` if it is not «Мои брони»."""
+        self._loaded = await self._read_table()
+        if self._loaded is None:
             raise UnexpectedPage("Не открылась страница «Мои брони»", await summarize(self.page))
 
+    async def _read_table(self) -> list[list[str]] | None:
+        tables: list[list[list[str]]] = await self._table().evaluate_all(_READ_TABLE)
+        return tables[0] if tables else None
+
     async def _rows(self) -> list[list[str]]:
-        rows: list[list[str]] = await self._table().evaluate(_READ_TABLE)
-        return rows
+        """The rows read by the last ``open``/``check``, else read now."""
+        if self._loaded is not None:
+            return self._loaded
+        await self.check()
+        return self._loaded or []
 
     async def read(self, codes: Mapping[str, str]) -> list[PortalBooking]:
         rows = await self._rows()
@@ -114,7 +130,8 @@ class MyBookingsPage:
         finally:
             self.page.remove_listener("dialog", accept)
         await land(self.page, await navigation.value)
-        if await self._table().count() == 0:
+        self._loaded = await self._read_table()
+        if self._loaded is None:
             raise Transient(f"cancelling {number}: «Мои брони» did not come back")
         if await self._row_index(number) is not None:
             raise Transient(f"booking {number} is still listed after «Отменить» ({asked})")

@@ -21,10 +21,19 @@ _GRID_FAILED = "Не удалось загрузить расписание"
 _SPAN = re.compile(r"(\d{1,2}:\d{2})\s*[–-]\s*(\d{1,2}:\d{2})")
 _META = re.compile(r"(\d+)\s*этаж\D+(\d+)\s*мест")
 
-# Reads the table the grid script builds: per body row the row header's parts and,
-# per cell, its accessible label (free cells hold a link) and title.
-_READ_ROWS = """
-(table) => Array.from(table.tBodies).flatMap((body) => Array.from(body.rows)).map((row) => ({
+# Building code → name pairs of the «Корпус» list (none when there is no such list).
+_READ_OPTIONS = """
+(selects) => selects.slice(0, 1).map((s) =>
+  Array.from(s.options).map((o) => [o.value, o.textContent.trim()]))
+"""
+
+# Reads the table the grid script builds, in one round trip: its caption and, per body
+# row, the row header's parts and, per cell, its accessible label (free cells hold a
+# link) and title. No table: an empty list.
+_READ_GRID = """
+(tables) => tables.slice(0, 1).map((table) => ({
+ caption: table.caption ? table.caption.textContent : "",
+ rows: Array.from(table.tBodies).flatMap((body) => Array.from(body.rows)).map((row) => ({
   room: row.getAttribute("data-room") || "",
   head: Array.from(row.cells).filter((c) => c.tagName === "TH").map((c) =>
     c.children.length ? Array.from(c.children).map((x) => x.textContent.trim())
@@ -38,6 +47,7 @@ _READ_ROWS = """
       text: c.textContent.trim(),
     };
   }),
+ })),
 }))
 """
 
@@ -46,10 +56,12 @@ class RoomsPage:
     def __init__(self, page: Page, base_url: str) -> None:
         self.page = page
         self.base_url = base_url
+        self._buildings: dict[str, str] | None = None  # read once per page load
 
     async def open(self) -> None:
         await land(self.page, await self.page.goto(f"{self.base_url}/rooms"))
-        if await self.page.get_by_label("Корпус", exact=True).count() == 0:
+        self._buildings = None
+        if not await self.buildings():
             raise UnexpectedPage(
                 "На странице аудиторий нет выбора корпуса", await summarize(self.page)
             )
@@ -61,11 +73,13 @@ class RoomsPage:
         )
 
     async def buildings(self) -> dict[str, str]:
-        """Building code → name, from the «Корпус» list."""
-        options: list[list[str]] = await self.page.get_by_label("Корпус", exact=True).evaluate(
-            "(s) => Array.from(s.options).map((o) => [o.value, o.textContent.trim()])"
-        )
-        return {value: name for value, name in options}
+        """Building code → name, from the «Корпус» list (empty when there is none)."""
+        if self._buildings is None:
+            lists: list[list[list[str]]] = await self.page.get_by_label(
+                "Корпус", exact=True
+            ).evaluate_all(_READ_OPTIONS)
+            self._buildings = {value: name for value, name in (lists[0] if lists else [])}
+        return self._buildings
 
     async def show(self, building: str, day: date) -> tuple[str, str]:
         """Choose the building (code or name) and the date and press «Показать»."""
@@ -83,6 +97,7 @@ class RoomsPage:
         async with self.page.expect_navigation() as navigation:
             await self.page.get_by_role("button", name="Показать").click()
         await land(self.page, await navigation.value)
+        self._buildings = None  # a new page
         return code, known[code]
 
     async def read_grid(self, *, building: str, name: str, day: date, timeout_ms: float) -> Grid:
@@ -92,15 +107,19 @@ class RoomsPage:
         failed = page.get_by_role("alert").filter(has_text=_GRID_FAILED)
         login = page.get_by_role("button", name="Войти")
         await table.or_(failed).or_(login).first.wait_for(timeout=timeout_ms)
-        if path_of(page) == LOGIN_PATH or await login.count():
+        if path_of(page) == LOGIN_PATH:
             raise Bounced()  # the grid's JSON answered 401 and the script went to /login
-        if await failed.count():
-            raise Transient("the availability grid did not load")
-        caption = " ".join(str(await table.evaluate("(t) => t.caption?.textContent")).split())
+        shown: list[dict[str, Any]] = await table.evaluate_all(_READ_GRID)
+        if not shown:
+            if await login.count():
+                raise Bounced()
+            if await failed.count():
+                raise Transient("the availability grid did not load")
+            raise Transient("the availability grid went away while being read")
+        caption = " ".join(str(shown[0]["caption"]).split())
         if day.strftime("%d.%m.%Y") not in caption:
             raise UnexpectedPage(f"Сетка показывает другой день: {caption}", await summarize(page))
-        rows: list[dict[str, Any]] = await table.evaluate(_READ_ROWS)
-        return parse_grid(rows, building=building, name=name, day=day)
+        return parse_grid(shown[0]["rows"], building=building, name=name, day=day)
 
 
 def _hhmm(text: str) -> time:
@@ -118,7 +137,7 @@ def _merge(spans: list[Interval]) -> list[Interval]:
 
 
 def parse_grid(rows: list[dict[str, Any]], *, building: str, name: str, day: date) -> Grid:
-    """The rows read by ``_READ_ROWS`` as a ``Grid`` (busy spans merged)."""
+    """The rows read by ``_READ_GRID`` as a ``Grid`` (busy spans merged)."""
     result: list[RoomAvailability] = []
     opens, closes = time(23, 59), time(0, 0)
     for row in rows:
