@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from aiogram import Bot, Dispatcher
-from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.types import BotCommand
 from aiohttp import web
@@ -19,6 +18,7 @@ from bot import errors
 from bot.handlers import routers
 from bot.middlewares import AccessMiddleware, ChatOrderMiddleware, ContextMiddleware
 from bot.outbox import FloodLimits, Outbox
+from bot.session import BotSession
 from bot.sink import TelegramSink
 from bot.texts import COMMANDS
 from core.errors import ConfigError
@@ -88,7 +88,7 @@ def make_bot(settings: Settings) -> Bot:
     token = settings.telegram.token
     assert token is not None
     api = TelegramAPIServer.from_base(settings.telegram.api_base)
-    return Bot(token.get_secret_value(), session=AiohttpSession(api=api))
+    return Bot(token.get_secret_value(), session=BotSession(api=api))
 
 
 async def set_commands(bot: Bot) -> None:

@@ -17,12 +17,19 @@ from storage.redis_client import RedisClient
 
 __all__ = ["ActiveRunIndex"]
 
+# One round trip: nil when the index is not complete, else the chat's run ids.
+_MEMBERS = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+return redis.call('SMEMBERS', KEYS[2])
+"""
+
 
 class ActiveRunIndex:
     def __init__(self, redis: RedisClient, *, prefix: str) -> None:
         self._redis = redis
         self._prefix = prefix
         self._built = f"{prefix}built"
+        self._members = redis.register_script(_MEMBERS)
 
     def _key(self, chat_id: int) -> str:
         return f"{self._prefix}{chat_id}"
@@ -40,11 +47,8 @@ class ActiveRunIndex:
     async def members(self, chat_id: int) -> set[str] | None:
         """The chat's indexed run ids; ``None`` when the index is not complete."""
         with translate_errors(f"reading the run index of chat {chat_id}"):
-            async with self._redis.pipeline(transaction=False) as pipe:
-                pipe.exists(self._built)
-                pipe.smembers(self._key(chat_id))
-                built, members = await pipe.execute()
-        if not built:
+            members = await self._members(keys=[self._built, self._key(chat_id)])
+        if members is None:
             return None
         return {m.decode() if isinstance(m, bytes) else str(m) for m in members}
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from aiogram import F, Router
+from aiogram import Router
 from aiogram.types import Message
 
 from bot.handlers.common import to_command
@@ -20,15 +20,25 @@ async def text(message: Message, manager: NLUManager, lang: Lang) -> None:
     await manager.handle(to_command(message, lang))
 
 
+# Filters are coroutines, not magic ``F`` filters: aiogram runs a plain callable in a
+# worker thread (asyncio.to_thread), a thread hop per filter on every message.
+async def is_plain_text(message: Message) -> bool:
+    return message.text is not None and not message.text.startswith("/")
+
+
+async def has_text(message: Message) -> bool:
+    return message.text is not None
+
+
 def router() -> Router:
     """Plain text (most updates): tried first, so it skips the command routers."""
     router = Router(name=__name__)
-    router.message.register(text, F.text, ~F.text.startswith("/"))
+    router.message.register(text, is_plain_text)
     return router
 
 
 def fallback_router() -> Router:
     """Slash commands no other router took ("/foo"): the core answers those too."""
     router = Router(name=f"{__name__}.fallback")
-    router.message.register(text, F.text)
+    router.message.register(text, has_text)
     return router
