@@ -26,7 +26,7 @@ from tests.bot.support import running_bot
 from tests.fakes.telegram import FakeTelegram, SimUser, StoredMessage
 from tests.fakes.telegram.state import Chat
 from tests.fakes.telegram.updates import command_entities
-from tests.support.portal import portal_bookings
+from tests.support.portal import portal_bookings, set_quirks
 
 KEY = Fernet.generate_key().decode()
 CHESS = ("chess", "chess-demo")  # a seeded portal user other than the club's account
@@ -303,3 +303,17 @@ async def test_a_booking_after_login_is_made_as_the_user(
     booked = await portal_bookings(portal_url, user="chess")
     assert len(booked) == 1 and booked[0]["room"].split("-")[-1] in (done.text or ""), booked
     assert not await portal_bookings(portal_url, user="club")
+
+
+async def test_rules_notice_after_the_login_form_still_means_the_login_is_right(
+    tg: FakeTelegram, storage: Storage, app_core: Callable[..., CoreFactory], portal_url: str
+) -> None:
+    await set_quirks(portal_url, notice=True)  # «Правила бронирования изменились» after login
+    user = tg.user(15, "John", language_code="en")
+    async with running_bot(tg, storage, core=app_core()):
+        await user.send("/login")
+        await user.wait_for_message(has("Portal username?"))
+        await user.send(CHESS[0])
+        await answer_password(user, CHESS[1])
+        saved = await user.wait_for_message(has("Saved"), timeout=60)
+    assert saved.text == "Saved, bookings will be made as chess."
