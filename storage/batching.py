@@ -15,25 +15,26 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from types import TracebackType
-from typing import Generic, TypeVar
+from typing import Any
 
 import structlog
 from beanie import Document
-from beanie.odm.utils.dump import get_dict
 from pymongo.errors import BulkWriteError
 
 from storage.errors import translate_errors
 
 __all__ = ["BatchWriter"]
 
-D = TypeVar("D", bound=Document)
 log = structlog.get_logger("clubman.storage")
 
 
-class BatchWriter(Generic[D]):
+class BatchWriter:
+    """Writes rows to ``document``'s collection. Rows are plain dicts, not documents:
+    building and encoding a Beanie document costs more than the write it batches."""
+
     def __init__(
         self,
-        document: type[D],
+        document: type[Document],
         *,
         max_batch: int = 500,
         attempts: int = 3,
@@ -43,14 +44,14 @@ class BatchWriter(Generic[D]):
         self._max_batch = max_batch
         self._attempts = attempts
         self._backoff = backoff_seconds
-        self._pending: list[D] = []
+        self._pending: list[dict[str, Any]] = []
         self._queued = 0  # documents ever appended
         self._settled = 0  # documents written (or given up on)
         self._changed = asyncio.Condition()
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
 
-    async def __aenter__(self) -> BatchWriter[D]:
+    async def __aenter__(self) -> BatchWriter:
         self._task = asyncio.create_task(self._run(), name=f"batch:{self._document.__name__}")
         return self
 
@@ -67,10 +68,11 @@ class BatchWriter(Generic[D]):
                 await self._task
             self._task = None
 
-    def append(self, document: D) -> None:
+    def append(self, row: dict[str, Any]) -> None:
+        """Queue one stored row of the collection (field names as the document has them)."""
         if self._task is None or self._task.done():
             raise RuntimeError(f"{self._document.__name__} writer is not open")
-        self._pending.append(document)
+        self._pending.append(row)
         self._queued += 1
         self._wake.set()
 
@@ -94,9 +96,7 @@ class BatchWriter(Generic[D]):
                     self._settled += len(batch)
                     self._changed.notify_all()
 
-    async def _write(self, batch: list[D]) -> None:
-        keep_nulls = self._document.get_settings().keep_nulls
-        rows = [get_dict(doc, to_db=True, keep_nulls=keep_nulls) for doc in batch]
+    async def _write(self, rows: list[dict[str, Any]]) -> None:
         collection = self._document.get_pymongo_collection()
         what = f"storing {len(rows)} {self._document.__name__} records"
         for attempt in range(1, self._attempts + 1):

@@ -11,22 +11,41 @@ from __future__ import annotations
 from typing import Any
 
 from storage.batching import BatchWriter
-from storage.documents import ConversationMessage, Direction, Event
+from storage.documents import ConversationMessage, Direction, Event, utcnow
 from storage.errors import translate_errors
 
-__all__ = ["ConversationRepository", "EventRepository"]
+__all__ = ["ConversationRepository", "EventRepository", "event_row", "message_row"]
+
+
+# Stored rows of ``Event`` and ``ConversationMessage``, field for field (a test holds
+# them to the documents): written on every message, so no document is built for them.
+def event_row(
+    kind: str, *, chat_id: int | None, run_id: str | None, data: dict[str, Any]
+) -> dict[str, Any]:
+    return {"kind": kind, "chat_id": chat_id, "run_id": run_id, "at": utcnow(), "data": data}
+
+
+def message_row(
+    *, chat_id: int, direction: Direction, text: str, user_id: int | None, run_id: str | None
+) -> dict[str, Any]:
+    return {
+        "chat_id": chat_id,
+        "user_id": user_id,
+        "direction": direction.value,
+        "text": text,
+        "run_id": run_id,
+        "at": utcnow(),
+    }
 
 
 class EventRepository:
-    def __init__(self, writer: BatchWriter[Event]) -> None:
+    def __init__(self, writer: BatchWriter) -> None:
         self._writer = writer
 
     async def append(
         self, kind: str, *, chat_id: int | None, run_id: str | None, data: dict[str, Any]
-    ) -> Event:
-        event = Event(kind=kind, chat_id=chat_id, run_id=run_id, data=data)
-        self._writer.append(event)
-        return event
+    ) -> None:
+        self._writer.append(event_row(kind, chat_id=chat_id, run_id=run_id, data=data))
 
     async def flush(self) -> None:
         await self._writer.flush()
@@ -43,7 +62,7 @@ class EventRepository:
 
 
 class ConversationRepository:
-    def __init__(self, writer: BatchWriter[ConversationMessage]) -> None:
+    def __init__(self, writer: BatchWriter) -> None:
         self._writer = writer
 
     async def append(
@@ -54,12 +73,12 @@ class ConversationRepository:
         text: str,
         user_id: int | None = None,
         run_id: str | None = None,
-    ) -> ConversationMessage:
-        message = ConversationMessage(
-            chat_id=chat_id, user_id=user_id, direction=direction, text=text, run_id=run_id
+    ) -> None:
+        self._writer.append(
+            message_row(
+                chat_id=chat_id, direction=direction, text=text, user_id=user_id, run_id=run_id
+            )
         )
-        self._writer.append(message)
-        return message
 
     async def flush(self) -> None:
         await self._writer.flush()

@@ -22,4 +22,3 @@ async def test_response_models_survive_garbage_collection_regression() -> None:
         assert model() is Response[Message]
     finally:
         await session.close()
-

@@ -1,0 +1,74 @@
+"""The Redis index of active runs and the cached user profiles stay true to MongoDB."""
+
+from __future__ import annotations
+
+from storage import RunStatus, ScenarioRun, Storage
+
+
+def _run(chat_id: int, **fields: object) -> ScenarioRun:
+    return ScenarioRun(chat_id=chat_id, user_id=chat_id, scenario="book_rooms", **fields)
+
+
+async def _ids(storage: Storage, chat_id: int) -> list[str]:
+    return [r.short_id for r in await storage.runs.active_for_chat(chat_id)]
+
+
+async def test_runs_enter_and_leave_the_index_with_their_status(storage: Storage) -> None:
+    first = await storage.runs.create(_run(7))
+    second = await storage.runs.create(_run(7, status=RunStatus.RUNNING))
+    await storage.runs.create(_run(8))
+    assert await _ids(storage, 7) == [first.short_id, second.short_id]
+    first.status = RunStatus.DONE
+    await storage.runs.save(first)
+    assert await _ids(storage, 7) == [second.short_id]
+    assert await _ids(storage, 9) == []
+
+
+async def test_a_lost_index_is_rebuilt_from_mongodb(storage: Storage) -> None:
+    waiting = await storage.runs.create(_run(7, status=RunStatus.WAITING))
+    await storage.redis.flushdb()  # Redis restarted without persistence
+    assert await _ids(storage, 7) == [waiting.short_id]
+    await storage.runs.create(_run(8))
+    assert len(await _ids(storage, 8)) == 1
+    assert await _ids(storage, 7) == [waiting.short_id]  # rebuilt, not just this chat
+
+
+async def test_an_id_left_by_a_crash_between_the_writes_is_dropped(storage: Storage) -> None:
+    run = await storage.runs.create(_run(7))
+    assert await _ids(storage, 7) == [run.short_id]
+    run.status = RunStatus.CANCELLED
+    await ScenarioRun.replace(run)  # stored finished; the process died before unindexing
+    assert await _ids(storage, 7) == []
+    keys = [k async for k in storage.redis.scan_iter(match="*active:7")]
+    assert keys == [] or await storage.redis.smembers(keys[0]) == set()
+
+
+async def test_a_run_indexed_but_not_yet_stored_keeps_its_id(storage: Storage) -> None:
+    stored = await storage.runs.create(_run(7))
+    pending = _run(7)
+    index = storage.runs._index  # the creation below is cut between its two writes
+    await index.add(7, pending.short_id)
+    assert await _ids(storage, 7) == [stored.short_id]
+    await pending.insert()
+    assert await _ids(storage, 7) == [stored.short_id, pending.short_id]
+
+
+async def test_profile_follows_saved_changes(storage: Storage) -> None:
+    profile = await storage.users.profile(42, name="Анна", language="ru")
+    assert (profile.name, profile.language, profile.timezone) == ("Анна", "ru", None)
+    user = await storage.users.get(42)
+    assert user is not None
+    user.language, user.timezone = "en", "Asia/Tokyo"
+    await storage.users.save(user)
+    again = await storage.users.profile(42)
+    assert (again.language, again.timezone) == ("en", "Asia/Tokyo")
+
+
+async def test_profile_holds_no_credentials(storage: Storage) -> None:
+    user = await storage.users.get_or_create(43)
+    user.portal_username, user.portal_password_encrypted = "club", b"gAAAA-secret"
+    await storage.users.save(user)
+    await storage.users.profile(43)
+    keys = [k async for k in storage.redis.scan_iter(match="*user:43")]
+    cached = [str(await storage.redis.get(k)) for k in keys]
+    assert cached and all("secret" not in value and "club" not in value for value in cached)

@@ -1,0 +1,92 @@
+"""Append-only records: rows match their documents, group commit, read-your-writes."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from pymongo.errors import AutoReconnect
+
+from storage import ConversationMessage, Direction, Event, Storage
+from storage.batching import BatchWriter
+from storage.records import event_row, message_row
+
+
+def _document_fields(document: type[Event] | type[ConversationMessage]) -> set[str]:
+    return set(document.model_fields) - {"id", "revision_id"}
+
+
+def test_rows_have_exactly_the_documents_fields() -> None:
+    event = event_row("k", chat_id=1, run_id=None, data={})
+    message = message_row(chat_id=1, direction=Direction.IN, text="t", user_id=None, run_id=None)
+    assert set(event) == _document_fields(Event)
+    assert set(message) == _document_fields(ConversationMessage)
+
+
+async def test_appended_records_read_back_as_documents(storage: Storage) -> None:
+    await storage.events.append("step.done", chat_id=5, run_id="r5", data={"n": 1})
+    await storage.conversations.append(
+        chat_id=5, direction=Direction.OUT, text="готово", user_id=None, run_id="r5"
+    )
+    [event] = await storage.events.for_run("r5")
+    [message] = await storage.conversations.history(5)
+    assert (event.kind, event.chat_id, event.data, event.at.tzinfo is not None) == (
+        "step.done",
+        5,
+        {"n": 1},
+        True,
+    )
+    assert (message.direction, message.text, message.run_id) == (Direction.OUT, "готово", "r5")
+
+
+async def test_concurrent_appends_are_written_in_few_batches(
+    storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    inserts = 0
+    collection = Event.get_pymongo_collection()
+    original = collection.insert_many
+
+    async def counting(rows: Any, **kwargs: Any) -> Any:
+        nonlocal inserts
+        inserts += 1
+        return await original(rows, **kwargs)
+
+    monkeypatch.setattr(collection, "insert_many", counting)
+    await asyncio.gather(
+        *(storage.events.append("burst", chat_id=n, run_id=None, data={}) for n in range(200))
+    )
+    await storage.events.flush()
+    assert len(await storage.events.of_kind("burst", limit=500)) == 200
+    assert 1 <= inserts < 20
+
+
+async def test_a_failed_batch_is_retried_without_duplicates(
+    storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    collection = Event.get_pymongo_collection()
+    original = collection.insert_many
+    calls = 0
+
+    async def flaky(rows: Any, **kwargs: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        if calls == 1:
+            # Half the rows reach the server, then the connection drops.
+            await original(rows[: len(rows) // 2], **kwargs)
+            raise AutoReconnect("connection reset")
+        return await original(rows, **kwargs)
+
+    monkeypatch.setattr(collection, "insert_many", flaky)
+    for n in range(10):
+        await storage.events.append("flaky", chat_id=n, run_id=None, data={"n": n})
+    await storage.events.flush()
+    stored = await storage.events.of_kind("flaky")
+    assert sorted(e.data["n"] for e in stored) == list(range(10))
+    assert calls >= 2
+
+
+async def test_appending_to_a_closed_writer_is_an_error() -> None:
+    writer = BatchWriter(Event)
+    with pytest.raises(RuntimeError, match="not open"):
+        writer.append(event_row("k", chat_id=None, run_id=None, data={}))
