@@ -1,8 +1,8 @@
 """What the portal page objects raise; every class is a ``core.errors.PortalError``.
 
     PortalError (core.errors)
-    ├── PortalUnavailable   HTTP 5xx, timeouts, connection errors (after retries),
-    │                       or a booking POST whose outcome is unknown
+    ├── PortalUnavailable   HTTP 5xx, timeouts, connection errors (after retries)
+    │   └── OutcomeUnknown  a booking POST without a readable answer (it may be made)
     ├── LoginFailed         the portal refused the username or password
     ├── LockedOut           too many failed logins: the account is locked for a while
     ├── SlotTaken           the requested time is already booked
@@ -29,6 +29,7 @@ __all__ = [
     "BookingRejected",
     "LockedOut",
     "LoginFailed",
+    "OutcomeUnknown",
     "PortalUnavailable",
     "SessionExpired",
     "SlotTaken",
@@ -38,6 +39,11 @@ __all__ = [
 
 class PortalUnavailable(PortalError):
     """The portal did not answer properly (5xx, timeout, network); worth trying again later."""
+
+
+class OutcomeUnknown(PortalUnavailable):
+    """A booking was sent but its answer was lost (5xx, timeout, network): it may be made.
+    ``PortalSession.book`` resolves it by looking in «Мои брони» before sending again."""
 
 
 class LoginFailed(PortalError):

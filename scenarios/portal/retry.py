@@ -51,6 +51,10 @@ class RetryPolicy:
     base_delay: float = 0.5
     max_delay: float = 4.0
 
+    def delay(self, attempt: int) -> float:
+        """The wait after failed attempt ``attempt`` (1-based)."""
+        return min(self.max_delay, self.base_delay * 2 ** (attempt - 1))
+
 
 async def translate(action: Callable[[], Awaitable[T]]) -> T:
     """Run ``action``; Playwright timeouts/network errors → ``Transient``, others → BrowserError."""

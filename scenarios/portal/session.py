@@ -9,6 +9,7 @@ Not safe for concurrent use: one session drives one page.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable
 from datetime import date, time
@@ -21,8 +22,10 @@ from playwright.async_api import Error as PlaywrightError
 from core.errors import BrowserError
 from scenarios.portal.errors import (
     BookingRejected,
+    OutcomeUnknown,
     PortalUnavailable,
     SessionExpired,
+    SlotTaken,
     UnexpectedPage,
 )
 from scenarios.portal.models import Grid, PageSummary, PortalBooking
@@ -172,8 +175,12 @@ class PortalSession:
     ) -> PortalBooking:
         """Book through the form; the number comes from the confirmation page.
 
-        The POST is sent at most once per attempt and never repeated when its outcome is
-        unknown (``PortalUnavailable``): check ``my_bookings()`` before booking again.
+        A POST whose answer is lost (``OutcomeUnknown``) is never simply sent again:
+        «Мои брони» is read first, and a listed booking of this room, time and purpose
+        is the answer. Only when it is not listed is the form sent again (with backoff,
+        as many times as the retry policy allows); the portal refuses a second booking
+        of the same room and time, so a late first POST cannot make two. A ``SlotTaken``
+        after a lost answer is checked the same way (it may be our own first POST).
         """
 
         async def send(page: Page) -> str:
@@ -182,7 +189,22 @@ class PortalSession:
             await form.fill(day=day, start=start, end=end, purpose=purpose, attendees=attendees)
             return await form.submit()
 
-        number = await self._run("бронирование", send)
+        number = ""
+        for attempt in range(1, self._policy.attempts + 1):
+            try:
+                number = await self._run("бронирование", send)
+                break
+            except (OutcomeUnknown, SlotTaken) as exc:
+                if isinstance(exc, SlotTaken) and attempt == 1:
+                    raise
+                listed = await self._listed(room_id, day, start, end, purpose)
+                if listed is not None:
+                    log.info("portal.booked", number=listed.number, room=room_id, seen_in="my")
+                    return listed
+                if isinstance(exc, SlotTaken) or attempt == self._policy.attempts:
+                    raise
+                log.warning("portal.resend", room=room_id, attempt=attempt, reason=exc.message)
+                await asyncio.sleep(self._policy.delay(attempt))
         log.info("portal.booked", number=number, room=room_id, day=day.isoformat())
 
         async def confirm(page: Page) -> PortalBooking:
@@ -204,6 +226,21 @@ class PortalSession:
             return shown
 
         return await self._run("подтверждение брони", confirm)
+
+    async def _listed(
+        self, room_id: str, day: date, start: time, end: time, purpose: str
+    ) -> PortalBooking | None:
+        """The active booking of this room, time and purpose in «Мои брони», if any."""
+        building, _, number = room_id.rpartition("-")
+        wanted = " ".join(purpose.split())
+        for booking in await self.my_bookings():
+            if (
+                (booking.building, booking.room, booking.day) == (building, number, day)
+                and (booking.start, booking.end) == (start, end)
+                and " ".join(booking.purpose.split()) == wanted
+            ):
+                return booking
+        return None
 
     async def my_bookings(self) -> list[PortalBooking]:
         async def read(page: Page) -> list[PortalBooking]:

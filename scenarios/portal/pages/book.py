@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from datetime import date, time
+from typing import Any
 from urllib.parse import urlencode
 
 from playwright.async_api import Error as PlaywrightError
@@ -12,7 +13,7 @@ from playwright.async_api import Locator, Page
 
 from scenarios.portal.errors import (
     BookingRejected,
-    PortalUnavailable,
+    OutcomeUnknown,
     SlotTaken,
     UnexpectedPage,
 )
@@ -51,12 +52,24 @@ _READ_BOOKING = """
   };
 })
 """
+# The form as shown, in one round trip: its headings and, per labelled control, the
+# label's text → the control's current value (the portal fills date and times in).
+_READ_FORM = """
+() => ({
+  headings: Array.from(document.querySelectorAll("h1, h2, [role=heading]"))
+    .map((h) => h.innerText.replace(/\\s+/g, " ").trim()),
+  values: Object.fromEntries(Array.from(document.querySelectorAll("label"))
+    .filter((label) => label.control)
+    .map((label) => [label.innerText.replace(/\\s+/g, " ").trim(), label.control.value])),
+})
+"""
 
 
 class BookPage:
     def __init__(self, page: Page, base_url: str) -> None:
         self.page = page
         self.base_url = base_url
+        self._values: dict[str, str] = {}  # label → value as the form was opened
 
     async def open(self, *, room_id: str, day: date, start: time, end: time) -> None:
         query = urlencode(
@@ -66,19 +79,32 @@ class BookPage:
         if response is not None and response.status == 404:
             raise BookingRejected(f"Аудитория {room_id} не найдена на портале", code="unknown_room")
         await land(self.page, response)
-        if await self.page.get_by_role("heading", name=FORM_HEADING).count() == 0:
+        shown: dict[str, Any] = await self.page.evaluate(_READ_FORM)
+        if not any(FORM_HEADING in heading for heading in shown["headings"]):
             raise UnexpectedPage("Не открылась форма бронирования", await summarize(self.page))
+        self._values = {str(k): str(v) for k, v in shown["values"].items()}
 
     async def fill(
         self, *, day: date, start: time, end: time, purpose: str, attendees: int | None
     ) -> None:
+        """Set every field that does not already hold the wanted value, then run the
+        browser's own form check (``BookingRejected`` with its messages)."""
         page = self.page
-        await page.get_by_label("Дата", exact=True).fill(day.isoformat())
-        await page.get_by_label("Начало", exact=True).select_option(value=hhmm(start))
-        await page.get_by_label("Окончание", exact=True).select_option(value=hhmm(end))
-        await page.get_by_label("Цель бронирования", exact=True).fill(purpose)
         count = "" if attendees is None else str(attendees)
-        await page.get_by_label("Количество участников", exact=True).fill(count)
+        for label, value, kind in (
+            ("Дата", day.isoformat(), "fill"),
+            ("Начало", hhmm(start), "select"),
+            ("Окончание", hhmm(end), "select"),
+            ("Цель бронирования", purpose, "fill"),
+            ("Количество участников", count, "fill"),
+        ):
+            if self._values.get(label) == value:
+                continue  # filled in by the portal already (or unknown label: set it below)
+            field = page.get_by_label(label, exact=True)
+            if kind == "select":
+                await field.select_option(value=value)
+            else:
+                await field.fill(value)
         forms: list[list[list[str]]] = await self._submit_button().evaluate_all(_INVALID_FIELDS)
         if not forms:
             raise UnexpectedPage(
@@ -95,7 +121,7 @@ class BookPage:
     async def submit(self) -> str:
         """Send the form once (never retried) and return the new booking's number.
 
-        ``PortalUnavailable`` when the outcome is unknown (5xx, timeout, network);
+        ``OutcomeUnknown`` when the outcome is unknown (5xx, timeout, network);
         ``SlotTaken`` / ``BookingRejected`` with the portal's message when refused.
         """
         page = self.page
@@ -104,7 +130,7 @@ class BookPage:
                 await self._submit_button().click()
             response = await navigation.value
         except PlaywrightError as exc:
-            raise PortalUnavailable(
+            raise OutcomeUnknown(
                 "Портал не ответил на бронирование: результат неизвестен",
                 hint=_UNKNOWN_OUTCOME_HINT,
             ) from exc
@@ -112,7 +138,7 @@ class BookPage:
         if booked:  # made, even if the confirmation page itself failed to load
             return booked.group(1)
         if response is not None and response.status >= 500:
-            raise PortalUnavailable(
+            raise OutcomeUnknown(
                 f"Портал ответил HTTP {response.status} на бронирование: результат неизвестен",
                 hint=_UNKNOWN_OUTCOME_HINT,
             )
