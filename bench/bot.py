@@ -3,8 +3,10 @@ SecantusDB + redis-server → sink → outbox) against the fake Bot API server, 
 bare aiogram echo bot measured in the same run against the same server.
 
 Each of N simulated chats writes M messages one after another (each waits for its reply),
-so latency is "update posted → reply recorded by the server". Flood control is off on
-both sides here (bench/flood.py measures it): this measures our processing overhead.
+so latency is "update posted → reply recorded by the server". CPU time of this process per
+update is printed too: on a shared machine it varies far less than updates/s. Flood
+control is off on both sides here (bench/flood.py measures it): this measures our
+processing overhead.
 
     python -m bench.bot [--chats 50] [--messages 10]
 """
@@ -49,6 +51,7 @@ class Result:
     updates: int
     elapsed: float
     latencies: list[float]
+    cpu: float  # seconds of this process's CPU (bot, fake server and clients alike)
 
     @property
     def rate(self) -> float:
@@ -62,7 +65,7 @@ class Result:
         return (
             f"{name:<11} {self.updates} updates in {self.elapsed:.2f} s: "
             f"{self.rate:7.1f} updates/s, p50 {self.pct(0.5):6.1f} ms, "
-            f"p99 {self.pct(0.99):6.1f} ms"
+            f"p99 {self.pct(0.99):6.1f} ms, {self.cpu / self.updates * 1000:.2f} ms CPU/update"
         )
 
 
@@ -76,9 +79,11 @@ async def converse(users: Sequence[SimUser], messages: int) -> Result:
             await user.wait_for_message(timeout=60)
             latencies.append(time.perf_counter() - posted)
 
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     await asyncio.gather(*(chat(user) for user in users))
-    return Result(len(latencies), time.perf_counter() - started, latencies)
+    return Result(
+        len(latencies), time.perf_counter() - started, latencies, time.process_time() - cpu
+    )
 
 
 class StubCore:
@@ -102,6 +107,7 @@ def merge(results: Sequence[Result]) -> Result:
         sum(r.updates for r in results),
         sum(r.elapsed for r in results),
         [x for r in results for x in r.latencies],
+        sum(r.cpu for r in results),
     )
 
 
@@ -170,6 +176,11 @@ async def run(chats: int, messages: int, rounds: int, workdir: Path) -> None:
         f"p50 latency x{statistics.median(f.latencies) / statistics.median(e.latencies):.1f}"
     )
     print(f"bot layer alone: {b.rate / e.rate:.0%} of the echo bot's updates/s")
+    print(
+        f"CPU per update in this process: full stack x{f.cpu / f.updates / (e.cpu / e.updates):.2f}"
+        " of the echo bot (less sensitive to a busy machine than updates/s; SecantusDB and"
+        " redis-server run in their own processes)"
+    )
 
 
 if __name__ == "__main__":

@@ -70,3 +70,13 @@ async def test_claim_once_has_one_winner(redis: RedisClient) -> None:
         *(claims.claim("job:1", owner=f"p{n}", ttl_seconds=30) for n in range(5))
     )
     assert results.count(True) == 1
+
+
+async def test_an_expired_lock_taken_by_another_is_not_released_by_the_first(
+    redis: RedisClient,
+) -> None:
+    locks = KeyLocks(redis)
+    async with locks.hold("chat:3", ttl=0.05):
+        await asyncio.sleep(0.1)  # our lease lapsed and someone else took the lock
+        await redis.set("clubman:lock:chat:3", "theirs")
+    assert await redis.get("clubman:lock:chat:3") in (b"theirs", "theirs")
