@@ -21,6 +21,7 @@ from aiogram.types import CallbackQuery, Message
 from pydantic import BaseModel, SecretStr
 
 from bot.callbacks import LoginCb
+from bot.filters import has_text, is_plain_text, no_text
 from bot.keyboards.login import LOGIN_CANCEL, login_keyboard
 from bot.texts import t
 from core.accounts import LoginOutcome
@@ -145,21 +146,6 @@ async def _delete(message: Message) -> None:
         log.warning("login.delete_failed", chat_id=message.chat.id, error=type(exc).__name__)
 
 
-# Coroutine filters, not ``F``/``State`` ones: aiogram runs plain callables in a worker
-# thread, and this router sees every message first. The state filter goes first: it is
-# the one that fails for almost every message.
-async def _has_text(message: Message) -> bool:
-    return message.text is not None
-
-
-async def _is_plain_text(message: Message) -> bool:
-    return message.text is not None and not message.text.startswith("/")
-
-
-async def _no_text(message: Message) -> bool:
-    return message.text is None
-
-
 def router() -> Router:
     """A fresh router (a router joins one dispatcher only; restarts build new ones).
 
@@ -170,8 +156,8 @@ def router() -> Router:
     router.message.register(start, Command("login"))
     router.message.register(logout, Command("logout"))
     router.message.register(cancel, in_dialogue, Command("cancel"))
-    router.message.register(on_password, StateFilter(LoginForm.password), _has_text)
-    router.message.register(on_username, StateFilter(LoginForm.username), _is_plain_text)
-    router.message.register(not_text, in_dialogue, _no_text)
+    router.message.register(on_password, StateFilter(LoginForm.password), has_text)
+    router.message.register(on_username, StateFilter(LoginForm.username), is_plain_text)
+    router.message.register(not_text, in_dialogue, no_text)
     router.callback_query.register(on_cancel_button, LoginCb.filter(F.action == LOGIN_CANCEL))
     return router

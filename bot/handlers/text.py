@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from aiogram import Router
 from aiogram.types import Message
 
+from bot.filters import has_text, is_plain_text
 from bot.handlers.common import to_command
 from core.commands import Lang
 
@@ -18,16 +19,6 @@ __all__ = ["fallback_router", "router"]
 
 async def text(message: Message, manager: NLUManager, lang: Lang) -> None:
     await manager.handle(to_command(message, lang))
-
-
-# Filters are coroutines, not magic ``F`` filters: aiogram runs a plain callable in a
-# worker thread (asyncio.to_thread), a thread hop per filter on every message.
-async def is_plain_text(message: Message) -> bool:
-    return message.text is not None and not message.text.startswith("/")
-
-
-async def has_text(message: Message) -> bool:
-    return message.text is not None
 
 
 def router() -> Router:
