@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.outbox import FloodLimits
+from bot.runtime import settle_heap
 from core.commands import Command
 from core.logging import configure_logging
 from core.output import OutputSink, Reply
@@ -137,6 +138,7 @@ async def run(chats: int, messages: int, rounds: int, workdir: Path) -> None:
             ) as storage,
         ):
             bot = echo_bot(tg.token, tg.api_base)
+            settle_heap()  # as `clubman run` does after start-up; every bot below gains
 
             async def echo_round(warm: bool) -> None:
                 async with polling(echo_dispatcher(), bot, polling_timeout=1):

@@ -13,6 +13,7 @@ import structlog
 from aiohttp import web
 
 from bot.factory import BotApp, open_bot_app, webhook_app
+from bot.runtime import settle_heap
 from core.settings import Settings
 
 __all__ = ["poll", "run", "serve", "serve_webhook"]
@@ -73,6 +74,7 @@ async def serve(
     settings: Settings, *, webhook_url: str | None = None, host: str = "0.0.0.0", port: int = 8080
 ) -> None:
     async with open_bot_app(settings) as app:
+        settle_heap()
         if webhook_url is None:
             await poll(app)
             return

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pydantic import BaseModel
+from pymongo import ReturnDocument
 
 from core.errors import DuplicateKey
 from storage.documents import Preference, User, utcnow
@@ -60,6 +61,26 @@ class UserRepository:
         with translate_errors(f"caching the profile of user {telegram_id}"):
             await self._redis.set(key, profile.model_dump_json(), ex=self._ttl)
         return profile
+
+    async def _upsert_profile(self, telegram_id: int, *, name: str, language: str) -> UserProfile:
+        """One round trip: the stored user's profile, the user created first if new."""
+        new = User(telegram_id=telegram_id, name=name, language=language)
+        try:
+            return await self._find_or_insert(new)
+        except DuplicateKey:  # two first messages raced to insert: now it exists
+            return await self._find_or_insert(new)
+
+    @staticmethod
+    async def _find_or_insert(new: User) -> UserProfile:
+        with translate_errors(f"loading user {new.telegram_id}"):
+            found = await User.get_pymongo_collection().find_one_and_update(
+                {"telegram_id": new.telegram_id},
+                {"$setOnInsert": new.model_dump(exclude={"id", "revision_id"})},
+                upsert=True,
+                projection=dict.fromkeys(UserProfile.model_fields, 1),
+                return_document=ReturnDocument.AFTER,
+            )
+        return UserProfile.model_validate(found)
 
     async def get(self, telegram_id: int) -> User | None:
         with translate_errors(f"loading user {telegram_id}"):

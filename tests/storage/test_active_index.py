@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from storage import RunStatus, ScenarioRun, Storage
+import asyncio
+
+from storage import RunStatus, ScenarioRun, Storage, User
 
 
 def _run(chat_id: int, **fields: object) -> ScenarioRun:
@@ -72,3 +74,11 @@ async def test_profile_holds_no_credentials(storage: Storage) -> None:
     keys = [k async for k in storage.redis.scan_iter(match="*user:43")]
     cached = [str(await storage.redis.get(k)) for k in keys]
     assert cached and all("secret" not in value and "club" not in value for value in cached)
+
+
+async def test_first_messages_racing_create_one_user(storage: Storage) -> None:
+    profiles = await asyncio.gather(
+        *(storage.users.profile(44, name="Борис", language="ru") for _ in range(10))
+    )
+    assert {p.name for p in profiles} == {"Борис"}
+    assert len(await User.find(User.telegram_id == 44).to_list()) == 1
