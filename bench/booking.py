@@ -44,12 +44,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import aiohttp
+from playwright.async_api import async_playwright
 from pydantic import SecretStr
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from core.app import build_core  # noqa: E402
-from core.browser import BrowserPool  # noqa: E402
+from core.browser import BrowserPool, chromium_args, find_chromium  # noqa: E402
 from core.commands import Command  # noqa: E402
 from core.events import BaseEvent, EventBus  # noqa: E402
 from core.logging import configure_logging  # noqa: E402
@@ -61,7 +62,7 @@ from scenarios.registry import all_scenarios  # noqa: E402
 from storage import Storage, open_storage  # noqa: E402
 
 if TYPE_CHECKING:
-    from playwright.async_api import BrowserContext
+    from playwright.async_api import BrowserContext, Playwright
 
 ACCOUNT = ("club", "club-demo")
 _CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
@@ -225,12 +226,8 @@ async def script_booking(
     await page.goto(f"{url}/my")  # the book step's look at «Мои брони»
     for number in (first, first + 1, first + 2):
         query = f"room=main-{number}&date={day.isoformat()}&start={start}&end={end}"
-        await page.goto(f"{url}/book?{query}")
-        await page.get_by_label("Дата", exact=True).fill(day.isoformat())
-        await page.get_by_label("Начало", exact=True).select_option(start)
-        await page.get_by_label("Окончание", exact=True).select_option(end)
+        await page.goto(f"{url}/book?{query}")  # the portal fills in the date and times
         await page.get_by_label("Цель бронирования", exact=True).fill("bench")
-        await page.get_by_label("Количество участников", exact=True).fill("")
         async with page.expect_navigation():
             await page.get_by_role("button", name="Забронировать").click()
     await page.goto(f"{url}/my")
@@ -245,11 +242,21 @@ def _min(hhmm: str) -> int:
 
 
 class BrowserPerBooking(BrowserPool):
-    """The baseline: every run launches its own Chromium and closes it when it ends."""
+    """The baseline: every run launches its own Chromium (on the one Playwright driver,
+    so only the browser differs from the pool) and closes it when the run ends."""
 
     def __init__(self, *, at_once: int) -> None:
         super().__init__()
         self._gate = asyncio.Semaphore(at_once) if at_once > 0 else None
+        self._driver: Playwright | None = None
+
+    async def start(self) -> None:
+        self._driver = await async_playwright().start()
+
+    async def close(self) -> None:
+        if self._driver is not None:
+            await self._driver.stop()
+        await super().close()
 
     @asynccontextmanager
     async def context(
@@ -258,15 +265,27 @@ class BrowserPerBooking(BrowserPool):
         storage_state: dict[str, Any] | None = None,
         on_queued: Callable[[], Awaitable[None]] | None = None,
     ) -> AsyncIterator[BrowserContext]:
+        assert self._driver is not None, "start() first"
         async with AsyncExitStack() as stack:
             if self._gate is not None:
                 await stack.enter_async_context(self._gate)
-            own = await stack.enter_async_context(BrowserPool(max_contexts=1))
-            yield await stack.enter_async_context(own.context(storage_state=storage_state))
+            browser = await self._driver.chromium.launch(
+                executable_path=find_chromium(), headless=True, args=chromium_args()
+            )
+            stack.push_async_callback(browser.close)
+            context = await browser.new_context(
+                storage_state=storage_state,  # type: ignore[arg-type]
+                locale="ru-RU",
+                timezone_id="Europe/Moscow",
+            )
+            stack.push_async_callback(context.close)
+            yield context
 
 
 def memory_of_tree(pid: int) -> tuple[int, int]:
-    """(RSS, PSS) in bytes of a process and all its descendants (Linux /proc)."""
+    """(RSS, PSS) in bytes of the Chromium processes among ``pid``'s descendants (Linux
+    /proc). RSS counts the libraries every Chromium process shares once per process;
+    PSS splits shared pages among their users, so it sums to what the tree really holds."""
     children: dict[int, list[int]] = {}
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
@@ -276,30 +295,32 @@ def memory_of_tree(pid: int) -> tuple[int, int]:
                 continue
             children.setdefault(ppid, []).append(int(entry.name))
     rss = pss = 0
-    todo = [pid]
+    todo = list(children.get(pid, []))
     while todo:
         current = todo.pop()
+        todo.extend(children.get(current, []))
         try:
+            if b"chrom" not in Path(f"/proc/{current}/cmdline").read_bytes()[:200]:
+                continue
             for line in Path(f"/proc/{current}/smaps_rollup").read_text().splitlines():
                 if line.startswith(("Rss:", "Pss:")):
                     kib = int(line.split()[1]) * 1024
                     rss, pss = (rss + kib, pss) if line.startswith("Rss") else (rss, pss + kib)
         except OSError:
             pass
-        todo.extend(children.get(current, []))
     return rss, pss
 
 
 @asynccontextmanager
 async def peak_memory(pid: int) -> AsyncIterator[list[int]]:
-    """Samples the tree every 100 ms while the block runs; yields [peak RSS, peak PSS]."""
+    """Samples the tree every 250 ms while the block runs; yields [peak RSS, peak PSS]."""
     peak = [0, 0]
 
     async def sample() -> None:
         while True:
             rss, pss = await asyncio.to_thread(memory_of_tree, pid)
             peak[0], peak[1] = max(peak[0], rss), max(peak[1], pss)
-            await asyncio.sleep(0.1)
+            await asyncio.sleep(0.25)
 
     task = asyncio.create_task(sample())
     try:
@@ -318,46 +339,51 @@ def _slots(repeat: int) -> list[tuple[str, str]]:
 
 
 async def part_one(storage: Storage, url: str, repeat: int) -> None:
-    """Each measurement on its own day, so no two of them compete for the same rooms."""
+    """Interleaved (scenario, script, HTTP in each round) so that a change in the
+    machine's load hits every line alike; each on its own day, so none competes for rooms."""
     rec = Recorder()
     slots = _slots(repeat)
-    cold: list[float] = []
-    warm: list[float] = []
-    scripted: list[tuple[float, float]] = []
+    runs: dict[str, list[float]] = {k: [] for k in ("cold", "warm", "s_cold", "s_warm", "http")}
     async with BrowserPool() as pool:
         await pool.browser()
         async with core_on(storage, url, pool, rec) as core:
             for n in range(repeat):  # user n logs in, then books again on its saved session
-                for times, chat, (start, end) in (
-                    (cold, 1 + n, slots[2 * n]),
-                    (warm, 101 + n, slots[2 * n + 1]),
+                for key, chat, (start, end) in (
+                    ("cold", 1 + n, slots[2 * n]),
+                    ("warm", 101 + n, slots[2 * n + 1]),
                 ):
                     text = (
                         f"забронируй 3 аудитории рядом в главном {_day(2):%d.%m} с {start} до {end}"
                     )
-                    times.append(await run_command(core, rec, chat, 1 + n, text))
-        for n in range(repeat):
-            async with pool.context() as context:
-                first = await script_booking(context, url, _day(3), *slots[2 * n], login=True)
-                state = await context.storage_state()
-            async with pool.context(storage_state=dict(state)) as context:
-                again = await script_booking(context, url, _day(3), *slots[2 * n + 1], login=False)
-            scripted.append((first, again))
-    plain = [await http_booking(url, _day(4), *slots[n]) for n in range(repeat)]
-    med = statistics.median
-    http, s_cold, s_warm = med(plain), med(a for a, _ in scripted), med(b for _, b in scripted)
+                    runs[key].append(await run_command(core, rec, chat, 1 + n, text))
+                async with pool.context() as context:
+                    first = await script_booking(context, url, _day(3), *slots[2 * n], login=True)
+                    state = await context.storage_state()
+                runs["s_cold"].append(first)
+                async with pool.context(storage_state=dict(state)) as context:
+                    runs["s_warm"].append(
+                        await script_booking(context, url, _day(3), *slots[2 * n + 1], login=False)
+                    )
+                runs["http"].append(await http_booking(url, _day(4), *slots[n]))
+    med = {k: statistics.median(v) for k, v in runs.items()}
     print(f"1) three adjacent rooms, one user (median of {repeat})")
-    for chat, label in ((1, "first login"), (101, "saved session")):
-        steps = ", ".join(f"{k} {v:.2f}" for k, v in rec.steps[chat].items())
-        print(f"   steps, {label:13s} {steps} s")
-    print(f"   scenario, first login     {med(cold):7.2f} s   (runs: {_list(cold)})")
-    print(f"   scenario, saved session   {med(warm):7.2f} s   (runs: {_list(warm)})")
-    print(f"   Playwright script, login  {s_cold:7.2f} s   same pages, no framework")
-    print(f"   Playwright script, saved  {s_warm:7.2f} s")
-    print(f"   plain HTTP requests       {http:7.3f} s   (runs: {_list(plain, 3)})")
-    print(f"   ratio scenario/HTTP       {med(warm) / http:7.1f}x  (saved session; target <= 3x)")
-    print(f"   ratio scenario/script     {med(warm) / s_warm:7.2f}x  (framework overhead)")
-    print(f"   ratio script/HTTP         {s_warm / http:7.1f}x  (the browser itself)")
+    for first_chat, label, key in ((1, "first login", "cold"), (101, "saved session", "warm")):
+        chats = [first_chat + n for n in range(repeat)]
+        names = list(rec.steps[first_chat])
+        steps = {k: statistics.median(rec.steps[c].get(k, 0.0) for c in chats) for k in names}
+        shown = ", ".join(f"{k} {v:.2f}" for k, v in steps.items())
+        print(
+            f"   steps, {label:13s} {shown}; outside steps {med[key] - sum(steps.values()):.2f} s"
+        )
+    print(f"   scenario, first login     {med['cold']:7.2f} s   (runs: {_list(runs['cold'])})")
+    print(f"   scenario, saved session   {med['warm']:7.2f} s   (runs: {_list(runs['warm'])})")
+    print(f"   Playwright script, login  {med['s_cold']:7.2f} s   (runs: {_list(runs['s_cold'])})")
+    print(f"   Playwright script, saved  {med['s_warm']:7.2f} s   (runs: {_list(runs['s_warm'])})")
+    print(f"   plain HTTP requests       {med['http']:7.3f} s   (runs: {_list(runs['http'], 3)})")
+    warm, s_warm, http = med["warm"], med["s_warm"], med["http"]
+    print(f"   ratio scenario/HTTP       {warm / http:7.1f}x  (saved session; target <= 3x)")
+    print(f"   ratio scenario/script     {warm / s_warm:7.2f}x  (what the framework adds)")
+    print(f"   ratio script/HTTP         {s_warm / http:7.1f}x  (what the browser adds)")
     print(f"   LLM calls                 {rec.llm_calls:7d}   (must be 0)")
     for line in rec.failed:
         print(f"   ! {line}")
@@ -384,14 +410,19 @@ async def part_two(storage: Storage, url: str, users: int, at_once: int) -> None
     rooms = (await free_rooms(url, day, ["12:00-13:00", "15:00-16:00"]))[:users]
     if len(rooms) < users:
         print(f"   (only {len(rooms)} rooms are free for the run; {users} asked)")
-    async with BrowserPool(max_contexts=len(rooms)) as pool:
+    async with (
+        BrowserPool(max_contexts=len(rooms)) as pool,
+        core_on(storage, url, pool, rec) as core,
+    ):
         await pool.browser()  # the one launch the pool ever pays is not the work
         await asyncio.sleep(0.5)
         idle_rss, idle_pss = memory_of_tree(pid)
-        async with core_on(storage, url, pool, rec) as core, peak_memory(pid) as peak:
+        async with peak_memory(pid) as peak:
             pooled = await many(core, rec, rooms, 1000, f"{day:%d.%m} с 12 до 13")
     per_rss, per_pss = (peak[0] - idle_rss) / len(rooms), (peak[1] - idle_pss) / len(rooms)
-    async with core_on(storage, url, BrowserPerBooking(at_once=at_once), rec) as core:
+    per_booking = BrowserPerBooking(at_once=at_once)
+    async with per_booking, core_on(storage, url, per_booking, rec) as core:
+        await per_booking.start()  # the Playwright driver, shared: not the work
         separate = await many(core, rec, rooms, 2000, f"{day:%d.%m} с 15 до 16")
     bound = f"at most {at_once} browsers alive at once" if at_once > 0 else "all at once"
     print(f"2) {len(rooms)} users booking at once")
@@ -401,7 +432,10 @@ async def part_two(storage: Storage, url: str, users: int, at_once: int) -> None
     print(
         f"   peak RSS per extra context {per_rss / 2**20:6.1f} MiB  (PSS {per_pss / 2**20:.1f} MiB)"
     )
-    print(f"     process tree: idle {idle_rss / 2**20:.0f} MiB RSS, peak {peak[0] / 2**20:.0f} MiB")
+    print(
+        f"     Chromium: idle {idle_rss / 2**20:.0f} MiB RSS ({idle_pss / 2**20:.0f} PSS), "
+        f"peak {peak[0] / 2**20:.0f} MiB RSS ({peak[1] / 2**20:.0f} PSS)"
+    )
     for line in rec.failed:
         print(f"   ! {line}")
 

@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable
 from datetime import date, time
+from time import monotonic as time_now
 from typing import Any, Literal, TypeVar
 
 import structlog
@@ -38,6 +39,8 @@ from scenarios.portal.retry import Bounced, RetryPolicy, Transient, translate, w
 from scenarios.portal.summary import summarize
 
 __all__ = ["CLICKABLE_ROLES", "PortalSession"]
+
+_MY_FRESH_SECONDS = 2.0  # how old a «Мои брони» page may be and still be read in place
 
 T = TypeVar("T")
 log = structlog.get_logger("clubman.portal")
@@ -68,6 +71,8 @@ class PortalSession:
         self._page: Page | None = None
         self._codes: dict[str, str] = {}  # building name → code, learnt from «Корпус»
         self.logins = 0  # how many times the login form was sent
+        # When «Мои брони» was last loaded on the page by nothing but reads (see _my_is_fresh).
+        self._my_loaded_at: float | None = None
 
     def __repr__(self) -> str:
         return f"PortalSession(base_url={self._base_url!r}, username={self._username!r})"
@@ -90,8 +95,13 @@ class PortalSession:
             self._page.set_default_navigation_timeout(self._timeout_ms)
         return self._page
 
-    async def _run(self, what: str, action: Callable[[Page], Awaitable[T]]) -> T:
-        """``action`` with retries; logs in again once if the portal sends us to /login."""
+    async def _run(
+        self, what: str, action: Callable[[Page], Awaitable[T]], *, reads_only: bool = False
+    ) -> T:
+        """``action`` with retries; logs in again once if the portal sends us to /login.
+        Anything but a read makes the «Мои брони» on the page stale (``reads_only``)."""
+        if not reads_only:
+            self._my_loaded_at = None
 
         async def attempt() -> T:
             return await action(await self._page_now())
@@ -120,6 +130,16 @@ class PortalSession:
     async def _learn_buildings(self, rooms: RoomsPage) -> None:
         self._codes = {name: code for code, name in (await rooms.buildings()).items()}
 
+    def _my_is_fresh(self, page: Page) -> bool:
+        """«Мои брони» is on the page, loaded moments ago with only reads since (so it
+        shows everything this session did): read it where it is instead of loading it."""
+        loaded = self._my_loaded_at
+        return (
+            loaded is not None
+            and path_of(page) == MY_PATH
+            and time_now() - loaded < _MY_FRESH_SECONDS
+        )
+
     async def _has_cookies(self) -> bool:
         try:
             return bool(await self._context.cookies(self._base_url))
@@ -140,13 +160,15 @@ class PortalSession:
             await with_retries(self._policy, self._login, what="вход")
 
         async def check(page: Page) -> None:
+            self._my_loaded_at = None  # until this attempt has read it
             my = MyBookingsPage(page, self._base_url)
             if self.logins > logins_before and path_of(page) == MY_PATH:
                 await my.check()
             else:
                 await my.open()
+            self._my_loaded_at = time_now()
 
-        await self._run("вход", check)
+        await self._run("вход", check, reads_only=True)
 
     async def availability(self, building: str, day: date) -> Grid:
         """The grid of ``building`` (code or name) on ``day``, read from the rooms page."""
@@ -244,9 +266,16 @@ class PortalSession:
 
     async def my_bookings(self) -> list[PortalBooking]:
         async def read(page: Page) -> list[PortalBooking]:
+            loaded = self._my_loaded_at if self._my_is_fresh(page) else None
+            self._my_loaded_at = None  # until this attempt has read it
             my = MyBookingsPage(page, self._base_url)
-            await my.open()
+            if loaded is not None:
+                await my.check()
+            else:
+                await my.open()
+                loaded = time_now()
             found = await my.read(self._codes)
+            self._my_loaded_at = loaded
             if any(b.building == b.building_name for b in found):  # a name we cannot map yet
                 rooms = RoomsPage(page, self._base_url)
                 await rooms.open()
@@ -257,7 +286,7 @@ class PortalSession:
                 ]
             return found
 
-        return await self._run("мои брони", read)
+        return await self._run("мои брони", read, reads_only=True)
 
     async def cancel(self, number: str) -> None:
         """«Отменить» in the row of ``number``, accepting the confirm() dialog; then verify.
@@ -320,6 +349,7 @@ class PortalSession:
 
     async def _act(self, action: Callable[[], Awaitable[None]], what: str) -> None:
         """One user-like action, not retried (it may not be safe to repeat)."""
+        self._my_loaded_at = None
         try:
             await translate(action)
         except Transient as exc:

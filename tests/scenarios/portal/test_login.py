@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import time, timedelta
 from urllib.parse import urlsplit
 
 import pytest
@@ -17,7 +17,7 @@ from scenarios.portal import (
     SessionExpired,
     UnexpectedPage,
 )
-from tests.portal.helpers import TestClock
+from tests.portal.helpers import TestClock, free_room
 from tests.scenarios.portal.helpers import FRIDAY, make_session, set_quirks
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -135,3 +135,29 @@ async def test_click_on_a_missing_element_is_an_unexpected_page(session: PortalS
     assert caught.value.summary.heading == "Мои брони"
     with pytest.raises(ValueError):
         await session.click("heading", "Мои брони")
+
+
+async def test_my_bookings_right_after_logging_in_is_read_in_place_not_loaded_again(
+    context: BrowserContext, portal: RunningPortal
+) -> None:
+    loads: list[str] = []
+
+    def record(request: Request) -> None:
+        if request.is_navigation_request():
+            loads.append(urlsplit(request.url).path)
+
+    context.on("request", record)
+    session = make_session(context, portal)
+    await session.ensure_logged_in()
+    assert loads == ["/login", "/login", "/my"]  # the form, its POST, where it led
+    assert await session.my_bookings() == []
+    assert loads[-1] == "/my" and len(loads) == 3
+
+    room_id = await free_room(portal.url, "lab", FRIDAY, "18:00", "19:00")
+    booked = await session.book(
+        room_id=room_id, day=FRIDAY, start=time(18), end=time(19), purpose="Клуб"
+    )
+    before = len(loads)
+    assert [b.number for b in await session.my_bookings()] == [booked.number]
+    assert "/my" in loads[before:]  # loaded anew after booking
+    await session.close()
