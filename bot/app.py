@@ -129,9 +129,8 @@ async def open_core_services(
         )  # fmt: skip
         timer.attach(scheduler)
         accounts = AccountService(
-            storage=storage, vault=vault, checker=work,
-            can_save=settings.security.encryption_key is not None,
-        )  # fmt: skip
+            vault=vault, checker=work, can_save=settings.security.encryption_key is not None
+        )
         yield CoreServices(manager=manager, accounts=accounts)
 
 

@@ -18,7 +18,6 @@ from core.errors import BrowserError, ConfigError, PortalError
 
 if TYPE_CHECKING:
     from core.vault import CredentialVault
-    from storage import Storage
 
 __all__ = ["AccountService", "LoginChecker", "LoginOutcome", "LoginVerdict"]
 
@@ -50,10 +49,7 @@ class LoginChecker(Protocol):
 
 
 class AccountService:
-    def __init__(
-        self, *, storage: Storage, vault: CredentialVault, checker: LoginChecker, can_save: bool
-    ) -> None:
-        self._storage = storage
+    def __init__(self, *, vault: CredentialVault, checker: LoginChecker, can_save: bool) -> None:
         self._vault = vault
         self._checker = checker
         self._can_save = can_save
@@ -92,18 +88,7 @@ class AccountService:
 
     async def logout(self, user_id: int) -> bool:
         """Forget the user's credentials and portal session; False if there were none."""
-        user = await self._storage.users.get(user_id)
-        if user is None or (
-            user.portal_username is None and user.portal_password_encrypted is None
-        ):
+        if not await self._vault.forget_credentials(user_id):
             return False
-        await self._vault.forget_session(user_id)
-        user = await self._storage.users.get(user_id)  # forget_session may have saved it
-        if user is None:
-            return False
-        user.portal_username = None
-        user.portal_password_encrypted = None
-        user.portal_session_encrypted = None
-        await self._storage.users.save(user)
         log.info("accounts.logout", user_id=user_id)
         return True

@@ -58,6 +58,20 @@ class CredentialVault:
             return None  # encrypted with another key: the user has to /login again
         return PortalCredentials(username=user.portal_username, password=SecretStr(password))
 
+    async def forget_credentials(self, user_id: int) -> bool:
+        """Drop the user's login and saved session; False if they had no login."""
+        self._sessions_in_memory.pop(user_id, None)
+        user = await self._storage.users.get(user_id)
+        if user is None or (
+            user.portal_username is None and user.portal_password_encrypted is None
+        ):
+            return False
+        user.portal_username = None
+        user.portal_password_encrypted = None
+        user.portal_session_encrypted = None
+        await self._storage.users.save(user)
+        return True
+
     async def save_session(self, user_id: int, state: dict[str, Any]) -> None:
         if self._fernet is None:
             self._sessions_in_memory[user_id] = state
