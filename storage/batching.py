@@ -50,7 +50,8 @@ class BatchWriter:
         self._settled = 0  # documents written (or given up on)
         self._changed = asyncio.Condition()
         self._wake = asyncio.Event()
-        self._hurry = asyncio.Event()  # someone is waiting in flush()
+        self._hurry = asyncio.Event()  # someone is waiting in flush(), or closing
+        self._closing = False
         self._task: asyncio.Task[None] | None = None
 
     async def __aenter__(self) -> BatchWriter:
@@ -63,16 +64,17 @@ class BatchWriter:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
-        await self.flush()
+        # A clean stop, not a cancel: the writer drains what is queued, then returns.
+        self._closing = True
+        self._wake.set()
+        self._hurry.set()
         if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+            await self._task
             self._task = None
 
     def append(self, row: dict[str, Any]) -> None:
         """Queue one stored row of the collection (field names as the document has them)."""
-        if self._task is None or self._task.done():
+        if self._task is None or self._closing:
             raise RuntimeError(f"{self._document.__name__} writer is not open")
         self._pending.append(row)
         self._queued += 1
@@ -88,12 +90,14 @@ class BatchWriter:
             await self._changed.wait_for(lambda: self._settled >= target)
 
     async def _run(self) -> None:
-        while True:
+        while not self._closing or self._pending:
             await self._wake.wait()
             # Nobody waits for these writes, so waiting a little for more rows costs no
             # one anything and saves round trips; a flush() cuts the wait short.
+            # (asyncio.timeout, not wait_for: on 3.11 wait_for can swallow a cancel.)
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._hurry.wait(), self._linger)
+                async with asyncio.timeout(self._linger):
+                    await self._hurry.wait()
             self._wake.clear()
             self._hurry.clear()
             while self._pending:

@@ -90,3 +90,14 @@ async def test_appending_to_a_closed_writer_is_an_error() -> None:
     writer = BatchWriter(Event)
     with pytest.raises(RuntimeError, match="not open"):
         writer.append(event_row("k", chat_id=None, run_id=None, data={}))
+
+
+async def test_closing_a_lingering_writer_writes_its_rows_and_stops_regression(
+    storage: Storage,
+) -> None:
+    # The hang: the writer was cancelled while lingering, and on Python 3.11
+    # asyncio.wait_for swallowed the cancel, so closing storage waited forever.
+    async with asyncio.timeout(5):
+        async with BatchWriter(Event, linger_seconds=30) as writer:
+            writer.append(event_row("closing", chat_id=1, run_id=None, data={}))
+    assert [e.kind for e in await storage.events.of_kind("closing")] == ["closing"]
