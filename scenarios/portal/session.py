@@ -43,6 +43,7 @@ __all__ = ["CLICKABLE_ROLES", "PortalSession"]
 _MY_FRESH_SECONDS = 2.0  # how old a «Мои брони» page may be and still be read in place
 
 T = TypeVar("T")
+_CLOSE_SECONDS = 3.0
 log = structlog.get_logger("clubman.portal")
 
 ClickRole = Literal["button", "link", "checkbox", "radio", "tab", "menuitem", "option"]
@@ -367,5 +368,9 @@ class PortalSession:
         """Close this session's page (the context belongs to the caller)."""
         page, self._page = self._page, None
         if page is not None and not page.is_closed():
-            with contextlib.suppress(PlaywrightError):  # already gone with its browser
-                await page.close()
+            # Bounded: Chromium can acknowledge a close and keep the page (seen on its
+            # error page after a refused connection; playwright#42366), and then
+            # page.close() never returns. The context's own close ends the page anyway.
+            with contextlib.suppress(PlaywrightError, TimeoutError):
+                async with asyncio.timeout(_CLOSE_SECONDS):
+                    await page.close()
