@@ -112,7 +112,7 @@ def merge(results: Sequence[Result]) -> Result:
     )
 
 
-async def run(chats: int, messages: int, rounds: int, workdir: Path) -> None:
+async def run(chats: int, messages: int, rounds: int, workdir: Path, *, freeze: bool) -> None:
     """Each round runs the echo bot, the full stack and the bot layer alone on one fake
     server, in alternating order, so all meet the same server state (the fake slows down a
     little as it records more)."""
@@ -138,7 +138,10 @@ async def run(chats: int, messages: int, rounds: int, workdir: Path) -> None:
             ) as storage,
         ):
             bot = echo_bot(tg.token, tg.api_base)
-            settle_heap()  # as `clubman run` does after start-up; every bot below gains
+            if freeze:
+                # As `clubman run` does after start-up. One process-wide setting, so the
+                # echo bot gains as much as ours: compare like with like.
+                settle_heap()
 
             async def echo_round(warm: bool) -> None:
                 async with polling(echo_dispatcher(), bot, polling_timeout=1):
@@ -169,7 +172,10 @@ async def run(chats: int, messages: int, rounds: int, workdir: Path) -> None:
             await bot.session.close()
 
     e, f, b = merge(echo), merge(full), merge(layer)
-    print(f"{chats} chats x {messages} messages, each waiting for its reply; {rounds} rounds")
+    print(
+        f"{chats} chats x {messages} messages, each waiting for its reply; {rounds} rounds; "
+        + ("start-up heap frozen for all" if freeze else "CPython's default GC for all")
+    )
     print(e.line("echo bot"))
     print(f.line("full stack"))
     print(b.line("bot layer") + "  (core stubbed: dispatcher, middlewares, sink, outbox)")
@@ -191,8 +197,13 @@ if __name__ == "__main__":
     parser.add_argument("--messages", type=int, default=10)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--log-level", default="WARNING")
+    parser.add_argument(
+        "--no-freeze", action="store_true", help="skip bot.runtime.settle_heap (for every bot)"
+    )
     args = parser.parse_args()
     configure_logging(args.log_level)
     logging.getLogger("aiogram").setLevel(logging.WARNING)
     with tempfile.TemporaryDirectory() as tmp:
-        asyncio.run(run(args.chats, args.messages, args.rounds, Path(tmp)))
+        asyncio.run(
+            run(args.chats, args.messages, args.rounds, Path(tmp), freeze=not args.no_freeze)
+        )
