@@ -68,6 +68,7 @@ async def sessions(request: web.Request, handler: Handler) -> web.StreamResponse
         state.sessions.drop(session)
         session = None
         request[SESSION_EXPIRED] = True
+        state.quirks.sessions_expired += 1
     request[SESSION] = session or state.sessions.new()
     response = await handler(request)
     current = session_of(request)  # login/logout may have replaced it

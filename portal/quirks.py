@@ -76,17 +76,25 @@ class QuirkState:
     quirks: Quirks = field(default_factory=Quirks)
     rng: random.Random = field(default_factory=lambda: random.Random(0))
     notice_seen: set[str] = field(default_factory=set)
+    # What the chaos did since the quirks were set, so a test can tell it happened.
+    errors_served: int = 0
+    sessions_expired: int = 0
 
     def apply(self, quirks: Quirks) -> None:
         self.quirks = quirks
         self.rng = random.Random(quirks.error_seed)
         self.notice_seen.clear()
+        self.errors_served = self.sessions_expired = 0
+
+    def served(self) -> dict[str, int]:
+        return {"errors_served": self.errors_served, "sessions_expired": self.sessions_expired}
 
     def failure_status(self) -> int | None:
         """500 or 502 for this request, or ``None``; deterministic for a given seed."""
         rate = self.quirks.error_rate
         if rate <= 0.0 or self.rng.random() >= rate:
             return None
+        self.errors_served += 1
         return self.rng.choice((500, 502))
 
     def needs_notice(self, user: str) -> bool:

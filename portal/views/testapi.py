@@ -48,7 +48,9 @@ async def reset(request: web.Request) -> web.StreamResponse:
 
 @routes.get("/_test/quirks")
 async def get_quirks(request: web.Request) -> web.StreamResponse:
-    return web.json_response(request.app[STATE].quirks.quirks.as_json())
+    """The active quirks and what they did so far (``served``)."""
+    state = request.app[STATE].quirks
+    return web.json_response({**state.quirks.as_json(), "served": state.served()})
 
 
 @routes.post("/_test/quirks")

@@ -6,7 +6,7 @@ from typing import Any
 
 import aiohttp
 
-__all__ = ["portal_bookings", "reset_portal", "set_quirks"]
+__all__ = ["chaos_served", "portal_bookings", "reset_portal", "set_quirks"]
 
 
 async def portal_bookings(url: str, *, user: str | None = None) -> list[dict[str, Any]]:
@@ -22,6 +22,14 @@ async def set_quirks(url: str, **quirks: Any) -> None:
         http.post(f"{url}/_test/quirks", json=quirks) as response,
     ):
         response.raise_for_status()
+
+
+async def chaos_served(url: str) -> dict[str, int]:
+    """How many 5xx answers and expired sessions the quirks produced since they were set."""
+    async with aiohttp.ClientSession() as http, http.get(f"{url}/_test/quirks") as response:
+        response.raise_for_status()
+        served: dict[str, int] = (await response.json())["served"]
+    return served
 
 
 async def reset_portal(url: str, *, seed: int | None = 1) -> None:
