@@ -4,9 +4,8 @@ reference portal, all on one manual clock (Monday 23.11.2026, 10:00 in Moscow)."
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator, Callable
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -22,6 +21,7 @@ from scenarios.registry import all_scenarios
 from storage import Storage
 from tests.bot.support import running_bot
 from tests.fakes.telegram import FakeTelegram, SimUser, StoredMessage
+from tests.support.clocks import ticking
 from tests.support.portal import chaos_served, portal_bookings, set_quirks
 
 NOW = datetime(2026, 11, 23, 7, 0, tzinfo=UTC)  # Monday 10:00 in Moscow
@@ -165,19 +165,10 @@ async def test_session_expiry_and_server_errors_mid_run_through_telegram(
     # The portal drops sessions 4 s after login and answers a quarter of requests with
     # 5xx: the run logs in again and retries, and the user sees one booking, not errors.
     await set_quirks(portal_url, session_lifetime=4, error_rate=0.25, error_seed=3, latency_ms=100)
-
-    async def tick() -> None:  # the portal's clock is the manual one: let it run
-        while True:
-            await asyncio.sleep(0.1)
-            clock.advance(timedelta(seconds=0.1))
-
-    ticking = asyncio.create_task(tick())
-    try:
+    async with ticking(clock):  # the portal's clock is the manual one: let it run
         user = tg.user(1, "Анна", language_code="ru")
         await user.send("забронируй 3 аудитории рядом в главном в пятницу с 10 до 12")
         done = await user.wait_for_message(has("Забронированы"), timeout=2 * WAIT)
-    finally:
-        ticking.cancel()
     served = await chaos_served(portal_url)
     assert served["errors_served"] > 0 and served["sessions_expired"] > 0
 

@@ -18,7 +18,8 @@ from core.vault import CredentialVault
 from scenarios.booking import PortalAccount, PortalWork
 from scenarios.registry import all_scenarios
 from storage import RunStatus, Storage
-from tests.support.portal import portal_bookings, set_quirks
+from tests.support.clocks import ticking
+from tests.support.portal import chaos_served, portal_bookings, set_quirks
 from tests.support.sinks import CollectingSink
 
 FLAGSHIP = "забронируй 3 аудитории рядом в этот четверг с 18 до 20"
@@ -125,13 +126,16 @@ async def test_full_building_offers_alternatives_and_books_the_chosen_one(
 
 
 async def test_session_expiry_and_server_errors_mid_run_still_book(
-    manager: NLUManager, sink: CollectingSink, portal_url: str
+    manager: NLUManager, sink: CollectingSink, portal_url: str, clock: ManualClock
 ) -> None:
-    await set_quirks(portal_url, session_lifetime=2, error_rate=0.25, error_seed=3, latency_ms=300)
-    await manager.handle(cmd("забронируй 3 аудитории рядом в главном в пятницу с 10 до 12"))
-    await sink.wait_for(Done, timeout=120)
+    await set_quirks(portal_url, session_lifetime=4, error_rate=0.25, error_seed=3, latency_ms=100)
+    async with ticking(clock):  # sessions live on the portal's (manual) clock
+        await manager.handle(cmd("забронируй 3 аудитории рядом в главном в пятницу с 10 до 12"))
+        await sink.wait_for(Done, timeout=120)
     booked = await portal_bookings(portal_url, user="club")
     assert len(booked) == 3 and adjacent(booked)
+    served = await chaos_served(portal_url)
+    assert served["errors_served"] > 0 and served["sessions_expired"] > 0
 
 
 async def test_wrong_password_stops_with_a_clear_message(
