@@ -22,16 +22,6 @@ class UserProfile(BaseModel):
     timezone: str | None
     role: str
 
-    @classmethod
-    def of(cls, user: User) -> UserProfile:
-        return cls(
-            telegram_id=user.telegram_id,
-            name=user.name,
-            language=user.language,
-            timezone=user.timezone,
-            role=user.role,
-        )
-
 
 class UserRepository:
     """Users in MongoDB; their profiles also cached in Redis for the per-message read.
@@ -46,18 +36,19 @@ class UserRepository:
         self._prefix = prefix
         self._ttl = profile_ttl
 
+    def _profile_key(self, telegram_id: int) -> str:
+        return f"{self._prefix}{telegram_id}"
+
     async def profile(
         self, telegram_id: int, *, name: str = "", language: str = "ru"
     ) -> UserProfile:
         """The user's profile, creating the user on their first message."""
-        key = f"{self._prefix}{telegram_id}"
+        key = self._profile_key(telegram_id)
         with translate_errors(f"reading the profile of user {telegram_id}"):
             cached = await self._redis.get(key)
         if cached is not None:
             return UserProfile.model_validate_json(cached)
-        profile = UserProfile.of(
-            await self.get_or_create(telegram_id, name=name, language=language)
-        )
+        profile = await self._upsert_profile(telegram_id, name=name, language=language)
         with translate_errors(f"caching the profile of user {telegram_id}"):
             await self._redis.set(key, profile.model_dump_json(), ex=self._ttl)
         return profile
@@ -104,7 +95,7 @@ class UserRepository:
     async def save(self, user: User) -> User:
         with translate_errors(f"saving user {user.telegram_id}"):
             await user.save()
-            await self._redis.delete(f"{self._prefix}{user.telegram_id}")
+            await self._redis.delete(self._profile_key(user.telegram_id))
         return user
 
 

@@ -127,10 +127,8 @@ class PortalWork:
     async def check_login(self, username: str, password: SecretStr) -> LoginVerdict:
         """Log in with these credentials on a fresh context (no saved cookies) and say what
         the portal answered. An unreachable portal is ``PortalUnavailable``; a page after the
-        accepted login form (the rules notice) still means the credentials are right.
-
-        The page goes with its context: ``page.close()`` on Chromium's error page (portal
-        unreachable) sometimes never returns, closing the context does."""
+        accepted login form (the rules notice) still means the credentials are right. The
+        page goes with its context."""
         async with self._pool.context() as context:
             session = PortalSession(
                 context,

@@ -41,9 +41,9 @@ from scenarios.portal.summary import summarize
 __all__ = ["CLICKABLE_ROLES", "PortalSession"]
 
 _MY_FRESH_SECONDS = 2.0  # how old a «Мои брони» page may be and still be read in place
+_CLOSE_SECONDS = 3.0  # longest wait for a page to close (see close())
 
 T = TypeVar("T")
-_CLOSE_SECONDS = 3.0
 log = structlog.get_logger("clubman.portal")
 
 ClickRole = Literal["button", "link", "checkbox", "radio", "tab", "menuitem", "option"]
