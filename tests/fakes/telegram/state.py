@@ -168,18 +168,31 @@ class TelegramState:
     seq: int = 0
     _last_ids: dict[int, int] = field(default_factory=dict)
     _changed: asyncio.Event = field(default_factory=asyncio.Event)
+    _chat_changed: dict[int, asyncio.Event] = field(default_factory=dict)
 
     def touch(self, message: StoredMessage | None = None) -> None:
-        """Record a change and wake everyone waiting in :meth:`wait_change`."""
+        """Record a change and wake everyone waiting in :meth:`wait_change` (for a
+        message's change, also those waiting on its chat)."""
         self.seq += 1
         if message is not None:
             message.seq = self.seq
+            chat_changed = self._chat_changed.pop(message.chat.id, None)
+            if chat_changed is not None:
+                chat_changed.set()
         self._changed.set()
         self._changed = asyncio.Event()
 
-    async def wait_change(self, timeout: float) -> None:
-        """Return after the next change, or raise ``TimeoutError`` after ``timeout`` seconds."""
-        event = self._changed
+    async def wait_change(self, timeout: float, *, chat_id: int | None = None) -> None:
+        """Return after the next change (to a message of ``chat_id``, if given), or raise
+        ``TimeoutError`` after ``timeout`` seconds.
+
+        Waiting on one chat matters with many simulated users: every API call is a
+        change, and waking every user's scan for each one costs the fake more than the
+        bot under test spends."""
+        if chat_id is None:
+            event = self._changed
+        else:
+            event = self._chat_changed.setdefault(chat_id, asyncio.Event())
         await asyncio.wait_for(event.wait(), timeout)
 
     def chat(self, chat_id: int | str) -> Chat | None:

@@ -149,7 +149,7 @@ class SimUser:
             try:
                 if remaining <= 0:
                     raise TimeoutError
-                await self._state.wait_change(remaining)
+                await self._state.wait_change(remaining, chat_id=self.chat.id)
             except TimeoutError:
                 raise MessageTimeout(
                     f"no matching bot message in chat {self.chat.id} within {timeout}s:\n"
