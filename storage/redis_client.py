@@ -11,6 +11,7 @@ import redis.asyncio as aioredis
 import redis.exceptions
 
 from core.errors import ConfigError, StorageUnavailable
+from storage.redis_pipelining import PipeliningRedis
 
 __all__ = ["RedisClient", "open_redis"]
 
@@ -19,7 +20,7 @@ RedisClient = aioredis.Redis
 
 def _from_url(url: str) -> aioredis.Redis:
     try:
-        return aioredis.Redis.from_url(url, socket_connect_timeout=3, health_check_interval=30)
+        return PipeliningRedis.from_url(url, socket_connect_timeout=3, health_check_interval=30)
     except ValueError as exc:
         raise ConfigError("REDIS_URL is malformed", hint="use redis://host:6379/0") from exc
 
