@@ -95,10 +95,14 @@ class ApiServer:
         except ApiError as exc:
             params, status, body = {}, exc.error_code, exc.body()
         else:
-            status, body = await self.execute(method, params, token=token)
+            status, body = await self.execute(
+                method, params, token=token, content_type=request.content_type
+            )
         return web.json_response(body, status=status)
 
-    async def execute(self, method: str, params: JsonDict, *, token: str) -> tuple[int, JsonDict]:
+    async def execute(
+        self, method: str, params: JsonDict, *, token: str, content_type: str = ""
+    ) -> tuple[int, JsonDict]:
         """Run one API call and record it; returns ``(http_status, response_body)``."""
         started = self.state.clock.now()
         try:
@@ -107,7 +111,9 @@ class ApiServer:
             status, body = exc.error_code, exc.body()
         else:
             status, body = 200, {"ok": True, "result": result}
-        self.state.calls.append(RecordedCall(method, params, started, status, body))
+        self.state.calls.append(
+            RecordedCall(method, params, started, status, body, content_type=content_type)
+        )
         self.state.touch()
         return status, body
 

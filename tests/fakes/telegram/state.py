@@ -129,6 +129,7 @@ class RecordedCall:
     time: float
     status: int
     response: JsonDict
+    content_type: str = ""  # of the request body; "" for calls made inside the fake
 
     @property
     def ok(self) -> bool:
