@@ -56,11 +56,12 @@ def chat(
     lang: Annotated[str, typer.Option(help="Interface language: ru or en")] = "ru",
 ) -> None:
     """Talk to the bot in this terminal (no Telegram needed)."""
+    from bot.runtime import run
     from bot.terminal import run_chat
 
     settings = _settings()
     try:
-        asyncio.run(run_chat(settings, lang="en" if lang == "en" else "ru"))
+        run(run_chat(settings, lang="en" if lang == "en" else "ru"))
     except KeyboardInterrupt:
         typer.echo("\nbye")
     except ClubError as exc:

@@ -13,6 +13,7 @@ import structlog
 from aiohttp import web
 
 from bot.factory import BotApp, open_bot_app, webhook_app
+from bot.runtime import run as run_loop
 from bot.runtime import settle_heap
 from core.settings import Settings
 
@@ -86,4 +87,4 @@ def run(
     settings: Settings, *, webhook_url: str | None = None, host: str = "0.0.0.0", port: int = 8080
 ) -> None:
     """Run the bot until Ctrl-C / SIGTERM."""
-    asyncio.run(serve(settings, webhook_url=webhook_url, host=host, port=port))
+    run_loop(serve(settings, webhook_url=webhook_url, host=host, port=port))
