@@ -105,6 +105,7 @@ class NLUManager:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._expiry_task
         await self._runner.close()
+        await self._sessions.close()
 
     # --- messages -------------------------------------------------------------------
 
@@ -120,7 +121,10 @@ class NLUManager:
             await self._bus.publish(
                 CommandReceived(chat_id=command.chat_id, user_id=command.user_id, text=command.text)
             )
-            user = await self._user(command)
+            # Both reads go out in one Redis round trip (the client pipelines them).
+            user, waiting = await asyncio.gather(
+                self._user(command), self._waiting_run(command.chat_id)
+            )
             tz = ZoneInfo(user.timezone or self._default_tz)
             decision = parse(command.text, now=self._clock.now(), tz=tz)
             forced = self._forced_intent(command)
@@ -130,7 +134,6 @@ class NLUManager:
                 decision = decision.model_copy(
                     update={"intent": forced, "confidence": 1.0, "lang": lang}
                 )
-            waiting = await self._waiting_run(command.chat_id)
             is_new = forced is not None or (
                 decision.intent not in (Intent.UNKNOWN,)
                 and decision.confidence >= _NEW_COMMAND_CONFIDENCE

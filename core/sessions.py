@@ -1,23 +1,49 @@
 """Per-chat ordering: a FIFO lock per chat in this process, held together with a Redis
-lock so two processes never interleave one chat."""
+lock so two processes never interleave one chat.
+
+The Redis lock is kept as a lease: after a turn this process holds it for ``linger``
+seconds more, so a conversation going back and forth (an answer, a tap, the next
+message) takes it once instead of twice per message. Another process wanting the
+chat meanwhile waits at most ``linger`` longer. Each turn starts with at least
+``lock_ttl - renew_after`` seconds left on the lock, as when it was taken per turn.
+"""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 
 from storage import Storage
 
 __all__ = ["ChatSessions"]
 
 
+@dataclass
+class _Lease:
+    token: str
+    renew_at: float  # loop time after which a turn extends the lock before it starts
+    release: asyncio.TimerHandle | None = None
+
+
 class ChatSessions:
-    def __init__(self, storage: Storage, *, lock_ttl: float = 60.0) -> None:
+    def __init__(
+        self,
+        storage: Storage,
+        *,
+        lock_ttl: float = 60.0,
+        renew_after: float = 5.0,
+        linger: float = 1.0,
+    ) -> None:
         self._storage = storage
         self._lock_ttl = lock_ttl
+        self._renew_after = renew_after
+        self._linger = linger
         self._locks: dict[int, asyncio.Lock] = {}
         self._users: dict[int, int] = {}
+        self._leases: dict[int, _Lease] = {}
+        self._releasing: set[asyncio.Task[None]] = set()
 
     @asynccontextmanager
     async def turn(self, chat_id: int) -> AsyncIterator[None]:
@@ -25,10 +51,55 @@ class ChatSessions:
         lock = self._locks.setdefault(chat_id, asyncio.Lock())
         self._users[chat_id] = self._users.get(chat_id, 0) + 1
         try:
-            async with lock, self._storage.locks.hold(f"chat:{chat_id}", ttl=self._lock_ttl):
+            async with lock:
+                await self._take_lease(chat_id)
                 yield
         finally:
             self._users[chat_id] -= 1
-            if not self._users[chat_id]:  # nobody waiting: forget the chat
+            if not self._users[chat_id]:  # nobody waiting: forget the chat, soon its lease
                 del self._users[chat_id]
                 self._locks.pop(chat_id, None)
+                self._release_later(chat_id)
+
+    async def close(self) -> None:
+        """Release every lease now (at shutdown)."""
+        for chat_id in list(self._leases):
+            self._release_now(chat_id)
+        if self._releasing:
+            await asyncio.gather(*self._releasing)
+
+    async def _take_lease(self, chat_id: int) -> None:
+        loop = asyncio.get_running_loop()
+        key = f"chat:{chat_id}"
+        lease = self._leases.get(chat_id)
+        if lease is not None:
+            if lease.release is not None:
+                lease.release.cancel()
+                lease.release = None
+            if loop.time() < lease.renew_at:
+                return
+            if await self._storage.locks.extend(key, lease.token, ttl=self._lock_ttl):
+                lease.renew_at = loop.time() + self._renew_after
+                return
+            del self._leases[chat_id]  # it lapsed: take the lock afresh
+        token = await self._storage.locks.acquire(key, ttl=self._lock_ttl)
+        self._leases[chat_id] = _Lease(token, loop.time() + self._renew_after)
+
+    def _release_later(self, chat_id: int) -> None:
+        lease = self._leases.get(chat_id)
+        if lease is not None and lease.release is None:
+            lease.release = asyncio.get_running_loop().call_later(
+                self._linger, self._release_now, chat_id
+            )
+
+    def _release_now(self, chat_id: int) -> None:
+        lease = self._leases.pop(chat_id, None)
+        if lease is None:
+            return
+        if lease.release is not None:
+            lease.release.cancel()
+        task = asyncio.get_running_loop().create_task(
+            self._storage.locks.release(f"chat:{chat_id}", lease.token)
+        )
+        self._releasing.add(task)
+        task.add_done_callback(self._releasing.discard)

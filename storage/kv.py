@@ -22,14 +22,18 @@ _RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
 """
+_EXTEND = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 0
+"""
 
 
 class KeyLocks:
     """Mutual exclusion per key across processes (e.g. one chat handled at a time).
 
     The lock expires after ``ttl`` seconds so a crashed holder cannot block a chat
-    forever. Plain ``SET NX PX`` and a compare-and-delete script: one round trip each
-    way (redis-py's ``Lock`` costs about twice that in CPU, and it runs per message).
+    forever. Plain ``SET NX PX`` and compare-and-delete/-extend scripts: one round trip
+    each (redis-py's ``Lock`` costs about twice that in CPU, and it runs per message).
     """
 
     def __init__(
@@ -39,11 +43,10 @@ class KeyLocks:
         self._prefix = prefix
         self._poll = poll_seconds
         self._release = redis.register_script(_RELEASE)
+        self._extend = redis.register_script(_EXTEND)
 
-    @asynccontextmanager
-    async def hold(
-        self, key: str, *, ttl: float = 60.0, wait: float = 120.0
-    ) -> AsyncIterator[None]:
+    async def acquire(self, key: str, *, ttl: float = 60.0, wait: float = 120.0) -> str:
+        """Take the lock, waiting up to ``wait`` seconds; returns the holder's token."""
         name = self._prefix + key
         token = secrets.token_hex(8)
         loop = asyncio.get_running_loop()
@@ -51,24 +54,41 @@ class KeyLocks:
         while True:
             with translate_errors(f"locking {key}"):
                 taken = await self._redis.execute_command(
-                    "SET", name, token, "NX", "PX", max(1, int(ttl * 1000))
+                    "SET", name, token, "NX", "PX", _millis(ttl)
                 )
             if taken:
-                break
+                return token
             if loop.time() >= deadline:
                 raise StorageError(f"timed out waiting for lock {key}")
             await asyncio.sleep(self._poll)
+
+    async def extend(self, key: str, token: str, *, ttl: float = 60.0) -> bool:
+        """Make a held lock last ``ttl`` seconds from now; False if it is no longer ours."""
+        with translate_errors(f"extending lock {key}"):
+            return bool(await self._extend(keys=[self._prefix + key], args=[token, _millis(ttl)]))
+
+    async def release(self, key: str, token: str) -> None:
+        """Release the lock if still ours; if it lapsed, it may belong to someone else."""
+        try:
+            with translate_errors(f"unlocking {key}"):
+                await self._release(keys=[self._prefix + key], args=[token])
+        except StorageError:
+            # The work is done; the lock lapses after its ttl.
+            log.warning("lock.release_failed", key=key, exc_info=True)
+
+    @asynccontextmanager
+    async def hold(
+        self, key: str, *, ttl: float = 60.0, wait: float = 120.0
+    ) -> AsyncIterator[None]:
+        token = await self.acquire(key, ttl=ttl, wait=wait)
         try:
             yield
         finally:
-            try:
-                with translate_errors(f"unlocking {key}"):
-                    # Only our own token is deleted: if the lock expired while held, it
-                    # may belong to someone else now.
-                    await self._release(keys=[name], args=[token])
-            except StorageError:
-                # The work is done; the lock lapses after its ttl.
-                log.warning("lock.release_failed", key=key, exc_info=True)
+            await self.release(key, token)
+
+
+def _millis(seconds: float) -> int:
+    return max(1, int(seconds * 1000))
 
 
 class RedisCache:

@@ -1,0 +1,83 @@
+"""Chat turns: one at a time per chat, across processes, with the Redis lock kept as a lease."""
+
+from __future__ import annotations
+
+import asyncio
+
+from core.sessions import ChatSessions
+from storage import Storage
+
+LOCK = "clubman:lock:chat:1"
+
+
+async def _holder(storage: Storage) -> bytes | str | None:
+    return await storage.redis.get(LOCK)
+
+
+async def _until_released(storage: Storage) -> None:
+    async with asyncio.timeout(10):
+        while await _holder(storage) is not None:
+            await asyncio.sleep(0.01)
+
+
+async def test_a_conversation_takes_the_lock_once_and_lets_it_go_when_quiet(
+    storage: Storage,
+) -> None:
+    sessions = ChatSessions(storage, linger=0.2)
+    holders = []
+    for _ in range(3):
+        async with sessions.turn(1):
+            holders.append(await _holder(storage))
+    assert holders[0] is not None
+    assert holders == [holders[0]] * 3  # one lease for the whole back-and-forth
+    await _until_released(storage)
+    async with sessions.turn(1):
+        assert await _holder(storage) not in (None, holders[0])  # taken afresh
+    await sessions.close()
+    assert await _holder(storage) is None
+
+
+async def test_another_process_gets_the_chat_after_the_lease(storage: Storage) -> None:
+    first, second = ChatSessions(storage, linger=0.3), ChatSessions(storage, linger=0.3)
+    order: list[str] = []
+    async with first.turn(1):
+        order.append("first")
+    async with second.turn(1):  # waits out the first process's lease
+        order.append("second")
+        assert await _holder(storage) is not None
+    async with second.turn(2):
+        order.append("other chat")
+    await second.close()
+    assert order == ["first", "second", "other chat"]
+    assert await _holder(storage) is None
+
+
+async def test_shutdown_hands_the_chat_over_at_once(storage: Storage) -> None:
+    first, second = ChatSessions(storage, linger=60), ChatSessions(storage, linger=60)
+    async with first.turn(1):
+        pass
+    await first.close()
+    async with asyncio.timeout(5):  # a 60 s lease would outlast this: close() released it
+        async with second.turn(1):
+            pass
+    await second.close()
+
+
+async def test_a_long_conversation_renews_its_lease_and_a_lapsed_one_is_retaken(
+    storage: Storage,
+) -> None:
+    sessions = ChatSessions(storage, lock_ttl=1.0, renew_after=0.0, linger=60)
+    async with sessions.turn(1):
+        token = await _holder(storage)
+    await asyncio.sleep(0.6)
+    async with sessions.turn(1):  # renews the lock for another second
+        pass
+    await asyncio.sleep(0.6)  # 1.2 s after it was taken: alive only if renewed
+    async with sessions.turn(1):
+        assert await _holder(storage) == token
+    await asyncio.sleep(1.2)  # it lapsed in Redis while this process kept the lease
+    await storage.redis.set(LOCK, "another process", px=200)
+    async with sessions.turn(1):  # not ours any more: waited for and taken afresh
+        assert await _holder(storage) not in (None, token, b"another process")
+    await sessions.close()
+    assert await _holder(storage) is None
