@@ -15,13 +15,12 @@ without a file upload, so those go as JSON (encoded in C); uploads stay multipar
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from aiogram import methods
 from aiogram.client.session.aiohttp import AiohttpSession
-from aiogram.exceptions import TelegramNetworkError
 from aiogram.methods.base import Response, TelegramType
-from aiohttp import ClientError, ClientTimeout
+from aiohttp import FormData, JsonPayload
 
 if TYPE_CHECKING:
     from aiogram import Bot
@@ -53,9 +52,13 @@ class BotSession(AiohttpSession):
             for method in USED_METHODS
         )
 
-    async def make_request(
-        self, bot: Bot, method: TelegramMethod[TelegramType], timeout: int | None = None
-    ) -> TelegramType:
+    def build_form_data(  # type: ignore[override]
+        self, bot: Bot, method: TelegramMethod[TelegramType]
+    ) -> FormData | JsonPayload:
+        """The body aiogram's ``make_request`` posts: JSON unless the method uploads a file.
+
+        (aiogram passes it on as aiohttp's ``data=``, which takes any payload; only the
+        annotation says ``FormData``.)"""
         files: dict[str, Any] = {}
         # As aiogram's form does: Default placeholders resolved, empty values left out.
         payload = {
@@ -64,22 +67,9 @@ class BotSession(AiohttpSession):
             if (prepared := self.prepare_value(value, bot=bot, files=files, _dumps_json=False))
         }
         if files:
-            return await super().make_request(bot, method, timeout)
-        session = await self.create_session()
-        url = self.api.api_url(token=bot.token, method=method.__api_method__)
-        try:
-            async with session.post(
-                url,
-                data=json.dumps(payload, ensure_ascii=False).encode(),
-                headers={"Content-Type": "application/json"},
-                timeout=ClientTimeout(total=self.timeout if timeout is None else timeout),
-            ) as resp:
-                raw_result = await resp.text()
-        except TimeoutError as e:
-            raise TelegramNetworkError(method=method, message="Request timeout error") from e
-        except ClientError as e:
-            raise TelegramNetworkError(method=method, message=f"{type(e).__name__}: {e}") from e
-        response = self.check_response(
-            bot=bot, method=method, status_code=resp.status, content=raw_result
-        )
-        return cast(TelegramType, response.result)
+            return super().build_form_data(bot, method)
+        return JsonPayload(payload, dumps=_dumps)
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
