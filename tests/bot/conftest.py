@@ -1,4 +1,5 @@
-"""Fixtures for the Telegram view: the fake Bot API server and an aiogram Bot on it."""
+"""Fixtures for the Telegram view: the fake Bot API server and an aiogram Bot on it; the
+manual clock and the reference portal for the booking tests."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import pytest
 
 from tests.fakes.telegram import FakeTelegram
 from tests.fakes.telegram.testing import aiogram_bot
+from tests.support.portal_fixtures import clock, portal_url  # noqa: F401 (fixtures)
 
 TOKEN = "123456:TEST-TOKEN"
 

@@ -5,7 +5,6 @@ reference portal, all on one manual clock (Monday 23.11.2026, 10:00 in Moscow)."
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable
-from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -15,7 +14,6 @@ from bot.factory import BotApp
 from core.browser import BrowserPool
 from core.clock import ManualClock
 from core.vault import CredentialVault
-from portal.server import running_portal
 from scenarios.booking import PortalAccount, PortalWork
 from scenarios.registry import all_scenarios
 from storage import Storage
@@ -24,23 +22,11 @@ from tests.fakes.telegram import FakeTelegram, SimUser, StoredMessage
 from tests.support.clocks import ticking
 from tests.support.portal import chaos_served, portal_bookings, set_quirks
 
-NOW = datetime(2026, 11, 23, 7, 0, tzinfo=UTC)  # Monday 10:00 in Moscow
 FLAGSHIP = "забронируй 3 аудитории рядом в этот четверг с 18 до 20"
 STEPS = ["Вход на портал", "Поиск свободных аудиторий", "Бронирование", "Проверка в «Мои брони»"]
 WAIT = 90.0  # generous: Chromium on a busy two-core machine
 
 MessageCheck = Callable[[StoredMessage], bool]
-
-
-@pytest.fixture
-def clock() -> ManualClock:
-    return ManualClock(NOW)
-
-
-@pytest.fixture
-async def portal_url(clock: ManualClock) -> AsyncIterator[str]:
-    async with running_portal(test_api=True, seed=1, clock=clock.now) as portal:
-        yield portal.url
 
 
 @pytest.fixture

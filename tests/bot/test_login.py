@@ -78,7 +78,8 @@ async def answer_password(user: SimUser, password: str) -> dict[str, Any]:
 
 async def everything_stored(storage: Storage) -> str:
     """Every document of every collection of the test database, as one string."""
-    await storage.conversations.history(0)  # flushes queued appends, where they are batched
+    await storage.conversations.flush()  # appends are batched: write what is queued
+    await storage.events.flush()
     database = ConversationMessage.get_pymongo_collection().database
     dumped = []
     for name in await database.list_collection_names():
