@@ -176,10 +176,10 @@ class Event(Document):
 
     class Settings:
         name = "events"
-        indexes = [
-            IndexModel([("run_id", pymongo.ASCENDING), ("at", pymongo.ASCENDING)]),
-            IndexModel([("kind", pymongo.ASCENDING), ("at", pymongo.ASCENDING)]),
-        ]
+        # Only a run's timeline is looked up. Most events belong to no run and are
+        # stored without ``run_id`` (records.event_row), so this sparse index skips
+        # them: on SecantusDB an index entry costs about as much as the document.
+        indexes = [IndexModel([("run_id", pymongo.ASCENDING)], sparse=True)]
 
 
 class ScheduleStatus(StrEnum):

@@ -8,6 +8,7 @@ from contextlib import asynccontextmanager
 from beanie import init_beanie
 from pymongo import AsyncMongoClient
 from pymongo import errors as mongo_errors
+from pymongo.asynchronous.database import AsyncDatabase
 from pymongo.uri_parser import parse_uri
 
 from core.errors import ConfigError, StorageUnavailable
@@ -16,6 +17,9 @@ from storage.documents import ALL_DOCUMENTS
 __all__ = ["DEFAULT_DB_NAME", "open_mongo"]
 
 DEFAULT_DB_NAME = "clubman"
+# Indexes earlier versions created and nothing reads any more; every insert still paid
+# for them, so they are dropped where found.
+_RETIRED_INDEXES = {"events": ("run_id_1_at_1", "kind_1_at_1")}
 
 
 def _database_name(uri: str) -> str:
@@ -41,6 +45,7 @@ async def open_mongo(
         try:
             await client.admin.command("ping")
             await init_beanie(database=client[name], document_models=ALL_DOCUMENTS)
+            await _drop_retired_indexes(client[name])
         except mongo_errors.PyMongoError as exc:
             host = ",".join(f"{h}:{p}" for h, p in parse_uri(uri)["nodelist"])
             raise StorageUnavailable(
@@ -50,3 +55,11 @@ async def open_mongo(
         yield client
     finally:
         await client.close()
+
+
+async def _drop_retired_indexes(database: AsyncDatabase[dict[str, object]]) -> None:
+    for collection, names in _RETIRED_INDEXES.items():
+        present = await database[collection].index_information()
+        for name in names:
+            if name in present:
+                await database[collection].drop_index(name)

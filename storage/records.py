@@ -22,7 +22,10 @@ __all__ = ["ConversationRepository", "EventRepository", "event_row", "message_ro
 def event_row(
     kind: str, *, chat_id: int | None, run_id: str | None, data: dict[str, Any]
 ) -> dict[str, Any]:
-    return {"kind": kind, "chat_id": chat_id, "run_id": run_id, "at": utcnow(), "data": data}
+    row: dict[str, Any] = {"kind": kind, "chat_id": chat_id, "at": utcnow(), "data": data}
+    if run_id is not None:  # left out otherwise, so the sparse run index skips the row
+        row["run_id"] = run_id
+    return row
 
 
 def message_row(
@@ -54,11 +57,6 @@ class EventRepository:
         await self._writer.flush()
         with translate_errors(f"loading events of run {run_id}"):
             return await Event.find(Event.run_id == run_id).sort("+at", "+_id").to_list()
-
-    async def of_kind(self, kind: str, *, limit: int = 100) -> list[Event]:
-        await self._writer.flush()
-        with translate_errors(f"loading {kind} events"):
-            return await Event.find(Event.kind == kind).sort("-at", "-_id").limit(limit).to_list()
 
 
 class ConversationRepository:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import uuid
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
@@ -10,6 +11,7 @@ import pytest
 from core.errors import ConcurrencyError
 from storage import (
     Direction,
+    Event,
     OptionRecord,
     PendingQuestion,
     RunStatus,
@@ -21,6 +23,7 @@ from storage import (
     StepStatus,
     Storage,
 )
+from storage.mongo import open_mongo
 
 
 def _run(chat_id: int = 1, **fields: object) -> ScenarioRun:
@@ -123,9 +126,35 @@ async def test_events_in_order_per_run(storage: Storage) -> None:
     for n in range(3):
         await storage.events.append("step.done", chat_id=1, run_id="r1", data={"n": n})
     await storage.events.append("step.done", chat_id=1, run_id="other", data={})
+    await storage.events.append("command.received", chat_id=1, run_id=None, data={})
     events = await storage.events.for_run("r1")
     assert [e.data["n"] for e in events] == [0, 1, 2]
-    assert len(await storage.events.of_kind("step.done")) == 4
+    assert [e.run_id for e in await Event.find(Event.chat_id == 1).sort("+_id").to_list()] == [
+        "r1", "r1", "r1", "other", None,
+    ]  # fmt: skip
+
+
+async def test_a_runs_timeline_is_read_through_the_run_index(storage: Storage) -> None:
+    await storage.events.append("step.done", chat_id=1, run_id="r1", data={})
+    await storage.events.append("command.received", chat_id=1, run_id=None, data={})
+    await storage.events.flush()
+    collection = Event.get_pymongo_collection()
+    plan = (await collection.find({"run_id": "r1"}).explain())["queryPlanner"]["winningPlan"]
+    assert "IXSCAN" in str(plan) and "COLLSCAN" not in str(plan)
+    assert {i["key"][0][0] for i in (await collection.index_information()).values()} == {
+        "_id", "run_id",
+    }  # fmt: skip
+
+
+async def test_indexes_of_earlier_versions_are_dropped(mongo_uri: str) -> None:
+    db_name = f"t_{uuid.uuid4().hex[:12]}"
+    async with open_mongo(mongo_uri, db_name=db_name) as client:
+        events = client[db_name]["events"]
+        await events.create_index([("kind", 1), ("at", 1)])
+        await events.create_index([("run_id", 1), ("at", 1)])
+    async with open_mongo(mongo_uri, db_name=db_name) as client:
+        names = set(await client[db_name]["events"].index_information())
+    assert names == {"_id_", "run_id_1"}
 
 
 async def test_conversation_history_oldest_first_limited(storage: Storage) -> None:
