@@ -39,8 +39,11 @@ class BatchWriter:
         linger_seconds: float = 0.02,
         attempts: int = 3,
         backoff_seconds: float = 0.2,
+        write_turn: asyncio.Lock | None = None,
     ) -> None:
         self._document = document
+        # Writers sharing a turn never have two inserts in flight (see open_storage).
+        self._turn = write_turn or asyncio.Lock()
         self._max_batch = max_batch
         self._linger = linger_seconds
         self._attempts = attempts
@@ -103,7 +106,8 @@ class BatchWriter:
             while self._pending:
                 batch = self._pending[: self._max_batch]
                 del self._pending[: len(batch)]
-                await self._write(batch)
+                async with self._turn:
+                    await self._write(batch)
                 async with self._changed:
                     self._settled += len(batch)
                     self._changed.notify_all()

@@ -110,3 +110,61 @@ async def test_closing_a_lingering_writer_writes_its_rows_and_stops_regression(
         async with BatchWriter(Event, linger_seconds=30) as writer:
             writer.append(event_row("closing", chat_id=1, run_id=None, data={}))
     assert [e.kind for e in await _stored_kinds("closing")] == ["closing"]
+
+
+async def test_writers_sharing_a_turn_never_insert_at_once(
+    storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    in_flight = most = 0
+
+    def overlapping(collection: Any) -> None:
+        original = collection.insert_many
+
+        async def insert_many(rows: Any, **kwargs: Any) -> Any:
+            nonlocal in_flight, most
+            in_flight += 1
+            most = max(most, in_flight)
+            try:
+                await asyncio.sleep(0.01)  # long enough for the other writer to start
+                return await original(rows, **kwargs)
+            finally:
+                in_flight -= 1
+
+        monkeypatch.setattr(collection, "insert_many", insert_many)
+
+    overlapping(Event.get_pymongo_collection())
+    overlapping(ConversationMessage.get_pymongo_collection())
+    for n in range(20):
+        await storage.events.append("turns", chat_id=n, run_id=None, data={})
+        await storage.conversations.append(chat_id=n, direction=Direction.IN, text=f"m{n}")
+        await asyncio.sleep(0.005)
+    await asyncio.gather(storage.events.flush(), storage.conversations.flush())
+    assert len(await _stored_kinds("turns")) == 20
+    assert most == 1
+
+
+async def test_writers_with_their_own_turns_do_insert_at_once(
+    storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The control for the test above: without a shared turn the overlap does happen.
+    started = asyncio.Event()
+    overlapped = False
+    collection = Event.get_pymongo_collection()
+    original = collection.insert_many
+
+    async def insert_many(rows: Any, **kwargs: Any) -> Any:
+        nonlocal overlapped
+        overlapped = overlapped or started.is_set()
+        started.set()
+        await asyncio.sleep(0.05)
+        return await original(rows, **kwargs)
+
+    monkeypatch.setattr(collection, "insert_many", insert_many)
+    async with (
+        BatchWriter(Event, linger_seconds=0) as first,
+        BatchWriter(Event, linger_seconds=0) as second,
+    ):
+        first.append(event_row("own", chat_id=1, run_id=None, data={}))
+        second.append(event_row("own", chat_id=2, run_id=None, data={}))
+        await asyncio.gather(first.flush(), second.flush())
+    assert overlapped
