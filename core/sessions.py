@@ -6,6 +6,10 @@ seconds more, so a conversation going back and forth (an answer, a tap, the next
 message) takes it once instead of twice per message. Another process wanting the
 chat meanwhile waits at most ``linger`` longer. Each turn starts with at least
 ``lock_ttl - renew_after`` seconds left on the lock, as when it was taken per turn.
+
+While the lease is held, nothing else acts in the chat, so storage keeps the chat's
+active-run ids (and, in a private chat, whose id is the user's, the user's profile) in
+memory: a message in a quiet chat then needs no Redis round trip at all.
 """
 
 from __future__ import annotations
@@ -81,9 +85,18 @@ class ChatSessions:
             if await self._storage.locks.extend(key, lease.token, ttl=self._lock_ttl):
                 lease.renew_at = loop.time() + self._renew_after
                 return
-            del self._leases[chat_id]  # it lapsed: take the lock afresh
+            # It lapsed: another process may have acted in the chat. Take it afresh.
+            del self._leases[chat_id]
+            self._unpin(chat_id)
         token = await self._storage.locks.acquire(key, ttl=self._lock_ttl)
         self._leases[chat_id] = _Lease(token, loop.time() + self._renew_after)
+        self._storage.runs.pin_chat(chat_id)
+        if chat_id > 0:  # a private chat: Telegram gives it the user's id
+            self._storage.users.pin(chat_id)
+
+    def _unpin(self, chat_id: int) -> None:
+        self._storage.runs.unpin_chat(chat_id)
+        self._storage.users.unpin(chat_id)
 
     def _release_later(self, chat_id: int) -> None:
         lease = self._leases.get(chat_id)
@@ -96,6 +109,7 @@ class ChatSessions:
         lease = self._leases.pop(chat_id, None)
         if lease is None:
             return
+        self._unpin(chat_id)
         if lease.release is not None:
             lease.release.cancel()
         task = asyncio.get_running_loop().create_task(

@@ -6,11 +6,17 @@ removed only after it is stored finished, so a crash in between leaves an extra 
 (cleaned on the next read), never a missing one. A marker key says the index is
 complete; if Redis lost it (flushed, restarted without persistence) readers fall back
 to MongoDB and the index is rebuilt from there.
+
+A chat can be *pinned* while this process holds its lease (core.sessions): runs are only
+created in a chat's turn, so no other process adds to a pinned chat's set, and this
+process keeps a copy of it, read once and then changed with every add and remove here.
+Removals elsewhere may leave an extra id in the copy, which the reader drops as usual.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from storage.errors import translate_errors
 from storage.redis_client import RedisClient
@@ -24,33 +30,64 @@ return redis.call('SMEMBERS', KEYS[2])
 """
 
 
+@dataclass
+class _Pinned:
+    ids: set[str] | None = None  # None: not read since pinned
+    adds: int = 0
+
+
 class ActiveRunIndex:
     def __init__(self, redis: RedisClient, *, prefix: str) -> None:
         self._redis = redis
         self._prefix = prefix
         self._built = f"{prefix}built"
         self._members = redis.register_script(_MEMBERS)
+        self._pinned: dict[int, _Pinned] = {}
 
     def _key(self, chat_id: int) -> str:
         return f"{self._prefix}{chat_id}"
 
+    def pin(self, chat_id: int) -> None:
+        """Keep the chat's set in memory: only this process adds to it until ``unpin``."""
+        self._pinned.setdefault(chat_id, _Pinned())
+
+    def unpin(self, chat_id: int) -> None:
+        self._pinned.pop(chat_id, None)
+
     async def add(self, chat_id: int, short_id: str) -> None:
         with translate_errors(f"indexing run {short_id}"):
             await self._redis.sadd(self._key(chat_id), short_id)
+        pinned = self._pinned.get(chat_id)
+        if pinned is not None:
+            pinned.adds += 1
+            if pinned.ids is not None:
+                pinned.ids.add(short_id)
 
     async def remove(self, chat_id: int, *short_ids: str) -> None:
         if not short_ids:
             return
         with translate_errors(f"unindexing runs of chat {chat_id}"):
             await self._redis.srem(self._key(chat_id), *short_ids)
+        pinned = self._pinned.get(chat_id)
+        if pinned is not None and pinned.ids is not None:
+            pinned.ids.difference_update(short_ids)
 
     async def members(self, chat_id: int) -> set[str] | None:
         """The chat's indexed run ids; ``None`` when the index is not complete."""
+        pinned = self._pinned.get(chat_id)
+        if pinned is not None and pinned.ids is not None:
+            return set(pinned.ids)
+        adds = pinned.adds if pinned is not None else 0
         with translate_errors(f"reading the run index of chat {chat_id}"):
             members = await self._members(keys=[self._built, self._key(chat_id)])
         if members is None:
             return None
-        return {m.decode() if isinstance(m, bytes) else str(m) for m in members}
+        found = {m.decode() if isinstance(m, bytes) else str(m) for m in members}
+        # Kept only if the same pin is on and nothing was added during the read (the
+        # reply may predate the add).
+        if pinned is not None and self._pinned.get(chat_id) is pinned and pinned.adds == adds:
+            pinned.ids = set(found)
+        return found
 
     async def rebuild(self, active: Iterable[tuple[int, str]]) -> None:
         """Add every active run (chat id, short id) and mark the index complete."""
@@ -60,3 +97,5 @@ class ActiveRunIndex:
                     pipe.sadd(self._key(chat_id), short_id)
                 pipe.set(self._built, 1)
                 await pipe.execute()
+        for pinned in self._pinned.values():  # read afresh: the rebuild may add ids
+            pinned.ids = None

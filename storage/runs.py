@@ -17,6 +17,13 @@ class RunRepository:
     def __init__(self, index: ActiveRunIndex) -> None:
         self._index = index
 
+    def pin_chat(self, chat_id: int) -> None:
+        """This process alone acts in the chat until ``unpin_chat`` (see ActiveRunIndex)."""
+        self._index.pin(chat_id)
+
+    def unpin_chat(self, chat_id: int) -> None:
+        self._index.unpin(chat_id)
+
     async def create(self, run: ScenarioRun) -> ScenarioRun:
         if run.status.active:
             await self._index.add(run.chat_id, run.short_id)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from pydantic import BaseModel
 from pymongo import ReturnDocument
 
@@ -23,18 +25,36 @@ class UserProfile(BaseModel):
     role: str
 
 
+@dataclass
+class _Pinned:
+    profile: UserProfile | None = None  # None: not read since pinned, or saved since
+    saves: int = 0
+
+
 class UserRepository:
     """Users in MongoDB; their profiles also cached in Redis for the per-message read.
 
     ``save`` drops the cached profile after writing, so every process sees a change on
     its next read; the TTL bounds how long a profile cached by a read racing with a
     save can stay stale.
+
+    A user can be pinned while this process holds their private chat's lease: the
+    profile is then also kept in memory until ``unpin``. A save here drops that copy;
+    a save by another process in the meantime (the user acting in a group chat another
+    process serves) is seen once the lease ends.
     """
 
     def __init__(self, redis: RedisClient, *, prefix: str, profile_ttl: int = 600) -> None:
         self._redis = redis
         self._prefix = prefix
         self._ttl = profile_ttl
+        self._pinned: dict[int, _Pinned] = {}
+
+    def pin(self, telegram_id: int) -> None:
+        self._pinned.setdefault(telegram_id, _Pinned())
+
+    def unpin(self, telegram_id: int) -> None:
+        self._pinned.pop(telegram_id, None)
 
     def _profile_key(self, telegram_id: int) -> str:
         return f"{self._prefix}{telegram_id}"
@@ -43,6 +63,17 @@ class UserRepository:
         self, telegram_id: int, *, name: str = "", language: str = "ru"
     ) -> UserProfile:
         """The user's profile, creating the user on their first message."""
+        pinned = self._pinned.get(telegram_id)
+        if pinned is not None and pinned.profile is not None:
+            return pinned.profile
+        saves = pinned.saves if pinned is not None else 0
+        profile = await self._read_profile(telegram_id, name=name, language=language)
+        # Kept only if the same pin is on and no save happened during the read.
+        if pinned is not None and self._pinned.get(telegram_id) is pinned and pinned.saves == saves:
+            pinned.profile = profile
+        return profile
+
+    async def _read_profile(self, telegram_id: int, *, name: str, language: str) -> UserProfile:
         key = self._profile_key(telegram_id)
         with translate_errors(f"reading the profile of user {telegram_id}"):
             cached = await self._redis.get(key)
@@ -93,10 +124,19 @@ class UserRepository:
         return found
 
     async def save(self, user: User) -> User:
+        # Before and after: a read in between may still get the old cached profile.
+        self._forget_pinned(user.telegram_id)
         with translate_errors(f"saving user {user.telegram_id}"):
             await user.save()
             await self._redis.delete(self._profile_key(user.telegram_id))
+        self._forget_pinned(user.telegram_id)
         return user
+
+    def _forget_pinned(self, telegram_id: int) -> None:
+        pinned = self._pinned.get(telegram_id)
+        if pinned is not None:
+            pinned.saves += 1
+            pinned.profile = None
 
 
 class PreferenceRepository:

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 
 from core.sessions import ChatSessions
-from storage import Storage
+from storage import Event, ScenarioRun, Storage
+from storage.active_runs import ActiveRunIndex
+from storage.runs import RunRepository
+from storage.users import UserRepository
 
 LOCK = "clubman:lock:chat:1"
 
@@ -81,3 +85,54 @@ async def test_a_long_conversation_renews_its_lease_and_a_lapsed_one_is_retaken(
         assert await _holder(storage) not in (None, token, b"another process")
     await sessions.close()
     assert await _holder(storage) is None
+
+
+def _other_process(storage: Storage) -> Storage:
+    """The same databases seen by another process: its own in-memory pins."""
+    scope = f"clubman:{Event.get_pymongo_collection().database.name}:"
+    return dataclasses.replace(
+        storage,
+        runs=RunRepository(ActiveRunIndex(storage.redis, prefix=scope + "active:")),
+        users=UserRepository(storage.redis, prefix=scope + "user:"),
+    )
+
+
+def _run(chat_id: int) -> ScenarioRun:
+    return ScenarioRun(chat_id=chat_id, user_id=chat_id, scenario="book_rooms")
+
+
+async def test_a_held_chat_is_served_from_memory(storage: Storage) -> None:
+    sessions = ChatSessions(storage, linger=60)
+    async with sessions.turn(1):
+        created = await storage.runs.create(_run(1))
+        assert [r.short_id for r in await storage.runs.active_for_chat(1)] == [created.short_id]
+        profile = await storage.users.profile(1, name="Анна")
+    await storage.redis.flushdb()  # only memory can answer now (the lease is ours)
+    async with sessions.turn(1):
+        assert [r.short_id for r in await storage.runs.active_for_chat(1)] == [created.short_id]
+        assert await storage.users.profile(1) == profile
+        user = await storage.users.get(1)
+        assert user is not None
+        user.timezone = "Asia/Tokyo"
+        await storage.users.save(user)  # a change made here is seen at once
+        assert (await storage.users.profile(1)).timezone == "Asia/Tokyo"
+    await sessions.close()
+
+
+async def test_a_chat_taken_back_from_another_process_is_read_afresh(storage: Storage) -> None:
+    here, there = storage, _other_process(storage)
+    ours, theirs = ChatSessions(here, linger=0.1), ChatSessions(there, linger=0.1)
+    async with ours.turn(1):
+        assert await here.runs.active_for_chat(1) == []
+        assert (await here.users.profile(1, name="Анна")).timezone is None
+    async with theirs.turn(1):  # after our lease: the other process starts a run
+        started = await there.runs.create(_run(1))
+        user = await there.users.get(1)
+        assert user is not None
+        user.timezone = "Asia/Tokyo"
+        await there.users.save(user)
+    await theirs.close()
+    async with ours.turn(1):
+        assert [r.short_id for r in await here.runs.active_for_chat(1)] == [started.short_id]
+        assert (await here.users.profile(1)).timezone == "Asia/Tokyo"
+    await ours.close()

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
+
+import pytest
 
 from storage import RunStatus, ScenarioRun, Storage, User
 
@@ -82,3 +85,49 @@ async def test_first_messages_racing_create_one_user(storage: Storage) -> None:
     )
     assert {p.name for p in profiles} == {"Борис"}
     assert len(await User.find(User.telegram_id == 44).to_list()) == 1
+
+
+async def test_a_run_added_during_a_pinned_read_is_not_lost(
+    storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await storage.runs.rebuild_index()  # the fixture flushed Redis
+    index = storage.runs._index
+    index.pin(7)
+    original = index._members
+    late = _run(7)
+
+    async def read_then_add(**kwargs: Any) -> Any:
+        found = await original(**kwargs)  # the reply predates the add below
+        await storage.runs.create(late)
+        return found
+
+    monkeypatch.setattr(index, "_members", read_then_add)
+    assert await _ids(storage, 7) == []
+    monkeypatch.setattr(index, "_members", original)
+    assert await _ids(storage, 7) == [late.short_id]
+    await storage.redis.flushdb()  # now it is held in memory: the next read needs no Redis
+    assert await _ids(storage, 7) == [late.short_id]
+    index.unpin(7)
+
+
+async def test_a_save_during_a_pinned_profile_read_is_not_hidden(
+    storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    users = storage.users
+    await users.profile(45, name="Вера")
+    users.pin(45)
+    original = users._read_profile
+
+    async def read_then_save(telegram_id: int, **kwargs: Any) -> Any:
+        found = await original(telegram_id, **kwargs)  # the old profile
+        user = await users.get(telegram_id)
+        assert user is not None
+        user.timezone = "Asia/Tokyo"
+        await users.save(user)
+        return found
+
+    monkeypatch.setattr(users, "_read_profile", read_then_save)
+    assert (await users.profile(45)).timezone is None
+    monkeypatch.setattr(users, "_read_profile", original)
+    assert (await users.profile(45)).timezone == "Asia/Tokyo"
+    users.unpin(45)
