@@ -16,12 +16,13 @@ __all__ = ["score", "score_intents"]
 
 # Only whether a date is present matters for scoring, not which date: any fixed day will do.
 _REFERENCE_DAY = date(2026, 1, 5)
+_INTENTS = tuple(Intent)  # iterating an Enum class is slow, and this runs per message
 
 
 def score(toks: tuple[Tok, ...], slots: Slots) -> dict[Intent, float]:
     """Scores for already analysed tokens and their slots (``parse`` calls this)."""
     has = {t.concept for t in toks if t.concept is not None}
-    s = dict.fromkeys(Intent, 0.0)
+    s = dict.fromkeys(_INTENTS, 0.0)
     has_time = slots.start is not None or slots.end is not None
     room_spec = bool(slots.room or slots.rooms or slots.capacity or "ROOM" in has)
     query = bool(has & {"LIST", "MY", "PAST"})
