@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
+from pymongo.uri_parser import parse_uri
 
 from core.errors import ConfigError, StorageUnavailable
 from storage import Direction, open_storage
@@ -39,7 +40,9 @@ async def test_local_secantus_stops_on_exit(tmp_path: Path) -> None:
     async with open_storage(
         mongodb_uri=None, redis_url=None, data_dir=tmp_path, in_memory=True
     ) as storage:
-        port = int(storage.mongodb_uri.rsplit(":", 1)[1])
+        [(_, port)] = parse_uri(storage.mongodb_uri)["nodelist"]
+        # SecantusDB runs one command at a time: a few connections are all it can use.
+        assert parse_uri(storage.mongodb_uri)["options"]["maxPoolSize"] == 8
     with pytest.raises(OSError):
         __import__("socket").create_connection(("127.0.0.1", port), timeout=0.5)
 

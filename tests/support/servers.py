@@ -13,6 +13,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
+from storage.local_mongo import secantus_uri
 from storage.process import die_with_parent, find_executable, free_port
 
 __all__ = ["running_redis", "running_secantus"]
@@ -90,4 +91,4 @@ def running_secantus(workdir: Path, storage_path: str = ":memory:") -> Iterator[
         "WARNING",
     ]
     with _server(argv, port, workdir / f"secantus-{port}.log", 30):
-        yield f"mongodb://127.0.0.1:{port}"
+        yield secantus_uri(port)
