@@ -121,10 +121,10 @@ class NLUManager:
             await self._bus.publish(
                 CommandReceived(chat_id=command.chat_id, user_id=command.user_id, text=command.text)
             )
-            # Both reads go out in one Redis round trip (the client pipelines them).
-            user, waiting = await asyncio.gather(
-                self._user(command), self._waiting_run(command.chat_id)
-            )
+            # Within a conversation both are answered from memory (core.sessions), so
+            # they are awaited in turn: gathering them would cost two tasks a message.
+            user = await self._user(command)
+            waiting = await self._waiting_run(command.chat_id)
             tz = ZoneInfo(user.timezone or self._default_tz)
             decision = parse(command.text, now=self._clock.now(), tz=tz)
             forced = self._forced_intent(command)
