@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pydantic import BaseModel
-from pymongo import ReturnDocument
 
 from core.errors import DuplicateKey
 from storage.documents import Preference, User, utcnow
@@ -85,24 +84,32 @@ class UserRepository:
         return profile
 
     async def _upsert_profile(self, telegram_id: int, *, name: str, language: str) -> UserProfile:
-        """One round trip: the stored user's profile, the user created first if new."""
+        """The stored user's profile, the user created first if new.
+
+        A find, then an insert only if there is none: most misses are users whose cached
+        profile expired. (One findAndModify upsert would be one round trip, but on an
+        existing user SecantusDB scans the collection: 12 ms at 2 000 users, measured.)
+        """
+        found = await self._find_profile(telegram_id)
+        if found is not None:
+            return found
         new = User(telegram_id=telegram_id, name=name, language=language)
         try:
-            return await self._find_or_insert(new)
+            with translate_errors(f"creating user {telegram_id}"):
+                await new.insert()
         except DuplicateKey:  # two first messages raced to insert: now it exists
-            return await self._find_or_insert(new)
+            found = await self._find_profile(telegram_id)
+            assert found is not None  # inserted by the racer; users are never deleted
+            return found
+        return UserProfile.model_validate(new.model_dump(include=set(UserProfile.model_fields)))
 
     @staticmethod
-    async def _find_or_insert(new: User) -> UserProfile:
-        with translate_errors(f"loading user {new.telegram_id}"):
-            found = await User.get_pymongo_collection().find_one_and_update(
-                {"telegram_id": new.telegram_id},
-                {"$setOnInsert": new.model_dump(exclude={"id", "revision_id"})},
-                upsert=True,
-                projection=dict.fromkeys(UserProfile.model_fields, 1),
-                return_document=ReturnDocument.AFTER,
+    async def _find_profile(telegram_id: int) -> UserProfile | None:
+        with translate_errors(f"loading user {telegram_id}"):
+            found = await User.get_pymongo_collection().find_one(
+                {"telegram_id": telegram_id}, projection=dict.fromkeys(UserProfile.model_fields, 1)
             )
-        return UserProfile.model_validate(found)
+        return None if found is None else UserProfile.model_validate(found)
 
     async def get(self, telegram_id: int) -> User | None:
         with translate_errors(f"loading user {telegram_id}"):

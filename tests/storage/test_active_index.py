@@ -131,3 +131,15 @@ async def test_a_save_during_a_pinned_profile_read_is_not_hidden(
     monkeypatch.setattr(users, "_read_profile", original)
     assert (await users.profile(45)).timezone == "Asia/Tokyo"
     users.unpin(45)
+
+
+async def test_a_returning_users_expired_profile_is_read_not_recreated(storage: Storage) -> None:
+    await storage.users.profile(46, name="Глеб", language="ru")
+    user = await storage.users.get(46)
+    assert user is not None
+    user.timezone = "Asia/Yekaterinburg"
+    await storage.users.save(user)
+    await storage.redis.flushdb()  # the cached profile expired
+    again = await storage.users.profile(46, name="Gleb", language="en")
+    assert (again.name, again.language, again.timezone) == ("Глеб", "ru", "Asia/Yekaterinburg")
+    assert len(await User.find(User.telegram_id == 46).to_list()) == 1
