@@ -96,7 +96,10 @@ class UserRepository:
         new = User(telegram_id=telegram_id, name=name, language=language)
         try:
             with translate_errors(f"creating user {telegram_id}"):
-                await new.insert()
+                # pymongo's insert, not Beanie's: that builds a pydantic adapter per call.
+                await User.get_pymongo_collection().insert_one(
+                    new.model_dump(exclude={"id", "revision_id"})
+                )
         except DuplicateKey:  # two first messages raced to insert: now it exists
             found = await self._find_profile(telegram_id)
             assert found is not None  # inserted by the racer; users are never deleted
