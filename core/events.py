@@ -38,6 +38,7 @@ log = structlog.get_logger("clubman.events")
 
 class BaseEvent(BaseModel):
     kind: ClassVar[str]
+    stored: ClassVar[bool] = True  # written to the event store, not only published
     chat_id: int | None = None
     run_id: str | None = None
 
@@ -47,6 +48,7 @@ class BaseEvent(BaseModel):
 
 class CommandReceived(BaseEvent):
     kind = "command.received"
+    stored = False  # the conversation row is its record, field for field
     user_id: int
     text: str
 
@@ -139,7 +141,7 @@ class EventBus:
     async def publish(self, event: BaseEvent) -> None:
         data = event.data()
         log.info(event.kind, chat_id=event.chat_id, run_id=event.run_id, **data)
-        if self._store is not None:
+        if self._store is not None and event.stored:
             try:
                 await self._store.append(
                     event.kind, chat_id=event.chat_id, run_id=event.run_id, data=data

@@ -8,10 +8,11 @@ from datetime import timedelta
 
 from core.clock import ManualClock
 from core.commands import Answer, Command
+from core.events import BaseEvent, CommandReceived, EventBus
 from core.manager import NLUManager
 from core.output import Done, Progress, Question, Reply
 from scenarios.help import HelpScenario, UnknownScenario
-from storage import RunStatus, Storage
+from storage import Event, RunStatus, Storage
 from tests.core.conftest import CoreFactory
 from tests.support.scenarios import TrackedScenario
 from tests.support.sinks import CollectingSink
@@ -253,6 +254,18 @@ async def test_conversation_is_stored_both_ways(core: NLUManager, storage: Stora
     assert [m.direction for m in history] == ["in", "out"]
 
 
+async def test_a_command_is_stored_once_and_its_decision_as_an_event(
+    core: NLUManager, storage: Storage
+) -> None:
+    await core.handle(cmd("help", chat=101))
+    await storage.events.flush()
+    # The conversation row records the command; the event store adds what was decided.
+    assert [m.text for m in await storage.conversations.history(101)][0] == "help"
+    stored = await Event.find(Event.chat_id == 101).to_list()
+    assert [e.kind for e in stored] == ["scenario.chosen"]
+    assert stored[0].data["scenario"] == "help"
+
+
 async def test_answer_while_the_paused_task_still_winds_down_is_not_lost(
     make_core: CoreFactory, sink: CollectingSink
 ) -> None:
@@ -293,3 +306,17 @@ async def test_a_run_started_without_a_command_asks_what_is_missing(
     await core.handle(cmd("20:00"))
     done = await sink.wait_for(Done)
     assert done.text == "Готово: 2026-11-26 18:00–20:00"
+
+
+async def test_unstored_events_still_reach_subscribers(storage: Storage) -> None:
+    bus = EventBus(storage.events)
+    seen: list[BaseEvent] = []
+
+    async def subscriber(event: BaseEvent) -> None:
+        seen.append(event)
+
+    bus.subscribe(subscriber)
+    await bus.publish(CommandReceived(chat_id=102, user_id=102, text="привет"))
+    await storage.events.flush()
+    assert [e.kind for e in seen] == ["command.received"]
+    assert await Event.find(Event.chat_id == 102).to_list() == []
