@@ -110,7 +110,7 @@ class NLUManager:
     # --- messages -------------------------------------------------------------------
 
     async def handle(self, command: Command) -> None:
-        async with self._sessions.turn(command.chat_id):
+        async with self._sessions.turn(command.chat_id) as fresh:
             structlog.contextvars.bind_contextvars(chat_id=command.chat_id)
             await self._storage.conversations.append(
                 chat_id=command.chat_id,
@@ -121,10 +121,13 @@ class NLUManager:
             await self._bus.publish(
                 CommandReceived(chat_id=command.chat_id, user_id=command.user_id, text=command.text)
             )
-            # Within a conversation both are answered from memory (core.sessions), so
-            # they are awaited in turn: gathering them would cost two tasks a message.
-            user = await self._user(command)
-            waiting = await self._waiting_run(command.chat_id)
+            if fresh:  # both read from Redis: gathered, they share one round trip
+                user, waiting = await asyncio.gather(
+                    self._user(command), self._waiting_run(command.chat_id)
+                )
+            else:  # both answered from memory: awaited in turn, they cost no tasks
+                user = await self._user(command)
+                waiting = await self._waiting_run(command.chat_id)
             tz = ZoneInfo(user.timezone or self._default_tz)
             decision = parse(command.text, now=self._clock.now(), tz=tz)
             forced = self._forced_intent(command)

@@ -50,14 +50,16 @@ class ChatSessions:
         self._releasing: set[asyncio.Task[None]] = set()
 
     @asynccontextmanager
-    async def turn(self, chat_id: int) -> AsyncIterator[None]:
-        """Wait for this chat's turn; asyncio.Lock wakes waiters in arrival order."""
+    async def turn(self, chat_id: int) -> AsyncIterator[bool]:
+        """Wait for this chat's turn; asyncio.Lock wakes waiters in arrival order.
+
+        Yields whether the lease was taken afresh: then nothing of the chat is in
+        memory yet, and every read goes to Redis."""
         lock = self._locks.setdefault(chat_id, asyncio.Lock())
         self._users[chat_id] = self._users.get(chat_id, 0) + 1
         try:
             async with lock:
-                await self._take_lease(chat_id)
-                yield
+                yield await self._take_lease(chat_id)
         finally:
             self._users[chat_id] -= 1
             if not self._users[chat_id]:  # nobody waiting: forget the chat, soon its lease
@@ -72,7 +74,8 @@ class ChatSessions:
         if self._releasing:
             await asyncio.gather(*self._releasing)
 
-    async def _take_lease(self, chat_id: int) -> None:
+    async def _take_lease(self, chat_id: int) -> bool:
+        """Hold the chat's lease; True if it had to be taken afresh."""
         loop = asyncio.get_running_loop()
         key = f"chat:{chat_id}"
         lease = self._leases.get(chat_id)
@@ -81,10 +84,10 @@ class ChatSessions:
                 lease.release.cancel()
                 lease.release = None
             if loop.time() < lease.renew_at:
-                return
+                return False
             if await self._storage.locks.extend(key, lease.token, ttl=self._lock_ttl):
                 lease.renew_at = loop.time() + self._renew_after
-                return
+                return False
             # It lapsed: another process may have acted in the chat. Take it afresh.
             del self._leases[chat_id]
             self._unpin(chat_id)
@@ -93,6 +96,7 @@ class ChatSessions:
         self._storage.runs.pin_chat(chat_id)
         if chat_id > 0:  # a private chat: Telegram gives it the user's id
             self._storage.users.pin(chat_id)
+        return True
 
     def _unpin(self, chat_id: int) -> None:
         self._storage.runs.unpin_chat(chat_id)

@@ -136,3 +136,16 @@ async def test_a_chat_taken_back_from_another_process_is_read_afresh(storage: St
         assert [r.short_id for r in await here.runs.active_for_chat(1)] == [started.short_id]
         assert (await here.users.profile(1)).timezone == "Asia/Tokyo"
     await ours.close()
+
+
+async def test_a_turn_says_whether_the_lease_was_taken_afresh(storage: Storage) -> None:
+    sessions = ChatSessions(storage, linger=0.1)
+    fresh = []
+    for _ in range(2):
+        async with sessions.turn(1) as taken:
+            fresh.append(taken)
+    await _until_released(storage)
+    async with sessions.turn(1) as taken:
+        fresh.append(taken)
+    await sessions.close()
+    assert fresh == [True, False, True]
