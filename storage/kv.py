@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from datetime import date
 
 import structlog
@@ -75,16 +73,6 @@ class KeyLocks:
         except StorageError:
             # The work is done; the lock lapses after its ttl.
             log.warning("lock.release_failed", key=key, exc_info=True)
-
-    @asynccontextmanager
-    async def hold(
-        self, key: str, *, ttl: float = 60.0, wait: float = 120.0
-    ) -> AsyncIterator[None]:
-        token = await self.acquire(key, ttl=ttl, wait=wait)
-        try:
-            yield
-        finally:
-            await self.release(key, token)
 
 
 def _millis(seconds: float) -> int:

@@ -26,10 +26,11 @@ async def test_lock_serialises_holders_of_one_key(redis: RedisClient) -> None:
     order: list[str] = []
 
     async def worker(name: str) -> None:
-        async with locks.hold("chat:1", ttl=5, wait=5):
-            order.append(f"{name}+")
-            await asyncio.sleep(0.05)
-            order.append(f"{name}-")
+        token = await locks.acquire("chat:1", ttl=5, wait=5)
+        order.append(f"{name}+")
+        await asyncio.sleep(0.05)
+        order.append(f"{name}-")
+        await locks.release("chat:1", token)
 
     await asyncio.gather(worker("a"), worker("b"), worker("c"))
     # Each holder enters and leaves before the next enters.
@@ -39,10 +40,9 @@ async def test_lock_serialises_holders_of_one_key(redis: RedisClient) -> None:
 
 async def test_lock_times_out_with_storage_error(redis: RedisClient) -> None:
     locks = KeyLocks(redis)
-    async with locks.hold("chat:2", ttl=5):
-        with pytest.raises(StorageError, match="timed out"):
-            async with locks.hold("chat:2", ttl=5, wait=0.1):
-                raise AssertionError("entering should have failed")
+    await locks.acquire("chat:2", ttl=5)
+    with pytest.raises(StorageError, match="timed out"):
+        await locks.acquire("chat:2", ttl=5, wait=0.1)
 
 
 async def test_cache_round_trip_and_ttl(redis: RedisClient) -> None:
@@ -76,7 +76,8 @@ async def test_an_expired_lock_taken_by_another_is_not_released_by_the_first(
     redis: RedisClient,
 ) -> None:
     locks = KeyLocks(redis)
-    async with locks.hold("chat:3", ttl=0.05):
-        await asyncio.sleep(0.1)  # our lease lapsed and someone else took the lock
-        await redis.set("clubman:lock:chat:3", "theirs")
+    token = await locks.acquire("chat:3", ttl=0.05)
+    await asyncio.sleep(0.1)  # our lease lapsed and someone else took the lock
+    await redis.set("clubman:lock:chat:3", "theirs")
+    await locks.release("chat:3", token)
     assert await redis.get("clubman:lock:chat:3") in (b"theirs", "theirs")
