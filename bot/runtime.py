@@ -23,7 +23,7 @@ import gc
 from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
-__all__ = ["YOUNG_GC_THRESHOLD", "run", "settle_heap"]
+__all__ = ["YOUNG_GC_THRESHOLD", "loop_factory", "run", "settle_heap"]
 
 T = TypeVar("T")
 YOUNG_GC_THRESHOLD = 20_000
@@ -37,15 +37,16 @@ def settle_heap() -> None:
     gc.set_threshold(YOUNG_GC_THRESHOLD, older, oldest)
 
 
-def _loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
+def loop_factory() -> Callable[[], asyncio.AbstractEventLoop]:
+    """What makes the event loop: uvloop's where installed, else asyncio's own."""
     try:
         import uvloop
-    except ImportError:  # not built for this platform: asyncio's own loop
-        return None
+    except ImportError:  # not built for this platform
+        return asyncio.new_event_loop
     return uvloop.new_event_loop
 
 
 def run(main: Coroutine[Any, Any, T]) -> T:
     """``asyncio.run`` on uvloop's event loop where it is installed."""
-    with asyncio.Runner(loop_factory=_loop_factory()) as runner:
+    with asyncio.Runner(loop_factory=loop_factory()) as runner:
         return runner.run(main)

@@ -2,19 +2,28 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 
 import pytest
 
+from bot.runtime import loop_factory
 from storage import Storage, open_storage
 from tests.support.servers import running_redis, running_secantus
 
 # Variables our Settings read: a developer's shell or .env must not leak into tests.
 _APP_ENV_PREFIXES = ("TELEGRAM__", "PORTAL__", "BROWSER__", "RUNNER__", "LLM__", "SCHEDULER__")
 _APP_ENV_NAMES = ("DATA_DIR", "LOG_LEVEL", "TIMEZONE")
+
+
+def pytest_asyncio_loop_factories(
+    config: pytest.Config, item: pytest.Item
+) -> dict[str, Callable[[], asyncio.AbstractEventLoop]]:
+    """Async tests run on the event loop `clubman run` runs on (uvloop where installed)."""
+    return {"loop": loop_factory()}
 
 
 @pytest.fixture(autouse=True)
