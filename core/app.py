@@ -12,8 +12,8 @@ from core.events import EventBus
 from core.manager import NLUManager
 from core.output import Output, OutputSink, Progress
 from core.planner import IntentClassifier
+from core.scenario import BaseScenario
 from core.settings import Settings
-from scenarios.base import BaseScenario
 from storage import Direction, Storage
 
 __all__ = ["RecordingSink", "build_core"]

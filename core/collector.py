@@ -12,8 +12,8 @@ from core.events import AnswerReceived, AnswerRejected, EventBus, SlotMissing
 from core.nlu import SlotParseError
 from core.output import AnswerOutcome
 from core.runner import ScenarioRunner
+from core.scenario import SlotContext, StepScenario
 from core.texts import text
-from scenarios.base import SlotContext, StepScenario
 from storage import RunStatus, ScenarioRun, Storage
 
 __all__ = ["SlotCollector"]

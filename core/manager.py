@@ -24,10 +24,9 @@ from core.nlu import Decision, Intent, parse
 from core.output import AnswerOutcome, OutputSink, Question, Reply, RunView
 from core.planner import IntentClassifier, ProxyPlanner
 from core.runner import ScenarioRunner, question_output
+from core.scenario import BaseScenario, GuideScenario, InstantScenario, StepScenario
 from core.sessions import ChatSessions
 from core.texts import text
-from scenarios.base import BaseScenario, InstantScenario, StepScenario
-from scenarios.help import greeting, help_text
 from storage import Direction, RunStatus, ScenarioRun, Storage, UserProfile
 
 __all__ = ["NLUManager", "UserSettingsView"]
@@ -71,6 +70,10 @@ class NLUManager:
         self._default_tz = default_timezone
         self._expiry_interval = expiry_interval
         self._planner = ProxyPlanner(scenarios, classifier=classifier)
+        guides = [s for s in scenarios if isinstance(s, GuideScenario)]
+        if len(guides) != 1:
+            raise ConfigError(f"exactly one help scenario must be registered, not {len(guides)}")
+        self._guide = guides[0]
         step_scenarios = {s.name: s for s in scenarios if isinstance(s, StepScenario)}
         self._runner = ScenarioRunner(
             storage=storage,
@@ -358,10 +361,10 @@ class NLUManager:
     # --- texts and user settings -----------------------------------------------------
 
     def greeting(self, lang: Lang, name: str) -> str:
-        return greeting(lang, name)
+        return self._guide.greeting(lang, name)
 
     def help_text(self, lang: Lang) -> str:
-        return help_text(lang)
+        return self._guide.help_text(lang)
 
     async def user_settings(self, user_id: int) -> UserSettingsView:
         user = await self._storage.users.get_or_create(user_id)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Literal, Protocol
 
 from core.nlu import Decision, Intent
-from scenarios.base import BaseScenario
+from core.scenario import BaseScenario
 
 __all__ = ["Choice", "IntentClassifier", "ProxyPlanner"]
 

@@ -29,8 +29,8 @@ from core.events import (
 )
 from core.output import Done, Failed, Option, OutputSink, Progress, Question, StepState, StepView
 from core.pause import NeedsAnswer, QuestionSpec
+from core.scenario import StepContext, StepScenario
 from core.texts import text
-from scenarios.base import StepContext, StepScenario
 from storage import (
     OptionRecord,
     PendingQuestion,

@@ -9,7 +9,7 @@ from rapidfuzz import fuzz, process
 from core.assist.answerer import UnknownAnswerer
 from core.commands import Command, Lang
 from core.nlu import Decision, Intent
-from scenarios.base import InstantScenario
+from core.scenario import GuideScenario, InstantScenario
 
 __all__ = ["HelpScenario", "UnknownScenario", "greeting", "help_text"]
 
@@ -83,12 +83,18 @@ def closest_examples(text: str, lang: Lang, *, limit: int = 2) -> list[str]:
     return [example for example, _, _ in found]
 
 
-class HelpScenario(InstantScenario):
+class HelpScenario(GuideScenario):
     name = "help"
     intents: ClassVar[frozenset[Intent]] = frozenset({Intent.HELP})
 
     async def respond(self, command: Command, decision: Decision) -> str:
         return help_text(decision.lang)
+
+    def greeting(self, lang: Lang, name: str) -> str:
+        return greeting(lang, name)
+
+    def help_text(self, lang: Lang) -> str:
+        return help_text(lang)
 
 
 class UnknownScenario(InstantScenario):

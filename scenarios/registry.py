@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from core.assist.answerer import UnknownAnswerer
-from scenarios.base import BaseScenario
+from core.scenario import BaseScenario
 from scenarios.booking import BookRooms, CancelBooking, ListBookings, PortalWork, PreferenceStore
 from scenarios.help import HelpScenario, UnknownScenario
 from scenarios.schedules import (

@@ -12,10 +12,10 @@ from core.errors import ScenarioError
 from core.nlu import WEEKDAYS, Decision, Intent
 from core.output import Option
 from core.pause import QuestionSpec
+from core.scenario import SlotContext, Step, StepContext, StepScenario
 from core.scheduler.actions import action_options, list_lines, parse_action
 from core.scheduler.entry import ScheduleEntry, ScheduleState, entry_label, weekdays_label
 from core.scheduler.slots import ScheduleSlots, WeekdaySlots, booking_slots
-from scenarios.base import SlotContext, Step, StepContext, StepScenario
 
 __all__ = [
     "CancelSchedule",

@@ -25,7 +25,7 @@ from core.brain.validate import check_decision, is_forbidden, page_signature, pr
 from core.errors import ClubError, LLMError, ScenarioError
 from core.events import BaseEvent
 from core.llm import LLM, LLMRequest
-from scenarios.base import StepContext
+from core.scenario import StepContext
 
 __all__ = ["Brain", "PageDriver", "PageProbe"]
 

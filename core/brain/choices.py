@@ -10,7 +10,7 @@ from typing import Any, NoReturn
 from core.brain.models import ClickTarget, PageSnapshot, UserChoice
 from core.brain.validate import safe_targets
 from core.output import Option
-from scenarios.base import StepContext
+from core.scenario import StepContext
 
 __all__ = ["ABORT_ID", "PAGE_KEY", "ask_about_page", "page_answer_keys", "user_choices"]
 

@@ -15,7 +15,7 @@ from core.errors import PortalError, ScenarioError
 from core.nlu import BUILDINGS, Decision, Intent
 from core.output import Option
 from core.pause import NeedsAnswer, QuestionSpec
-from scenarios.base import SlotContext, Step, StepContext, StepScenario
+from core.scenario import SlotContext, Step, StepContext, StepScenario
 from scenarios.booking.alternatives import Placement, as_options, find_alternatives
 from scenarios.booking.selection import Want, choose_rooms
 from scenarios.booking.slots import ANY_BUILDING, HORIZON_DAYS, BookingSlots, check_booking

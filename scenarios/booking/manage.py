@@ -12,7 +12,7 @@ from core.commands import Lang
 from core.errors import PortalError, ScenarioError
 from core.nlu import Decision, Intent
 from core.output import Option
-from scenarios.base import Step, StepContext, StepScenario
+from core.scenario import Step, StepContext, StepScenario
 from scenarios.booking.texts import building_name, day_label, span
 from scenarios.booking.work import PortalWork
 from scenarios.portal import PortalBooking

@@ -20,7 +20,7 @@ from core.brain import Brain, PageSnapshot, Situation
 from core.browser import BrowserPool
 from core.errors import PortalError
 from core.pause import NeedsAnswer
-from scenarios.base import StepContext
+from core.scenario import StepContext
 from scenarios.booking.alternatives import Placement
 from scenarios.portal import LockedOut, LoginFailed, PageSummary, PortalSession, UnexpectedPage
 

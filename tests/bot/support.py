@@ -20,8 +20,7 @@ from core.manager import NLUManager
 from core.nlu import Decision, Intent
 from core.output import Option, OutputSink
 from core.pause import QuestionSpec
-from core.settings import Settings, load_settings
-from scenarios.base import (
+from core.scenario import (
     BaseScenario,
     InstantScenario,
     SlotContext,
@@ -29,6 +28,7 @@ from scenarios.base import (
     StepContext,
     StepScenario,
 )
+from core.settings import Settings, load_settings
 from scenarios.help import HelpScenario, UnknownScenario
 from storage import Storage
 from tests.fakes.telegram import FakeTelegram, RateLimits

@@ -11,8 +11,8 @@ import pytest
 from core.app import build_core
 from core.clock import ManualClock
 from core.manager import NLUManager
+from core.scenario import BaseScenario
 from core.settings import load_settings
-from scenarios.base import BaseScenario
 from scenarios.help import HelpScenario, UnknownScenario
 from storage import Storage
 from tests.support.scenarios import TrackedScenario

@@ -12,7 +12,7 @@ from pydantic import BaseModel
 
 from core.nlu import Intent
 from core.output import Option
-from scenarios.base import SlotContext, Step, StepContext, StepScenario
+from core.scenario import SlotContext, Step, StepContext, StepScenario
 
 __all__ = ["ReserveSlots", "TrackedScenario"]
 

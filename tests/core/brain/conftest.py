@@ -13,7 +13,7 @@ import pytest
 from core.brain import InMemoryBrainMemory, PageSnapshot
 from core.events import BaseEvent
 from core.llm import FallbackLLM, LLMCallRecord, LLMSettings, MemorySpendLedger, build_llm
-from scenarios.base import StepContext
+from core.scenario import StepContext
 from tests.fakes.llm import FakeAnthropic
 
 KEY = "sk-ant-brain-test"

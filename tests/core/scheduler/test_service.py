@@ -10,8 +10,8 @@ from typing import Any
 from core.clock import ManualClock
 from core.errors import PortalError
 from core.output import Done, Failed, Question, Reply
+from core.scenario import StepContext
 from core.scheduler import ScheduleBook, SchedulerSettings
-from scenarios.base import StepContext
 from storage import Schedule, ScheduleFiring, Storage
 from tests.core.scheduler.conftest import CHAT, System, SystemFactory
 from tests.support.scenarios import TrackedScenario

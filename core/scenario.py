@@ -22,6 +22,7 @@ from core.pause import NeedsAnswer, QuestionSpec
 
 __all__ = [
     "BaseScenario",
+    "GuideScenario",
     "InstantScenario",
     "SlotContext",
     "Step",
@@ -106,6 +107,17 @@ class InstantScenario(BaseScenario):
 
     @abstractmethod
     async def respond(self, command: Command, decision: Decision) -> str: ...
+
+
+class GuideScenario(InstantScenario):
+    """The help scenario: it also writes the greeting and help the views show for
+    /start and /help, so core asks it for them instead of knowing the texts."""
+
+    @abstractmethod
+    def greeting(self, lang: Lang, name: str) -> str: ...
+
+    @abstractmethod
+    def help_text(self, lang: Lang) -> str: ...
 
 
 class StepScenario(BaseScenario, Generic[S]):
