@@ -70,10 +70,8 @@ class NLUManager:
         self._default_tz = default_timezone
         self._expiry_interval = expiry_interval
         self._planner = ProxyPlanner(scenarios, classifier=classifier)
-        guides = [s for s in scenarios if isinstance(s, GuideScenario)]
-        if len(guides) != 1:
-            raise ConfigError(f"exactly one help scenario must be registered, not {len(guides)}")
-        self._guide = guides[0]
+        # The help scenario also writes what /start and /help show.
+        self._guide = next((s for s in scenarios if isinstance(s, GuideScenario)), None)
         step_scenarios = {s.name: s for s in scenarios if isinstance(s, StepScenario)}
         self._runner = ScenarioRunner(
             storage=storage,
@@ -361,10 +359,15 @@ class NLUManager:
     # --- texts and user settings -----------------------------------------------------
 
     def greeting(self, lang: Lang, name: str) -> str:
-        return self._guide.greeting(lang, name)
+        return self._require_guide().greeting(lang, name)
 
     def help_text(self, lang: Lang) -> str:
-        return self._guide.help_text(lang)
+        return self._require_guide().help_text(lang)
+
+    def _require_guide(self) -> GuideScenario:
+        if self._guide is None:
+            raise ConfigError("no help scenario is registered")
+        return self._guide
 
     async def user_settings(self, user_id: int) -> UserSettingsView:
         user = await self._storage.users.get_or_create(user_id)
