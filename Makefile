@@ -41,7 +41,7 @@ lint: install
 	$(BIN)/ruff format --check .
 
 typecheck: install
-	$(BIN)/mypy bot core scenarios storage portal tests bench
+	$(BIN)/mypy app adapters bot core scenarios storage portal tests bench
 
 pytest: install system-deps
 	$(BIN)/pytest -q

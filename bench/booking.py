@@ -63,6 +63,10 @@ import aiohttp
 from playwright.async_api import async_playwright
 from pydantic import SecretStr
 
+from adapters.refportal import RefPortal
+from core.booking.catalogue import Catalogues
+from tests.support.catalogues import REFPORTAL_CATALOGUE
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from core.app import build_core  # noqa: E402
@@ -142,9 +146,13 @@ async def core_on(
 ) -> AsyncIterator[Any]:
     bus = EventBus(storage.events)
     bus.subscribe(rec.on_event)
-    account = PortalAccount(url=url, username=ACCOUNT[0], password=SecretStr(ACCOUNT[1]))
-    work = PortalWork(pool=pool, account=account, vault=CredentialVault(storage, None))
-    scenarios = all_scenarios(work=work, preferences=storage.preferences)
+    account = PortalAccount(username=ACCOUNT[0], password=SecretStr(ACCOUNT[1]))
+    work = PortalWork(
+        pool=pool, system=RefPortal(url), account=account, vault=CredentialVault(storage, None)
+    )
+    scenarios = all_scenarios(
+        work=work, catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE), preferences=storage.preferences
+    )
     async with build_core(load_settings(), storage, rec, scenarios=scenarios, bus=bus) as core:
         yield core
 

@@ -12,12 +12,16 @@ from contextlib import AsyncExitStack, asynccontextmanager
 import structlog
 from pydantic import SecretStr
 
+from app.systems import choose_system
 from bot.factory import CoreServices
 from core.accounts import AccountService
 from core.app import build_core
 from core.assist import open_assist
+from core.booking.catalogue import Catalogues
+from core.booking.profile import load_profile
 from core.browser import BrowserPool
 from core.clock import Clock, SystemClock
+from core.errors import ConfigError
 from core.events import EventBus
 from core.manager import NLUManager
 from core.output import OutputSink
@@ -54,15 +58,17 @@ async def open_settings_storage(settings: Settings) -> AsyncIterator[Storage]:
 
 
 @asynccontextmanager
-async def open_portal_account(settings: Settings) -> AsyncIterator[PortalAccount]:
-    """The configured portal, or the reference portal started in-process (zero config)."""
+async def open_portal_account(settings: Settings) -> AsyncIterator[tuple[str, PortalAccount]]:
+    """The configured portal's URL and club account, or the reference portal started
+    in-process (zero config)."""
     if settings.portal.url:
-        yield PortalAccount(
-            url=settings.portal.url,
-            username=settings.portal.username,
-            password=settings.portal.password,
+        yield (
+            settings.portal.url,
+            PortalAccount(username=settings.portal.username, password=settings.portal.password),
         )
         return
+    if settings.portal.kind != "refportal":
+        raise ConfigError(f"PORTAL__URL is needed for PORTAL__KIND={settings.portal.kind}")
     from portal.server import running_portal
 
     settings.data_dir.mkdir(parents=True, exist_ok=True)
@@ -70,7 +76,7 @@ async def open_portal_account(settings: Settings) -> AsyncIterator[PortalAccount
         log.info("portal.in_process", url=portal.url, user=DEMO_ACCOUNT[0])
         username = settings.portal.username or DEMO_ACCOUNT[0]
         password = settings.portal.password or SecretStr(DEMO_ACCOUNT[1])
-        yield PortalAccount(url=portal.url, username=username, password=password)
+        yield portal.url, PortalAccount(username=username, password=password)
 
 
 def _process_id() -> str:
@@ -93,7 +99,8 @@ async def open_core_services(
 ) -> AsyncIterator[CoreServices]:
     """``open_core``, with the services the Telegram handlers use besides the manager."""
     async with AsyncExitStack() as stack:
-        account = await stack.enter_async_context(open_portal_account(settings))
+        url, account = await stack.enter_async_context(open_portal_account(settings))
+        choice = choose_system(settings.portal.kind, url)
         pool = await stack.enter_async_context(
             BrowserPool(
                 executable=settings.browser.executable,
@@ -109,10 +116,23 @@ async def open_core_services(
                 memory=storage.brain_memory, bus=bus, timezone=settings.timezone,
             )
         )  # fmt: skip
-        work = PortalWork(pool=pool, account=account, vault=vault, brain=assist.brain)
+        work = PortalWork(
+            pool=pool, system=choice.system, account=account, vault=vault, brain=assist.brain
+        )
+        clock = clock or SystemClock()
+        catalogues = await stack.enter_async_context(
+            Catalogues(
+                read=work.read_catalogue,
+                cache=storage.cache,
+                key=f"{settings.portal.kind}:{url}",
+                profile=load_profile(settings.portal.profile or choice.profile),
+                clock=clock,
+            )
+        )
         timer = LateTimer()  # the scheduler needs the manager, which needs the scenarios
         scenarios = all_scenarios(
-            work=work, preferences=storage.preferences, answerer=assist.answerer,
+            work=work, catalogues=catalogues, preferences=storage.preferences,
+            answerer=assist.answerer,
             schedules=ScheduleBook(storage, clock=clock), timer=timer,
         )  # fmt: skip
         manager = await stack.enter_async_context(
@@ -123,8 +143,9 @@ async def open_core_services(
         )  # fmt: skip
         scheduler = await stack.enter_async_context(
             BookingScheduler(
-                storage=storage, manager=manager, clock=clock or SystemClock(),
+                storage=storage, manager=manager, clock=clock,
                 settings=settings.scheduler, owner_id=_process_id(), bus=bus,
+                catalogues=catalogues,
             )
         )  # fmt: skip
         timer.attach(scheduler)

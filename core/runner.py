@@ -238,7 +238,8 @@ class ScenarioRunner:
             await self._bus.publish(StepStarted(chat_id=run.chat_id, run_id=run_id, step=step.name))
             await self._sink.deliver(self.progress(run, current=step.name))
             try:
-                result = await step.run(ctx) or {}
+                made = await step.run(ctx)
+                result = made.model_dump(mode="json") if made is not None else {}
             except NeedsAnswer as pause:
                 run.status = RunStatus.WAITING
                 await self.ask(run, pause.question)

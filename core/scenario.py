@@ -31,6 +31,7 @@ __all__ = [
 ]
 
 S = TypeVar("S", bound=BaseModel)
+R = TypeVar("R", bound=BaseModel)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +59,7 @@ class StepContext(Generic[S]):
     now: datetime
     tz: ZoneInfo
     slots: S
-    results: dict[str, dict[str, Any]]
+    results: dict[str, dict[str, Any]]  # done steps' results as stored (read with ``result``)
     answers: dict[str, str]
     emit: Callable[[BaseEvent], Awaitable[None]]
     # Tells the user the run waits for a free browser.
@@ -66,6 +67,10 @@ class StepContext(Generic[S]):
 
     def t(self, ru: str, en: str) -> str:
         return ru if self.lang == "ru" else en
+
+    def result(self, step: str, model: type[R]) -> R:
+        """The typed result of a step that is done."""
+        return model.model_validate(self.results[step])
 
     def answer(self, key: str) -> str | None:
         return self.answers.get(key)
@@ -78,7 +83,8 @@ class StepContext(Generic[S]):
         )
 
 
-StepFn = Callable[[StepContext[Any]], Awaitable[dict[str, Any] | None]]
+# A step returns its result as a model (checkpointed as JSON), or None for nothing.
+StepFn = Callable[[StepContext[Any]], Awaitable[BaseModel | None]]
 
 
 @dataclass(frozen=True, slots=True)

@@ -64,7 +64,12 @@ class TelegramSettings(BaseModel):
 
 
 class PortalSettings(BaseModel):
+    # Which booking system the URL runs; each kind is one package under adapters/.
+    kind: str = "refportal"
     url: str | None = None
+    # Local words for the site's buildings (TOML, see core/booking/profile.py); the
+    # adapter's own profile when unset.
+    profile: Path | None = None
     username: str | None = None
     password: SecretStr | None = None
 

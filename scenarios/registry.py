@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from core.assist.answerer import UnknownAnswerer
+from core.booking.catalogue import Catalogues
 from core.scenario import BaseScenario
 from scenarios.booking import BookRooms, CancelBooking, ListBookings, PortalWork, PreferenceStore
 from scenarios.help import HelpScenario, UnknownScenario
@@ -20,24 +21,25 @@ __all__ = ["all_scenarios"]
 def all_scenarios(
     *,
     work: PortalWork,
+    catalogues: Catalogues,
     preferences: PreferenceStore,
     answerer: UnknownAnswerer | None = None,
     schedules: ScheduleStore | None = None,
     timer: ScheduleTimer | None = None,
 ) -> list[BaseScenario]:
     """The schedule scenarios are registered when a schedule store and timer are given."""
-    book = BookRooms(work=work, preferences=preferences)
+    book = BookRooms(work=work, preferences=preferences, catalogues=catalogues)
     recurring: list[BaseScenario] = []
     if schedules is not None and timer is not None:
         recurring = [
-            ScheduleBooking(store=schedules, timer=timer, booking=book),
-            ListSchedules(store=schedules, timer=timer),
-            CancelSchedule(store=schedules, timer=timer),
+            ScheduleBooking(store=schedules, timer=timer, catalogues=catalogues, booking=book),
+            ListSchedules(store=schedules, timer=timer, catalogues=catalogues),
+            CancelSchedule(store=schedules, timer=timer, catalogues=catalogues),
         ]
     return [
         book,
-        ListBookings(work=work),
-        CancelBooking(work=work),
+        ListBookings(work=work, catalogues=catalogues),
+        CancelBooking(work=work, catalogues=catalogues),
         *recurring,
         HelpScenario(),
         UnknownScenario(answerer=answerer),

@@ -8,6 +8,9 @@ import datetime as dt
 from collections.abc import Sequence
 from typing import Any, ClassVar, Protocol
 
+from pydantic import BaseModel
+
+from core.booking.catalogue import Catalogues
 from core.errors import ScenarioError
 from core.nlu import WEEKDAYS, Decision, Intent
 from core.output import Option
@@ -49,10 +52,42 @@ class ScheduleTimer(Protocol):
 _DAY_NAMES = {"ru": ("пн", "вт", "ср", "чт", "пт", "сб", "вс"), "en": WEEKDAYS}
 
 
+class Confirmed(BaseModel):
+    create: bool
+
+
+class Created(BaseModel):
+    created: bool
+    id: str = ""
+    label: str = ""
+
+
+class Loaded(BaseModel):
+    ids: list[str]
+
+
+class Lines(BaseModel):
+    lines: list[str]
+
+
+class Picked(BaseModel):
+    id: str
+    label: str
+    left: list[str]  # weekdays the schedule keeps; none: it is deleted
+
+
+class Stopped(BaseModel):
+    deleted: bool
+    label: str
+
+
 class _Base(StepScenario[Any]):
-    def __init__(self, *, store: ScheduleStore, timer: ScheduleTimer) -> None:
+    def __init__(
+        self, *, store: ScheduleStore, timer: ScheduleTimer, catalogues: Catalogues
+    ) -> None:
         self._store = store
         self._timer = timer
+        self._catalogues = catalogues
 
 
 class ScheduleBooking(_Base):
@@ -65,9 +100,14 @@ class ScheduleBooking(_Base):
     title_en = "Recurring booking"
 
     def __init__(
-        self, *, store: ScheduleStore, timer: ScheduleTimer, booking: StepScenario[Any]
+        self,
+        *,
+        store: ScheduleStore,
+        timer: ScheduleTimer,
+        catalogues: Catalogues,
+        booking: StepScenario[Any],
     ) -> None:
-        super().__init__(store=store, timer=timer)
+        super().__init__(store=store, timer=timer, catalogues=catalogues)
         self._booking = booking
 
     def initial_slots(self, decision: Decision) -> dict[str, Any]:
@@ -108,21 +148,23 @@ class ScheduleBooking(_Base):
             Step("create", "Создание", "Creating", self._create),
         ]
 
-    @staticmethod
-    def _label(ctx: StepContext[Any]) -> str:
-        return entry_label(ctx.slots.weekdays(), booking_slots(ctx.slots), ctx.lang)
+    def _label(self, ctx: StepContext[Any]) -> str:
+        return entry_label(
+            ctx.slots.weekdays(), booking_slots(ctx.slots), ctx.lang, self._catalogues.current
+        )
 
-    async def _confirm(self, ctx: StepContext[Any]) -> dict[str, Any]:
+    async def _confirm(self, ctx: StepContext[Any]) -> Confirmed:
         answer = ctx.answer("confirm")
         if answer is None:
             what = self._label(ctx)
+            days = self._catalogues.current.longest_horizon()
             ctx.ask(
                 "confirm",
                 ctx.t(
                     f"Создать регулярную бронь: каждую неделю {what}? Каждую дату бронирую, "
-                    "как только портал её откроет (за 14 дней).",
+                    f"как только портал её откроет (за {days} дн.).",
                     f"Create a recurring booking: every week {what}? I book each date as soon "
-                    "as the portal opens it (14 days ahead).",
+                    f"as the portal opens it ({days} days ahead).",
                 ),
                 [
                     Option(id="create", label=ctx.t("Создать", "Create")),
@@ -130,11 +172,11 @@ class ScheduleBooking(_Base):
                 ],
                 allow_free_text=False,
             )
-        return {"create": answer == "create"}
+        return Confirmed(create=answer == "create")
 
-    async def _create(self, ctx: StepContext[Any]) -> dict[str, Any]:
-        if not ctx.results["confirm"]["create"]:
-            return {"created": False}
+    async def _create(self, ctx: StepContext[Any]) -> Created:
+        if not ctx.result("confirm", Confirmed).create:
+            return Created(created=False)
         weekdays, booking = ctx.slots.weekdays(), booking_slots(ctx.slots)
         # A repeated step (after a restart) or the same request twice: one schedule.
         same = [
@@ -155,15 +197,15 @@ class ScheduleBooking(_Base):
                 timezone=ctx.tz.key,
             )
         await self._timer.add(entry.id)
-        return {"created": True, "id": entry.id, "label": self._label(ctx)}
+        return Created(created=True, id=entry.id, label=self._label(ctx))
 
     def summary(self, ctx: StepContext[Any]) -> str:
-        made = ctx.results["create"]
-        if not made["created"]:
+        made = ctx.result("create", Created)
+        if not made.created:
             return ctx.t("Хорошо, не создаю.", "OK, not created.")
         return ctx.t(
-            f"Регулярная бронь создана: {made['label']}. Список и пауза: /schedules",
-            f"Recurring booking created: {made['label']}. List and pause: /schedules",
+            f"Регулярная бронь создана: {made.label}. Список и пауза: /schedules",
+            f"Recurring booking created: {made.label}. List and pause: /schedules",
         )
 
 
@@ -186,8 +228,8 @@ class ListSchedules(_Base):
             Step("act", "Управление", "Managing", self._act),
         ]
 
-    async def _load(self, ctx: StepContext[Any]) -> dict[str, Any]:
-        return {"ids": [e.id for e in await self._store.of_owner(ctx.user_id)]}
+    async def _load(self, ctx: StepContext[Any]) -> Loaded:
+        return Loaded(ids=[e.id for e in await self._store.of_owner(ctx.user_id)])
 
     async def _apply(self, action: str, ids: list[str]) -> bool:
         parsed = parse_action(action, ids)
@@ -201,26 +243,27 @@ class ListSchedules(_Base):
             await self._timer.remove(schedule_id)
         return True
 
-    async def _act(self, ctx: StepContext[Any]) -> dict[str, Any]:
-        ids: list[str] = ctx.results["load"]["ids"]
+    async def _act(self, ctx: StepContext[Any]) -> Lines:
+        ids = ctx.result("load", Loaded).ids
+        catalogue = self._catalogues.current
         keys = sorted((k for k in ctx.answers if k.startswith("act")), key=lambda k: int(k[3:]))
         # Earlier taps were applied when this step ran after them; only the newest is new.
         finished = bool(keys) and not await self._apply(ctx.answers[keys[-1]], ids)
         current = {e.id: e for e in await self._store.of_owner(ctx.user_id)}
         entries = [current[i] for i in ids if i in current]
-        lines = list_lines(entries, ctx.lang)
+        lines = list_lines(entries, ctx.lang, catalogue)
         if entries and not finished:  # «Готово» or a typed text ends it
             head = ctx.t("Регулярные брони:", "Recurring bookings:")
             ctx.ask(
                 f"act{len(keys) + 1}",
                 head + "\n" + "\n".join(f"• {line}" for line in lines),
-                action_options(entries, ids, ctx.lang),
+                action_options(entries, ids, ctx.lang, catalogue),
                 allow_free_text=False,
             )
-        return {"lines": lines}
+        return Lines(lines=lines)
 
     def summary(self, ctx: StepContext[Any]) -> str:
-        lines = ctx.results["act"]["lines"]
+        lines = ctx.result("act", Lines).lines
         if not lines:
             return ctx.t(
                 "Регулярных броней нет. Например: «каждый четверг бронируй 405 с 18 до 20».",
@@ -249,8 +292,9 @@ class CancelSchedule(_Base):
             Step("apply", "Отключение", "Stopping", self._stop),
         ]
 
-    async def _choose(self, ctx: StepContext[Any]) -> dict[str, Any]:
+    async def _choose(self, ctx: StepContext[Any]) -> Picked:
         days: list[str] = ctx.slots.weekdays()
+        catalogue = self._catalogues.current
         found = [
             e
             for e in await self._store.of_owner(ctx.user_id)
@@ -267,32 +311,33 @@ class CancelSchedule(_Base):
             ctx.ask(
                 "which",
                 ctx.t("Какую регулярную бронь отключить?", "Which recurring booking to stop?"),
-                [Option(id=e.id[-8:], label=e.label(ctx.lang)) for e in found[:10]],
+                [Option(id=e.id[-8:], label=e.label(ctx.lang, catalogue)) for e in found[:10]],
                 allow_free_text=False,
             )
         chosen = match[0]
         left = [d for d in chosen.weekdays if d not in days] if days else []
-        return {"id": chosen.id, "label": chosen.label(ctx.lang), "left": left}
+        return Picked(id=chosen.id, label=chosen.label(ctx.lang, catalogue), left=left)
 
-    async def _stop(self, ctx: StepContext[Any]) -> dict[str, Any]:
-        chosen = ctx.results["choose"]
-        if chosen["left"]:
-            entry = await self._store.set_weekdays(chosen["id"], chosen["left"])
-            await self._timer.add(chosen["id"])
-            return {"deleted": False, "label": entry.label(ctx.lang) if entry else chosen["label"]}
-        await self._store.set_status(chosen["id"], "deleted")
-        await self._timer.remove(chosen["id"])
-        return {"deleted": True, "label": chosen["label"]}
+    async def _stop(self, ctx: StepContext[Any]) -> Stopped:
+        chosen = ctx.result("choose", Picked)
+        if chosen.left:
+            entry = await self._store.set_weekdays(chosen.id, chosen.left)
+            await self._timer.add(chosen.id)
+            label = entry.label(ctx.lang, self._catalogues.current) if entry else chosen.label
+            return Stopped(deleted=False, label=label)
+        await self._store.set_status(chosen.id, "deleted")
+        await self._timer.remove(chosen.id)
+        return Stopped(deleted=True, label=chosen.label)
 
     def summary(self, ctx: StepContext[Any]) -> str:
-        done = ctx.results["apply"]
-        if done["deleted"]:
+        done = ctx.result("apply", Stopped)
+        if done.deleted:
             return ctx.t(
-                f"Регулярная бронь удалена: {done['label']}. Уже сделанные брони остались.",
-                f"Recurring booking deleted: {done['label']}. Bookings already made stay.",
+                f"Регулярная бронь удалена: {done.label}. Уже сделанные брони остались.",
+                f"Recurring booking deleted: {done.label}. Bookings already made stay.",
             )
         days = ctx.slots.weekdays()
         return ctx.t(
-            f"Отключено по дням: {weekdays_label(days, 'ru')}. Осталось: {done['label']}.",
-            f"Stopped on: {weekdays_label(days, 'en')}. Left: {done['label']}.",
+            f"Отключено по дням: {weekdays_label(days, 'ru')}. Осталось: {done.label}.",
+            f"Stopped on: {weekdays_label(days, 'en')}. Left: {done.label}.",
         )

@@ -1,6 +1,12 @@
-"""Shared Chromium for scenario runs (Playwright)."""
+"""Shared Chromium for scenario runs (Playwright).
+
+``BrowserContext`` is Playwright's, named here so that the booking port can speak of
+the context it is given without the rest of core importing Playwright.
+"""
+
+from playwright.async_api import BrowserContext
 
 from core.browser.executable import chromium_args, find_chromium
 from core.browser.pool import BrowserPool
 
-__all__ = ["BrowserPool", "chromium_args", "find_chromium"]
+__all__ = ["BrowserContext", "BrowserPool", "chromium_args", "find_chromium"]

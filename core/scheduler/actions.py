@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+from core.booking import Catalogue
 from core.commands import Lang
 from core.output import Option
 from core.scheduler.entry import ScheduleEntry, ScheduleState
@@ -23,19 +24,22 @@ def _t(pair: tuple[str, str], lang: Lang) -> str:
     return pair[0] if lang == "ru" else pair[1]
 
 
-def list_lines(entries: list[ScheduleEntry], lang: Lang) -> list[str]:
+def list_lines(entries: list[ScheduleEntry], lang: Lang, catalogue: Catalogue) -> list[str]:
     """«чт 18:00–20:00, 405 — активна» per schedule."""
     states = {"paused": ("на паузе", "paused"), "active": ("активна", "active")}
     return [
-        f"{e.label(lang)} — {_t(states.get(e.status, states['active']), lang)}" for e in entries
+        f"{e.label(lang, catalogue)} — {_t(states.get(e.status, states['active']), lang)}"
+        for e in entries
     ]
 
 
-def action_options(entries: list[ScheduleEntry], ids: list[str], lang: Lang) -> list[Option]:
+def action_options(
+    entries: list[ScheduleEntry], ids: list[str], lang: Lang, catalogue: Catalogue
+) -> list[Option]:
     """Pause or resume, and delete, for each of ``entries`` (each must be in ``ids``)."""
     options: list[Option] = []
     for entry in entries:
-        index, label = ids.index(entry.id), entry.label(lang)
+        index, label = ids.index(entry.id), entry.label(lang, catalogue)
         for kind in ("r" if entry.status == "paused" else "p", "d"):
             options.append(Option(id=f"{kind}:{index}", label=_t(_LABELS[kind], lang) + label))
     options.append(Option(id=DONE, label=_t(("✅ Готово", "✅ Done"), lang)))

@@ -6,8 +6,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from core.booking import Catalogue
 from core.commands import Lang
-from core.nlu import building_by_code
 from core.scheduler.times import WEEKDAY_CODES
 
 __all__ = ["ScheduleEntry", "ScheduleState", "entry_label", "weekdays_label", "what_label"]
@@ -25,8 +25,8 @@ class ScheduleEntry(BaseModel):
     timezone: str
     status: ScheduleState = "active"
 
-    def label(self, lang: Lang) -> str:
-        return entry_label(self.weekdays, self.slots, lang)
+    def label(self, lang: Lang, catalogue: Catalogue) -> str:
+        return entry_label(self.weekdays, self.slots, lang, catalogue)
 
 
 _DAYS: dict[Lang, dict[str, str]] = {
@@ -40,7 +40,7 @@ def weekdays_label(weekdays: list[str], lang: Lang) -> str:
     return ", ".join(_DAYS[lang][d] for d in WEEKDAY_CODES if d in weekdays)
 
 
-def what_label(slots: dict[str, Any], lang: Lang) -> str:
+def what_label(slots: dict[str, Any], lang: Lang, catalogue: Catalogue) -> str:
     """«18:00–20:00, 405, Главный корпус» for a schedule's booking slots."""
     parts = [f"{slots.get('start', '?')}–{slots.get('end', '?')}"]
     rooms = slots.get("room")
@@ -54,11 +54,12 @@ def what_label(slots: dict[str, Any], lang: Lang) -> str:
     if code == "any":
         parts.append("любой корпус" if lang == "ru" else "any building")
     elif code:
-        building = building_by_code(code)
-        parts.append((building.name_ru if lang == "ru" else building.name_en) if building else code)
+        parts.append(catalogue.building_label(code, lang))
     return ", ".join(parts)
 
 
-def entry_label(weekdays: list[str], slots: dict[str, Any], lang: Lang) -> str:
+def entry_label(
+    weekdays: list[str], slots: dict[str, Any], lang: Lang, catalogue: Catalogue
+) -> str:
     """«чт 18:00–20:00, 405»."""
-    return f"{weekdays_label(weekdays, lang)} {what_label(slots, lang)}"
+    return f"{weekdays_label(weekdays, lang)} {what_label(slots, lang, catalogue)}"

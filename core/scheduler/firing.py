@@ -17,6 +17,7 @@ from zoneinfo import ZoneInfo
 
 import structlog
 
+from core.booking.catalogue import Catalogues
 from core.commands import Lang
 from core.errors import ClubError
 from core.manager import NLUManager
@@ -42,11 +43,13 @@ class ScheduleFirer:
         storage: Storage,
         manager: NLUManager,
         settings: SchedulerSettings,
+        catalogues: Catalogues,
         owner_id: str,
     ) -> None:
         self._storage = storage
         self._manager = manager
         self._settings = settings
+        self._catalogues = catalogues
         self._owner = owner_id
 
     async def fire_schedule(self, schedule: Schedule, now: dt.datetime) -> list[str]:
@@ -59,7 +62,7 @@ class ScheduleFirer:
             schedule.weekdays,
             tz=tz,
             now=now,
-            lead_days=self._settings.lead_days,
+            lead_days=self._settings.lead_for(self._catalogues.current),
             at=self._settings.fire_at,
             start=dt.time.fromisoformat(start) if start else None,
             since=schedule.created_at.astimezone(tz).date(),
@@ -108,10 +111,11 @@ class ScheduleFirer:
         slots: dict[str, Any] = {**schedule.slots, "date": target.isoformat()}
         weekday = weekdays_label([WEEKDAY_CODES[target.weekday()]], lang)
         day = f"{weekday} {target:%d.%m}" if lang == "ru" else f"{weekday} {target:%d %b}"
+        what = what_label(schedule.slots, lang, self._catalogues.current)
         note = (
-            f"Регулярная бронь: {day}, {what_label(schedule.slots, lang)}"
+            f"Регулярная бронь: {day}, {what}"
             if lang == "ru"
-            else f"Recurring booking: {day}, {what_label(schedule.slots, lang)}"
+            else f"Recurring booking: {day}, {what}"
         )
         log.info("scheduler.firing", schedule_id=schedule_id, target=target.isoformat())
         try:

@@ -22,6 +22,7 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.date import DateTrigger
 from apscheduler.triggers.interval import IntervalTrigger
 
+from core.booking.catalogue import Catalogues
 from core.clock import Clock
 from core.errors import ClubError
 from core.events import BaseEvent, EventBus, RunFinished
@@ -47,6 +48,7 @@ class BookingScheduler:
         manager: NLUManager,
         clock: Clock,
         settings: SchedulerSettings,
+        catalogues: Catalogues,
         owner_id: str,
         bus: EventBus | None = None,
     ) -> None:
@@ -54,10 +56,15 @@ class BookingScheduler:
         self._manager = manager
         self._clock = clock
         self._settings = settings
+        self._catalogues = catalogues
         self._owner = owner_id
         self._closed = False
         self._firer = ScheduleFirer(
-            storage=storage, manager=manager, settings=settings, owner_id=owner_id
+            storage=storage,
+            manager=manager,
+            settings=settings,
+            catalogues=catalogues,
+            owner_id=owner_id,
         )
         self._timer = AsyncIOScheduler(
             timezone=dt.UTC,
@@ -131,7 +138,7 @@ class BookingScheduler:
         return WindowTrigger(
             schedule.weekdays,
             tz=ZoneInfo(schedule.timezone),
-            lead_days=self._settings.lead_days,
+            lead_days=self._settings.lead_for(self._catalogues.current),
             at=self._settings.fire_at,
         )
 

@@ -7,13 +7,15 @@ import datetime as dt
 
 from pydantic import BaseModel, Field
 
+from core.booking.models import Catalogue
+
 __all__ = ["SchedulerSettings"]
 
 
 class SchedulerSettings(BaseModel):
-    # A date is booked when it enters the portal's window: ``lead_days`` before it
-    # (the portal books at most 14 days ahead), at ``fire_at`` in the schedule's time zone.
-    lead_days: int = Field(default=14, ge=0, le=14)
+    # A date is booked when it enters the booking system's window: ``lead_days`` before
+    # it, at ``fire_at`` in the schedule's time zone. None: the catalogue's horizon.
+    lead_days: int | None = Field(default=None, ge=0)
     fire_at: dt.time = dt.time(0, 0)
     # A periodic check that books what is due and not yet booked (catch-up after
     # downtime, retries, schedules created by other processes); it also runs at start-up.
@@ -32,3 +34,7 @@ class SchedulerSettings(BaseModel):
     coalesce: bool = True
     # A new schedule's first firing waits this long, so «создана» is said before it.
     first_fire_delay_seconds: float = Field(default=1.0, ge=0)
+
+    def lead_for(self, catalogue: Catalogue) -> int:
+        """How early a date is booked: as set, or as far ahead as the site books."""
+        return self.lead_days if self.lead_days is not None else catalogue.longest_horizon()

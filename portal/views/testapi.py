@@ -46,6 +46,13 @@ async def reset(request: web.Request) -> web.StreamResponse:
     return web.json_response({"ok": True, "seed": seed})
 
 
+@routes.post("/_test/expire_sessions")
+async def expire_sessions(request: web.Request) -> web.StreamResponse:
+    """Every login session ends, as when the portal restarts or a session times out."""
+    request.app[STATE].sessions.clear()
+    return web.json_response({"ok": True})
+
+
 @routes.get("/_test/quirks")
 async def get_quirks(request: web.Request) -> web.StreamResponse:
     """The active quirks and what they did so far (``served``)."""

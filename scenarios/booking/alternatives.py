@@ -1,4 +1,5 @@
-"""Real alternatives when the wanted rooms are not free, computed from the portal's grids."""
+"""Real alternatives when the wanted rooms are not free, computed from the site's
+availability and the catalogue's rules."""
 
 from __future__ import annotations
 
@@ -7,16 +8,17 @@ from collections.abc import Awaitable, Callable, Sequence
 
 from pydantic import BaseModel
 
+from core.booking import Availability, Catalogue
 from core.commands import Lang
-from core.nlu import BUILDINGS
+from core.errors import ScenarioError
 from core.output import Option
 from scenarios.booking.selection import Want, choose_rooms, nearest_times
-from scenarios.booking.texts import building_name, day_label, span
-from scenarios.portal.models import Grid
+from scenarios.booking.texts import day_label, span
 
 __all__ = ["Placement", "as_options", "find_alternatives"]
 
-GridReader = Callable[[str, dt.date], Awaitable[Grid]]
+_CODE_CHARS = 7
+AvailabilityReader = Callable[[str, dt.date], Awaitable[Availability]]
 
 
 class Placement(BaseModel):
@@ -28,70 +30,73 @@ class Placement(BaseModel):
     end: dt.time
 
     def option_id(self) -> str:
-        # Option ids go into 64-byte callback data: "cha|261127|1830|2000" (20 chars).
-        return f"{self.building[:3]}|{self.day:%y%m%d}|{self.start:%H%M}|{self.end:%H%M}"
+        # Option ids are at most 24 characters: "chaikov|261127|1830|2000"; the building is
+        # its code's first characters (``from_option_id`` finds it in the catalogue).
+        code = self.building[:_CODE_CHARS]
+        return f"{code}|{self.day:%y%m%d}|{self.start:%H%M}|{self.end:%H%M}"
 
     @classmethod
-    def from_option_id(cls, value: str) -> Placement:
-        prefix, day, start, end = value.split("|")
-        building = next(b.code for b in BUILDINGS if b.code.startswith(prefix))
+    def from_option_id(cls, value: str, catalogue: Catalogue) -> Placement:
+        prefix, day, start, end = value.rsplit("|", 3)
+        codes = [b.code for b in catalogue.buildings]
+        matches = [c for c in codes if c == prefix] or [c for c in codes if c.startswith(prefix)]
+        if len(matches) != 1:
+            raise ScenarioError(f"no single building for the option {value!r}")
         return cls(
-            building=building,
+            building=matches[0],
             day=dt.datetime.strptime(day, "%y%m%d").date(),
             start=dt.datetime.strptime(start, "%H%M").time(),
             end=dt.datetime.strptime(end, "%H%M").time(),
         )
 
-    def label(self, lang: Lang) -> str:
-        return f"{building_name(self.building, lang)}, {day_label(self.day, lang)} " + span(
-            self.start, self.end
-        )
+    def label(self, catalogue: Catalogue, lang: Lang) -> str:
+        where = catalogue.building_label(self.building, lang)
+        return f"{where}, {day_label(self.day, lang)} " + span(self.start, self.end)
 
 
 async def find_alternatives(
     want: Want,
     wanted: Placement,
     *,
-    buildings: Sequence[str],
-    read_grid: GridReader,
+    catalogue: Catalogue,
+    read: AvailabilityReader,
     now: dt.datetime,
-    horizon_days: int,
     limit: int = 4,
 ) -> list[Placement]:
     """Up to ``limit`` placements that can be booked: another building at the same time,
-    the nearest free time the same day, the same time on another day."""
+    the nearest free time the same day, the same time on another day (within the
+    catalogue's horizon)."""
     today = now.date()
+    horizon = catalogue.rules.horizon_days
     found: list[Placement] = []
-    grids: dict[tuple[str, dt.date], Grid] = {}
+    seen: dict[tuple[str, dt.date], Availability] = {}
 
-    async def grid(building: str, day: dt.date) -> Grid:
-        if (building, day) not in grids:
-            grids[building, day] = await read_grid(building, day)
-        return grids[building, day]
+    async def availability(building: str, day: dt.date) -> Availability:
+        if (building, day) not in seen:
+            seen[building, day] = await read(building, day)
+        return seen[building, day]
 
     async def fits(place: Placement) -> bool:
-        return (
-            choose_rooms(await grid(place.building, place.day), want, place.start, place.end)
-            is not None
-        )
+        free = await availability(place.building, place.day)
+        return choose_rooms(free, want, place.start, place.end) is not None
 
     if not want.numbers:  # named rooms live in one building only
-        for building in buildings:
-            if building != wanted.building:
-                moved = wanted.model_copy(update={"building": building})
+        for building in catalogue.buildings:
+            if building.code != wanted.building:
+                moved = wanted.model_copy(update={"building": building.code})
                 if await fits(moved):
                     found.append(moved)
                     break
-    for start, end in nearest_times(wanted.day, wanted.start, wanted.end):
+    for start, end in nearest_times(wanted.day, wanted.start, wanted.end, catalogue.rules):
         if wanted.day == today and start <= now.time():
             continue
         moved = wanted.model_copy(update={"start": start, "end": end})
         if await fits(moved):
             found.append(moved)
             break
-    for shift_days in range(1, horizon_days + 1):
+    for shift_days in range(1, horizon + 1):
         day = wanted.day + dt.timedelta(days=shift_days)
-        if day > today + dt.timedelta(days=horizon_days):
+        if day > today + dt.timedelta(days=horizon):
             break
         moved = wanted.model_copy(update={"day": day})
         if await fits(moved):
@@ -100,5 +105,5 @@ async def find_alternatives(
     return found[:limit]
 
 
-def as_options(places: Sequence[Placement], lang: Lang) -> list[Option]:
-    return [Option(id=p.option_id(), label=p.label(lang)) for p in places]
+def as_options(places: Sequence[Placement], catalogue: Catalogue, lang: Lang) -> list[Option]:
+    return [Option(id=p.option_id(), label=p.label(catalogue, lang)) for p in places]

@@ -1,4 +1,5 @@
-"""``book_rooms``: log in → find free rooms → book each → verify in «Мои брони».
+"""``book_rooms``: log in → find free rooms → book each → verify in «Мои брони»,
+on whichever booking system the product is configured with (``core.booking`` port).
 
 Every step may run again (after a restart, or after the user answered a question),
 so each checks before it acts: the booking step first looks in «Мои брони» for the
@@ -11,19 +12,22 @@ import datetime as dt
 from collections.abc import Sequence
 from typing import Any, ClassVar, Protocol
 
+from pydantic import BaseModel
+
+from core.booking import Booking, BookingSession, Room, SlotTaken
+from core.booking.catalogue import Catalogues
 from core.errors import PortalError, ScenarioError
-from core.nlu import BUILDINGS, Decision, Intent
+from core.nlu import Decision, Intent
 from core.output import Option
 from core.pause import NeedsAnswer, QuestionSpec
 from core.scenario import SlotContext, Step, StepContext, StepScenario
 from scenarios.booking.alternatives import Placement, as_options, find_alternatives
 from scenarios.booking.selection import Want, choose_rooms
-from scenarios.booking.slots import ANY_BUILDING, HORIZON_DAYS, BookingSlots, check_booking
-from scenarios.booking.texts import building_name, day_label, join_rooms, span
+from scenarios.booking.slots import ANY_BUILDING, BookingSlots, check_booking
+from scenarios.booking.texts import day_label, join_rooms, span
 from scenarios.booking.work import PortalWork
-from scenarios.portal import PortalBooking, PortalSession, SlotTaken
 
-__all__ = ["BookRooms", "PreferenceStore"]
+__all__ = ["BookRooms", "Booked", "Found", "PreferenceStore"]
 
 PURPOSE = "Встреча студенческого клуба"
 
@@ -33,6 +37,26 @@ def purpose_for(run_id: str) -> str:
     so a retried step finds what it booked and never mistakes another run's booking
     (another user's on the shared club account) for its own."""
     return f"{PURPOSE} · #{run_id}"
+
+
+class Found(BaseModel):
+    """``find``: the rooms to book and where; ``alts`` alternatives were chosen by then."""
+
+    place: Placement
+    rooms: list[Room]
+    alts: int
+
+
+class Booked(BaseModel):
+    """``book``: the site's booking numbers, one per room."""
+
+    numbers: list[str]
+    place: Placement
+    rooms: list[Room]
+
+
+class Verified(BaseModel):
+    verified: list[str]
 
 
 class PreferenceStore(Protocol):
@@ -45,9 +69,9 @@ def _want(slots: BookingSlots) -> Want:
     return Want(count=count, adjacent=slots.adjacent, capacity=slots.capacity, numbers=slots.room)
 
 
-def _matches(booking: PortalBooking, place: Placement, run_id: str) -> bool:
+def _matches(booking: Booking, place: Placement, run_id: str) -> bool:
     return (
-        booking.status == "active"
+        booking.is_live
         and booking.purpose.strip() == purpose_for(run_id)
         and booking.building == place.building
         and booking.day == place.day
@@ -63,9 +87,12 @@ class BookRooms(StepScenario[BookingSlots]):
     title_ru = "Бронирование аудиторий"
     title_en = "Booking rooms"
 
-    def __init__(self, *, work: PortalWork, preferences: PreferenceStore) -> None:
+    def __init__(
+        self, *, work: PortalWork, preferences: PreferenceStore, catalogues: Catalogues
+    ) -> None:
         self._work = work
         self._preferences = preferences
+        self._catalogues = catalogues
 
     # --- slots -----------------------------------------------------------------------
 
@@ -78,7 +105,12 @@ class BookRooms(StepScenario[BookingSlots]):
         return [name for name in ("date", "start", "end", "building") if name not in slots]
 
     def check_slots(self, slots: dict[str, Any], ctx: SlotContext) -> tuple[str, str] | None:
-        return check_booking(slots, ctx.lang, today=ctx.now.astimezone(ctx.tz).date())
+        return check_booking(
+            slots,
+            ctx.lang,
+            today=ctx.now.astimezone(ctx.tz).date(),
+            catalogue=self._catalogues.current,
+        )
 
     async def slot_question(self, slot: str, ctx: SlotContext) -> QuestionSpec:
         question = await super().slot_question(slot, ctx)
@@ -105,15 +137,20 @@ class BookRooms(StepScenario[BookingSlots]):
         return question
 
     async def _building_options(self, ctx: SlotContext) -> list[Option]:
-        ranked = await self._preferences.ranked(ctx.user_id, "building")
+        catalogue = self._catalogues.current
+        ranked = [
+            code
+            for code in await self._preferences.ranked(ctx.user_id, "building")
+            if catalogue.building(code) is not None
+        ]
         options: list[Option] = []
         if ranked:
-            usual = building_name(ranked[0], ctx.lang)
+            usual = catalogue.building_label(ranked[0], ctx.lang)
             label = f"Как обычно: {usual}" if ctx.lang == "ru" else f"As usual: {usual}"
             options.append(Option(id=ranked[0], label=label))
         options += [
-            Option(id=b.code, label=building_name(b.code, ctx.lang))
-            for b in BUILDINGS
+            Option(id=b.code, label=b.label(ctx.lang))
+            for b in catalogue.buildings
             if not ranked or b.code != ranked[0]
         ]
         options.append(Option(id=ANY_BUILDING, label="Любой" if ctx.lang == "ru" else "Any"))
@@ -138,16 +175,16 @@ class BookRooms(StepScenario[BookingSlots]):
             Step("verify", "Проверка в «Мои брони»", "Checking «My bookings»", self._verify),
         ]
 
-    async def _login(self, ctx: StepContext[Any]) -> dict[str, Any]:
+    async def _login(self, ctx: StepContext[Any]) -> None:
         await self._work.session(ctx)
-        return {}
 
     async def _buildings(self, ctx: StepContext[Any]) -> list[str]:
         slots: BookingSlots = ctx.slots
         if slots.building and slots.building != ANY_BUILDING:
             return [slots.building]
-        ranked = await self._preferences.ranked(ctx.user_id, "building")
-        return ranked + [b.code for b in BUILDINGS if b.code not in ranked]
+        codes = [b.code for b in self._catalogues.current.buildings]
+        ranked = [c for c in await self._preferences.ranked(ctx.user_id, "building") if c in codes]
+        return ranked + [code for code in codes if code not in ranked]
 
     @staticmethod
     def _alt_keys(ctx: StepContext[Any]) -> list[str]:
@@ -164,13 +201,13 @@ class BookRooms(StepScenario[BookingSlots]):
             end=slots.end,
         )
         for key in self._alt_keys(ctx):
-            place = Placement.from_option_id(ctx.answers[key])
+            place = Placement.from_option_id(ctx.answers[key], self._catalogues.current)
         return place
 
-    async def _ours(self, session: PortalSession, place: Placement, run_id: str) -> list[str]:
+    async def _ours(self, session: BookingSession, place: Placement, run_id: str) -> list[str]:
         return [b.room for b in await session.my_bookings() if _matches(b, place, run_id)]
 
-    async def _find(self, ctx: StepContext[Any]) -> dict[str, Any]:
+    async def _find(self, ctx: StepContext[Any]) -> Found:
         session = await self._work.session(ctx)
         want = _want(ctx.slots)
         wanted = self._placement(ctx)
@@ -183,26 +220,30 @@ class BookRooms(StepScenario[BookingSlots]):
                 return found
         first = wanted.model_copy(update={"building": candidates[0]})
         problem = await self._no_rooms(ctx, session, want, first, len(candidates))
-        chosen = await self._work.pick_alternative(ctx, "find", problem)  # the LLM brain
-        if chosen and (found := await self._free(ctx, session, want, chosen, alts)) is not None:
-            return found
+        picked = await self._work.pick_alternative(ctx, "find", problem)  # the LLM brain
+        if picked is not None:
+            chosen = Placement.from_option_id(picked, self._catalogues.current)
+            if (found := await self._free(ctx, session, want, chosen, alts)) is not None:
+                return found
         raise problem
 
     async def _free(
-        self, ctx: StepContext[Any], session: PortalSession, want: Want, place: Placement, alts: int
-    ) -> dict[str, Any] | None:
+        self,
+        ctx: StepContext[Any],
+        session: BookingSession,
+        want: Want,
+        place: Placement,
+        alts: int,
+    ) -> Found | None:
         ours = await self._ours(session, place, ctx.run_id)
-        grid = await session.availability(place.building, place.day)
-        rooms = choose_rooms(grid, want, place.start, place.end, ours=ours) or []
-        rows = [{"id": r.id, "number": r.number} for r in rooms]
-        return (
-            {"place": place.model_dump(mode="json"), "rooms": rows, "alts": alts} if rows else None
-        )
+        free = await session.availability(place.building, place.day)
+        rooms = choose_rooms(free, want, place.start, place.end, ours=ours)
+        return Found(place=place, rooms=rooms, alts=alts) if rooms else None
 
     async def _no_rooms(
         self,
         ctx: StepContext[Any],
-        session: PortalSession,
+        session: BookingSession,
         want: Want,
         wanted: Placement,
         tried: int,
@@ -210,13 +251,9 @@ class BookRooms(StepScenario[BookingSlots]):
         """What to raise when the rooms are not free: a question with real alternatives,
         or an error when there are none."""
         local_now = ctx.now.astimezone(ctx.tz).replace(tzinfo=None)
+        catalogue = self._catalogues.current
         places = await find_alternatives(
-            want,
-            wanted,
-            buildings=[b.code for b in BUILDINGS],
-            read_grid=session.availability,
-            now=local_now,
-            horizon_days=HORIZON_DAYS,
+            want, wanted, catalogue=catalogue, read=session.availability, now=local_now
         )
         what = ctx.t(
             f"{want.count} аудит." if want.count > 1 else "аудитории",
@@ -225,7 +262,7 @@ class BookRooms(StepScenario[BookingSlots]):
         where = (
             ctx.t("ни в одном корпусе", "in any building")
             if tried > 1
-            else building_name(wanted.building, ctx.lang)
+            else catalogue.building_label(wanted.building, ctx.lang)
         )
         when = f"{day_label(wanted.day, ctx.lang)} {span(wanted.start, wanted.end)}"
         if not places:
@@ -242,29 +279,29 @@ class BookRooms(StepScenario[BookingSlots]):
                     f"Не нашлось: {what}, {where}, {when}. Можно так:",
                     f"Not available: {what}, {where}, {when}. Options:",
                 ),
-                options=as_options(places, ctx.lang),
+                options=as_options(places, catalogue, ctx.lang),
                 allow_free_text=False,
             )
         )
 
-    async def _book(self, ctx: StepContext[Any]) -> dict[str, Any]:
+    async def _book(self, ctx: StepContext[Any]) -> Booked:
         session = await self._work.session(ctx)
-        found = ctx.results["find"]
-        if len(self._alt_keys(ctx)) > found["alts"]:
+        found = ctx.result("find", Found)
+        if len(self._alt_keys(ctx)) > found.alts:
             # The user chose an alternative after a room was taken under us: look again.
             found = await self._find(ctx)
-        place = Placement.model_validate(found["place"])
+        place = found.place
         existing = {
             b.room: b for b in await session.my_bookings() if _matches(b, place, ctx.run_id)
         }
         numbers: list[str] = []
-        for room in found["rooms"]:
-            if room["number"] in existing:  # booked before a restart: not again
-                numbers.append(existing[room["number"]].number)
+        for room in found.rooms:
+            if room.number in existing:  # booked before a restart: not again
+                numbers.append(existing[room.number].number)
                 continue
             try:
                 booking = await session.book(
-                    room_id=room["id"],
+                    room=room,
                     day=place.day,
                     start=place.start,
                     end=place.end,
@@ -274,12 +311,13 @@ class BookRooms(StepScenario[BookingSlots]):
             except SlotTaken:
                 raise await self._no_rooms(ctx, session, _want(ctx.slots), place, 1) from None
             numbers.append(booking.number)
-        return {"numbers": numbers, "place": found["place"], "rooms": found["rooms"]}
+        return Booked(numbers=numbers, place=place, rooms=found.rooms)
 
-    async def _verify(self, ctx: StepContext[Any]) -> dict[str, Any]:
+    async def _verify(self, ctx: StepContext[Any]) -> Verified:
         session = await self._work.session(ctx)
-        numbers = set(ctx.results["book"]["numbers"])
-        mine = {b.number for b in await session.my_bookings() if b.status == "active"}
+        booked = ctx.result("book", Booked)
+        numbers = set(booked.numbers)
+        mine = {b.number for b in await session.my_bookings() if b.is_live}
         missing = numbers - mine
         if missing:
             raise PortalError(
@@ -288,14 +326,15 @@ class BookRooms(StepScenario[BookingSlots]):
                     f"bookings {join_rooms(sorted(missing))} are not in «My bookings»",
                 )
             )
-        place = Placement.model_validate(ctx.results["book"]["place"])
-        await self._preferences.bump(ctx.user_id, "building", place.building)
-        return {"verified": sorted(numbers)}
+        await self._preferences.bump(ctx.user_id, "building", booked.place.building)
+        return Verified(verified=sorted(numbers))
 
     def summary(self, ctx: StepContext[Any]) -> str:
-        place = Placement.model_validate(ctx.results["book"]["place"])
-        rooms = [room["number"] for room in ctx.results["book"]["rooms"]]
-        where = f"{building_name(place.building, ctx.lang)}, {day_label(place.day, ctx.lang)}, "
+        booked = ctx.result("book", Booked)
+        place = booked.place
+        rooms = [room.number for room in booked.rooms]
+        where = self._catalogues.current.building_label(place.building, ctx.lang)
+        where += f", {day_label(place.day, ctx.lang)}, "
         where += span(place.start, place.end)
         if ctx.lang == "ru":
             verb = "Забронированы" if len(rooms) > 1 else "Забронирована"

@@ -8,14 +8,15 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
+from core.booking import Booking, Catalogue
+from core.booking.catalogue import Catalogues
 from core.commands import Lang
 from core.errors import PortalError, ScenarioError
 from core.nlu import Decision, Intent
 from core.output import Option
 from core.scenario import Step, StepContext, StepScenario
-from scenarios.booking.texts import building_name, day_label, span
+from scenarios.booking.texts import day_label, span
 from scenarios.booking.work import PortalWork
-from scenarios.portal import PortalBooking
 
 __all__ = ["CancelBooking", "ListBookings", "ManageSlots", "describe"]
 
@@ -26,19 +27,42 @@ class ManageSlots(BaseModel):
     building: str | None = None
 
 
-def describe(booking: PortalBooking, lang: Lang) -> str:
+class Listed(BaseModel):
+    lines: list[str]
+
+
+class Chosen(BaseModel):
+    number: str
+    text: str
+
+
+class Confirmation(BaseModel):
+    confirmed: bool
+
+
+class Cancelled(BaseModel):
+    cancelled: bool
+
+
+def describe(booking: Booking, catalogue: Catalogue, lang: Lang) -> str:
+    where = catalogue.building_label(booking.building, lang)
+    if catalogue.building(booking.building) is None and booking.building_name:
+        where = booking.building_name
+    pending = ""
+    if booking.status == "pending":
+        pending = " (ждёт подтверждения)" if lang == "ru" else " (awaiting approval)"
     return (
-        f"{booking.room}, {building_name(booking.building, lang)}, "
-        f"{day_label(booking.day, lang)} {span(booking.start, booking.end)}"
+        f"{booking.room}, {where}, "
+        f"{day_label(booking.day, lang)} {span(booking.start, booking.end)}{pending}"
     )
 
 
-def _matching(bookings: list[PortalBooking], slots: ManageSlots) -> list[PortalBooking]:
+def _matching(bookings: list[Booking], slots: ManageSlots) -> list[Booking]:
     return sorted(
         (
             b
             for b in bookings
-            if b.status == "active"
+            if b.is_live
             and (slots.date is None or b.day == slots.date)
             and (not slots.room or b.room in slots.room)
             and (slots.building is None or b.building == slots.building)
@@ -50,8 +74,12 @@ def _matching(bookings: list[PortalBooking], slots: ManageSlots) -> list[PortalB
 class _PortalScenario(StepScenario[ManageSlots]):
     slot_model = ManageSlots
 
-    def __init__(self, *, work: PortalWork) -> None:
+    def __init__(self, *, work: PortalWork, catalogues: Catalogues) -> None:
         self._work = work
+        self._catalogues = catalogues
+
+    def _describe(self, booking: Booking, lang: Lang) -> str:
+        return describe(booking, self._catalogues.current, lang)
 
     def initial_slots(self, decision: Decision) -> dict[str, Any]:
         return {
@@ -76,13 +104,13 @@ class ListBookings(_PortalScenario):
     def steps(self) -> Sequence[Step]:
         return [Step("read", "Чтение «Мои брони»", "Reading «My bookings»", self._read)]
 
-    async def _read(self, ctx: StepContext[Any]) -> dict[str, Any]:
+    async def _read(self, ctx: StepContext[Any]) -> Listed:
         session = await self._work.session(ctx)
         found = _matching(await session.my_bookings(), ctx.slots)
-        return {"lines": [f"№ {b.number}: {describe(b, ctx.lang)}" for b in found]}
+        return Listed(lines=[f"№ {b.number}: {self._describe(b, ctx.lang)}" for b in found])
 
     def summary(self, ctx: StepContext[Any]) -> str:
-        lines = ctx.results["read"]["lines"]
+        lines = ctx.result("read", Listed).lines
         day = ctx.slots.date
         if not lines:
             if day:
@@ -108,7 +136,7 @@ class CancelBooking(_PortalScenario):
             Step("cancel", "Отмена на портале", "Cancelling on the portal", self._cancel),
         ]
 
-    async def _choose(self, ctx: StepContext[Any]) -> dict[str, Any]:
+    async def _choose(self, ctx: StepContext[Any]) -> Chosen:
         session = await self._work.session(ctx)
         found = _matching(await session.my_bookings(), ctx.slots)
         if not found:
@@ -116,22 +144,22 @@ class CancelBooking(_PortalScenario):
                 ctx.t("не нашёл такой брони в «Мои брони»", "no such booking in «My bookings»")
             )
         if len(found) == 1:
-            return {"number": found[0].number, "text": describe(found[0], ctx.lang)}
+            return Chosen(number=found[0].number, text=self._describe(found[0], ctx.lang))
         picked = ctx.answer("which")
         chosen = next((b for b in found if b.number == picked), None)
         if chosen is None:
             ctx.ask(
                 "which",
                 ctx.t("Какую бронь отменить?", "Which booking should I cancel?"),
-                [Option(id=b.number, label=describe(b, ctx.lang)) for b in found[:8]],
+                [Option(id=b.number, label=self._describe(b, ctx.lang)) for b in found[:8]],
                 allow_free_text=False,
             )
-        return {"number": chosen.number, "text": describe(chosen, ctx.lang)}
+        return Chosen(number=chosen.number, text=self._describe(chosen, ctx.lang))
 
-    async def _confirm(self, ctx: StepContext[Any]) -> dict[str, Any]:
+    async def _confirm(self, ctx: StepContext[Any]) -> Confirmation:
         answer = ctx.answer("confirm")
         if answer is None:
-            what = ctx.results["choose"]["text"]
+            what = ctx.result("choose", Chosen).text
             ctx.ask(
                 "confirm",
                 ctx.t(f"Отменить {what}?", f"Cancel {what}?"),
@@ -141,27 +169,27 @@ class CancelBooking(_PortalScenario):
                 ],
                 allow_free_text=False,
             )
-        return {"confirmed": answer == "yes"}
+        return Confirmation(confirmed=answer == "yes")
 
-    async def _cancel(self, ctx: StepContext[Any]) -> dict[str, Any]:
-        if not ctx.results["confirm"]["confirmed"]:
-            return {"cancelled": False}
+    async def _cancel(self, ctx: StepContext[Any]) -> Cancelled:
+        if not ctx.result("confirm", Confirmation).confirmed:
+            return Cancelled(cancelled=False)
         session = await self._work.session(ctx)
-        number = ctx.results["choose"]["number"]
-        active = {b.number for b in await session.my_bookings() if b.status == "active"}
+        number = ctx.result("choose", Chosen).number
+        active = {b.number for b in await session.my_bookings() if b.is_live}
         if number in active:  # a resumed run may have cancelled it already
             await session.cancel(number)
-        if number in {b.number for b in await session.my_bookings() if b.status == "active"}:
+        if number in {b.number for b in await session.my_bookings() if b.is_live}:
             raise PortalError(
                 ctx.t(
                     f"бронь № {number} всё ещё в «Мои брони»",
                     f"booking {number} is still in «My bookings»",
                 )
             )
-        return {"cancelled": True}
+        return Cancelled(cancelled=True)
 
     def summary(self, ctx: StepContext[Any]) -> str:
-        what = ctx.results["choose"]["text"]
-        if ctx.results["cancel"]["cancelled"]:
+        what = ctx.result("choose", Chosen).text
+        if ctx.result("cancel", Cancelled).cancelled:
             return ctx.t(f"Отменена бронь: {what}.", f"Cancelled: {what}.")
         return ctx.t("Хорошо, ничего не отменяю.", "OK, nothing cancelled.")

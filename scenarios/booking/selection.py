@@ -1,6 +1,6 @@
-"""Choosing rooms from availability grids, and real alternatives when they are taken.
+"""Choosing rooms from availability, and the times to try when they are taken.
 
-Pure functions over the portal's grids: no browser here, so every rule is cheap to test.
+Pure functions over the port's models: no browser here, so every rule is cheap to test.
 """
 
 from __future__ import annotations
@@ -10,21 +10,15 @@ from datetime import date, datetime, time, timedelta
 
 from pydantic import BaseModel
 
-from scenarios.portal.models import Grid, Room
+from core.booking import Availability, Room, Rules
 
 __all__ = [
-    "DAY_END",
-    "DAY_START",
     "Want",
     "choose_rooms",
     "free_rooms",
     "nearest_times",
     "shift",
 ]
-
-DAY_START = time(8, 0)
-DAY_END = time(22, 0)
-_STEP = timedelta(minutes=30)
 
 
 class Want(BaseModel):
@@ -36,7 +30,9 @@ class Want(BaseModel):
     numbers: list[str] | None = None  # specific rooms («нужна 301»)
 
 
-def free_rooms(grid: Grid, start: time, end: time, *, ours: Iterable[str] = ()) -> list[Room]:
+def free_rooms(
+    grid: Availability, start: time, end: time, *, ours: Iterable[str] = ()
+) -> list[Room]:
     """Rooms free for the whole range; rooms in ``ours`` (booked by us already) count as free."""
     mine = set(ours)
     return [
@@ -45,30 +41,34 @@ def free_rooms(grid: Grid, start: time, end: time, *, ours: Iterable[str] = ()) 
 
 
 def _runs_of_adjacent(rooms: Sequence[Room], count: int, prefer: set[str]) -> list[list[Room]]:
-    by_floor: dict[int, list[Room]] = {}
+    """Windows of ``count`` rooms side by side: same building and floor, consecutive
+    positions (``Room.position``); rooms with no position are never adjacent."""
+    by_floor: dict[tuple[str, int | None], list[tuple[int, Room]]] = {}
     for room in rooms:
-        by_floor.setdefault(room.floor, []).append(room)
+        if room.position is not None:
+            by_floor.setdefault((room.building, room.floor), []).append((room.position, room))
     runs: list[list[Room]] = []
     for floor_rooms in by_floor.values():
-        ordered = sorted(floor_rooms, key=lambda r: int(r.number))
+        ordered = sorted(floor_rooms, key=lambda pair: pair[0])
         for i in range(len(ordered) - count + 1):
             window = ordered[i : i + count]
-            numbers = [int(r.number) for r in window]
-            if numbers == list(range(numbers[0], numbers[0] + count)):
-                runs.append(window)
+            positions = [position for position, _ in window]
+            if positions == list(range(positions[0], positions[0] + count)):
+                runs.append([room for _, room in window])
     # Runs that reuse rooms we already booked come first, so a retry does not book more.
     return sorted(runs, key=lambda run: -len(prefer & {r.number for r in run}))
 
 
 def choose_rooms(
-    grid: Grid, want: Want, start: time, end: time, *, ours: Iterable[str] = ()
+    grid: Availability, want: Want, start: time, end: time, *, ours: Iterable[str] = ()
 ) -> list[Room] | None:
     """The rooms to book in ``grid`` for ``want``, or None if it cannot be met there."""
     mine = set(ours)
     candidates = [
         room
         for room in free_rooms(grid, start, end, ours=mine)
-        if want.capacity is None or room.capacity >= want.capacity
+        if not room.needs_approval
+        and (want.capacity is None or (room.capacity or 0) >= want.capacity)
     ]
     if want.numbers:
         by_number = {room.number: room for room in candidates}
@@ -77,27 +77,33 @@ def choose_rooms(
     if want.adjacent and want.count > 1:
         runs = _runs_of_adjacent(candidates, want.count, mine)
         return runs[0] if runs else None
-    ranked = sorted(candidates, key=lambda r: (r.number not in mine, r.floor, int(r.number)))
+    ranked = sorted(
+        candidates, key=lambda r: (r.number not in mine, r.floor or 0, r.position or 0, r.number)
+    )
     return ranked[: want.count] if len(ranked) >= want.count else None
 
 
-def shift(day: date, start: time, end: time, minutes: int) -> tuple[time, time] | None:
-    """The same duration moved by ``minutes``, if it stays within the portal's day."""
+def shift(
+    day: date, start: time, end: time, minutes: int, rules: Rules
+) -> tuple[time, time] | None:
+    """The same duration moved by ``minutes``, if it stays within the site's opening hours."""
     begin = datetime.combine(day, start) + timedelta(minutes=minutes)
     finish = datetime.combine(day, end) + timedelta(minutes=minutes)
     if begin.date() != day or finish.date() != day:
         return None
-    if begin.time() < DAY_START or finish.time() > DAY_END:
+    if begin.time() < rules.opens or finish.time() > rules.closes:
         return None
     return begin.time(), finish.time()
 
 
-def nearest_times(day: date, start: time, end: time, *, limit: int = 27) -> list[tuple[time, time]]:
-    """Other start times the same day on the 30-minute grid, nearest first."""
+def nearest_times(
+    day: date, start: time, end: time, rules: Rules, *, limit: int = 27
+) -> list[tuple[time, time]]:
+    """Other start times the same day on the site's time grid, nearest first."""
     found: list[tuple[time, time]] = []
     for k in range(1, limit + 1):
         for sign in (1, -1):
-            moved = shift(day, start, end, sign * k * int(_STEP.total_seconds() // 60))
+            moved = shift(day, start, end, sign * k * rules.step_minutes, rules)
             if moved is not None:
                 found.append(moved)
     return found

@@ -1,4 +1,5 @@
-"""The booking slot model and the rules a request must meet before the portal is asked."""
+"""The booking slot model and the rules a request must meet before the site is asked
+(the rules are the catalogue's: each booking system has its own)."""
 
 from __future__ import annotations
 
@@ -6,14 +7,12 @@ import datetime as dt
 
 from pydantic import BaseModel
 
+from core.booking import Catalogue
 from core.commands import Lang
-from core.nlu import BUILDINGS
 
-__all__ = ["ANY_BUILDING", "BookingSlots", "check_booking", "MAX_HOURS", "HORIZON_DAYS"]
+__all__ = ["ANY_BUILDING", "BookingSlots", "check_booking"]
 
 ANY_BUILDING = "any"
-MAX_HOURS = 4
-HORIZON_DAYS = 14
 
 
 class BookingSlots(BaseModel):
@@ -22,7 +21,7 @@ class BookingSlots(BaseModel):
     end: dt.time | None = None
     rooms: int = 1
     adjacent: bool = False
-    building: str | None = None  # a portal code, or "any"
+    building: str | None = None  # a catalogue building code, or "any"
     room: list[str] | None = None
     capacity: int | None = None
 
@@ -31,38 +30,54 @@ def _minutes(value: dt.time) -> int:
     return value.hour * 60 + value.minute
 
 
+def _longest(minutes: int, lang: Lang) -> str:
+    """«4 часов» / "4 hours": the genitive that follows «не длиннее»."""
+    hours, exact = divmod(minutes, 60)
+    count, unit = (hours, ("час", "hour")) if not exact else (minutes, ("минут", "minute"))
+    if lang == "en":
+        return f"{count} {unit[1]}" + ("" if count == 1 else "s")
+    one = count % 10 == 1 and count % 100 != 11
+    ending = {"час": ("а", "ов"), "минут": ("ы", "")}[unit[0]]
+    return f"{count} {unit[0]}{ending[0] if one else ending[1]}"
+
+
 def check_booking(
-    slots: dict[str, object], lang: Lang, *, today: dt.date
+    slots: dict[str, object], lang: Lang, *, today: dt.date, catalogue: Catalogue
 ) -> tuple[str, str] | None:
     """(slot, reason) for the first rule the request breaks, or None."""
 
     def t(ru: str, en: str) -> str:
         return ru if lang == "ru" else en
 
+    rules = catalogue.rules
     model = BookingSlots.model_validate(slots)
-    if model.building not in (None, ANY_BUILDING) and model.building not in {
-        b.code for b in BUILDINGS
-    }:
+    if model.building not in (None, ANY_BUILDING) and catalogue.building(model.building) is None:
         return "building", t("Такого корпуса нет", "There is no such building")
     if model.date is not None:
         if model.date < today:
             return "date", t("Эта дата уже прошла", "That date has passed")
-        if model.date > today + dt.timedelta(days=HORIZON_DAYS):
+        horizon = catalogue.longest_horizon()
+        if model.date > today + dt.timedelta(days=horizon):
             return "date", t(
-                f"Портал бронирует не дальше чем на {HORIZON_DAYS} дней вперёд",
-                f"The portal books at most {HORIZON_DAYS} days ahead",
+                f"Бронировать можно не дальше чем на {horizon} дней вперёд",
+                f"Rooms can be booked at most {horizon} days ahead",
             )
+    opens, closes = f"{rules.opens:%H:%M}", f"{rules.closes:%H:%M}"
     for name, value in (("start", model.start), ("end", model.end)):
-        if value is not None and (value.minute % 30 or value.second):
-            return name, t("Время должно быть кратно 30 минутам", "Times go in 30-minute steps")
-        if value is not None and not dt.time(8) <= value <= dt.time(22):
-            return name, t("Аудитории доступны с 08:00 до 22:00", "Rooms are open 08:00–22:00")
+        if value is not None and (_minutes(value) % rules.step_minutes or value.second):
+            return name, t(
+                f"Время должно быть кратно {rules.step_minutes} минутам",
+                f"Times go in {rules.step_minutes}-minute steps",
+            )
+        if value is not None and not rules.opens <= value <= rules.closes:
+            return name, t(
+                f"Аудитории доступны с {opens} до {closes}", f"Rooms are open {opens}–{closes}"
+            )
     if model.start is not None and model.end is not None:
         length = _minutes(model.end) - _minutes(model.start)
         if length <= 0:
             return "end", t("Конец должен быть позже начала", "The end must be after the start")
-        if length > MAX_HOURS * 60:
-            return "end", t(
-                f"Бронь не длиннее {MAX_HOURS} часов", f"A booking lasts at most {MAX_HOURS} hours"
-            )
+        if length > rules.longest_minutes:
+            longest = _longest(rules.longest_minutes, lang)
+            return "end", t(f"Бронь не длиннее {longest}", f"A booking lasts at most {longest}")
     return None

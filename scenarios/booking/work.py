@@ -1,4 +1,4 @@
-"""A logged-in portal session per run, on a context from the shared browser pool.
+"""A logged-in booking-system session per run, on a context from the shared browser pool.
 
 Steps of one run share the session; it is opened on first use (restoring the
 user's saved cookies, so a repeated booking skips the login page) and closed when
@@ -11,26 +11,31 @@ import contextlib
 from contextlib import AsyncExitStack
 from typing import Any, Protocol
 
-from playwright.async_api import BrowserContext
 from playwright.async_api import Error as PlaywrightError
 from pydantic import BaseModel, SecretStr
 
 from core.accounts import LoginVerdict
+from core.booking import (
+    BookingSession,
+    BookingSystem,
+    Catalogue,
+    LockedOut,
+    LoginFailed,
+    PageSummary,
+    UnexpectedPage,
+)
 from core.brain import Brain, PageSnapshot, Situation
-from core.browser import BrowserPool
+from core.browser import BrowserContext, BrowserPool
 from core.errors import PortalError
 from core.pause import NeedsAnswer
 from core.scenario import StepContext
-from scenarios.booking.alternatives import Placement
-from scenarios.portal import LockedOut, LoginFailed, PageSummary, PortalSession, UnexpectedPage
 
 __all__ = ["Credentials", "PortalAccount", "PortalWork", "SessionVault"]
 
 
 class PortalAccount(BaseModel):
-    """The portal and the club's shared account (used when a user has no /login)."""
+    """The club's shared account on the booking system (used when a user has no /login)."""
 
-    url: str
     username: str | None = None
     password: SecretStr | None = None
 
@@ -53,21 +58,26 @@ class PortalWork:
         self,
         *,
         pool: BrowserPool,
+        system: BookingSystem,
         account: PortalAccount,
         vault: SessionVault,
         brain: Brain | None = None,
     ) -> None:
         self.brain = brain  # unexpected pages and alternatives; None: they fail the step
         self._pool = pool
+        self._system = system
         self._account = account
         self._vault = vault
-        self._open: dict[str, tuple[AsyncExitStack, PortalSession, BrowserContext]] = {}
+        self._open: dict[str, tuple[AsyncExitStack, BookingSession, BrowserContext]] = {}
         self._failed_logins: dict[str, bytes] = {}  # pictures of logins that failed
 
     async def _login_for(self, user_id: int) -> tuple[str, str]:
         personal = await self._vault.credentials(user_id)
         if personal is not None:
             return personal.username, personal.password.get_secret_value()
+        return self._club_login()
+
+    def _club_login(self) -> tuple[str, str]:
         if self._account.username and self._account.password:
             return self._account.username, self._account.password.get_secret_value()
         raise PortalError(
@@ -75,7 +85,7 @@ class PortalWork:
             hint="send /login in a private chat, or set PORTAL__USERNAME and PORTAL__PASSWORD",
         )
 
-    async def session(self, ctx: StepContext[Any]) -> PortalSession:
+    async def session(self, ctx: StepContext[Any]) -> BookingSession:
         opened = self._open.get(ctx.run_id)
         if opened is not None:
             return opened[1]
@@ -86,9 +96,7 @@ class PortalWork:
             context = await stack.enter_async_context(
                 self._pool.context(storage_state=state, on_queued=ctx.queued)
             )
-            session = PortalSession(
-                context, base_url=self._account.url, username=username, password=password
-            )
+            session = self._system.open_session(context, username=username, password=password)
             stack.push_async_callback(session.close)
             try:
                 await self._logged_in(session, ctx)
@@ -104,7 +112,7 @@ class PortalWork:
         self._open[ctx.run_id] = (stack, session, context)
         return session
 
-    async def _logged_in(self, session: PortalSession, ctx: StepContext[Any]) -> None:
+    async def _logged_in(self, session: BookingSession, ctx: StepContext[Any]) -> None:
         """Log in; an unexpected page on the way (the rules notice) goes to the brain."""
         try:
             await session.ensure_logged_in()
@@ -130,11 +138,8 @@ class PortalWork:
         accepted login form (the rules notice) still means the credentials are right. The
         page goes with its context."""
         async with self._pool.context() as context:
-            session = PortalSession(
-                context,
-                base_url=self._account.url,
-                username=username,
-                password=password.get_secret_value(),
+            session = self._system.open_session(
+                context, username=username, password=password.get_secret_value()
             )
             try:
                 await session.ensure_logged_in()
@@ -145,12 +150,26 @@ class PortalWork:
             except UnexpectedPage:
                 if session.logins == 0:
                     raise
+            finally:
+                await session.close()
         return LoginVerdict.ACCEPTED
+
+    async def read_catalogue(self) -> Catalogue:
+        """The site's catalogue, read with the club's account on a fresh context."""
+        username, password = self._club_login()
+        async with self._pool.context() as context:
+            session = self._system.open_session(context, username=username, password=password)
+            try:
+                await session.ensure_logged_in()
+                return await session.catalogue()
+            finally:
+                await session.close()
 
     async def pick_alternative(
         self, ctx: StepContext[Any], step: str, problem: Exception
-    ) -> Placement | None:
-        """The offered alternative the LLM brain chose instead of asking the user, if any."""
+    ) -> str | None:
+        """The option id of the offered alternative the LLM brain chose instead of asking
+        the user, if any."""
         if self.brain is None or not self.brain.has_llm or not isinstance(problem, NeedsAnswer):
             return None
         page = _snapshot(await (await self.session(ctx)).page_summary())
@@ -161,7 +180,7 @@ class PortalWork:
             alternatives={o.id: o.label for o in problem.question.options}, lang=ctx.lang,
         )  # fmt: skip
         picked = await self.brain.choose_alternative(ctx, situation)
-        return Placement.from_option_id(picked) if picked else None
+        return picked or None
 
     async def screenshot(self, run_id: str) -> bytes | None:
         opened = self._open.get(run_id)

@@ -84,13 +84,12 @@ class ClubScenario(StepScenario[ClubSlots]):
             return next(o.label for o in CLUBS if o.id == option_id)
         return (text or "").strip()
 
-    async def _find(self, ctx: StepContext[Any]) -> dict[str, Any]:
-        return {"room": "405"}
+    async def _find(self, ctx: StepContext[Any]) -> FoundRoom:
+        return FoundRoom(room="405")
 
-    async def _book(self, ctx: StepContext[Any]) -> dict[str, Any]:
+    async def _book(self, ctx: StepContext[Any]) -> None:
         if self.gate is not None:
             await self.gate.wait()
-        return {"booked": True}
 
     def steps(self) -> Sequence[Step]:
         return [
@@ -100,6 +99,10 @@ class ClubScenario(StepScenario[ClubSlots]):
 
     def summary(self, ctx: StepContext[Any]) -> str:
         return f"Забронирована 405 для клуба «{ctx.slots.club}»"
+
+
+class FoundRoom(BaseModel):
+    room: str
 
 
 class EchoScenario(InstantScenario):

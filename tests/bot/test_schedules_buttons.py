@@ -8,6 +8,7 @@ from contextlib import AbstractAsyncContextManager
 from datetime import UTC, datetime
 
 from core.app import build_core
+from core.booking.catalogue import Catalogues
 from core.clock import ManualClock
 from core.manager import NLUManager
 from core.output import OutputSink
@@ -18,6 +19,7 @@ from scenarios.schedules import CancelSchedule, ListSchedules, ScheduleBooking
 from storage import Schedule, ScheduleStatus, Storage
 from tests.bot.support import running_bot
 from tests.fakes.telegram import FakeTelegram
+from tests.support.catalogues import REFPORTAL_CATALOGUE
 from tests.support.scenarios import TrackedScenario
 
 NOW = datetime(2026, 11, 23, 7, 0, tzinfo=UTC)
@@ -32,9 +34,14 @@ def schedule_core(
     booker = TrackedScenario()
     scenarios = [
         booker,
-        ScheduleBooking(store=book, timer=timer, booking=booker),
-        ListSchedules(store=book, timer=timer),
-        CancelSchedule(store=book, timer=timer),
+        ScheduleBooking(
+            catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE),
+            store=book,
+            timer=timer,
+            booking=booker,
+        ),
+        ListSchedules(catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE), store=book, timer=timer),
+        CancelSchedule(catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE), store=book, timer=timer),
         HelpScenario(),
         UnknownScenario(),
     ]

@@ -7,7 +7,9 @@ from collections.abc import AsyncIterator
 import pytest
 from pydantic import SecretStr
 
+from adapters.refportal import RefPortal
 from core.app import build_core
+from core.booking.catalogue import Catalogues
 from core.browser import BrowserPool
 from core.clock import ManualClock
 from core.commands import Answer, Command
@@ -18,6 +20,7 @@ from core.vault import CredentialVault
 from scenarios.booking import PortalAccount, PortalWork
 from scenarios.registry import all_scenarios
 from storage import RunStatus, Storage
+from tests.support.catalogues import REFPORTAL_CATALOGUE
 from tests.support.clocks import ticking
 from tests.support.portal import chaos_served, portal_bookings, set_quirks
 from tests.support.sinks import CollectingSink
@@ -29,9 +32,16 @@ FLAGSHIP = "забронируй 3 аудитории рядом в этот ч�
 async def manager(
     storage: Storage, sink: CollectingSink, clock: ManualClock, portal_url: str, pool: BrowserPool
 ) -> AsyncIterator[NLUManager]:
-    account = PortalAccount(url=portal_url, username="club", password=SecretStr("club-demo"))
-    work = PortalWork(pool=pool, account=account, vault=CredentialVault(storage, None))
-    scenarios = all_scenarios(work=work, preferences=storage.preferences)
+    account = PortalAccount(username="club", password=SecretStr("club-demo"))
+    work = PortalWork(
+        pool=pool,
+        system=RefPortal(portal_url),
+        account=account,
+        vault=CredentialVault(storage, None),
+    )
+    scenarios = all_scenarios(
+        work=work, catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE), preferences=storage.preferences
+    )
     async with build_core(load_settings(), storage, sink, scenarios=scenarios, clock=clock) as core:
         yield core
 
@@ -145,9 +155,16 @@ async def test_wrong_password_stops_with_a_clear_message(
     portal_url: str,
     pool: BrowserPool,
 ) -> None:
-    account = PortalAccount(url=portal_url, username="club", password=SecretStr("wrong"))
-    work = PortalWork(pool=pool, account=account, vault=CredentialVault(storage, None))
-    scenarios = all_scenarios(work=work, preferences=storage.preferences)
+    account = PortalAccount(username="club", password=SecretStr("wrong"))
+    work = PortalWork(
+        pool=pool,
+        system=RefPortal(portal_url),
+        account=account,
+        vault=CredentialVault(storage, None),
+    )
+    scenarios = all_scenarios(
+        work=work, catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE), preferences=storage.preferences
+    )
     async with build_core(load_settings(), storage, sink, scenarios=scenarios, clock=clock) as core:
         await core.handle(cmd("забронируй 301 в главном послезавтра с 12 до 13"))
         failed = await sink.wait_for(Failed, timeout=60)

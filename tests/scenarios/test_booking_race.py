@@ -12,7 +12,9 @@ import pytest
 from cryptography.fernet import Fernet
 from pydantic import SecretStr
 
+from adapters.refportal import RefPortal
 from core.app import build_core
+from core.booking.catalogue import Catalogues
 from core.browser import BrowserPool
 from core.clock import ManualClock
 from core.commands import Answer, Command
@@ -24,6 +26,7 @@ from scenarios.booking import PortalAccount, PortalWork
 from scenarios.booking.alternatives import Placement
 from scenarios.registry import all_scenarios
 from storage import Storage
+from tests.support.catalogues import REFPORTAL_CATALOGUE
 from tests.support.portal import portal_bookings
 from tests.support.sinks import CollectingSink
 
@@ -44,13 +47,15 @@ async def manager(
 ) -> AsyncIterator[NLUManager]:
     """``shared``: both book through the club's account (the usual set-up);
     ``personal``: each has logged in with an own portal account (/login)."""
-    account = PortalAccount(url=portal_url, username="club", password=SecretStr("club-demo"))
+    account = PortalAccount(username="club", password=SecretStr("club-demo"))
     vault = CredentialVault(storage, SecretStr(Fernet.generate_key().decode()))
     if request.param == "personal":
         await vault.save_credentials(ANNA, "club", SecretStr("club-demo"))
         await vault.save_credentials(BORIS, "chess", SecretStr("chess-demo"))
-    work = PortalWork(pool=pool, account=account, vault=vault)
-    scenarios = all_scenarios(work=work, preferences=storage.preferences)
+    work = PortalWork(pool=pool, system=RefPortal(portal_url), account=account, vault=vault)
+    scenarios = all_scenarios(
+        work=work, catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE), preferences=storage.preferences
+    )
     async with build_core(load_settings(), storage, sink, scenarios=scenarios, clock=clock) as core:
         yield core
 
@@ -138,7 +143,7 @@ async def test_same_room_at_once_one_wins_the_other_books_an_alternative(
     second = await outcome(sink, question.chat_id, after=mark)
     assert isinstance(second, Done), second
     assert second.text.startswith("Забронирована 205 (Корпус на Чайковского, ")
-    moved = Placement.from_option_id(choice.id)
+    moved = Placement.from_option_id(choice.id, REFPORTAL_CATALOGUE)
     wanted_then = (f"{moved.building}-205", moved.day.isoformat(), f"{moved.start:%H:%M}")
 
     everyone = await portal_bookings(portal_url)

@@ -9,8 +9,10 @@ from typing import Any
 
 import pytest
 
+from adapters.refportal import RefPortal
 from core.app import build_core
 from core.assist import open_assist
+from core.booking.catalogue import Catalogues
 from core.brain import BrainDecided, LLMCalled
 from core.browser import BrowserPool
 from core.clock import ManualClock
@@ -26,6 +28,7 @@ from scenarios.registry import all_scenarios
 from storage import Storage
 from tests.fakes.llm import Answer as LLMAnswer
 from tests.fakes.llm import FakeAnthropic, FakeOpenAI
+from tests.support.catalogues import REFPORTAL_CATALOGUE
 from tests.support.portal import portal_bookings, set_quirks
 from tests.support.sinks import CollectingSink
 
@@ -61,14 +64,23 @@ def make_core(
             events.append(event)
 
         bus.subscribe(record)
-        account = PortalAccount(url=portal_url, username="club", password="club-demo")
+        account = PortalAccount(username="club", password="club-demo")
         async with open_assist(
             llm, cache=storage.cache, ledger=storage.ledger, memory=storage.brain_memory, bus=bus
         ) as assist:
             vault = CredentialVault(storage, None)
-            work = PortalWork(pool=pool, account=account, vault=vault, brain=assist.brain)
+            work = PortalWork(
+                pool=pool,
+                system=RefPortal(portal_url),
+                account=account,
+                vault=vault,
+                brain=assist.brain,
+            )
             scenarios = all_scenarios(
-                work=work, preferences=storage.preferences, answerer=assist.answerer
+                work=work,
+                catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE),
+                preferences=storage.preferences,
+                answerer=assist.answerer,
             )
             async with build_core(
                 load_settings(), storage, sink, scenarios=scenarios, clock=clock, bus=bus,

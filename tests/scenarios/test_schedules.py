@@ -12,7 +12,9 @@ from dataclasses import dataclass
 
 import pytest
 
+from adapters.refportal import RefPortal
 from core.app import build_core
+from core.booking.catalogue import Catalogues
 from core.browser import BrowserPool
 from core.clock import ManualClock
 from core.commands import Answer, Command
@@ -25,6 +27,7 @@ from core.vault import CredentialVault
 from scenarios.booking import PortalAccount, PortalWork
 from scenarios.registry import all_scenarios
 from storage import Storage
+from tests.support.catalogues import REFPORTAL_CATALOGUE
 from tests.support.portal import portal_bookings, set_quirks
 from tests.support.sinks import CollectingSink
 
@@ -66,11 +69,17 @@ def make_bot(
 
     @asynccontextmanager
     async def factory(*, started: bool = True, owner: str = "p1") -> AsyncIterator[Bot]:
-        account = PortalAccount(url=portal_url, username="club", password="club-demo")
-        work = PortalWork(pool=pool, account=account, vault=CredentialVault(storage, None))
+        account = PortalAccount(username="club", password="club-demo")
+        work = PortalWork(
+            pool=pool,
+            system=RefPortal(portal_url),
+            account=account,
+            vault=CredentialVault(storage, None),
+        )
         timer = LateTimer()
         scenarios = all_scenarios(
             work=work,
+            catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE),
             preferences=storage.preferences,
             schedules=ScheduleBook(storage, clock=clock),
             timer=timer,
@@ -81,6 +90,7 @@ def make_bot(
             load_settings(), storage, sink, scenarios=scenarios, clock=clock, bus=bus
         ) as manager:
             scheduler = BookingScheduler(
+                catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE),
                 storage=storage,
                 manager=manager,
                 clock=clock,

@@ -15,7 +15,9 @@ from pathlib import Path
 
 from pydantic import SecretStr
 
+from adapters.refportal import RefPortal
 from core.app import build_core
+from core.booking.catalogue import Catalogues
 from core.browser import BrowserPool
 from core.commands import Command
 from core.output import Output
@@ -24,6 +26,7 @@ from core.vault import CredentialVault
 from scenarios.booking import PortalAccount, PortalWork
 from scenarios.registry import all_scenarios
 from storage import open_storage
+from tests.support.catalogues import REFPORTAL_CATALOGUE
 
 
 class PrintSink:
@@ -38,9 +41,18 @@ async def main(mongo: str, redis: str, db: str, portal: str, mode: str, *, text:
         ) as storage,
         BrowserPool(max_contexts=2) as pool,
     ):
-        account = PortalAccount(url=portal, username="club", password=SecretStr("club-demo"))
-        work = PortalWork(pool=pool, account=account, vault=CredentialVault(storage, None))
-        scenarios = all_scenarios(work=work, preferences=storage.preferences)
+        account = PortalAccount(username="club", password=SecretStr("club-demo"))
+        work = PortalWork(
+            pool=pool,
+            system=RefPortal(portal),
+            account=account,
+            vault=CredentialVault(storage, None),
+        )
+        scenarios = all_scenarios(
+            work=work,
+            catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE),
+            preferences=storage.preferences,
+        )
         async with build_core(load_settings(), storage, PrintSink(), scenarios=scenarios) as core:
             if mode == "start":
                 await core.handle(Command(chat_id=100, user_id=100, text=text))

@@ -14,7 +14,7 @@ from core.nlu import Intent
 from core.output import Option
 from core.scenario import SlotContext, Step, StepContext, StepScenario
 
-__all__ = ["ReserveSlots", "TrackedScenario"]
+__all__ = ["Confirmed", "ReserveSlots", "StepDone", "TrackedScenario"]
 
 
 class ReserveSlots(BaseModel):
@@ -22,6 +22,15 @@ class ReserveSlots(BaseModel):
     start: dt.time | None = None
     end: dt.time | None = None
     rooms: int | None = None
+
+
+class StepDone(BaseModel):
+    step: str
+    day: dt.date
+
+
+class Confirmed(BaseModel):
+    go: str | None
 
 
 class TrackedScenario(StepScenario[ReserveSlots]):
@@ -49,17 +58,17 @@ class TrackedScenario(StepScenario[ReserveSlots]):
             return "end", "Конец раньше начала" if ctx.lang == "ru" else "End is before start"
         return None
 
-    async def _step(self, ctx: StepContext[Any], name: str) -> dict[str, Any]:
+    async def _step(self, ctx: StepContext[Any], name: str) -> StepDone:
         self.executed.append(name)
         if self.block_at == name:
             self.blocked.set()
             await self.unblock.wait()
-        return {"step": name, "day": ctx.slots.date.isoformat()}
+        return StepDone(step=name, day=ctx.slots.date)
 
-    async def _prepare(self, ctx: StepContext[Any]) -> dict[str, Any]:
+    async def _prepare(self, ctx: StepContext[Any]) -> StepDone:
         return await self._step(ctx, "prepare")
 
-    async def _confirm(self, ctx: StepContext[Any]) -> dict[str, Any]:
+    async def _confirm(self, ctx: StepContext[Any]) -> Confirmed:
         self.executed.append("confirm?")
         if self.confirm:
             choice = ctx.answer("go")
@@ -73,10 +82,10 @@ class TrackedScenario(StepScenario[ReserveSlots]):
                     ],
                     allow_free_text=False,
                 )
-            return {"go": choice}
-        return {"go": "yes"}
+            return Confirmed(go=choice)
+        return Confirmed(go="yes")
 
-    async def _finish(self, ctx: StepContext[Any]) -> dict[str, Any]:
+    async def _finish(self, ctx: StepContext[Any]) -> StepDone:
         return await self._step(ctx, "finish")
 
     def steps(self) -> Sequence[Step]:

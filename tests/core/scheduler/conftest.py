@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import pytest
 
 from core.app import build_core
+from core.booking.catalogue import Catalogues
 from core.clock import ManualClock
 from core.commands import Answer, Command
 from core.events import EventBus
@@ -21,6 +22,7 @@ from core.settings import load_settings
 from scenarios.help import HelpScenario, UnknownScenario
 from scenarios.schedules import CancelSchedule, ListSchedules, ScheduleBooking
 from storage import Storage
+from tests.support.catalogues import REFPORTAL_CATALOGUE
 from tests.support.scenarios import TrackedScenario
 from tests.support.sinks import CollectingSink
 
@@ -80,9 +82,18 @@ def make_system(
         booker = booking or TrackedScenario()
         scenarios = [
             booker,
-            ScheduleBooking(store=book, timer=timer, booking=booker),
-            ListSchedules(store=book, timer=timer),
-            CancelSchedule(store=book, timer=timer),
+            ScheduleBooking(
+                catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE),
+                store=book,
+                timer=timer,
+                booking=booker,
+            ),
+            ListSchedules(
+                catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE), store=book, timer=timer
+            ),
+            CancelSchedule(
+                catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE), store=book, timer=timer
+            ),
             HelpScenario(),
             UnknownScenario(),
         ]
@@ -90,6 +101,7 @@ def make_system(
             load_settings(), storage, sink, scenarios=scenarios, clock=clock, bus=bus
         ) as manager:
             scheduler = BookingScheduler(
+                catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE),
                 storage=storage,
                 manager=manager,
                 clock=clock,

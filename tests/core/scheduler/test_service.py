@@ -14,7 +14,7 @@ from core.scenario import StepContext
 from core.scheduler import ScheduleBook, SchedulerSettings
 from storage import Schedule, ScheduleFiring, Storage
 from tests.core.scheduler.conftest import CHAT, System, SystemFactory
-from tests.support.scenarios import TrackedScenario
+from tests.support.scenarios import StepDone, TrackedScenario
 from tests.support.sinks import CollectingSink
 
 CREATE = "каждый четверг бронируй 405 в главном корпусе с 18 до 20"
@@ -177,7 +177,7 @@ class Flaky(TrackedScenario):
         super().__init__()
         self.failures = failures
 
-    async def _prepare(self, ctx: StepContext[Any]) -> dict[str, Any]:
+    async def _prepare(self, ctx: StepContext[Any]) -> StepDone:
         if self.failures > 0:
             self.failures -= 1
             raise PortalError("the portal answers 503")

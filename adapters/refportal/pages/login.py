@@ -7,9 +7,9 @@ from urllib.parse import quote
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
-from scenarios.portal.errors import LockedOut, LoginFailed, SessionExpired
-from scenarios.portal.pages.base import LOGIN_PATH, alert_text, land, path_of
-from scenarios.portal.retry import Transient
+from adapters.refportal.pages.base import LOGIN_PATH, alert_text, land, path_of
+from adapters.refportal.retry import Transient
+from core.booking.errors import LockedOut, LoginFailed, SessionExpired
 
 __all__ = ["LoginPage"]
 

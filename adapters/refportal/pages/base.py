@@ -6,9 +6,9 @@ from urllib.parse import urlsplit
 
 from playwright.async_api import Page, Response
 
-from scenarios.portal.errors import UnexpectedPage
-from scenarios.portal.retry import Bounced, Transient
-from scenarios.portal.summary import summarize
+from adapters.refportal.retry import Bounced, Transient
+from adapters.refportal.summary import summarize
+from core.booking.errors import UnexpectedPage
 
 __all__ = ["LOGIN_PATH", "NOTICE_PATH", "alert_text", "land", "path_of"]
 

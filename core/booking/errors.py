@@ -1,4 +1,4 @@
-"""What the portal page objects raise; every class is a ``core.errors.PortalError``.
+"""What a booking system adapter raises; every class is a ``core.errors.PortalError``.
 
     PortalError (core.errors)
     ├── PortalUnavailable   HTTP 5xx, timeouts, connection errors (after retries)
@@ -11,19 +11,15 @@
     └── UnexpectedPage      a page the page objects do not know (e.g. the rules notice);
                             carries a ``PageSummary`` for the scenario or its LLM brain
 
-Playwright errors never cross this boundary: timeouts and network errors become
-``PortalUnavailable``; a dead browser or page becomes ``core.errors.BrowserError``.
-Messages never contain passwords.
+Adapters translate their site's and Playwright's errors into these at their boundary:
+timeouts, 5xx and network errors become ``PortalUnavailable``; a dead browser or page
+becomes ``core.errors.BrowserError``. Messages never contain passwords.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from core.booking.models import PageSummary
 from core.errors import PortalError
-
-if TYPE_CHECKING:
-    from scenarios.portal.models import PageSummary
 
 __all__ = [
     "BookingRejected",
@@ -43,7 +39,7 @@ class PortalUnavailable(PortalError):
 
 class OutcomeUnknown(PortalUnavailable):
     """A booking was sent but its answer was lost (5xx, timeout, network): it may be made.
-    ``PortalSession.book`` resolves it by looking in «Мои брони» before sending again."""
+    An adapter's ``book`` resolves it by looking in its «my bookings» before sending again."""
 
 
 class LoginFailed(PortalError):

@@ -1,4 +1,5 @@
-"""``PortalSession``: one user's conversation with the booking portal on one browser page.
+"""``PortalSession``: one user's conversation with the reference portal on one browser page
+(the ``core.booking.BookingSession`` of ``RefPortal``).
 
 Every public method runs its page steps under ``with_retries`` (transient failures
 retried with backoff, then ``PortalUnavailable``); a bounce to the login page is
@@ -20,8 +21,14 @@ import structlog
 from playwright.async_api import BrowserContext, Page
 from playwright.async_api import Error as PlaywrightError
 
-from core.errors import BrowserError
-from scenarios.portal.errors import (
+from adapters.refportal.pages.base import land, path_of
+from adapters.refportal.pages.book import BookPage, read_booking
+from adapters.refportal.pages.login import LoginPage
+from adapters.refportal.pages.my import MY_PATH, MyBookingsPage
+from adapters.refportal.pages.rooms import RoomsPage
+from adapters.refportal.retry import Bounced, RetryPolicy, Transient, translate, with_retries
+from adapters.refportal.summary import summarize
+from core.booking.errors import (
     BookingRejected,
     OutcomeUnknown,
     PortalUnavailable,
@@ -29,19 +36,17 @@ from scenarios.portal.errors import (
     SlotTaken,
     UnexpectedPage,
 )
-from scenarios.portal.models import Grid, PageSummary, PortalBooking
-from scenarios.portal.pages.base import land, path_of
-from scenarios.portal.pages.book import BookPage, read_booking
-from scenarios.portal.pages.login import LoginPage
-from scenarios.portal.pages.my import MY_PATH, MyBookingsPage
-from scenarios.portal.pages.rooms import RoomsPage
-from scenarios.portal.retry import Bounced, RetryPolicy, Transient, translate, with_retries
-from scenarios.portal.summary import summarize
+from core.booking.models import Availability, Booking, Building, Catalogue, PageSummary, Room, Rules
+from core.errors import BrowserError
 
 __all__ = ["CLICKABLE_ROLES", "PortalSession"]
 
 _MY_FRESH_SECONDS = 2.0  # how old a «Мои брони» page may be and still be read in place
 _CLOSE_SECONDS = 3.0  # longest wait for a page to close (see close())
+# The portal's rules (portal/rules.py); its pages do not state them.
+RULES = Rules(
+    opens=time(8, 0), closes=time(22, 0), step_minutes=30, longest_minutes=240, horizon_days=14
+)
 
 T = TypeVar("T")
 log = structlog.get_logger("clubman.portal")
@@ -71,7 +76,7 @@ class PortalSession:
         self._policy = retry or RetryPolicy()
         self._page: Page | None = None
         self._codes: dict[str, str] = {}  # building name → code, learnt from «Корпус»
-        self.logins = 0  # how many times the login form was sent
+        self._logins = 0  # how many times the login form was sent
         # When «Мои брони» was last loaded on the page by nothing but reads (see _my_is_fresh).
         self._my_loaded_at: float | None = None
 
@@ -124,7 +129,7 @@ class PortalSession:
         login = LoginPage(await self._page_now(), self._base_url)
         if not await login.open():
             return  # the portal says we are logged in already
-        self.logins += 1
+        self._logins += 1
         log.info("portal.login", username=self._username)
         await login.submit(self._username, self._password)
 
@@ -149,6 +154,10 @@ class PortalSession:
 
     # -- the API ----------------------------------------------------------------------------
 
+    @property
+    def logins(self) -> int:
+        return self._logins
+
     async def ensure_logged_in(self) -> None:
         """Reuse the context's cookies if the portal accepts them, else log in.
 
@@ -156,14 +165,14 @@ class PortalSession:
         detour through a page that would only bounce). A login made by this call ends
         on «Мои брони», so that page is checked where it is rather than loaded again.
         """
-        logins_before = self.logins
+        logins_before = self._logins
         if not await self._has_cookies():
             await with_retries(self._policy, self._login, what="вход")
 
         async def check(page: Page) -> None:
             self._my_loaded_at = None  # until this attempt has read it
             my = MyBookingsPage(page, self._base_url)
-            if self.logins > logins_before and path_of(page) == MY_PATH:
+            if self._logins > logins_before and path_of(page) == MY_PATH:
                 await my.check()
             else:
                 await my.open()
@@ -171,10 +180,32 @@ class PortalSession:
 
         await self._run("вход", check, reads_only=True)
 
-    async def availability(self, building: str, day: date) -> Grid:
+    async def catalogue(self) -> Catalogue:
+        """Every building on the «Корпус» list and its rooms, read from today's grids."""
+
+        async def read(page: Page) -> Catalogue:
+            rooms = RoomsPage(page, self._base_url)
+            await rooms.open()
+            await self._learn_buildings(rooms)
+            buildings = [Building(code=code, name=name) for name, code in self._codes.items()]
+            found: list[Room] = []
+            for building in buildings:
+                day = date.today()
+                code, name = await rooms.show(building.code, day)
+                grid = await rooms.read_grid(
+                    building=code, name=name, day=day, timeout_ms=self._timeout_ms
+                )
+                found += [slot.room for slot in grid.rooms]
+            return Catalogue(
+                system="refportal", buildings=tuple(buildings), rooms=tuple(found), rules=RULES
+            )
+
+        return await self._run("каталог аудиторий", read, reads_only=True)
+
+    async def availability(self, building: str, day: date) -> Availability:
         """The grid of ``building`` (code or name) on ``day``, read from the rooms page."""
 
-        async def read(page: Page) -> Grid:
+        async def read(page: Page) -> Availability:
             rooms = RoomsPage(page, self._base_url)
             if not await rooms.is_current():
                 await rooms.open()
@@ -189,13 +220,13 @@ class PortalSession:
     async def book(
         self,
         *,
-        room_id: str,
+        room: Room,
         day: date,
         start: time,
         end: time,
         purpose: str,
         attendees: int | None = None,
-    ) -> PortalBooking:
+    ) -> Booking:
         """Book through the form; the number comes from the confirmation page.
 
         A POST whose answer is lost (``OutcomeUnknown``) is never simply sent again:
@@ -203,8 +234,11 @@ class PortalSession:
         is the answer. Only when it is not listed is the form sent again (with backoff,
         as many times as the retry policy allows); the portal refuses a second booking
         of the same room and time, so a late first POST cannot make two. A ``SlotTaken``
-        after a lost answer is checked the same way (it may be our own first POST).
+        is checked the same way: it may be our own booking (a lost answer, or the same
+        request made again), which is then the answer.
         """
+
+        room_id = room.id
 
         async def send(page: Page) -> str:
             form = BookPage(page, self._base_url)
@@ -218,8 +252,7 @@ class PortalSession:
                 number = await self._run("бронирование", send)
                 break
             except (OutcomeUnknown, SlotTaken) as exc:
-                if isinstance(exc, SlotTaken) and attempt == 1:
-                    raise
+                # Ours already (a lost answer, or the same request again) or someone else's.
                 listed = await self._listed(room_id, day, start, end, purpose)
                 if listed is not None:
                     log.info("portal.booked", number=listed.number, room=room_id, seen_in="my")
@@ -230,7 +263,7 @@ class PortalSession:
                 await asyncio.sleep(self._policy.delay(attempt))
         log.info("portal.booked", number=number, room=room_id, day=day.isoformat())
 
-        async def confirm(page: Page) -> PortalBooking:
+        async def confirm(page: Page) -> Booking:
             fallback = room_id.rpartition("-")[0] or room_id
             shown = None
             if path_of(page) == f"/booking/{number}":  # the page the form led to
@@ -252,7 +285,7 @@ class PortalSession:
 
     async def _listed(
         self, room_id: str, day: date, start: time, end: time, purpose: str
-    ) -> PortalBooking | None:
+    ) -> Booking | None:
         """The active booking of this room, time and purpose in «Мои брони», if any."""
         building, _, number = room_id.rpartition("-")
         wanted = " ".join(purpose.split())
@@ -265,8 +298,8 @@ class PortalSession:
                 return booking
         return None
 
-    async def my_bookings(self) -> list[PortalBooking]:
-        async def read(page: Page) -> list[PortalBooking]:
+    async def my_bookings(self) -> list[Booking]:
+        async def read(page: Page) -> list[Booking]:
             loaded = self._my_loaded_at if self._my_is_fresh(page) else None
             self._my_loaded_at = None  # until this attempt has read it
             my = MyBookingsPage(page, self._base_url)
@@ -281,13 +314,14 @@ class PortalSession:
                 rooms = RoomsPage(page, self._base_url)
                 await rooms.open()
                 await self._learn_buildings(rooms)
-                found = [
-                    b.model_copy(update={"building": self._codes.get(b.building_name, b.building)})
-                    for b in found
-                ]
+                found = [self._with_code(b) for b in found]
             return found
 
         return await self._run("мои брони", read, reads_only=True)
+
+    def _with_code(self, booking: Booking) -> Booking:
+        code = self._codes.get(booking.building_name, booking.building)
+        return booking.model_copy(update={"building": code, "room_id": f"{code}-{booking.room}"})
 
     async def cancel(self, number: str) -> None:
         """«Отменить» in the row of ``number``, accepting the confirm() dialog; then verify.

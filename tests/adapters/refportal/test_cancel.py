@@ -6,10 +6,11 @@ from datetime import time
 
 import pytest
 
+from adapters.refportal import PortalSession
+from core.booking import BookingRejected
 from portal.server import RunningPortal
-from scenarios.portal import BookingRejected, PortalSession
+from tests.adapters.refportal.helpers import FRIDAY, active_bookings, room_of
 from tests.portal.helpers import free_room
-from tests.scenarios.portal.helpers import FRIDAY, active_bookings
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -22,7 +23,11 @@ async def test_cancel_accepts_the_confirm_dialog_and_the_row_is_gone(
         room_id = await free_room(portal.url, "lab", FRIDAY, "18:00", "20:00")
         booked.append(
             await session.book(
-                room_id=room_id, day=FRIDAY, start=start, end=time(start.hour, 30), purpose="Клуб"
+                room=room_of(room_id),
+                day=FRIDAY,
+                start=start,
+                end=time(start.hour, 30),
+                purpose="Клуб",
             )
         )
     await session.cancel(booked[0].number)

@@ -8,11 +8,11 @@ from datetime import timedelta
 import pytest_asyncio
 from playwright.async_api import BrowserContext
 
+from adapters.refportal import PortalSession
 from core.browser import BrowserPool
 from portal.server import RunningPortal, running_portal
-from scenarios.portal import PortalSession
+from tests.adapters.refportal.helpers import make_session, reset
 from tests.portal.helpers import TestClock
-from tests.scenarios.portal.helpers import make_session, reset
 
 
 @pytest_asyncio.fixture(loop_scope="session", scope="package")

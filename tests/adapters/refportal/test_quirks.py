@@ -8,10 +8,17 @@ from datetime import time
 import pytest
 from playwright.async_api import BrowserContext, Response
 
+from adapters.refportal import PortalSession, RetryPolicy
+from core.booking import PortalUnavailable
 from portal.server import RunningPortal
-from scenarios.portal import PortalSession, PortalUnavailable, RetryPolicy
+from tests.adapters.refportal.helpers import (
+    FRIDAY,
+    active_bookings,
+    make_session,
+    room_of,
+    set_quirks,
+)
 from tests.portal.helpers import free_room
-from tests.scenarios.portal.helpers import FRIDAY, active_bookings, make_session, set_quirks
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -38,7 +45,7 @@ async def test_500_and_502_pages_are_retried_until_they_pass(
     for _ in range(10):
         try:
             await patient.book(
-                room_id=room_id, day=FRIDAY, start=time(18), end=time(19), purpose="Клуб"
+                room=room_of(room_id), day=FRIDAY, start=time(18), end=time(19), purpose="Клуб"
             )
             break
         except PortalUnavailable:
@@ -68,7 +75,7 @@ async def test_latency_is_waited_out(session: PortalSession, portal: RunningPort
     assert clock.monotonic() - began >= 0.6  # /rooms, «Показать» and the grid's JSON, at least
     room = grid.free_rooms(time(18), time(19))[0]
     booking = await session.book(
-        room_id=room.id, day=FRIDAY, start=time(18), end=time(19), purpose="Клуб"
+        room=room_of(room.id), day=FRIDAY, start=time(18), end=time(19), purpose="Клуб"
     )
     assert [b.number for b in await session.my_bookings()] == [booking.number]
 
@@ -94,7 +101,7 @@ async def test_the_alternative_layout_changes_nothing_for_the_page_objects(
     assert len(grid.rooms) == 16
     room = grid.free_rooms(time(19), time(20))[0]
     booking = await session.book(
-        room_id=room.id, day=FRIDAY, start=time(19), end=time(20), purpose="Клуб", attendees=5
+        room=room_of(room.id), day=FRIDAY, start=time(19), end=time(20), purpose="Клуб", attendees=5
     )
     assert booking.building == "chaikovsky"
     assert await session.my_bookings() == [booking]

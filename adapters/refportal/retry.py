@@ -24,8 +24,8 @@ from tenacity import (
     wait_exponential,
 )
 
+from core.booking.errors import PortalUnavailable
 from core.errors import BrowserError
-from scenarios.portal.errors import PortalUnavailable
 
 __all__ = ["Bounced", "RetryPolicy", "Transient", "translate", "with_retries"]
 

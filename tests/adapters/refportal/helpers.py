@@ -8,8 +8,9 @@ from typing import Any
 import aiohttp
 from playwright.async_api import BrowserContext
 
+from adapters.refportal import PortalSession, RetryPolicy
+from core.booking import Room
 from portal.server import RunningPortal
-from scenarios.portal import PortalSession, RetryPolicy
 from tests.portal.helpers import START
 
 __all__ = [
@@ -80,3 +81,9 @@ def make_session(
         timeout_ms=timeout_ms,
         retry=retry,
     )
+
+
+def room_of(room_id: str) -> Room:
+    """The room ``main-405`` as the catalogue names it (the portal's ids are building-number)."""
+    building, _, number = room_id.rpartition("-")
+    return Room(id=room_id, building=building, number=number)

@@ -9,11 +9,11 @@ from typing import Any
 
 from playwright.async_api import Page
 
-from scenarios.portal.errors import BookingRejected, UnexpectedPage
-from scenarios.portal.models import Grid, Interval, Room, RoomAvailability
-from scenarios.portal.pages.base import LOGIN_PATH, land, path_of
-from scenarios.portal.retry import Bounced, Transient
-from scenarios.portal.summary import summarize
+from adapters.refportal.pages.base import LOGIN_PATH, land, path_of
+from adapters.refportal.retry import Bounced, Transient
+from adapters.refportal.summary import summarize
+from core.booking.errors import BookingRejected, UnexpectedPage
+from core.booking.models import Availability, Interval, Room, RoomAvailability
 
 __all__ = ["RoomsPage", "parse_grid"]
 
@@ -102,7 +102,9 @@ class RoomsPage:
         self._buildings = None  # a new page
         return code, known[code]
 
-    async def read_grid(self, *, building: str, name: str, day: date, timeout_ms: float) -> Grid:
+    async def read_grid(
+        self, *, building: str, name: str, day: date, timeout_ms: float
+    ) -> Availability:
         """Wait for the script to load the grid (or fail, or bounce to login) and parse it."""
         page = self.page
         table = page.get_by_role("table", name=_GRID_NAME)
@@ -138,8 +140,8 @@ def _merge(spans: list[Interval]) -> list[Interval]:
     return merged
 
 
-def parse_grid(rows: list[dict[str, Any]], *, building: str, name: str, day: date) -> Grid:
-    """The rows read by ``_READ_GRID`` as a ``Grid`` (busy spans merged)."""
+def parse_grid(rows: list[dict[str, Any]], *, building: str, name: str, day: date) -> Availability:
+    """The rows read by ``_READ_GRID`` as a ``Availability`` (busy spans merged)."""
     result: list[RoomAvailability] = []
     opens, closes = time(23, 59), time(0, 0)
     for row in rows:
@@ -171,6 +173,6 @@ def parse_grid(rows: list[dict[str, Any]], *, building: str, name: str, day: dat
         result.append(RoomAvailability(room=room, busy=_merge(busy), mine=_merge(mine)))
     if opens > closes:
         opens, closes = time(8, 0), time(22, 0)
-    return Grid(
+    return Availability(
         building=building, building_name=name, day=day, opens=opens, closes=closes, rooms=result
     )

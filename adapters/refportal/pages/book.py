@@ -11,17 +11,17 @@ from urllib.parse import urlencode
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Locator, Page
 
-from scenarios.portal.errors import (
+from adapters.refportal.pages.base import alert_text, land, path_of
+from adapters.refportal.pages.common import hhmm, parse_day, parse_span
+from adapters.refportal.retry import Transient
+from adapters.refportal.summary import summarize
+from core.booking.errors import (
     BookingRejected,
     OutcomeUnknown,
     SlotTaken,
     UnexpectedPage,
 )
-from scenarios.portal.models import PortalBooking
-from scenarios.portal.pages.base import alert_text, land, path_of
-from scenarios.portal.pages.common import hhmm, parse_day, parse_span
-from scenarios.portal.retry import Transient
-from scenarios.portal.summary import summarize
+from core.booking.models import Booking
 
 __all__ = ["BOOKED_HEADING", "FORM_HEADING", "BookPage", "read_booking"]
 
@@ -156,7 +156,7 @@ class BookPage:
 
 async def read_booking(
     page: Page, *, number: str, codes: Mapping[str, str], fallback_building: str
-) -> PortalBooking | None:
+) -> Booking | None:
     """Parse the page of booking ``number`` («Бронь оформлена» / «Бронь отменена»);
     None when the page shown is not that page (or not readable)."""
     found: list[dict[str, list[str]]] = await page.get_by_role("main").evaluate_all(_READ_BOOKING)
@@ -169,11 +169,13 @@ async def read_booking(
     if not any(number in text for text in shown["status"][:1]) or span is None or day is None:
         return None
     name = fields.get("Корпус", "")
-    return PortalBooking(
+    building, room = codes.get(name, fallback_building), fields.get("Аудитория", "").split(" ")[0]
+    return Booking(
         number=number,
-        building=codes.get(name, fallback_building),
+        building=building,
         building_name=name,
-        room=fields.get("Аудитория", "").split(" ")[0],
+        room=room,
+        room_id=f"{building}-{room}",
         day=day,
         start=span[0],
         end=span[1],

@@ -7,22 +7,18 @@ from datetime import time, timedelta
 import pytest
 from playwright.async_api import BrowserContext, Route
 
+from adapters.refportal import PortalSession
+from core.booking import BookingRejected, OutcomeUnknown, PortalUnavailable, SlotTaken
 from portal.server import RunningPortal
-from scenarios.portal import (
-    BookingRejected,
-    OutcomeUnknown,
-    PortalSession,
-    PortalUnavailable,
-    SlotTaken,
-)
-from tests.portal.helpers import TestClock, busy_booking, free_room
-from tests.scenarios.portal.helpers import (
+from tests.adapters.refportal.helpers import (
     FRIDAY,
     TODAY,
     active_bookings,
     make_session,
+    room_of,
     set_quirks,
 )
+from tests.portal.helpers import TestClock, busy_booking, free_room
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -32,7 +28,7 @@ async def test_book_appears_in_my_bookings_and_on_the_portal(
 ) -> None:
     room_id = await free_room(portal.url, "main", FRIDAY, "18:00", "19:30")
     booking = await session.book(
-        room_id=room_id,
+        room=room_of(room_id),
         day=FRIDAY,
         start=time(18),
         end=time(19, 30),
@@ -58,7 +54,7 @@ async def test_taken_slot_is_slot_taken(session: PortalSession, portal: RunningP
     taken = await busy_booking(portal.url, FRIDAY)
     with pytest.raises(SlotTaken) as caught:
         await session.book(
-            room_id=taken["room"],
+            room=room_of(taken["room"]),
             day=FRIDAY,
             start=time.fromisoformat(taken["start"]),
             end=time.fromisoformat(taken["end"]),
@@ -97,7 +93,7 @@ async def test_each_portal_rule_is_booking_rejected_with_its_message(
     for code, day, start, end, purpose, attendees, message in _CASES:
         with pytest.raises(BookingRejected) as caught:
             await session.book(
-                room_id=room_id,
+                room=room_of(room_id),
                 day=day,
                 start=time.fromisoformat(start),
                 end=time.fromisoformat(end),
@@ -116,7 +112,7 @@ async def test_the_browser_form_check_is_booking_rejected(
     for purpose, attendees, label in (("Клуб", 0, "Количество участников"), ("", 5, "Цель")):
         with pytest.raises(BookingRejected) as caught:
             await session.book(
-                room_id=room_id,
+                room=room_of(room_id),
                 day=FRIDAY,
                 start=time(18),
                 end=time(19),
@@ -130,7 +126,7 @@ async def test_the_browser_form_check_is_booking_rejected(
 async def test_unknown_room_is_rejected(session: PortalSession) -> None:
     with pytest.raises(BookingRejected) as caught:
         await session.book(
-            room_id="main-999", day=FRIDAY, start=time(18), end=time(19), purpose="Клуб"
+            room=room_of("main-999"), day=FRIDAY, start=time(18), end=time(19), purpose="Клуб"
         )
     assert caught.value.code == "unknown_room"
 
@@ -154,7 +150,7 @@ async def test_a_post_with_an_unknown_outcome_is_found_in_my_bookings_not_sent_a
     session = make_session(context, portal)
     room_id = await free_room(portal.url, "main", FRIDAY, "18:00", "19:00")
     booking = await session.book(
-        room_id=room_id, day=FRIDAY, start=time(18), end=time(19), purpose="Клуб"
+        room=room_of(room_id), day=FRIDAY, start=time(18), end=time(19), purpose="Клуб"
     )
     assert len(posts) == 1
     assert (booking.room_id, booking.start, booking.purpose) == (room_id, time(18), "Клуб")
@@ -183,7 +179,7 @@ async def test_a_post_lost_before_the_portal_saw_it_is_sent_again_once(
     session = make_session(context, portal)
     room_id = await free_room(portal.url, "main", FRIDAY, "18:00", "19:00")
     booking = await session.book(
-        room_id=room_id, day=FRIDAY, start=time(18), end=time(19), purpose="Клуб"
+        room=room_of(room_id), day=FRIDAY, start=time(18), end=time(19), purpose="Клуб"
     )
     assert posts == 2
     assert [str(b["id"]) for b in await active_bookings(portal.url, user="club")] == [
@@ -206,7 +202,7 @@ async def test_a_post_that_is_always_lost_is_outcome_unknown_in_the_end(
     room_id = await free_room(portal.url, "main", FRIDAY, "18:00", "19:00")
     with pytest.raises(OutcomeUnknown) as caught:
         await session.book(
-            room_id=room_id, day=FRIDAY, start=time(18), end=time(19), purpose="Клуб"
+            room=room_of(room_id), day=FRIDAY, start=time(18), end=time(19), purpose="Клуб"
         )
     assert isinstance(caught.value, PortalUnavailable)
     assert caught.value.hint is not None and "Мои брони" in caught.value.hint
@@ -234,7 +230,7 @@ async def test_a_post_bounced_to_login_is_sent_again_after_logging_in(
     await session.ensure_logged_in()
     room_id = await free_room(portal.url, "main", FRIDAY, "18:00", "19:00")
     booking = await session.book(
-        room_id=room_id, day=FRIDAY, start=time(18), end=time(19), purpose="Клуб"
+        room=room_of(room_id), day=FRIDAY, start=time(18), end=time(19), purpose="Клуб"
     )
     assert (posts, session.logins) == (2, 2)
     assert [str(b["id"]) for b in await active_bookings(portal.url, user="club")] == [

@@ -8,17 +8,12 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.async_api import BrowserContext, Request
 
+from adapters.refportal import PortalSession
+from core.booking import LockedOut, LoginFailed, SessionExpired, UnexpectedPage
 from core.browser import BrowserPool
 from portal.server import RunningPortal
-from scenarios.portal import (
-    LockedOut,
-    LoginFailed,
-    PortalSession,
-    SessionExpired,
-    UnexpectedPage,
-)
+from tests.adapters.refportal.helpers import FRIDAY, make_session, room_of, set_quirks
 from tests.portal.helpers import TestClock, free_room
-from tests.scenarios.portal.helpers import FRIDAY, make_session, set_quirks
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -155,7 +150,7 @@ async def test_my_bookings_right_after_logging_in_is_read_in_place_not_loaded_ag
 
     room_id = await free_room(portal.url, "lab", FRIDAY, "18:00", "19:00")
     booked = await session.book(
-        room_id=room_id, day=FRIDAY, start=time(18), end=time(19), purpose="Клуб"
+        room=room_of(room_id), day=FRIDAY, start=time(18), end=time(19), purpose="Клуб"
     )
     before = len(loads)
     assert [b.number for b in await session.my_bookings()] == [booked.number]

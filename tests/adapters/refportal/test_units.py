@@ -9,25 +9,25 @@ import pytest
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
-from core.errors import BrowserError, PortalError
-from scenarios.portal import (
+from adapters.refportal import RetryPolicy
+from adapters.refportal.pages.common import parse_day, parse_span
+from adapters.refportal.pages.rooms import parse_grid
+from adapters.refportal.retry import Bounced, Transient, with_retries
+from adapters.refportal.summary import MAX_TEXT, _trim
+from core.booking import (
+    Availability,
     BookingRejected,
-    Grid,
     LockedOut,
     LoginFailed,
     PageSummary,
     PortalUnavailable,
-    RetryPolicy,
     Room,
     RoomAvailability,
     SessionExpired,
     SlotTaken,
     UnexpectedPage,
 )
-from scenarios.portal.pages.common import parse_day, parse_span
-from scenarios.portal.pages.rooms import parse_grid
-from scenarios.portal.retry import Bounced, Transient, with_retries
-from scenarios.portal.summary import MAX_TEXT, _trim
+from core.errors import BrowserError, PortalError
 
 DAY = date(2026, 11, 27)
 FAST = RetryPolicy(attempts=3, base_delay=0.001, max_delay=0.002)
@@ -61,7 +61,7 @@ def test_parse_grid_merges_busy_cells_and_keeps_mine() -> None:
 
 def test_grid_is_free_checks_overlap_hours_and_unknown_rooms() -> None:
     room = Room(id="lab-501", building="lab", number="501", floor=5, capacity=20)
-    grid = Grid(
+    grid = Availability(
         building="lab",
         day=DAY,
         rooms=[RoomAvailability(room=room, busy=[(time(10), time(11))])],

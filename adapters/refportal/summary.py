@@ -11,7 +11,7 @@ from typing import Any
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
-from scenarios.portal.models import PageSummary
+from core.booking.models import PageSummary
 
 __all__ = ["MAX_TEXT", "summarize"]
 

@@ -6,10 +6,11 @@ import asyncio
 
 import pytest
 
+from adapters.refportal import PortalSession
+from core.booking import PortalUnavailable
 from core.browser import BrowserPool
-from scenarios.portal import PortalSession, PortalUnavailable
 from storage import free_port
-from tests.scenarios.portal.helpers import FAST
+from tests.adapters.refportal.helpers import FAST
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 

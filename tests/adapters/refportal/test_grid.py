@@ -6,9 +6,16 @@ from datetime import time
 
 import pytest
 
+from adapters.refportal import PortalSession
+from core.booking import BookingRejected
 from portal.server import RunningPortal
-from scenarios.portal import BookingRejected, PortalSession
-from tests.scenarios.portal.helpers import FRIDAY, active_bookings, busy_cells, set_quirks
+from tests.adapters.refportal.helpers import (
+    FRIDAY,
+    active_bookings,
+    busy_cells,
+    room_of,
+    set_quirks,
+)
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -35,7 +42,7 @@ async def test_grid_matches_the_portal_bookings(
     assert {r.room.id for r in grid.rooms} >= {b["room"] for b in seeded}
     for availability in grid.rooms:
         assert availability.room.id == f"{code}-{availability.room.number}"
-        assert availability.room.capacity > 0 and availability.room.floor > 0
+        assert (availability.room.capacity or 0) > 0 and (availability.room.floor or 0) > 0
         assert busy_cells(availability.busy) == expected.get(availability.room.number, set())
         assert availability.mine == []
     first = seeded[0]
@@ -46,7 +53,9 @@ async def test_grid_matches_the_portal_bookings(
 async def test_own_bookings_show_as_mine(session: PortalSession, portal: RunningPortal) -> None:
     grid = await session.availability("lab", FRIDAY)
     room = grid.free_rooms(time(20), time(21))[0]
-    await session.book(room_id=room.id, day=FRIDAY, start=time(20), end=time(21), purpose="Клуб")
+    await session.book(
+        room=room_of(room.id), day=FRIDAY, start=time(20), end=time(21), purpose="Клуб"
+    )
     after = await session.availability("lab", FRIDAY)
     mine = after.room(room.number)
     assert mine is not None and mine.mine == [(time(20), time(21))]

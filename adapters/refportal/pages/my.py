@@ -8,12 +8,12 @@ from typing import Any
 
 from playwright.async_api import Dialog, Locator, Page
 
-from scenarios.portal.errors import UnexpectedPage
-from scenarios.portal.models import PortalBooking
-from scenarios.portal.pages.base import land
-from scenarios.portal.pages.common import parse_day, parse_span
-from scenarios.portal.retry import Transient
-from scenarios.portal.summary import summarize
+from adapters.refportal.pages.base import land
+from adapters.refportal.pages.common import parse_day, parse_span
+from adapters.refportal.retry import Transient
+from adapters.refportal.summary import summarize
+from core.booking.errors import UnexpectedPage
+from core.booking.models import Booking
 
 __all__ = ["MY_PATH", "MyBookingsPage"]
 
@@ -66,7 +66,7 @@ class MyBookingsPage:
         await self.check()
         return self._loaded or []
 
-    async def read(self, codes: Mapping[str, str]) -> list[PortalBooking]:
+    async def read(self, codes: Mapping[str, str]) -> list[Booking]:
         rows = await self._rows()
         if not rows:
             return []
@@ -81,12 +81,14 @@ class MyBookingsPage:
                     f"Не удалось прочитать строку: {cells}", await summarize(self.page)
                 )
             name = row.get("building", "")
+            building, room = codes.get(name, name), row.get("room", "")
             bookings.append(
-                PortalBooking(
+                Booking(
                     number=row["number"],
-                    building=codes.get(name, name),
+                    building=building,
                     building_name=name,
-                    room=row.get("room", ""),
+                    room=room,
+                    room_id=f"{building}-{room}",
                     day=day,
                     start=span[0],
                     end=span[1],

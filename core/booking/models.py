@@ -1,0 +1,165 @@
+"""What every booking system is described in: its catalogue (buildings, rooms, rules),
+availability, bookings and what a page shows. Values only; no site knows about them."""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime, time
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from core.commands import Lang
+
+__all__ = [
+    "Availability",
+    "Booking",
+    "Building",
+    "Catalogue",
+    "PageSummary",
+    "Room",
+    "RoomAvailability",
+    "Rules",
+]
+
+Interval = tuple[time, time]
+_LEADING_DIGITS = re.compile(r"\d+")
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class Building(_Frozen):
+    code: str  # the site's stable id of the building
+    name: str  # as the site shows it
+    name_en: str = ""  # from the profile, where the site has no English name
+    # Local words for it that the site cannot know («чайка», «гк»), from the profile.
+    words: tuple[str, ...] = ()
+
+    def label(self, lang: Lang) -> str:
+        return self.name_en if lang == "en" and self.name_en else self.name
+
+
+class Room(_Frozen):
+    id: str  # the site's stable id of the room (what a booking request names)
+    building: str  # ``Building.code``
+    number: str  # as people say it: "405", "301а"
+    floor: int | None = None
+    capacity: int | None = None
+    needs_approval: bool = False  # a booking stays pending until someone approves it
+    horizon_days: int | None = None  # this room's own limit on booking ahead, if any
+
+    @property
+    def position(self) -> int | None:
+        """Where the room stands along its floor: its number's digits. Rooms are adjacent
+        when they share building and floor and their positions differ by one."""
+        found = _LEADING_DIGITS.match(self.number)
+        return int(found.group()) if found else None
+
+
+class Rules(_Frozen):
+    """What the site allows; checked before the site is asked."""
+
+    opens: time = time(8, 0)
+    closes: time = time(22, 0)
+    step_minutes: int = 30  # start and end times lie on this grid
+    longest_minutes: int = 240
+    horizon_days: int = 14  # how far ahead one may book (rooms may set their own)
+    rooms_per_booking: int = 1  # how many rooms one booking may hold
+
+
+class Catalogue(_Frozen):
+    """One booking system's places and rules, read from the site (plus the profile)."""
+
+    system: str  # the adapter's kind, e.g. "refportal"
+    buildings: tuple[Building, ...] = ()
+    rooms: tuple[Room, ...] = ()
+    rules: Rules = Field(default_factory=Rules)
+    read_at: datetime | None = None
+
+    def building(self, code: str) -> Building | None:
+        return next((b for b in self.buildings if b.code == code), None)
+
+    def building_label(self, code: str, lang: Lang) -> str:
+        found = self.building(code)
+        return found.label(lang) if found else code
+
+    def rooms_in(self, building: str) -> list[Room]:
+        return [room for room in self.rooms if room.building == building]
+
+    def horizon_days(self, room: Room | None = None) -> int:
+        if room is not None and room.horizon_days is not None:
+            return room.horizon_days
+        return self.rules.horizon_days
+
+    def longest_horizon(self) -> int:
+        """The farthest ahead any room may be booked (the scheduler's lead time)."""
+        return max((self.horizon_days(room) for room in self.rooms), default=self.horizon_days())
+
+
+def _overlaps(intervals: list[Interval], start: time, end: time) -> bool:
+    return any(b_start < end and b_end > start for b_start, b_end in intervals)
+
+
+class RoomAvailability(_Frozen):
+    room: Room
+    busy: list[Interval] = Field(default_factory=list)  # merged, sorted; includes ``mine``
+    mine: list[Interval] = Field(default_factory=list)  # the logged-in user's own bookings
+
+    def is_free(self, start: time, end: time) -> bool:
+        return start < end and not _overlaps(self.busy, start, end)
+
+
+class Availability(_Frozen):
+    """Who holds which room of one building on one day."""
+
+    building: str  # building code
+    building_name: str = ""
+    day: date
+    opens: time = time(8, 0)
+    closes: time = time(22, 0)
+    rooms: list[RoomAvailability] = Field(default_factory=list)
+
+    def room(self, number: str) -> RoomAvailability | None:
+        return next((r for r in self.rooms if r.room.number == number), None)
+
+    def is_free(self, room_number: str, start: time, end: time) -> bool:
+        """Free for the whole interval; False for an unknown room or outside opening hours."""
+        found = self.room(room_number)
+        if found is None or start < self.opens or end > self.closes:
+            return False
+        return found.is_free(start, end)
+
+    def free_rooms(self, start: time, end: time) -> list[Room]:
+        return [r.room for r in self.rooms if self.is_free(r.room.number, start, end)]
+
+
+class Booking(_Frozen):
+    number: str  # the site's id of the booking
+    building: str  # building code when the session knows it, else the name shown
+    room: str  # room number, e.g. "405"
+    day: date
+    start: time
+    end: time
+    purpose: str
+    status: str = "active"  # "active", "pending" (awaiting approval) or "cancelled"
+    building_name: str = ""
+    room_id: str = ""  # the room's site id, where the site says it
+
+    @property
+    def is_live(self) -> bool:
+        """Holds the room (active, or waiting for approval)."""
+        return self.status in ("active", "pending")
+
+
+class PageSummary(_Frozen):
+    """What is on the current page, for a person or an LLM (untrusted page text)."""
+
+    url: str
+    title: str
+    heading: str = ""
+    text: str = ""  # visible text, whitespace collapsed, at most ~2000 characters
+    fields: list[str] = Field(default_factory=list)  # labels of the visible form fields
+    buttons: list[str] = Field(default_factory=list)
+    links: list[str] = Field(default_factory=list)
+    alerts: list[str] = Field(default_factory=list)  # role=alert / role=status messages
