@@ -30,9 +30,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from app.runtime import run as run_loop
+from app.runtime import settle_heap
 from bot.outbox import FloodLimits
-from bot.runtime import run as run_loop
-from bot.runtime import settle_heap
 from core.commands import Command
 from core.logging import configure_logging
 from core.output import OutputSink, Reply
@@ -210,7 +210,7 @@ if __name__ == "__main__":
     parser.add_argument(
         "--no-freeze",
         action="store_true",
-        help="skip bot.runtime.settle_heap: CPython's default GC (for every bot)",
+        help="skip app.runtime.settle_heap: CPython's default GC (for every bot)",
     )
     args = parser.parse_args()
     configure_logging(args.log_level)

@@ -1,6 +1,6 @@
-"""The app factory: Settings → Bot (on ``TELEGRAM__API_BASE``) → outbox and sink → storage
-→ core → Dispatcher with middlewares and routers. Everything opens here and closes in
-reverse order on exit."""
+"""The Telegram view's factory: Settings → Bot (on ``TELEGRAM__API_BASE``) → outbox and
+sink → the core the composition root gives → Dispatcher with middlewares and routers.
+Everything opens here and closes in reverse order on exit."""
 
 from __future__ import annotations
 
@@ -129,25 +129,17 @@ def build_dispatcher(
     return dispatcher
 
 
-def _default_core(
-    settings: Settings, storage: Storage, sink: OutputSink
-) -> AbstractAsyncContextManager[CoreServices]:
-    """The product's core: every scenario, the browser pool, the portal, the scheduler."""
-    from bot.app import open_core_services
-
-    return open_core_services(settings, storage, sink)
-
-
 @asynccontextmanager
 async def open_bot_app(
     settings: Settings,
     *,
-    storage: Storage | None = None,
-    core: CoreFactory | None = None,
+    storage: Storage,
+    core: CoreFactory,
     limits: FloodLimits | None = None,
     progress_interval: float = 1.0,
 ) -> AsyncIterator[BotApp]:
-    """Open everything the Telegram bot needs; ``storage``/``core`` may be given (tests)."""
+    """Open the Telegram view around a core that ``core`` opens on ``storage`` with this
+    view's sink (the composition root, ``app/``, says which core)."""
     check_access(settings)
     async with AsyncExitStack() as stack:
         bot = make_bot(settings)
@@ -156,11 +148,7 @@ async def open_bot_app(
         stack.push_async_callback(outbox.close)
         sink = TelegramSink(bot, outbox, progress_interval=progress_interval)
         stack.push_async_callback(sink.close)
-        if storage is None:
-            from bot.app import open_settings_storage
-
-            storage = await stack.enter_async_context(open_settings_storage(settings))
-        opened = await stack.enter_async_context((core or _default_core)(settings, storage, sink))
+        opened = await stack.enter_async_context(core(settings, storage, sink))
         services = opened if isinstance(opened, CoreServices) else CoreServices(manager=opened)
         manager = services.manager
         dispatcher = build_dispatcher(

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.runtime import loop_factory
+from app.runtime import loop_factory
 from storage import Storage, open_storage
 from tests.support.servers import running_redis, running_secantus
 

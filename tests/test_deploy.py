@@ -11,7 +11,7 @@ from typing import Any
 import yaml
 from typer.main import get_command
 
-from bot.cli import app
+from app.cli import app
 
 ROOT = Path(__file__).resolve().parents[1]
 

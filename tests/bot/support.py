@@ -10,9 +10,9 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
+from app.run import poll
 from bot.factory import BotApp, CoreFactory, open_bot_app
 from bot.outbox import FloodLimits
-from bot.run import poll
 from core.app import build_core
 from core.clock import Clock
 from core.commands import Command

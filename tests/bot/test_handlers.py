@@ -9,9 +9,9 @@ import pytest
 import structlog
 from typer.testing import CliRunner
 
-from bot.cli import app as cli
+from app.cli import app as cli
+from app.run import serve
 from bot.factory import check_access
-from bot.run import serve
 from core.commands import Command
 from core.errors import ConfigError
 from core.nlu import Decision
@@ -94,7 +94,7 @@ def test_an_empty_allow_list_refuses_to_start(tg: FakeTelegram) -> None:
 def test_clubman_run_says_why_it_will_not_start(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TELEGRAM__TOKEN", "1:x")
     # The CLI configures logging onto CliRunner's stderr, which is closed afterwards.
-    monkeypatch.setattr("bot.cli.configure_logging", lambda *args, **kwargs: None)
+    monkeypatch.setattr("app.cli.configure_logging", lambda *args, **kwargs: None)
     result = CliRunner().invoke(cli, ["run"])
     assert result.exit_code == 2
     assert "TELEGRAM__ALLOWED_USERS is empty" in result.output

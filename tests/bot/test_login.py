@@ -15,7 +15,7 @@ import structlog
 from cryptography.fernet import Fernet
 from pydantic import SecretStr
 
-from bot.app import open_core_services
+from app.compose import open_core_services
 from bot.factory import CoreFactory, CoreServices
 from core.output import OutputSink
 from core.settings import BrowserSettings, PortalSettings, SecuritySettings, Settings

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import aiohttp
 
-from bot.run import serve_webhook
+from app.run import serve_webhook
 from storage import Storage
 from tests.bot.support import running_bot
 from tests.fakes.telegram import FakeTelegram

@@ -54,7 +54,7 @@ def make_core(
     pool: BrowserPool,
     events: list[BaseEvent],
 ) -> CoreFactory:
-    """The app's wiring (as ``bot.app.open_core``) around the given LLM settings."""
+    """The app's wiring (as ``app.compose.open_core``) around the given LLM settings."""
 
     @asynccontextmanager
     async def factory(llm: LLMSettings) -> AsyncIterator[NLUManager]:

@@ -12,9 +12,10 @@ from urllib.parse import urlsplit
 import structlog
 from aiohttp import web
 
-from bot.factory import BotApp, open_bot_app, webhook_app
-from bot.runtime import run as run_loop
-from bot.runtime import settle_heap
+from app.compose import open_core_services, open_settings_storage
+from app.runtime import run as run_loop
+from app.runtime import settle_heap
+from bot.factory import BotApp, check_access, open_bot_app, webhook_app
 from core.settings import Settings
 
 __all__ = ["poll", "run", "serve", "serve_webhook"]
@@ -74,7 +75,11 @@ async def _until_signal() -> None:
 async def serve(
     settings: Settings, *, webhook_url: str | None = None, host: str = "0.0.0.0", port: int = 8080
 ) -> None:
-    async with open_bot_app(settings) as app:
+    check_access(settings)  # a missing token fails before storage starts
+    async with (
+        open_settings_storage(settings) as storage,
+        open_bot_app(settings, storage=storage, core=open_core_services) as app,
+    ):
         settle_heap()
         if webhook_url is None:
             await poll(app)

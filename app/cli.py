@@ -56,8 +56,8 @@ def chat(
     lang: Annotated[str, typer.Option(help="Interface language: ru or en")] = "ru",
 ) -> None:
     """Talk to the bot in this terminal (no Telegram needed)."""
-    from bot.runtime import run
-    from bot.terminal import run_chat
+    from app.runtime import run
+    from app.terminal import run_chat
 
     settings = _settings()
     try:
@@ -87,7 +87,7 @@ def run(
     webhook_port: Annotated[int, typer.Option(help="TCP port the webhook listens on")] = 8080,
 ) -> None:
     """Run the Telegram bot: long polling, or a webhook with --webhook-url."""
-    from bot.run import run as run_bot
+    from app.run import run as run_bot
 
     settings = _settings()
     try:

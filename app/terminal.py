@@ -136,7 +136,7 @@ async def _dispatch(manager: NLUManager, view: TerminalView, line: str, lang: La
 
 
 async def run_chat(settings: Settings, *, lang: Lang = "ru", out: TextIO = sys.stdout) -> None:
-    from bot.app import open_app
+    from app.compose import open_app
 
     view = TerminalView(out)
     queue: asyncio.Queue[str | None] = asyncio.Queue()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import gc
 
-from bot.runtime import YOUNG_GC_THRESHOLD, run, settle_heap
+from app.runtime import YOUNG_GC_THRESHOLD, run, settle_heap
 
 
 def test_run_uses_uvloop_where_installed() -> None:
