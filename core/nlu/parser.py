@@ -22,6 +22,7 @@ from zoneinfo import ZoneInfo
 from core.nlu.analysis import Tok, analyze, has_cyrillic
 from core.nlu.decision import WEEKDAYS, Decision, Intent, Lang, Recurrence, SlotName, Slots
 from core.nlu.intents import score
+from core.nlu.places import Places
 from core.nlu.questions import question_for
 from core.nlu.slots import extract_slots
 
@@ -49,11 +50,14 @@ def local_today(now: datetime, tz: ZoneInfo) -> date:
     return now.astimezone(tz).date()
 
 
-def parse(text: str, *, now: datetime, tz: ZoneInfo) -> Decision:
-    """Parse one command. Never raises on user input; unparseable text is ``unknown``."""
+def parse(text: str, *, now: datetime, tz: ZoneInfo, places: Places) -> Decision:
+    """Parse one command. Never raises on user input; unparseable text is ``unknown``.
+
+    ``places``: the booking system's buildings (``Places.from_catalogue``); the slot
+    ``building`` is one of their codes."""
     lang = detect_lang(text)
     toks = analyze(text)
-    slots = extract_slots(toks, today=local_today(now, tz), lang=lang)
+    slots = extract_slots(toks, today=local_today(now, tz), lang=lang, places=places)
     scores = score(toks, slots)
     intent: Intent = max(_CANDIDATES, key=scores.__getitem__)
     if scores[intent] < MIN_CONFIDENCE:
