@@ -19,10 +19,10 @@ from zoneinfo import ZoneInfo
 import structlog
 from pydantic import BaseModel, ValidationError
 
+from core.booking.models import Building
 from core.commands import Lang
 from core.errors import LLMError
 from core.llm import LLM, LLMRequest
-from core.booking.models import Building
 from core.nlu import Decision, Intent, Slots
 
 __all__ = ["REQUIRED", "LLMSlotExtractor", "SlotExtractor", "SlotGuess", "fill_slots", "merge"]

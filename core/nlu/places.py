@@ -1,7 +1,8 @@
 """``Places``: the buildings of one booking system's catalogue, found in analysed tokens.
 
 Built once per catalogue (``Places.from_catalogue``) from what the site shows and what
-the profile adds, with no site-specific code. A building is recognised by:
+the profile adds (tables: ``place_names``), with no site-specific code. A building is
+recognised by:
 
 * a distinctive word of its name or ``name_en`` («Главный корпус» → «главный»; generic
   words such as «корпус», "building", «на» do not count) in its exact form, by Russian
@@ -30,28 +31,21 @@ from rapidfuzz.distance import OSA
 
 from core.booking.models import Building, Catalogue
 from core.nlu.analysis import Tok
-from core.nlu.lexicon import is_keyword, stem, typo_limit
+from core.nlu.lexicon import is_keyword, typo_limit
 from core.nlu.numbers import ORDINAL_WORDS
-from core.nlu.tokens import tokenize
+from core.nlu.place_names import GENERIC_WORDS, NOUNS, NameIndex, index_names, key_of
 
-__all__ = ["GENERIC_WORDS", "Places"]
+__all__ = ["Places"]
 
-_NOUNS = frozenset(
-    "корпус корпуса корпусе корпусу корпусом корп здание здания зданию зданием здании "
-    "building bldg house hall".split()
-)
-# Words that name no building in particular: never distinctive.
-GENERIC_WORDS = _NOUNS | frozenset(
-    "корпусы корпусов корпусах корпусам buildings на в во им the of № no".split()
-)
-_SHORT = 2  # a name part this short («Б») is read only next to a building noun
-_STEM_MIN = 4
 _UNITS = frozenset({"ROOM", "PEOPLE", "HOUR", "MINUTE", "DAY", "WEEK", "MONTH", "HALF_HOUR"})
 _RANGE = frozenset({"TO", "FROM", "AND"})
 _CACHE_LIMIT = 8192
 
-# word or stem → {code: priority}; a one-word whole name (2) beats a word of a name (1)
-_Claims = dict[str, dict[str, int]]
+
+def _names_a_room(toks: tuple[Tok, ...], i: int) -> bool:
+    """«аудитория 301» at ``i``: the number before it is no count of rooms."""
+    after = toks[i + 1] if i + 1 < len(toks) else None
+    return toks[i].concept == "ROOM" and after is not None and after.kind in ("int", "room")
 
 
 class _Word(NamedTuple):
@@ -63,51 +57,15 @@ class _Word(NamedTuple):
     ordinal: int | None  # «седьмом», "seventh"
 
 
-def _key(text: str) -> str:
-    return text if is_keyword(text) else stem(text)
-
-
-def _stems_well(word: str) -> bool:
-    """A Cyrillic word whose stem is long enough to tell it («главн», not «лаб»)."""
-    return any("а" <= ch <= "я" for ch in word) and len(stem(word)) >= _STEM_MIN
-
-
-def _claim(claims: _Claims, word: str, code: str, priority: int) -> None:
-    held = claims.setdefault(word, {})
-    held[code] = max(held.get(code, 0), priority)
-
-
-def _resolve(claims: _Claims) -> dict[str, str | None]:
-    """Each word's building, or ``None`` where two buildings claim it equally."""
-    out: dict[str, str | None] = {}
-    for word, held in claims.items():
-        top = max(held.values())
-        winners = [code for code, priority in held.items() if priority == top]
-        out[word] = winners[0] if len(winners) == 1 else None
-    return out
-
-
 class Places:
     """The gazetteer of one catalogue's buildings (see the module docstring)."""
 
-    __slots__ = ("_cache", "_codes", "_marks", "_phrases", "_stem_typos", "_stems", "_typos",
-                 "_words")  # fmt: skip
+    __slots__ = ("_cache", "_index", "_stem_typos", "_typos")
 
-    def __init__(
-        self,
-        codes: tuple[str, ...],
-        words: dict[str, str | None],
-        stems: dict[str, str | None],
-        phrases: dict[str, tuple[tuple[tuple[str, ...], str], ...]],
-        marks: dict[str, str | None],
-    ) -> None:
-        self._codes = codes
-        self._words = words
-        self._stems = stems
-        self._phrases = phrases
-        self._marks = marks
-        self._typos = tuple(w for w, code in words.items() if code is not None and len(w) >= 5)
-        self._stem_typos = tuple(s for s, code in stems.items() if code is not None and len(s) >= 5)
+    def __init__(self, index: NameIndex) -> None:
+        self._index = index
+        self._typos = tuple(w for w, code in index.words.items() if code and len(w) >= 5)
+        self._stem_typos = tuple(s for s, code in index.stems.items() if code and len(s) >= 5)
         self._cache: dict[str, _Word] = {}
 
     @classmethod
@@ -115,53 +73,17 @@ class Places:
         return cls.build(catalogue.buildings)
 
     @classmethod
-    def empty(cls) -> Places:
-        """No buildings known: nothing is recognised."""
-        return cls((), {}, {}, {}, {})
+    def build(cls, buildings: Iterable[Building]) -> Places:
+        return cls(index_names(buildings))
 
     @classmethod
-    def build(cls, buildings: Iterable[Building]) -> Places:
-        codes: list[str] = []
-        words: _Claims = {}
-        stems: _Claims = {}
-        marks: _Claims = {}
-        phrases: dict[tuple[str, ...], set[str]] = {}
-        for building in buildings:
-            code = building.code
-            codes.append(code)
-            for name in (building.name, building.name_en):
-                raw = [t for t in tokenize(name) if t.kind in ("word", "int", "room")]
-                texts = [t.text for t in raw]
-                distinct = [w for w in texts if w not in GENERIC_WORDS and len(w) > _SHORT
-                            and not w.isdigit()]  # fmt: skip
-                short = [w for w in texts if w not in GENERIC_WORDS and w not in distinct]
-                if len(short) == 1:
-                    _claim(marks, short[0], code, 1)
-                priority = 2 if len(texts) == 1 else 1
-                for word in distinct:
-                    _claim(words, word, code, priority)
-                    if _stems_well(word):
-                        _claim(stems, stem(word), code, priority)
-                if len(texts) > 1 and distinct:
-                    phrases.setdefault(tuple(_key(w) for w in texts), set()).add(code)
-            for word in building.words:
-                texts = [t.text for t in tokenize(word)]
-                if len(texts) == 1:
-                    _claim(words, texts[0], code, 1)
-                    if _stems_well(texts[0]):
-                        _claim(stems, stem(texts[0]), code, 1)
-                elif texts:
-                    phrases.setdefault(tuple(_key(w) for w in texts), set()).add(code)
-        by_first: dict[str, list[tuple[tuple[str, ...], str]]] = {}
-        for keys, owners in phrases.items():
-            if len(owners) == 1:
-                by_first.setdefault(keys[0], []).append((keys, next(iter(owners))))
-        ordered = {k: tuple(sorted(v, key=lambda p: -len(p[0]))) for k, v in by_first.items()}
-        return cls(tuple(codes), _resolve(words), _resolve(stems), ordered, _resolve(marks))
+    def empty(cls) -> Places:
+        """No buildings known: nothing is recognised."""
+        return cls.build(())
 
     @property
     def codes(self) -> tuple[str, ...]:
-        return self._codes
+        return self._index.codes
 
     def word(self, text: str) -> str | None:
         """The building one normalized word names on its own (for tests and tools)."""
@@ -170,7 +92,7 @@ class Places:
 
     def tag(self, toks: tuple[Tok, ...]) -> tuple[Tok, ...]:
         """``toks`` with every building mention replaced by one ``BLD`` token (arg: code)."""
-        if not self._codes:
+        if not self._index.codes:
             return toks
         out: list[Tok] = []
         i, n, found = 0, len(toks), False
@@ -202,8 +124,8 @@ class Places:
         found: set[str | None] = set()
         for tok in tagged:
             mark = self._mark(tok, cardinal=True)
-            if mark is not None and mark in self._marks:
-                found.add(self._marks[mark])
+            if mark is not None and mark in self._index.marks:
+                found.add(self._index.marks[mark])
             elif tok.text not in GENERIC_WORDS:
                 return None
         return found.pop() if len(found) == 1 else None
@@ -215,7 +137,7 @@ class Places:
 
     def _phrase(self, toks: tuple[Tok, ...], i: int) -> tuple[int, str | None] | None:
         first = self._tok_key(toks[i])
-        for keys, code in self._phrases.get(first, ()) if first else ():
+        for keys, code in self._index.phrases.get(first, ()) if first else ():
             end = i + len(keys)
             if end <= len(toks) and all(
                 self._tok_key(toks[i + k]) == key for k, key in enumerate(keys)
@@ -238,9 +160,9 @@ class Places:
     def _numbered(self, toks: tuple[Tok, ...], i: int) -> tuple[int, str | None] | None:
         if self._is_noun(toks[i]):
             after = self._mark_after(toks, i)
-            return None if after is None else (after[0], self._marks.get(after[1]))
+            return None if after is None else (after[0], self._index.marks.get(after[1]))
         mark = self._mark_before(toks, i)
-        return None if mark is None else (i + 2, self._marks.get(mark))
+        return None if mark is None else (i + 2, self._index.marks.get(mark))
 
     def _mark_after(self, toks: tuple[Tok, ...], noun: int) -> tuple[int, str] | None:
         """«корпус 7», «корпус №7», «корпус седьмой», «корпус Б», "building seven"."""
@@ -251,8 +173,9 @@ class Places:
             return None
         mark = self._mark(toks[j], cardinal=True)
         nxt = toks[j + 1] if j + 1 < len(toks) else None
-        if mark is None or (nxt is not None and nxt.concept in _UNITS):
-            return None  # «в корпусе 2 аудитории»: a count
+        if mark is None or (nxt is not None and (nxt.concept in _UNITS or nxt.kind == "dash")
+                            and not _names_a_room(toks, j + 1)):  # fmt: skip
+            return None  # «в корпусе 2 аудитории»: a count; «7 корпус 10-12»: hours
         if not mark.isdigit() and nxt is not None and nxt.kind in ("int", "clock"):
             return None  # «в корпусе в 18:00»: a preposition, not building «В»
         return j + 1, mark
@@ -278,7 +201,7 @@ class Places:
         if tok.kind == "int":
             return tok.text if len(tok.text) <= 3 else None
         if tok.kind == "room":
-            return tok.text if tok.text in self._marks else None
+            return tok.text if tok.text in self._index.marks else None
         if tok.kind != "word":
             return None
         ordinal = self._word(tok.text).ordinal
@@ -286,12 +209,12 @@ class Places:
             return str(ordinal)
         if cardinal and tok.concept == "NUM" and tok.value is not None:
             return str(int(tok.value))
-        return tok.text if tok.text in self._marks else None
+        return tok.text if tok.text in self._index.marks else None
 
     # --- words ----------------------------------------------------------------------
 
     def _is_noun(self, tok: Tok) -> bool:
-        return tok.kind == "word" and tok.concept != "BLD" and tok.text in _NOUNS
+        return tok.kind == "word" and tok.concept != "BLD" and tok.text in NOUNS
 
     def _tok_key(self, tok: Tok) -> str | None:
         if tok.kind in ("int", "room"):
@@ -307,16 +230,16 @@ class Places:
         return found
 
     def _look_up(self, text: str) -> _Word:
-        key = _key(text)
+        key = key_of(text)
         code: str | None = None
         sure = True
-        if text in self._words:
-            code = self._words[text]
-        elif key in self._stems:
-            code = self._stems[key]
+        if text in self._index.words:
+            code = self._index.words[text]
+        elif key in self._index.stems:
+            code = self._index.stems[key]
         else:
             code, sure = self._typo(text, key), False
-        return _Word(code, sure, is_keyword(text), key, text in _NOUNS, ORDINAL_WORDS.get(text))
+        return _Word(code, sure, is_keyword(text), key, text in NOUNS, ORDINAL_WORDS.get(text))
 
     def _typo(self, text: str, key: str) -> str | None:
         limit = typo_limit(text)
@@ -324,9 +247,9 @@ class Places:
             return None
         match = process.extractOne(text, self._typos, scorer=OSA.distance, score_cutoff=limit)
         if match is not None:
-            return self._words[match[0]]
+            return self._index.words[match[0]]
         if len(key) >= 5:
             match = process.extractOne(key, self._stem_typos, scorer=OSA.distance, score_cutoff=1)
             if match is not None:
-                return self._stems[match[0]]
+                return self._index.stems[match[0]]
         return None

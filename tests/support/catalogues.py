@@ -22,23 +22,30 @@ REFPORTAL_CATALOGUE = Catalogue(
             code="main",
             name="Главный корпус",
             name_en="Main building",
-            words=("гк", "главк", "центральный", "центральном", "центрального", "main",
-                   "central"),
-        ),  # fmt: skip
+            words=("гк", "главк", "центральный", "центральном", "центрального", "main", "central"),
+        ),
         Building(
             code="chaikovsky",
             name="Корпус на Чайковского",
             name_en="Chaikovsky building",
-            words=("чайка", "чайке", "chaikovsky", "chaikovskogo", "tchaikovsky",
-                   "tchaikovskogo", "chaykovskogo", "chaikovskiy", "tchaikovskiy"),
-        ),  # fmt: skip
+            words=(
+                "чайка",
+                "чайке",
+                "chaikovsky",
+                "chaikovskogo",
+                "tchaikovsky",
+                "tchaikovskogo",
+                "chaykovskogo",
+                "chaikovskiy",
+                "tchaikovskiy",
+            ),
+        ),
         Building(
             code="lab",
             name="Лабораторный корпус",
             name_en="Lab building",
-            words=("лаб", "лабе", "лабы", "лабка", "lab", "labs", "laboratory",
-                   "laboratories"),
-        ),  # fmt: skip
+            words=("лаб", "лабе", "лабы", "лабка", "lab", "labs", "laboratory", "laboratories"),
+        ),
     ),
     rooms=(
         Room(id="main-301", building="main", number="301", floor=3, capacity=30),
