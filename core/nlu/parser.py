@@ -12,6 +12,10 @@ Measured on this machine before choosing the approach (Python 3.11):
   on 5 000 generated RU/EN commands (2 vCPUs): cold (fresh per-word caches) median
   0.07 ms, p99 0.13 ms; warm median 0.04 ms, p99 0.06 ms. First call (tables built)
   ~6 ms. (Half of it had been iterating the ``Intent`` enum: see ``_CANDIDATES``.)
+* Buildings from the catalogue (``Places``, per-instance word cache, a cheap first look
+  that skips most commands) added ~3 µs warm and nothing measurable cold on the same
+  5 000 commands (another run of this machine: warm 0.057 → 0.061 ms, cold 0.109 ms both);
+  ``Places.from_catalogue`` takes ~0.3 ms (~4 ms the first time, stemmer included).
 """
 
 from __future__ import annotations

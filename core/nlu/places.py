@@ -55,6 +55,7 @@ class _Word(NamedTuple):
     key: str  # for phrases: the stem
     noun: bool  # «корпус», "building"
     ordinal: int | None  # «седьмом», "seventh"
+    relevant: bool  # may start or carry a mention: a name word, a noun, a phrase's first
 
 
 class Places:
@@ -92,12 +93,13 @@ class Places:
 
     def tag(self, toks: tuple[Tok, ...]) -> tuple[Tok, ...]:
         """``toks`` with every building mention replaced by one ``BLD`` token (arg: code)."""
-        if not self._index.codes:
+        first = self._first_relevant(toks) if self._index.codes else None
+        if first is None:
             return toks
-        out: list[Tok] = []
-        i, n, found = 0, len(toks), False
+        i = max(first - 1, 0)  # an ordinal or number may stand before a noun
+        out, n, found = list(toks[:i]), len(toks), False
         while i < n:
-            hit = None if toks[i].concept == "BLD" else self._at(toks, i)
+            hit = self._at(toks, i) if self._may_start(toks, i) else None
             if hit is None:
                 out.append(toks[i])
                 i += 1
@@ -109,6 +111,33 @@ class Places:
             out.append(Tok("word", " ".join(texts), "BLD", None, code))
             i, found = end, True
         return tuple(out) if found else toks
+
+    def _may_start(self, toks: tuple[Tok, ...], i: int) -> bool:
+        tok = toks[i]
+        if tok.kind == "word":
+            if tok.concept == "BLD":
+                return False
+            word = self._cache.get(tok.text) or self._word(tok.text)
+            if word.relevant:
+                return True
+            if word.ordinal is None:
+                return False
+        elif tok.kind not in ("int", "room"):
+            return False
+        elif tok.text in self._index.phrases:
+            return True
+        return i + 1 < len(toks) and toks[i + 1].text in NOUNS
+
+    def _first_relevant(self, toks: tuple[Tok, ...]) -> int | None:
+        """A cheap look first: most commands name no building (this runs per message)."""
+        cache, phrases = self._cache, self._index.phrases
+        for i, tok in enumerate(toks):
+            if tok.kind == "word":
+                if (cache.get(tok.text) or self._word(tok.text)).relevant:
+                    return i
+            elif tok.text in phrases:
+                return i
+        return None
 
     @staticmethod
     def building_in(toks: tuple[Tok, ...]) -> str | None:
@@ -239,7 +268,9 @@ class Places:
             code = self._index.stems[key]
         else:
             code, sure = self._typo(text, key), False
-        return _Word(code, sure, is_keyword(text), key, text in NOUNS, ORDINAL_WORDS.get(text))
+        keyword, noun = is_keyword(text), text in NOUNS
+        relevant = (code is not None and not keyword) or noun or key in self._index.phrases
+        return _Word(code, sure, keyword, key, noun, ORDINAL_WORDS.get(text), relevant)
 
     def _typo(self, text: str, key: str) -> str | None:
         limit = typo_limit(text)
