@@ -39,6 +39,7 @@ __all__ = ["Places"]
 
 _UNITS = frozenset({"ROOM", "PEOPLE", "HOUR", "MINUTE", "DAY", "WEEK", "MONTH", "HALF_HOUR"})
 _RANGE = frozenset({"TO", "FROM", "AND"})
+_FILLERS = frozenset({"AT", "FOR", "IN", "ART"})  # «в», "in", "a" around an answer
 _CACHE_LIMIT = 8192
 
 
@@ -155,7 +156,7 @@ class Places:
             mark = self._mark(tok, cardinal=True)
             if mark is not None and mark in self._index.marks:
                 found.add(self._index.marks[mark])
-            elif tok.text not in GENERIC_WORDS:
+            elif tok.text not in GENERIC_WORDS and tok.concept not in _FILLERS:
                 return None
         return found.pop() if len(found) == 1 else None
 

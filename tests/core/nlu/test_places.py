@@ -162,6 +162,7 @@ def test_a_bare_number_is_no_building_but_answers_which_building() -> None:
     assert answer("3", NUMBERED) == "3"
     assert answer("библиотека", NUMBERED) == "lib"
     assert answer("Library", NUMBERED, "en") == "lib"
+    assert answer("in the seventh", NUMBERED, "en") == "7"
     with pytest.raises(SlotParseError, match="Не знаю такой корпус"):
         answer("5", NUMBERED)
     with pytest.raises(SlotParseError):
