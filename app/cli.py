@@ -111,6 +111,8 @@ def parse(
     from datetime import datetime
     from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+    from app.compose import current_catalogue
+    from core.nlu import Places
     from core.nlu import parse as nlu_parse
 
     settings = _settings()
@@ -122,9 +124,13 @@ def parse(
         raise typer.Exit(2) from None
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=zone)
+    try:
+        places = Places.from_catalogue(asyncio.run(current_catalogue(settings)))
+    except ClubError as exc:
+        _fail(exc)
     lines = sys.stdin if text == "-" else [text]
     for line in lines:
-        decision = nlu_parse(line.rstrip("\n"), now=moment, tz=zone)
+        decision = nlu_parse(line.rstrip("\n"), now=moment, tz=zone, places=places)
         payload = decision.to_json()
         if as_json:
             typer.echo(json.dumps(payload, ensure_ascii=False))

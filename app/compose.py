@@ -6,17 +6,18 @@ from __future__ import annotations
 import os
 import socket
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 
 import structlog
 from pydantic import SecretStr
 
-from app.systems import choose_system
+from app.systems import choose_system, default_profile
 from bot.factory import CoreServices
 from core.accounts import AccountService
 from core.app import build_core
 from core.assist import open_assist
+from core.booking import Catalogue
 from core.booking.catalogue import Catalogues
 from core.booking.profile import load_profile
 from core.browser import BrowserPool
@@ -28,15 +29,17 @@ from core.output import OutputSink
 from core.scheduler import BookingScheduler, LateTimer, ScheduleBook
 from core.settings import Settings
 from core.vault import CredentialVault
-from scenarios.booking import PortalAccount, PortalWork
+from scenarios.booking import PortalAccount, PortalWork, read_catalogue
 from scenarios.registry import all_scenarios
 from storage import Storage, open_storage
+from storage.files import FileCache
 
 __all__ = [
     "DEMO_ACCOUNT",
     "open_app",
     "open_core",
     "open_core_services",
+    "current_catalogue",
     "open_portal_account",
     "open_settings_storage",
 ]
@@ -79,6 +82,42 @@ async def open_portal_account(settings: Settings) -> AsyncIterator[tuple[str, Po
         yield portal.url, PortalAccount(username=username, password=password)
 
 
+def _catalogues(
+    settings: Settings, *, read: Callable[[], Awaitable[Catalogue]], clock: Clock
+) -> Catalogues:
+    """The catalogue, cached in ``DATA_DIR`` (it outlives a restart while the site is down)."""
+    kind = settings.portal.kind
+    return Catalogues(
+        read=read,
+        cache=FileCache(settings.data_dir / "cache"),
+        key=f"{kind}:{settings.portal.url or 'in-process'}",
+        profile=load_profile(settings.portal.profile or default_profile(kind)),
+        clock=clock,
+    )
+
+
+async def current_catalogue(settings: Settings) -> Catalogue:
+    """The catalogue the product uses (``clubman parse``): the cached one, else read from
+    the site with the club's account."""
+    async with AsyncExitStack() as stack:
+
+        async def read() -> Catalogue:
+            url, account = await stack.enter_async_context(open_portal_account(settings))
+            pool = await stack.enter_async_context(_browser_pool(settings))
+            system = choose_system(settings.portal.kind, url)
+            return await read_catalogue(pool, system, account)
+
+        return await _catalogues(settings, read=read, clock=SystemClock()).load()
+
+
+def _browser_pool(settings: Settings) -> BrowserPool:
+    return BrowserPool(
+        executable=settings.browser.executable,
+        max_contexts=settings.browser.max_contexts,
+        headless=settings.browser.headless,
+    )
+
+
 def _process_id() -> str:
     """Who holds a schedule claim: this host and process."""
     return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
@@ -100,14 +139,8 @@ async def open_core_services(
     """``open_core``, with the services the Telegram handlers use besides the manager."""
     async with AsyncExitStack() as stack:
         url, account = await stack.enter_async_context(open_portal_account(settings))
-        choice = choose_system(settings.portal.kind, url)
-        pool = await stack.enter_async_context(
-            BrowserPool(
-                executable=settings.browser.executable,
-                max_contexts=settings.browser.max_contexts,
-                headless=settings.browser.headless,
-            )
-        )
+        system = choose_system(settings.portal.kind, url)
+        pool = await stack.enter_async_context(_browser_pool(settings))
         vault = CredentialVault(storage, settings.security.encryption_key)
         bus = EventBus(storage.events)
         assist = await stack.enter_async_context(
@@ -117,17 +150,11 @@ async def open_core_services(
             )
         )  # fmt: skip
         work = PortalWork(
-            pool=pool, system=choice.system, account=account, vault=vault, brain=assist.brain
+            pool=pool, system=system, account=account, vault=vault, brain=assist.brain
         )
         clock = clock or SystemClock()
         catalogues = await stack.enter_async_context(
-            Catalogues(
-                read=work.read_catalogue,
-                cache=storage.cache,
-                key=f"{settings.portal.kind}:{url}",
-                profile=load_profile(settings.portal.profile or choice.profile),
-                clock=clock,
-            )
+            _catalogues(settings, read=work.read_catalogue, clock=clock)
         )
         timer = LateTimer()  # the scheduler needs the manager, which needs the scenarios
         scenarios = all_scenarios(
@@ -137,7 +164,7 @@ async def open_core_services(
         )  # fmt: skip
         manager = await stack.enter_async_context(
             build_core(
-                settings, storage, sink, scenarios=scenarios, clock=clock, bus=bus,
+                settings, storage, sink, scenarios=scenarios, catalogues=catalogues, clock=clock, bus=bus,
                 classifier=assist.classifier, extractor=assist.extractor,
             )
         )  # fmt: skip

@@ -13,13 +13,7 @@ import adapters.refportal
 from core.booking import BookingSystem
 from core.errors import ConfigError
 
-__all__ = ["SystemChoice", "choose_system", "kinds"]
-
-
-@dataclass(frozen=True, slots=True)
-class SystemChoice:
-    system: BookingSystem
-    profile: Path | None  # the adapter's own profile of local words, if it ships one
+__all__ = ["choose_system", "default_profile", "kinds"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,8 +31,17 @@ def kinds() -> list[str]:
     return sorted(_SYSTEMS)
 
 
-def choose_system(kind: str, url: str) -> SystemChoice:
+def _adapter(kind: str) -> _Adapter:
     adapter = _SYSTEMS.get(kind)
     if adapter is None:
         raise ConfigError(f"PORTAL__KIND={kind!r} is not a booking system I know: {kinds()}")
-    return SystemChoice(system=adapter.open(url), profile=adapter.profile)
+    return adapter
+
+
+def choose_system(kind: str, url: str) -> BookingSystem:
+    return _adapter(kind).open(url)
+
+
+def default_profile(kind: str) -> Path | None:
+    """The profile of local words the adapter ships, if any."""
+    return _adapter(kind).profile

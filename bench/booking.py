@@ -153,7 +153,14 @@ async def core_on(
     scenarios = all_scenarios(
         work=work, catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE), preferences=storage.preferences
     )
-    async with build_core(load_settings(), storage, rec, scenarios=scenarios, bus=bus) as core:
+    async with build_core(
+        load_settings(),
+        storage,
+        rec,
+        catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE),
+        scenarios=scenarios,
+        bus=bus,
+    ) as core:
         yield core
 
 

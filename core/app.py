@@ -7,6 +7,7 @@ from contextlib import asynccontextmanager
 from datetime import timedelta
 
 from core.assist.extractor import SlotExtractor
+from core.booking.catalogue import Catalogues
 from core.clock import Clock, SystemClock
 from core.events import EventBus
 from core.manager import NLUManager
@@ -44,6 +45,7 @@ async def build_core(
     sink: OutputSink,
     *,
     scenarios: Sequence[BaseScenario],
+    catalogues: Catalogues,
     clock: Clock | None = None,
     classifier: IntentClassifier | None = None,
     extractor: SlotExtractor | None = None,
@@ -53,6 +55,7 @@ async def build_core(
     manager = NLUManager(
         storage=storage,
         scenarios=list(scenarios),
+        catalogues=catalogues,
         sink=RecordingSink(sink, storage),
         bus=bus or EventBus(storage.events),
         clock=clock or SystemClock(),

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from core.booking.catalogue import Catalogues
 from core.clock import Clock
 from core.commands import Answer, Lang
 from core.events import AnswerReceived, AnswerRejected, EventBus, SlotMissing
@@ -25,9 +26,16 @@ def _lang(run: ScenarioRun) -> Lang:
 
 class SlotCollector:
     def __init__(
-        self, *, storage: Storage, runner: ScenarioRunner, bus: EventBus, clock: Clock
+        self,
+        *,
+        storage: Storage,
+        runner: ScenarioRunner,
+        bus: EventBus,
+        clock: Clock,
+        catalogues: Catalogues,
     ) -> None:
         self._storage = storage
+        self._catalogues = catalogues
         self._runner = runner
         self._bus = bus
         self._clock = clock
@@ -40,6 +48,7 @@ class SlotCollector:
             now=self._clock.now(),
             tz=ZoneInfo(run.timezone),
             slots=run.slots,
+            places=self._catalogues.places,
         )
 
     async def advance(

@@ -15,6 +15,7 @@ import structlog
 from pydantic import BaseModel
 
 from core.assist.extractor import SlotExtractor, fill_slots
+from core.booking.catalogue import Catalogues
 from core.clock import Clock
 from core.collector import SlotCollector
 from core.commands import Answer, Command, Lang
@@ -53,6 +54,7 @@ class NLUManager:
         *,
         storage: Storage,
         scenarios: Sequence[BaseScenario],
+        catalogues: Catalogues,
         sink: OutputSink,
         bus: EventBus,
         clock: Clock,
@@ -63,6 +65,7 @@ class NLUManager:
         expiry_interval: float = 30.0,
     ) -> None:
         self._storage = storage
+        self._catalogues = catalogues  # the booking system's buildings, for the NLU
         self._extractor = extractor  # None: slots come from the rules only
         self._sink = sink
         self._bus = bus
@@ -81,7 +84,9 @@ class NLUManager:
             clock=clock,
             waiting_ttl=waiting_ttl,
         )
-        self._collector = SlotCollector(storage=storage, runner=self._runner, bus=bus, clock=clock)
+        self._collector = SlotCollector(
+            storage=storage, runner=self._runner, bus=bus, clock=clock, catalogues=catalogues
+        )
         self._sessions = ChatSessions(storage)
         self._expiry_task: asyncio.Task[None] | None = None
 
@@ -130,7 +135,8 @@ class NLUManager:
                 user = await self._user(command)
                 waiting = await self._waiting_run(command.chat_id)
             tz = ZoneInfo(user.timezone or self._default_tz)
-            decision = parse(command.text, now=self._clock.now(), tz=tz)
+            places = self._catalogues.places
+            decision = parse(command.text, now=self._clock.now(), tz=tz, places=places)
             forced = self._forced_intent(command)
             if forced is not None:
                 # "/schedules" says nothing about the language: the client's setting does.
@@ -198,6 +204,7 @@ class NLUManager:
         decision = await fill_slots(
             self._extractor, command.text, decision, choice.intent, now=self._clock.now(),
             tz=ZoneInfo(user.timezone or self._default_tz), user_id=command.user_id,
+            buildings=self._catalogues.current.buildings,
         )  # fmt: skip
         run = ScenarioRun(
             chat_id=command.chat_id,

@@ -16,7 +16,7 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from core.commands import Command, Lang
 from core.events import BaseEvent
-from core.nlu import Decision, Intent, SlotParseError, parse_slot, question_for
+from core.nlu import Decision, Intent, Places, SlotParseError, parse_slot, question_for
 from core.output import Option
 from core.pause import NeedsAnswer, QuestionSpec
 
@@ -44,6 +44,7 @@ class SlotContext:
     now: datetime
     tz: ZoneInfo
     slots: dict[str, Any]
+    places: Places  # the booking system's buildings, for answers that name one
 
 
 async def _nothing() -> None:
@@ -155,7 +156,14 @@ class StepScenario(BaseScenario, Generic[S]):
         if option_id is not None:
             raw: Any = option_id
         else:
-            raw = parse_slot(slot, text or "", now=ctx.now, tz=ctx.tz, lang=ctx.lang)  # type: ignore[arg-type]
+            raw = parse_slot(
+                slot,  # type: ignore[arg-type]
+                text or "",
+                now=ctx.now,
+                tz=ctx.tz,
+                lang=ctx.lang,
+                places=ctx.places,
+            )
         field_info = self.slot_model.model_fields.get(slot)
         if field_info is None:
             return raw

@@ -22,6 +22,7 @@ from core.booking.models import Catalogue
 from core.booking.profile import Profile
 from core.clock import Clock, SystemClock
 from core.errors import ClubError, ConfigError
+from core.nlu.places import Places
 
 __all__ = ["CatalogueCache", "Catalogues"]
 
@@ -56,6 +57,7 @@ class Catalogues:
         self._current: Catalogue | None = None
         self._task: asyncio.Task[None] | None = None
         self._fixed = False  # never refreshed
+        self._places: tuple[Catalogue, Places] | None = None  # built once per catalogue
 
     @classmethod
     def fixed(cls, catalogue: Catalogue) -> Catalogues:
@@ -74,6 +76,14 @@ class Catalogues:
         if self._current is None:
             raise ConfigError("the booking system's catalogue has not been read yet")
         return self._current
+
+    @property
+    def places(self) -> Places:
+        """The NLU's gazetteer of the current catalogue's buildings."""
+        catalogue = self.current
+        if self._places is None or self._places[0] is not catalogue:
+            self._places = (catalogue, Places.from_catalogue(catalogue))
+        return self._places[1]
 
     async def __aenter__(self) -> Catalogues:
         if self._fixed:

@@ -14,6 +14,7 @@ from core.nlu.dates import extract_date
 from core.nlu.decision import WEEKDAYS, Lang, Recurrence, SlotName
 from core.nlu.errors import SlotParseError
 from core.nlu.parser import local_today
+from core.nlu.places import Places
 from core.nlu.recurrence import extract_recurrence, weekdays_from
 from core.nlu.slots import MAX_ROOMS, extract_slots, room_numbers
 from core.nlu.times import extract_times, read_clock, resolve_hour
@@ -39,16 +40,21 @@ def _fail(reason: str, lang: Lang) -> SlotParseError:
     return SlotParseError(ru if lang == "ru" else en)
 
 
-def parse_slot(name: SlotName, text: str, *, now: datetime, tz: ZoneInfo, lang: Lang) -> object:
-    """The typed value of slot ``name`` in an answer ``text``; ``SlotParseError`` if none."""
-    toks = analyze(text)
+def parse_slot(
+    name: SlotName, text: str, *, now: datetime, tz: ZoneInfo, lang: Lang, places: Places
+) -> object:
+    """The typed value of slot ``name`` in an answer ``text``; ``SlotParseError`` if none.
+
+    ``building`` is a code of ``places``; a bare «7» or «Б» will do when one building
+    is numbered or lettered so."""
+    toks = places.tag(analyze(text))
     today = local_today(now, tz)
     if name == "date":
         return _date(toks, today, lang)
     if name in ("start", "end"):
         return _time(toks, lang)
     if name in ("rooms", "capacity"):
-        slots = extract_slots(toks, today=today, lang=lang)
+        slots = extract_slots(toks, today=today, lang=lang, places=places)
         value = slots.rooms if name == "rooms" else slots.capacity
         if value is None:
             numbers = [t.number for t in toks if t.number is not None or t.is_("ART")]
@@ -63,7 +69,7 @@ def parse_slot(name: SlotName, text: str, *, now: datetime, tz: ZoneInfo, lang: 
             raise _fail("number", lang)
         return value
     if name == "building":
-        code = next((t.arg for t in toks if t.is_("BLD")), None)
+        code = places.answer(toks)
         if code is None:
             raise _fail("building", lang)
         return code

@@ -10,6 +10,7 @@ from datetime import date
 
 from core.nlu.analysis import Tok, analyze, has_cyrillic
 from core.nlu.decision import Intent, Lang, Slots
+from core.nlu.places import Places
 from core.nlu.slots import extract_slots
 
 __all__ = ["score", "score_intents"]
@@ -89,8 +90,9 @@ def score(toks: tuple[Tok, ...], slots: Slots) -> dict[Intent, float]:
     return s
 
 
-def score_intents(text: str) -> dict[Intent, float]:
-    """Rule scores 0..1 for every intent (``unknown`` included)."""
+def score_intents(text: str, *, places: Places) -> dict[Intent, float]:
+    """Rule scores 0..1 for every intent (``unknown`` included). ``places`` matters: the 7
+    of «в 7-м корпусе» is a building, not a time."""
     toks = analyze(text)
     lang: Lang = "ru" if has_cyrillic(text) else "en"
-    return score(toks, extract_slots(toks, today=_REFERENCE_DAY, lang=lang))
+    return score(toks, extract_slots(toks, today=_REFERENCE_DAY, lang=lang, places=places))

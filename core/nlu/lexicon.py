@@ -4,7 +4,8 @@ Lookup order, fastest first: exact word form → Russian Snowball stem → fuzzy
 (optimal string alignment distance 1, or 2 for words of 8+ letters, via rapidfuzz) so
 that a missing, doubled or swapped letter («бронирй», «четврег») still matches.
 Common words that are one typo away from a keyword («среди», "there") never match fuzzily.
-Results are cached per word.
+Results are cached per word. Buildings are not here: they come from the booking system's
+catalogue at run time (``places``), which reuses ``stem``, ``is_keyword`` and ``typo_limit``.
 """
 
 from __future__ import annotations
@@ -16,10 +17,9 @@ import snowballstemmer
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
-from core.nlu.buildings import BUILDINGS
 from core.nlu.numbers import NUMBER_WORDS
 
-__all__ = ["PHRASES", "Sense", "sense_of"]
+__all__ = ["PHRASES", "Sense", "is_keyword", "sense_of", "stem", "typo_limit"]
 
 
 class Sense(NamedTuple):
@@ -223,29 +223,25 @@ def _exact_table() -> dict[str, Sense]:
     for month, forms in enumerate(_MONTH_WORDS, start=1):
         for form in forms.split():
             table.setdefault(form, Sense("MONTH", month))
-    for building in BUILDINGS:
-        for alias in building.aliases:
-            table.setdefault(alias, Sense("BLD", None, building.code))
     return table
 
 
 @lru_cache(maxsize=1)
 def _tables() -> tuple[dict[str, Sense], dict[str, Sense], tuple[str, ...]]:
     exact = _exact_table()
-    stemmer = snowballstemmer.stemmer("russian")
     stems: dict[str, Sense] = {}
     clashes: set[str] = set()
     for form, sense in exact.items():
         if not _is_cyrillic(form) or sense.concept in {"NUM", "TO", "FROM", "AT", "FOR"}:
             continue
-        stem = stemmer.stemWord(form)
-        if len(stem) < _STEM_MIN:
+        key = stem(form)
+        if len(key) < _STEM_MIN:
             continue
-        if stem in stems and stems[stem] != sense:
-            clashes.add(stem)
-        stems.setdefault(stem, sense)
-    for stem in clashes:
-        del stems[stem]
+        if key in stems and stems[key] != sense:
+            clashes.add(key)
+        stems.setdefault(key, sense)
+    for key in clashes:
+        del stems[key]
     fuzzy = tuple(w for w in exact if len(w) >= 5)
     return exact, stems, fuzzy
 
@@ -259,6 +255,24 @@ def _is_cyrillic(word: str) -> bool:
     return any("а" <= ch <= "я" for ch in word)
 
 
+@lru_cache(maxsize=16384)
+def stem(word: str) -> str:
+    """The Russian Snowball stem of a Cyrillic word (~50 µs, hence cached); other words as is."""
+    return _ru_stemmer().stemWord(word) if _is_cyrillic(word) else word
+
+
+def is_keyword(word: str) -> bool:
+    """Whether ``word`` is exactly one of the vocabulary's forms (so it means that, always)."""
+    return word in _tables()[0]
+
+
+def typo_limit(word: str) -> int:
+    """How many edits a typo in ``word`` may have (0: never corrected, short or a real word)."""
+    if len(word) < 5 or word in _NOT_TYPOS:
+        return 0
+    return 2 if len(word) >= 8 else 1
+
+
 @lru_cache(maxsize=8192)
 def sense_of(word: str) -> Sense | None:
     """The sense of one normalized word, or ``None`` if it is not in the vocabulary."""
@@ -269,12 +283,12 @@ def sense_of(word: str) -> Sense | None:
     if word in _NOT_TYPOS or len(word) < 4:
         return None
     if _is_cyrillic(word):
-        found = stems.get(_ru_stemmer().stemWord(word))
+        found = stems.get(stem(word))
         if found is not None:
             return found
-    if len(word) < 5:
+    limit = typo_limit(word)
+    if not limit:
         return None
-    limit = 2 if len(word) >= 8 else 1
     match = process.extractOne(word, fuzzy, scorer=OSA.distance, score_cutoff=limit)
     if match is None:
         return None

@@ -1,8 +1,9 @@
-"""Number words in Russian and English (cardinals and the case forms used with hours)."""
+"""Number words in Russian and English: cardinals (with the case forms used with hours)
+and ordinals («седьмой», «в седьмом», "seventh"), which name numbered buildings."""
 
 from __future__ import annotations
 
-__all__ = ["NUMBER_WORDS"]
+__all__ = ["NUMBER_WORDS", "ORDINAL_WORDS"]
 
 _TABLE: tuple[tuple[int, str], ...] = (
     (1, "один одна одну одно одного одной одним one"),
@@ -36,3 +37,46 @@ _TABLE: tuple[tuple[int, str], ...] = (
 )
 
 NUMBER_WORDS: dict[str, int] = {word: n for n, words in _TABLE for word in words.split()}
+
+# Ordinals: the Russian stem and its masculine ending («ый» or «ой»), then English.
+_ORDINALS: tuple[tuple[int, str, str], ...] = (
+    (1, "первый", "first"),
+    (2, "второй", "second"),
+    (4, "четвертый", "fourth"),
+    (5, "пятый", "fifth"),
+    (6, "шестой", "sixth"),
+    (7, "седьмой", "seventh"),
+    (8, "восьмой", "eighth"),
+    (9, "девятый", "ninth"),
+    (10, "десятый", "tenth"),
+    (11, "одиннадцатый", "eleventh"),
+    (12, "двенадцатый", "twelfth"),
+    (13, "тринадцатый", "thirteenth"),
+    (14, "четырнадцатый", "fourteenth"),
+    (15, "пятнадцатый", "fifteenth"),
+    (16, "шестнадцатый", "sixteenth"),
+    (17, "семнадцатый", "seventeenth"),
+    (18, "восемнадцатый", "eighteenth"),
+    (19, "девятнадцатый", "nineteenth"),
+    (20, "двадцатый", "twentieth"),
+    (30, "тридцатый", "thirtieth"),
+)
+# Case and gender endings of an adjective like «седьмой»/«пятый» after its stem.
+_ENDINGS = ("ого", "ому", "ым", "ом", "ая", "ой", "ую", "ое", "ые", "ых", "ыми")
+# «третий» declines on its own.
+_THIRD = "третий третьего третьему третьим третьем третья третьей третью третье третьи третьих"
+
+
+def _ordinal_words() -> dict[str, int]:
+    table: dict[str, int] = {word: 3 for word in _THIRD.split()}
+    table["third"] = 3
+    for n, masculine, english in _ORDINALS:
+        stem = masculine[:-2]
+        table[masculine] = n
+        for ending in _ENDINGS:
+            table[stem + ending] = n
+        table[english] = n
+    return table
+
+
+ORDINAL_WORDS: dict[str, int] = _ordinal_words()

@@ -12,6 +12,10 @@ Measured on this machine before choosing the approach (Python 3.11):
   on 5 000 generated RU/EN commands (2 vCPUs): cold (fresh per-word caches) median
   0.07 ms, p99 0.13 ms; warm median 0.04 ms, p99 0.06 ms. First call (tables built)
   ~6 ms. (Half of it had been iterating the ``Intent`` enum: see ``_CANDIDATES``.)
+* Buildings from the catalogue (``Places``, per-instance word cache, a cheap first look
+  that skips most commands) added ~3 µs warm and nothing measurable cold on the same
+  5 000 commands (another run of this machine: warm 0.057 → 0.061 ms, cold 0.109 ms both);
+  ``Places.from_catalogue`` takes ~0.3 ms (~4 ms the first time, stemmer included).
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from zoneinfo import ZoneInfo
 from core.nlu.analysis import Tok, analyze, has_cyrillic
 from core.nlu.decision import WEEKDAYS, Decision, Intent, Lang, Recurrence, SlotName, Slots
 from core.nlu.intents import score
+from core.nlu.places import Places
 from core.nlu.questions import question_for
 from core.nlu.slots import extract_slots
 
@@ -49,11 +54,14 @@ def local_today(now: datetime, tz: ZoneInfo) -> date:
     return now.astimezone(tz).date()
 
 
-def parse(text: str, *, now: datetime, tz: ZoneInfo) -> Decision:
-    """Parse one command. Never raises on user input; unparseable text is ``unknown``."""
+def parse(text: str, *, now: datetime, tz: ZoneInfo, places: Places) -> Decision:
+    """Parse one command. Never raises on user input; unparseable text is ``unknown``.
+
+    ``places``: the booking system's buildings (``Places.from_catalogue``); the slot
+    ``building`` is one of their codes."""
     lang = detect_lang(text)
     toks = analyze(text)
-    slots = extract_slots(toks, today=local_today(now, tz), lang=lang)
+    slots = extract_slots(toks, today=local_today(now, tz), lang=lang, places=places)
     scores = score(toks, slots)
     intent: Intent = max(_CANDIDATES, key=scores.__getitem__)
     if scores[intent] < MIN_CONFIDENCE:

@@ -1,8 +1,10 @@
 """Slot extraction: analysed tokens → ``Slots`` (only what the text says; no defaults).
 
-Order matters, each reader marks the tokens it used: recurrence → date → times →
-capacity («на 40 человек») → room count («три аудитории», "a room") → room numbers
-(3–4 digits, «301а», or any number right after «аудитория»/"room"/«№») → building → adjacency.
+Buildings come first: ``Places.tag`` turns each mention («в 7-м корпусе», "building 3")
+into one token, so no later reader takes its number. Then order matters, each reader
+marks the tokens it used: recurrence → date → times → capacity («на 40 человек») → room
+count («три аудитории», "a room") → room numbers (3–4 digits, «301а», or any number right
+after «аудитория»/"room"/«№») → adjacency.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from datetime import date
 from core.nlu.analysis import Tok
 from core.nlu.dates import extract_date
 from core.nlu.decision import Lang, Slots
+from core.nlu.places import Places
 from core.nlu.recurrence import extract_recurrence
 from core.nlu.times import extract_times
 
@@ -85,7 +88,8 @@ def room_numbers(toks: tuple[Tok, ...], used: set[int], *, any_length: bool = Fa
     return found
 
 
-def extract_slots(toks: tuple[Tok, ...], *, today: date, lang: Lang) -> Slots:
+def extract_slots(toks: tuple[Tok, ...], *, today: date, lang: Lang, places: Places) -> Slots:
+    toks = places.tag(toks)
     used: set[int] = set()
     recurrence = extract_recurrence(toks, used)
     when, _ = extract_date(toks, used, today, lang)
@@ -93,7 +97,7 @@ def extract_slots(toks: tuple[Tok, ...], *, today: date, lang: Lang) -> Slots:
     capacity = _capacity(toks, used)
     rooms = _count(toks, used)
     numbers = room_numbers(toks, used)
-    building = next((t.arg for t in toks if t.is_("BLD")), None)
+    building = places.building_in(toks)
     adjacent = True if any(t.is_("ADJ") for t in toks) else None
     return Slots(
         date=when,

@@ -33,15 +33,18 @@ _TOKEN = re.compile(
     r"|(?P<sign>[№#])"
 )
 _DASHES = str.maketrans({"–": "-", "—": "-", "−": "-", "‐": "-", "ё": "е"})
-_ORDINAL_SUFFIXES = frozenset({"st", "nd", "rd", "th", "го", "е", "ое", "ого", "й"})
+_ORDINAL_SUFFIXES = frozenset(
+    {"st", "nd", "rd", "th", "го", "е", "ое", "ого", "й", "м", "ом", "ой", "ым"}
+)
 _SPLIT_SUFFIXES = frozenset({"am", "pm", "ч", "h", "x", "х"})
 
 
 def normalize(text: str) -> str:
-    """Lower case, «ё» → «е», one kind of dash, "a.m." → "am", ordinals «27-го» → "27"."""
+    """Lower case, «ё» → «е», one kind of dash, "a.m." → "am", ordinals «27-го» → "27"
+    (and «7-м» → "7")."""
     text = text.lower().translate(_DASHES)
     text = re.sub(r"\b([ap])\.\s?m\.?", r"\1m", text)
-    return re.sub(r"(\d)-(го|е|ое|ого|й)\b", r"\1", text)
+    return re.sub(r"(\d)-(го|е|ое|ого|й|м|ом|ой|ым)\b", r"\1", text)
 
 
 def tokenize(text: str) -> list[RawToken]:

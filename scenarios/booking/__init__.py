@@ -1,9 +1,9 @@
-"""Room booking on the portal: book, list and cancel."""
+"""Room booking on the configured booking system: book, list and cancel."""
 
 from scenarios.booking.book import BookRooms, PreferenceStore
 from scenarios.booking.manage import CancelBooking, ListBookings
 from scenarios.booking.slots import BookingSlots
-from scenarios.booking.work import PortalAccount, PortalWork, SessionVault
+from scenarios.booking.work import PortalAccount, PortalWork, SessionVault, read_catalogue
 
 __all__ = [
     "BookRooms",
@@ -14,4 +14,5 @@ __all__ = [
     "PortalWork",
     "PreferenceStore",
     "SessionVault",
+    "read_catalogue",
 ]

@@ -30,7 +30,7 @@ from core.errors import PortalError
 from core.pause import NeedsAnswer
 from core.scenario import StepContext
 
-__all__ = ["Credentials", "PortalAccount", "PortalWork", "SessionVault"]
+__all__ = ["Credentials", "PortalAccount", "PortalWork", "SessionVault", "read_catalogue"]
 
 
 class PortalAccount(BaseModel):
@@ -75,15 +75,7 @@ class PortalWork:
         personal = await self._vault.credentials(user_id)
         if personal is not None:
             return personal.username, personal.password.get_secret_value()
-        return self._club_login()
-
-    def _club_login(self) -> tuple[str, str]:
-        if self._account.username and self._account.password:
-            return self._account.username, self._account.password.get_secret_value()
-        raise PortalError(
-            "no portal account is configured",
-            hint="send /login in a private chat, or set PORTAL__USERNAME and PORTAL__PASSWORD",
-        )
+        return _club_login(self._account)
 
     async def session(self, ctx: StepContext[Any]) -> BookingSession:
         opened = self._open.get(ctx.run_id)
@@ -156,14 +148,7 @@ class PortalWork:
 
     async def read_catalogue(self) -> Catalogue:
         """The site's catalogue, read with the club's account on a fresh context."""
-        username, password = self._club_login()
-        async with self._pool.context() as context:
-            session = self._system.open_session(context, username=username, password=password)
-            try:
-                await session.ensure_logged_in()
-                return await session.catalogue()
-            finally:
-                await session.close()
+        return await read_catalogue(self._pool, self._system, self._account)
 
     async def pick_alternative(
         self, ctx: StepContext[Any], step: str, problem: Exception
@@ -195,6 +180,29 @@ class PortalWork:
         opened = self._open.pop(run_id, None)
         if opened is not None:
             await opened[0].aclose()
+
+
+def _club_login(account: PortalAccount) -> tuple[str, str]:
+    if account.username and account.password:
+        return account.username, account.password.get_secret_value()
+    raise PortalError(
+        "no portal account is configured",
+        hint="send /login in a private chat, or set PORTAL__USERNAME and PORTAL__PASSWORD",
+    )
+
+
+async def read_catalogue(
+    pool: BrowserPool, system: BookingSystem, account: PortalAccount
+) -> Catalogue:
+    """The site's catalogue, read with the club's account on a fresh context."""
+    username, password = _club_login(account)
+    async with pool.context() as context:
+        session = system.open_session(context, username=username, password=password)
+        try:
+            await session.ensure_logged_in()
+            return await session.catalogue()
+        finally:
+            await session.close()
 
 
 def _snapshot(summary: PageSummary) -> PageSnapshot:

@@ -14,6 +14,7 @@ from app.run import poll
 from bot.factory import BotApp, CoreFactory, open_bot_app
 from bot.outbox import FloodLimits
 from core.app import build_core
+from core.booking.catalogue import Catalogues
 from core.clock import Clock
 from core.commands import Command
 from core.manager import NLUManager
@@ -32,6 +33,7 @@ from core.settings import Settings, load_settings
 from scenarios.help import HelpScenario, UnknownScenario
 from storage import Storage
 from tests.fakes.telegram import FakeTelegram, RateLimits
+from tests.support.catalogues import REFPORTAL_CATALOGUE
 
 __all__ = [
     "FAST_LIMITS",
@@ -157,7 +159,14 @@ async def running_bot(
     def real_core(
         settings: Settings, opened: Storage, sink: OutputSink
     ) -> AbstractAsyncContextManager[NLUManager]:
-        return build_core(settings, opened, sink, scenarios=chosen, clock=clock)
+        return build_core(
+            settings,
+            opened,
+            sink,
+            catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE),
+            scenarios=chosen,
+            clock=clock,
+        )
 
     settings = settings_for(tg, allowed=allowed, allow_all=allow_all and not allowed)
     async with open_bot_app(

@@ -45,7 +45,14 @@ def schedule_core(
         HelpScenario(),
         UnknownScenario(),
     ]
-    return build_core(settings, storage, sink, scenarios=scenarios, clock=clock)
+    return build_core(
+        settings,
+        storage,
+        sink,
+        catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE),
+        scenarios=scenarios,
+        clock=clock,
+    )
 
 
 async def test_create_pause_resume_delete_by_tapping(tg: FakeTelegram, storage: Storage) -> None:

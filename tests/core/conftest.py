@@ -9,12 +9,14 @@ from datetime import UTC, datetime
 import pytest
 
 from core.app import build_core
+from core.booking.catalogue import Catalogues
 from core.clock import ManualClock
 from core.manager import NLUManager
 from core.scenario import BaseScenario
 from core.settings import load_settings
 from scenarios.help import HelpScenario, UnknownScenario
 from storage import Storage
+from tests.support.catalogues import REFPORTAL_CATALOGUE
 from tests.support.scenarios import TrackedScenario
 from tests.support.sinks import CollectingSink
 
@@ -46,7 +48,14 @@ def make_core(storage: Storage, sink: CollectingSink, clock: ManualClock) -> Cor
 
     def factory(*scenarios: BaseScenario) -> AbstractAsyncContextManager[NLUManager]:
         chosen = list(scenarios) or [HelpScenario(), UnknownScenario()]
-        return build_core(load_settings(), storage, sink, scenarios=chosen, clock=clock)
+        return build_core(
+            load_settings(),
+            storage,
+            sink,
+            catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE),
+            scenarios=chosen,
+            clock=clock,
+        )
 
     return factory
 

@@ -42,7 +42,14 @@ async def manager(
     scenarios = all_scenarios(
         work=work, catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE), preferences=storage.preferences
     )
-    async with build_core(load_settings(), storage, sink, scenarios=scenarios, clock=clock) as core:
+    async with build_core(
+        load_settings(),
+        storage,
+        sink,
+        catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE),
+        scenarios=scenarios,
+        clock=clock,
+    ) as core:
         yield core
 
 
@@ -165,7 +172,14 @@ async def test_wrong_password_stops_with_a_clear_message(
     scenarios = all_scenarios(
         work=work, catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE), preferences=storage.preferences
     )
-    async with build_core(load_settings(), storage, sink, scenarios=scenarios, clock=clock) as core:
+    async with build_core(
+        load_settings(),
+        storage,
+        sink,
+        catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE),
+        scenarios=scenarios,
+        clock=clock,
+    ) as core:
         await core.handle(cmd("забронируй 301 в главном послезавтра с 12 до 13"))
         failed = await sink.wait_for(Failed, timeout=60)
     assert "wrong" not in failed.text

@@ -56,7 +56,14 @@ async def manager(
     scenarios = all_scenarios(
         work=work, catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE), preferences=storage.preferences
     )
-    async with build_core(load_settings(), storage, sink, scenarios=scenarios, clock=clock) as core:
+    async with build_core(
+        load_settings(),
+        storage,
+        sink,
+        catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE),
+        scenarios=scenarios,
+        clock=clock,
+    ) as core:
         yield core
 
 

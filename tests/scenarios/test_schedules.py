@@ -87,7 +87,13 @@ def make_bot(
         bus = EventBus(storage.events)
         settings = SchedulerSettings(first_fire_delay_seconds=0.05)
         async with build_core(
-            load_settings(), storage, sink, scenarios=scenarios, clock=clock, bus=bus
+            load_settings(),
+            storage,
+            sink,
+            catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE),
+            scenarios=scenarios,
+            clock=clock,
+            bus=bus,
         ) as manager:
             scheduler = BookingScheduler(
                 catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE),

@@ -53,7 +53,13 @@ async def main(mongo: str, redis: str, db: str, portal: str, mode: str, *, text:
             catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE),
             preferences=storage.preferences,
         )
-        async with build_core(load_settings(), storage, PrintSink(), scenarios=scenarios) as core:
+        async with build_core(
+            load_settings(),
+            storage,
+            PrintSink(),
+            catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE),
+            scenarios=scenarios,
+        ) as core:
             if mode == "start":
                 await core.handle(Command(chat_id=100, user_id=100, text=text))
             while await storage.runs.active_for_chat(100):

@@ -1,10 +1,19 @@
-"""Catalogues for tests: the reference portal's as the product reads it (site + profile)."""
+"""Catalogues for tests: the reference portal's (as its site shows it, plus its profile),
+one with buildings named unlike ours, and one with numbered buildings."""
 
 from __future__ import annotations
 
-from core.booking import Building, Catalogue, Rules
+from core.booking.models import Building, Catalogue, Room
+from core.nlu.places import Places
 
-__all__ = ["REFPORTAL_CATALOGUE"]
+__all__ = [
+    "FOREIGN_CATALOGUE",
+    "NUMBERED_CATALOGUE",
+    "REFPORTAL_CATALOGUE",
+    "foreign_places",
+    "numbered_places",
+    "refportal_places",
+]
 
 REFPORTAL_CATALOGUE = Catalogue(
     system="refportal",
@@ -20,8 +29,15 @@ REFPORTAL_CATALOGUE = Catalogue(
             name="Корпус на Чайковского",
             name_en="Chaikovsky building",
             words=(
-                "чайка", "чайке", "chaikovsky", "chaikovskogo", "tchaikovsky", "tchaikovskogo",
-                "chaykovskogo", "chaikovskiy", "tchaikovskiy",
+                "чайка",
+                "чайке",
+                "chaikovsky",
+                "chaikovskogo",
+                "tchaikovsky",
+                "tchaikovskogo",
+                "chaykovskogo",
+                "chaikovskiy",
+                "tchaikovskiy",
             ),
         ),
         Building(
@@ -31,5 +47,39 @@ REFPORTAL_CATALOGUE = Catalogue(
             words=("лаб", "лабе", "лабы", "лабка", "lab", "labs", "laboratory", "laboratories"),
         ),
     ),
-    rules=Rules(),
-)  # fmt: skip
+    rooms=(
+        Room(id="main-301", building="main", number="301", floor=3, capacity=30),
+        Room(id="main-302", building="main", number="302", floor=3, capacity=30),
+        Room(id="chaikovsky-101", building="chaikovsky", number="101", floor=1, capacity=20),
+        Room(id="lab-207", building="lab", number="207", floor=2, capacity=16),
+    ),
+)
+
+FOREIGN_CATALOGUE = Catalogue(
+    system="indico",
+    buildings=(
+        Building(code="b", name="Корпус Б"),
+        Building(code="lib", name="Библиотека"),
+    ),
+)
+
+NUMBERED_CATALOGUE = Catalogue(
+    system="indico",
+    buildings=(
+        Building(code="7", name="7"),
+        Building(code="3", name="Корпус 3"),
+        Building(code="lib", name="Библиотека", name_en="Library"),
+    ),
+)
+
+
+def refportal_places() -> Places:
+    return Places.from_catalogue(REFPORTAL_CATALOGUE)
+
+
+def foreign_places() -> Places:
+    return Places.from_catalogue(FOREIGN_CATALOGUE)
+
+
+def numbered_places() -> Places:
+    return Places.from_catalogue(NUMBERED_CATALOGUE)

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from zoneinfo import ZoneInfo
 
 from core.assist import LLMAnswerer, LLMIntentClassifier, LLMSlotExtractor, SlotGuess, fill_slots
+from core.booking import Building
 from core.commands import Command, Lang
 from core.llm import FallbackLLM
 from core.nlu import Decision, Intent, Slots, parse
 from scenarios.help import UnknownScenario
 from tests.core.brain.conftest import NOW
 from tests.fakes.llm import Answer, Fail, FakeAnthropic
+from tests.support.catalogues import refportal_places
 
 TZ = ZoneInfo("Europe/Moscow")
 TODAY = dt.date(2026, 11, 23)
@@ -42,14 +45,21 @@ class Scripted:
         self.calls = 0
 
     async def extract(
-        self, text: str, *, intent: Intent, today: dt.date, lang: Lang, user_id: int | None
+        self,
+        text: str,
+        *,
+        intent: Intent,
+        today: dt.date,
+        lang: Lang,
+        user_id: int | None,
+        buildings: Sequence[Building] = (),
     ) -> SlotGuess | None:
         self.calls += 1
         return self.guess
 
 
 async def fill(extractor: Scripted, text: str, intent: Intent = Intent.BOOK_ROOMS) -> Decision:
-    decision = parse(text, now=NOW, tz=TZ)
+    decision = parse(text, now=NOW, tz=TZ, places=refportal_places())
     return await fill_slots(extractor, text, decision, intent, now=NOW, tz=TZ, user_id=1)
 
 
@@ -90,7 +100,7 @@ async def test_no_extraction_when_nothing_is_missing_or_no_extractor() -> None:
     extractor = Scripted(SlotGuess(building="lab"))
     decision = await fill(extractor, "забронируй 301 в главном в четверг с 18 до 20")
     assert extractor.calls == 0 and decision.slots.building == "main"
-    bare = parse("хочу комнату", now=NOW, tz=TZ)
+    bare = parse("хочу комнату", now=NOW, tz=TZ, places=refportal_places())
     same = await fill_slots(None, "хочу комнату", bare, Intent.BOOK_ROOMS, now=NOW, tz=TZ,
                             user_id=1)  # fmt: skip
     assert same == bare
@@ -101,7 +111,7 @@ async def test_text_the_rules_did_not_understand_gets_its_slots_from_the_llm(
 ) -> None:
     vendor.push(Answer({"date": "2026-11-26", "start": "18:00", "end": "20:00", "weekdays": None}))
     text = "нам бы где-нибудь посидеть послезавтрашним послезавтра вечерком"
-    decision = parse(text, now=NOW, tz=TZ)
+    decision = parse(text, now=NOW, tz=TZ, places=refportal_places())
     filled = await fill_slots(LLMSlotExtractor(llm), text, decision, Intent.BOOK_ROOMS, now=NOW,
                               tz=TZ, user_id=1)  # fmt: skip
     assert filled.intent is Intent.BOOK_ROOMS and filled.missing == []
@@ -114,7 +124,7 @@ async def test_unknown_gets_a_short_answer_plus_capabilities_with_an_llm(
     llm: FallbackLLM, vendor: FakeAnthropic
 ) -> None:
     command = Command(chat_id=1, user_id=1, text="какая сегодня погода?")
-    decision = parse(command.text, now=NOW, tz=TZ)
+    decision = parse(command.text, now=NOW, tz=TZ, places=refportal_places())
     vendor.push(Answer({"answer": "Погоду я не знаю."}))
     said = await UnknownScenario(answerer=LLMAnswerer(llm)).respond(command, decision)
     assert said.startswith("Погоду я не знаю.\n\n") and "бронировать аудитории" in said

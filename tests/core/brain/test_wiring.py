@@ -7,6 +7,8 @@ from collections.abc import Sequence
 
 from core.app import build_core
 from core.assist import SlotGuess
+from core.booking import Building
+from core.booking.catalogue import Catalogues
 from core.clock import ManualClock
 from core.commands import Command, Lang
 from core.events import EventBus, ScenarioChosen
@@ -16,6 +18,7 @@ from core.settings import load_settings
 from scenarios.help import HelpScenario, UnknownScenario
 from storage import Storage
 from tests.core.brain.conftest import NOW
+from tests.support.catalogues import REFPORTAL_CATALOGUE
 from tests.support.scenarios import TrackedScenario
 from tests.support.sinks import CollectingSink
 
@@ -36,7 +39,14 @@ class Extractor:
         self.texts: list[str] = []
 
     async def extract(
-        self, text: str, *, intent: Intent, today: dt.date, lang: Lang, user_id: int | None
+        self,
+        text: str,
+        *,
+        intent: Intent,
+        today: dt.date,
+        lang: Lang,
+        user_id: int | None,
+        buildings: Sequence[Building] = (),
     ) -> SlotGuess | None:
         self.texts.append(text)
         return self.guess
@@ -58,7 +68,7 @@ async def test_the_llm_fills_what_the_rules_missed_and_the_run_needs_no_question
     extractor = Extractor(SlotGuess(date="2026-11-30", start="18:00", end="20:00"))
     scenarios = [TrackedScenario(), HelpScenario(), UnknownScenario()]
     async with build_core(
-        load_settings(), storage, sink, scenarios=scenarios, clock=ManualClock(NOW), bus=bus,
+        load_settings(), storage, sink, catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE), scenarios=scenarios, clock=ManualClock(NOW), bus=bus,
         classifier=classifier, extractor=extractor,
     ) as core:  # fmt: skip
         await core.handle(Command(chat_id=5, user_id=5, text="забронируй аудиторию в четверг"))

@@ -9,11 +9,11 @@ import pytest
 from core.errors import ClubError
 from core.nlu import NLUError, Recurrence, SlotName, SlotParseError, parse_slot, question_for
 from core.nlu.decision import Lang
-from tests.core.nlu.conftest import NOW, TZ
+from tests.core.nlu.conftest import NOW, PLACES, TZ
 
 
 def answer(name: SlotName, text: str, lang: Lang = "ru") -> object:
-    return parse_slot(name, text, now=NOW, tz=TZ, lang=lang)
+    return parse_slot(name, text, now=NOW, tz=TZ, lang=lang, places=PLACES)
 
 
 GOOD: list[tuple[SlotName, str, object]] = [

@@ -7,7 +7,7 @@ from datetime import date
 import pytest
 
 from core.nlu.dates import upcoming, weekday_date
-from tests.core.nlu.conftest import decide
+from tests.core.nlu.conftest import PLACES, decide
 
 DATES: list[tuple[str, str]] = [
     # relative days
@@ -111,7 +111,8 @@ def test_today_follows_the_users_time_zone() -> None:
     from core.nlu import parse
 
     late_utc = datetime(2026, 11, 23, 22, 30, tzinfo=UTC)  # already Tuesday in Moscow
-    decision = parse("book a room today 10-12", now=late_utc, tz=ZoneInfo("Europe/Moscow"))
+    moscow = ZoneInfo("Europe/Moscow")
+    decision = parse("book a room today 10-12", now=late_utc, tz=moscow, places=PLACES)
     assert decision.slots.date == date(2026, 11, 24)
 
 

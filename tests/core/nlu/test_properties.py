@@ -12,7 +12,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from core.nlu import Decision, Intent, parse
-from tests.core.nlu.conftest import NOW, TZ, decide
+from tests.core.nlu.conftest import NOW, PLACES, TZ, decide
 
 _KEYS = {
     "intent",
@@ -161,8 +161,8 @@ def test_ranges_always_increase(hours: int) -> None:
 @pytest.mark.parametrize("days_ahead", range(0, 60, 3))
 def test_parse_is_deterministic_for_any_now(days_ahead: int) -> None:
     now = NOW + timedelta(days=days_ahead, hours=days_ahead)
-    first = parse("забронируй в следующий четверг с 18 до 20", now=now, tz=TZ)
-    again = parse("забронируй в следующий четверг с 18 до 20", now=now, tz=TZ)
+    first = parse("забронируй в следующий четверг с 18 до 20", now=now, tz=TZ, places=PLACES)
+    again = parse("забронируй в следующий четверг с 18 до 20", now=now, tz=TZ, places=PLACES)
     assert first == again
     assert first.slots.date is not None
     assert first.slots.date.weekday() == 3
@@ -172,7 +172,7 @@ def test_parse_is_deterministic_for_any_now(days_ahead: int) -> None:
 
 def test_naive_now_is_taken_as_local() -> None:
     naive = datetime(2026, 11, 23, 23, 30)
-    decision = parse("book a room today 10-12", now=naive, tz=ZoneInfo("Asia/Tokyo"))
+    decision = parse("book a room today 10-12", now=naive, tz=ZoneInfo("Asia/Tokyo"), places=PLACES)
     assert str(decision.slots.date) == "2026-11-23"
 
 

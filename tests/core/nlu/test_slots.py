@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from core.nlu import BUILDINGS, building_by_code
 from tests.core.nlu.conftest import decide
 
 COUNTS: list[tuple[str, int]] = [
@@ -105,17 +104,6 @@ BUILDING_CASES: list[tuple[str, str]] = [
 @pytest.mark.parametrize(("text", "code"), BUILDING_CASES)
 def test_buildings(text: str, code: str) -> None:
     assert decide(text).slots.building == code
-
-
-def test_building_registry() -> None:
-    assert [b.code for b in BUILDINGS] == ["main", "chaikovsky", "lab"]
-    main = building_by_code("main")
-    assert main is not None and main.name("ru") == "Главный корпус"
-    chaikovsky = building_by_code("chaikovsky")
-    assert chaikovsky is not None and chaikovsky.name_ru == "Корпус на Чайковского"
-    lab = building_by_code("lab")
-    assert lab is not None and lab.name("en") == "Lab building"
-    assert building_by_code("nope") is None
 
 
 ROOM_NUMBERS: list[tuple[str, list[str]]] = [

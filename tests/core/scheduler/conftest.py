@@ -98,7 +98,13 @@ def make_system(
             UnknownScenario(),
         ]
         async with build_core(
-            load_settings(), storage, sink, scenarios=scenarios, clock=clock, bus=bus
+            load_settings(),
+            storage,
+            sink,
+            catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE),
+            scenarios=scenarios,
+            clock=clock,
+            bus=bus,
         ) as manager:
             scheduler = BookingScheduler(
                 catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE),

@@ -1,0 +1,120 @@
+"""The product on a booking system whose buildings and rules are unlike our portal's:
+the NLU, the questions' buttons and the slot rules follow the catalogue, no code changes."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import time
+
+import pytest
+from pydantic import SecretStr
+
+from core.app import build_core
+from core.booking import Catalogue, Room, Rules
+from core.booking.catalogue import Catalogues
+from core.browser import BrowserPool
+from core.clock import ManualClock
+from core.commands import Answer, Command
+from core.manager import NLUManager
+from core.output import Done, Question
+from core.settings import load_settings
+from core.vault import CredentialVault
+from scenarios.booking import PortalAccount, PortalWork
+from scenarios.registry import all_scenarios
+from storage import Storage
+from tests.support.catalogues import FOREIGN_CATALOGUE
+from tests.support.memory_site import MemorySite
+from tests.support.sinks import CollectingSink
+
+# The library opens 09:00–18:00, books in 15-minute steps, two hours at most, a week ahead.
+CATALOGUE: Catalogue = FOREIGN_CATALOGUE.model_copy(
+    update={
+        "rooms": (
+            Room(id="b-1", building="b", number="11", floor=1, capacity=20),
+            Room(id="lib-1", building="lib", number="101", floor=1, capacity=12),
+            Room(id="lib-2", building="lib", number="102", floor=1, capacity=12),
+        ),
+        "rules": Rules(
+            opens=time(9), closes=time(18), step_minutes=15, longest_minutes=120, horizon_days=7
+        ),
+    }
+)
+
+
+@pytest.fixture
+def site() -> MemorySite:
+    return MemorySite(CATALOGUE)
+
+
+@pytest.fixture
+async def manager(
+    storage: Storage, sink: CollectingSink, clock: ManualClock, pool: BrowserPool, site: MemorySite
+) -> AsyncIterator[NLUManager]:
+    catalogues = Catalogues.fixed(CATALOGUE)
+    work = PortalWork(
+        pool=pool,
+        system=site,
+        account=PortalAccount(username="club", password=SecretStr("club-demo")),
+        vault=CredentialVault(storage, None),
+    )
+    scenarios = all_scenarios(work=work, catalogues=catalogues, preferences=storage.preferences)
+    async with build_core(
+        load_settings(), storage, sink, scenarios=scenarios, catalogues=catalogues, clock=clock
+    ) as core:
+        yield core
+
+
+def cmd(text: str) -> Command:
+    return Command(chat_id=100, user_id=100, text=text)
+
+
+async def test_a_library_booking_is_understood_and_made(
+    manager: NLUManager, sink: CollectingSink, site: MemorySite
+) -> None:
+    await manager.handle(cmd("забронируй аудиторию в библиотеке завтра с 10 до 12"))
+    done = await sink.wait_for(Done, timeout=30)
+    assert done.text == "Забронирована 101 (Библиотека, вт 24.11, 10:00–12:00)"
+    assert [(b.room_id, b.start, b.end) for b in site.bookings] == [
+        ("lib-1", time(10), time(12))
+    ]
+
+
+async def test_the_building_question_offers_the_catalogues_buildings(
+    manager: NLUManager, sink: CollectingSink, site: MemorySite
+) -> None:
+    await manager.handle(cmd("забронируй аудиторию в главном корпусе завтра с 10 до 12"))
+    question = await sink.wait_for(Question, timeout=30)
+    assert question.text == "В каком корпусе?"  # «главный» names nothing here
+    assert [o.label for o in question.options] == ["Корпус Б", "Библиотека", "Любой"]
+    accepted = await manager.answer(
+        Answer(chat_id=100, user_id=100, run_id=question.run_id, seq=question.seq, option_id="b")
+    )
+    assert accepted.accepted, accepted.note
+    done = await sink.wait_for(Done, timeout=30)
+    assert done.text == "Забронирована 11 (Корпус Б, вт 24.11, 10:00–12:00)"
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("с 8 до 10", "Аудитории доступны с 09:00 до 18:00"),
+        ("с 10:10 до 11", "Время должно быть кратно 15 минутам"),
+        ("с 10 до 13", "Бронь не длиннее 2 часов"),
+    ],
+)
+async def test_the_catalogues_rules_are_checked_before_the_site_is_asked(
+    manager: NLUManager, sink: CollectingSink, site: MemorySite, text: str, reason: str
+) -> None:
+    await manager.handle(cmd(f"забронируй аудиторию в библиотеке завтра {text}"))
+    question = await sink.wait_for(Question, timeout=30)
+    assert reason in question.text
+    assert site.bookings == []
+
+
+async def test_a_date_beyond_the_catalogues_horizon_is_asked_again(
+    manager: NLUManager, sink: CollectingSink, site: MemorySite
+) -> None:
+    await manager.handle(cmd("забронируй аудиторию в библиотеке 10 декабря с 10 до 12"))
+    question = await sink.wait_for(Question, timeout=30)
+    assert "не дальше чем на 7 дней" in question.text
+    assert site.bookings == []
