@@ -164,7 +164,8 @@ async def open_core_services(
         )  # fmt: skip
         manager = await stack.enter_async_context(
             build_core(
-                settings, storage, sink, scenarios=scenarios, catalogues=catalogues, clock=clock, bus=bus,
+                settings, storage, sink, scenarios=scenarios, catalogues=catalogues, clock=clock,
+                bus=bus,
                 classifier=assist.classifier, extractor=assist.extractor,
             )
         )  # fmt: skip

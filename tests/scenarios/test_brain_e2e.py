@@ -83,7 +83,8 @@ def make_core(
                 answerer=assist.answerer,
             )
             async with build_core(
-                load_settings(), storage, sink, catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE), scenarios=scenarios, clock=clock, bus=bus,
+                load_settings(), storage, sink, scenarios=scenarios,
+                catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE), clock=clock, bus=bus,
                 classifier=assist.classifier, extractor=assist.extractor,
             ) as core:  # fmt: skip
                 yield core

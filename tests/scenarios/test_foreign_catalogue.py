@@ -74,9 +74,7 @@ async def test_a_library_booking_is_understood_and_made(
     await manager.handle(cmd("забронируй аудиторию в библиотеке завтра с 10 до 12"))
     done = await sink.wait_for(Done, timeout=30)
     assert done.text == "Забронирована 101 (Библиотека, вт 24.11, 10:00–12:00)"
-    assert [(b.room_id, b.start, b.end) for b in site.bookings] == [
-        ("lib-1", time(10), time(12))
-    ]
+    assert [(b.room_id, b.start, b.end) for b in site.bookings] == [("lib-1", time(10), time(12))]
 
 
 async def test_the_building_question_offers_the_catalogues_buildings(

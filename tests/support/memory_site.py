@@ -84,11 +84,11 @@ class MemorySession:
         attendees: int | None = None,
     ) -> Booking:
         for held in self._site.bookings:
-            if held.room_id == room.id and held.day == day and held.is_live:
-                if held.start < end and held.end > start:
-                    if (held.start, held.end, held.purpose) == (start, end, purpose):
-                        return held
-                    raise SlotTaken("Аудитория уже занята")
+            same_room = held.room_id == room.id and held.day == day and held.is_live
+            if same_room and held.start < end and held.end > start:
+                if (held.start, held.end, held.purpose) == (start, end, purpose):
+                    return held  # this request again
+                raise SlotTaken("Аудитория уже занята")
         booking = Booking(
             number=self._site.number(),
             building=room.building,

@@ -68,7 +68,8 @@ async def test_the_llm_fills_what_the_rules_missed_and_the_run_needs_no_question
     extractor = Extractor(SlotGuess(date="2026-11-30", start="18:00", end="20:00"))
     scenarios = [TrackedScenario(), HelpScenario(), UnknownScenario()]
     async with build_core(
-        load_settings(), storage, sink, catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE), scenarios=scenarios, clock=ManualClock(NOW), bus=bus,
+        load_settings(), storage, sink, scenarios=scenarios,
+                catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE), clock=ManualClock(NOW), bus=bus,
         classifier=classifier, extractor=extractor,
     ) as core:  # fmt: skip
         await core.handle(Command(chat_id=5, user_id=5, text="забронируй аудиторию в четверг"))
