@@ -26,7 +26,7 @@ from core.errors import ConfigError
 from core.events import EventBus
 from core.manager import NLUManager
 from core.output import OutputSink
-from core.scheduler import BookingScheduler, LateTimer, ScheduleBook
+from core.scheduler import BookingScheduler, ScheduleBook
 from core.settings import Settings
 from core.vault import CredentialVault
 from scenarios.booking import PortalAccount, PortalWork, read_catalogue
@@ -156,11 +156,10 @@ async def open_core_services(
         catalogues = await stack.enter_async_context(
             _catalogues(settings, read=work.read_catalogue, clock=clock)
         )
-        timer = LateTimer()  # the scheduler needs the manager, which needs the scenarios
         scenarios = all_scenarios(
             work=work, catalogues=catalogues, preferences=storage.preferences,
             answerer=assist.answerer,
-            schedules=ScheduleBook(storage, clock=clock), timer=timer,
+            schedules=ScheduleBook(storage, bus=bus, clock=clock),
         )  # fmt: skip
         manager = await stack.enter_async_context(
             build_core(
@@ -169,14 +168,13 @@ async def open_core_services(
                 classifier=assist.classifier, extractor=assist.extractor,
             )
         )  # fmt: skip
-        scheduler = await stack.enter_async_context(
+        await stack.enter_async_context(
             BookingScheduler(
                 storage=storage, manager=manager, clock=clock,
                 settings=settings.scheduler, owner_id=_process_id(), bus=bus,
                 catalogues=catalogues,
             )
         )  # fmt: skip
-        timer.attach(scheduler)
         accounts = AccountService(
             vault=vault, checker=work, can_save=settings.security.encryption_key is not None
         )

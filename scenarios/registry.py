@@ -12,7 +12,6 @@ from scenarios.schedules import (
     ListSchedules,
     ScheduleBooking,
     ScheduleStore,
-    ScheduleTimer,
 )
 
 __all__ = ["all_scenarios"]
@@ -25,16 +24,15 @@ def all_scenarios(
     preferences: PreferenceStore,
     answerer: UnknownAnswerer | None = None,
     schedules: ScheduleStore | None = None,
-    timer: ScheduleTimer | None = None,
 ) -> list[BaseScenario]:
-    """The schedule scenarios are registered when a schedule store and timer are given."""
+    """The schedule scenarios are registered when a schedule store is given."""
     book = BookRooms(work=work, preferences=preferences, catalogues=catalogues)
     recurring: list[BaseScenario] = []
-    if schedules is not None and timer is not None:
+    if schedules is not None:
         recurring = [
-            ScheduleBooking(store=schedules, timer=timer, catalogues=catalogues, booking=book),
-            ListSchedules(store=schedules, timer=timer, catalogues=catalogues),
-            CancelSchedule(store=schedules, timer=timer, catalogues=catalogues),
+            ScheduleBooking(store=schedules, catalogues=catalogues, booking=book),
+            ListSchedules(store=schedules, catalogues=catalogues),
+            CancelSchedule(store=schedules, catalogues=catalogues),
         ]
     return [
         book,

@@ -1,6 +1,7 @@
 """Recurring bookings from the chat: ``schedule_booking`` (create after a confirmation),
 ``list_schedules`` (pause, resume, delete by buttons) and ``cancel_schedule``. The schedule
-store and the scheduler's timer are injected as the small protocols below."""
+store is injected as the small protocol below; the scheduler hears of every change from
+the store (``ScheduleChanged`` events), not from these scenarios."""
 
 from __future__ import annotations
 
@@ -25,7 +26,6 @@ __all__ = [
     "ListSchedules",
     "ScheduleBooking",
     "ScheduleStore",
-    "ScheduleTimer",
 ]
 
 
@@ -42,11 +42,6 @@ class ScheduleStore(Protocol):
     async def of_owner(self, owner_id: int) -> list[ScheduleEntry]: ...
     async def set_status(self, schedule_id: str, status: ScheduleState) -> ScheduleEntry | None: ...
     async def set_weekdays(self, schedule_id: str, weekdays: list[str]) -> ScheduleEntry | None: ...
-
-
-class ScheduleTimer(Protocol):
-    async def add(self, schedule: str) -> None: ...
-    async def remove(self, schedule_id: str) -> None: ...
 
 
 _DAY_NAMES = {"ru": ("пн", "вт", "ср", "чт", "пт", "сб", "вс"), "en": WEEKDAYS}
@@ -82,11 +77,8 @@ class Stopped(BaseModel):
 
 
 class _Base(StepScenario[Any]):
-    def __init__(
-        self, *, store: ScheduleStore, timer: ScheduleTimer, catalogues: Catalogues
-    ) -> None:
+    def __init__(self, *, store: ScheduleStore, catalogues: Catalogues) -> None:
         self._store = store
-        self._timer = timer
         self._catalogues = catalogues
 
 
@@ -103,11 +95,10 @@ class ScheduleBooking(_Base):
         self,
         *,
         store: ScheduleStore,
-        timer: ScheduleTimer,
         catalogues: Catalogues,
         booking: StepScenario[Any],
     ) -> None:
-        super().__init__(store=store, timer=timer, catalogues=catalogues)
+        super().__init__(store=store, catalogues=catalogues)
         self._booking = booking
 
     def initial_slots(self, decision: Decision) -> dict[str, Any]:
@@ -196,7 +187,6 @@ class ScheduleBooking(_Base):
                 slots=booking,
                 timezone=ctx.tz.key,
             )
-        await self._timer.add(entry.id)
         return Created(created=True, id=entry.id, label=self._label(ctx))
 
     def summary(self, ctx: StepContext[Any]) -> str:
@@ -237,10 +227,6 @@ class ListSchedules(_Base):
             return False
         schedule_id, state = parsed
         await self._store.set_status(schedule_id, state)
-        if state == "active":
-            await self._timer.add(schedule_id)
-        else:
-            await self._timer.remove(schedule_id)
         return True
 
     async def _act(self, ctx: StepContext[Any]) -> Lines:
@@ -322,11 +308,9 @@ class CancelSchedule(_Base):
         chosen = ctx.result("choose", Picked)
         if chosen.left:
             entry = await self._store.set_weekdays(chosen.id, chosen.left)
-            await self._timer.add(chosen.id)
             label = entry.label(ctx.lang, self._catalogues.current) if entry else chosen.label
             return Stopped(deleted=False, label=label)
         await self._store.set_status(chosen.id, "deleted")
-        await self._timer.remove(chosen.id)
         return Stopped(deleted=True, label=chosen.label)
 
     def summary(self, ctx: StepContext[Any]) -> str:

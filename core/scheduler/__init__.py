@@ -4,11 +4,11 @@ times        pure: window openings and due dates per weekday and time zone (DST-
 history      pure: which firings block a date, which are retried
 firing       ScheduleFirer: claim, record, start the booking run, settle the status
 service      BookingScheduler: the APScheduler timer, rebuilt from the documents
-book         ScheduleBook / LateTimer: what the schedule scenarios are given
+book         ScheduleBook: what the schedule scenarios are given (publishes ScheduleChanged)
 settings     SchedulerSettings
 """
 
-from core.scheduler.book import LateTimer, ScheduleBook, entry_of
+from core.scheduler.book import ScheduleBook, ScheduleChanged, entry_of
 from core.scheduler.entry import ScheduleEntry, ScheduleState, entry_label
 from core.scheduler.history import FiringStatus
 from core.scheduler.service import TICK_JOB, BookingScheduler
@@ -18,8 +18,8 @@ __all__ = [
     "TICK_JOB",
     "BookingScheduler",
     "FiringStatus",
-    "LateTimer",
     "ScheduleBook",
+    "ScheduleChanged",
     "ScheduleEntry",
     "ScheduleState",
     "SchedulerSettings",

@@ -1,15 +1,25 @@
 """What the schedule scenarios are given: the store of schedules (over the repository,
-as plain ``ScheduleEntry`` data) and a timer handle that reaches the running scheduler."""
+as plain ``ScheduleEntry`` data). Every change is published as ``ScheduleChanged``; the
+running scheduler listens for it, so the scenarios need no handle on the scheduler."""
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any
 
 from core.clock import Clock, SystemClock
+from core.events import BaseEvent, EventBus
 from core.scheduler.entry import ScheduleEntry, ScheduleState
 from storage import Schedule, ScheduleStatus, Storage
 
-__all__ = ["LateTimer", "ScheduleBook", "TimerLike", "entry_of"]
+__all__ = ["ScheduleBook", "ScheduleChanged", "entry_of"]
+
+
+class ScheduleChanged(BaseEvent):
+    """A schedule was created, paused, resumed, deleted or given other weekdays."""
+
+    kind = "schedule.changed"
+    schedule_id: str
+    status: str
 
 
 def entry_of(schedule: Schedule) -> ScheduleEntry:
@@ -27,9 +37,19 @@ def entry_of(schedule: Schedule) -> ScheduleEntry:
 class ScheduleBook:
     """``scenarios.schedules.ScheduleStore`` on the schedule repository."""
 
-    def __init__(self, storage: Storage, *, clock: Clock | None = None) -> None:
+    def __init__(self, storage: Storage, *, bus: EventBus, clock: Clock | None = None) -> None:
         self._storage = storage
+        self._bus = bus
         self._clock = clock or SystemClock()
+
+    async def _changed(self, schedule: Schedule | None) -> ScheduleEntry | None:
+        if schedule is None:
+            return None
+        entry = entry_of(schedule)
+        await self._bus.publish(
+            ScheduleChanged(chat_id=entry.chat_id, schedule_id=entry.id, status=entry.status)
+        )
+        return entry
 
     async def create(
         self,
@@ -48,7 +68,9 @@ class ScheduleBook:
             timezone=timezone,
             created_at=self._clock.now(),  # dates from its creation on are booked
         )
-        return entry_of(await self._storage.schedules.create(schedule))
+        created = await self._changed(await self._storage.schedules.create(schedule))
+        assert created is not None
+        return created
 
     async def of_owner(self, owner_id: int) -> list[ScheduleEntry]:
         return [entry_of(s) for s in await self._storage.schedules.for_owner(owner_id)]
@@ -56,52 +78,33 @@ class ScheduleBook:
     async def set_status(self, schedule_id: str, status: ScheduleState) -> ScheduleEntry | None:
         wanted = ScheduleStatus(status)
 
+        changed = False
+
         def change(schedule: Schedule) -> bool:
+            nonlocal changed
             if schedule.status in (wanted, ScheduleStatus.DELETED):
                 return False  # nothing to do; a deleted schedule stays deleted
             schedule.status = wanted
+            changed = True
             return True
 
         updated = await self._storage.schedules.update(schedule_id, change)
-        return entry_of(updated) if updated is not None else None
+        if not changed:
+            return entry_of(updated) if updated is not None else None
+        return await self._changed(updated)
 
     async def set_weekdays(self, schedule_id: str, weekdays: list[str]) -> ScheduleEntry | None:
+        changed = False
+
         def change(schedule: Schedule) -> bool:
+            nonlocal changed
             if schedule.weekdays == weekdays:
                 return False
             schedule.weekdays = list(weekdays)
+            changed = True
             return True
 
         updated = await self._storage.schedules.update(schedule_id, change)
-        return entry_of(updated) if updated is not None else None
-
-
-class TimerLike(Protocol):
-    """What ``LateTimer`` forwards to (``BookingScheduler`` fits)."""
-
-    async def add(self, schedule: str) -> None: ...
-    async def remove(self, schedule_id: str) -> None: ...
-
-
-class LateTimer:
-    """``scenarios.schedules.ScheduleTimer`` for scenarios built before the scheduler
-    (the scheduler needs the manager, which needs the scenarios): forwards once attached.
-    Unattached, it does nothing: the scheduler's start-up rebuild and ticks read the
-    documents anyway."""
-
-    def __init__(self) -> None:
-        self._target: TimerLike | None = None
-
-    def attach(self, scheduler: TimerLike) -> None:
-        self._target = scheduler
-
-    def detach(self) -> None:
-        self._target = None
-
-    async def add(self, schedule: str) -> None:
-        if self._target is not None:
-            await self._target.add(schedule)
-
-    async def remove(self, schedule_id: str) -> None:
-        if self._target is not None:
-            await self._target.remove(schedule_id)
+        if not changed:
+            return entry_of(updated) if updated is not None else None
+        return await self._changed(updated)

@@ -27,6 +27,7 @@ from core.clock import Clock
 from core.errors import ClubError
 from core.events import BaseEvent, EventBus, RunFinished
 from core.manager import NLUManager
+from core.scheduler.book import ScheduleChanged
 from core.scheduler.firing import ScheduleFirer
 from core.scheduler.settings import SchedulerSettings
 from core.scheduler.trigger import WindowTrigger
@@ -229,7 +230,17 @@ class BookingScheduler:
         await self._firer.reconcile(now)
 
     async def _on_event(self, event: BaseEvent) -> None:
-        if self._closed or not isinstance(event, RunFinished) or event.run_id is None:
+        if self._closed:
+            return
+        if isinstance(event, ScheduleChanged):  # from the schedule scenarios' store
+            if not self._timer.running:
+                return  # the start-up rebuild reads every schedule anyway
+            if event.status == "active":
+                await self.add(event.schedule_id)
+            else:
+                await self.remove(event.schedule_id)
+            return
+        if not isinstance(event, RunFinished) or event.run_id is None:
             return
         try:
             run = await self._storage.runs.get(event.run_id)

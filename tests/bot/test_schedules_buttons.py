@@ -10,9 +10,10 @@ from datetime import UTC, datetime
 from core.app import build_core
 from core.booking.catalogue import Catalogues
 from core.clock import ManualClock
+from core.events import EventBus
 from core.manager import NLUManager
 from core.output import OutputSink
-from core.scheduler import LateTimer, ScheduleBook
+from core.scheduler import ScheduleBook
 from core.settings import Settings
 from scenarios.help import HelpScenario, UnknownScenario
 from scenarios.schedules import CancelSchedule, ListSchedules, ScheduleBooking
@@ -29,19 +30,18 @@ def schedule_core(
     settings: Settings, storage: Storage, sink: OutputSink
 ) -> AbstractAsyncContextManager[NLUManager]:
     clock = ManualClock(NOW)
-    book = ScheduleBook(storage, clock=clock)
-    timer = LateTimer()  # the timer itself is tested in tests/core/scheduler
+    bus = EventBus(storage.events)
+    book = ScheduleBook(storage, bus=bus, clock=clock)
     booker = TrackedScenario()
     scenarios = [
         booker,
         ScheduleBooking(
             catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE),
             store=book,
-            timer=timer,
             booking=booker,
         ),
-        ListSchedules(catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE), store=book, timer=timer),
-        CancelSchedule(catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE), store=book, timer=timer),
+        ListSchedules(catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE), store=book),
+        CancelSchedule(catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE), store=book),
         HelpScenario(),
         UnknownScenario(),
     ]
@@ -52,6 +52,7 @@ def schedule_core(
         catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE),
         scenarios=scenarios,
         clock=clock,
+        bus=bus,
     )
 
 

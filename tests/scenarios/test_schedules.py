@@ -21,7 +21,7 @@ from core.commands import Answer, Command
 from core.events import EventBus
 from core.manager import NLUManager
 from core.output import Done, Question
-from core.scheduler import BookingScheduler, LateTimer, ScheduleBook, SchedulerSettings
+from core.scheduler import BookingScheduler, ScheduleBook, SchedulerSettings
 from core.settings import load_settings
 from core.vault import CredentialVault
 from scenarios.booking import PortalAccount, PortalWork
@@ -76,15 +76,13 @@ def make_bot(
             account=account,
             vault=CredentialVault(storage, None),
         )
-        timer = LateTimer()
+        bus = EventBus(storage.events)
         scenarios = all_scenarios(
             work=work,
             catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE),
             preferences=storage.preferences,
-            schedules=ScheduleBook(storage, clock=clock),
-            timer=timer,
+            schedules=ScheduleBook(storage, bus=bus, clock=clock),
         )
-        bus = EventBus(storage.events)
         settings = SchedulerSettings(first_fire_delay_seconds=0.05)
         async with build_core(
             load_settings(),
@@ -109,7 +107,6 @@ def make_bot(
                 await manager.runner.wait_idle()
                 return
             async with scheduler:
-                timer.attach(scheduler)
                 yield Bot(manager, scheduler)
                 await manager.runner.wait_idle()
 

@@ -17,7 +17,7 @@ from core.commands import Answer, Command
 from core.events import EventBus
 from core.manager import NLUManager
 from core.output import Question
-from core.scheduler import BookingScheduler, LateTimer, ScheduleBook, SchedulerSettings
+from core.scheduler import BookingScheduler, ScheduleBook, SchedulerSettings
 from core.settings import load_settings
 from scenarios.help import HelpScenario, UnknownScenario
 from scenarios.schedules import CancelSchedule, ListSchedules, ScheduleBooking
@@ -77,23 +77,17 @@ def make_system(
         booking: TrackedScenario | None = None,
     ) -> AsyncIterator[System]:
         bus = EventBus(storage.events)
-        book = ScheduleBook(storage, clock=clock)
-        timer = LateTimer()
+        book = ScheduleBook(storage, bus=bus, clock=clock)
         booker = booking or TrackedScenario()
         scenarios = [
             booker,
             ScheduleBooking(
                 catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE),
                 store=book,
-                timer=timer,
                 booking=booker,
             ),
-            ListSchedules(
-                catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE), store=book, timer=timer
-            ),
-            CancelSchedule(
-                catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE), store=book, timer=timer
-            ),
+            ListSchedules(catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE), store=book),
+            CancelSchedule(catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE), store=book),
             HelpScenario(),
             UnknownScenario(),
         ]
@@ -120,7 +114,6 @@ def make_system(
                 await manager.runner.wait_idle()
                 return
             async with scheduler:
-                timer.attach(scheduler)
                 yield System(manager, scheduler, booker)
                 await manager.runner.wait_idle()
 

@@ -4,6 +4,7 @@ action is a question and a tapped option, as the Telegram view sends it."""
 from __future__ import annotations
 
 from core.clock import ManualClock
+from core.events import EventBus
 from core.output import Done, Question
 from core.scheduler import ScheduleBook
 from storage import ScheduleStatus, Storage
@@ -143,7 +144,7 @@ async def test_done_closes_the_list(make_system: SystemFactory, sink: Collecting
 async def test_cancel_by_weekday_takes_the_day_out_or_asks_which(
     make_system: SystemFactory, sink: CollectingSink, storage: Storage, clock: ManualClock
 ) -> None:
-    book = ScheduleBook(storage, clock=clock)
+    book = ScheduleBook(storage, bus=EventBus(), clock=clock)
     slots = {"start": "18:00", "end": "20:00", "rooms": 1, "building": "main", "room": ["405"]}
     thursday = await book.create(
         owner_id=CHAT, chat_id=CHAT, weekdays=["thu"], slots=slots, timezone="Europe/Moscow"

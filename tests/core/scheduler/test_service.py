@@ -9,6 +9,7 @@ from typing import Any
 
 from core.clock import ManualClock
 from core.errors import PortalError
+from core.events import EventBus
 from core.output import Done, Failed, Question, Reply
 from core.scenario import StepContext
 from core.scheduler import ScheduleBook, SchedulerSettings
@@ -240,7 +241,10 @@ async def test_a_paused_schedule_does_not_fire(
 ) -> None:
     async with make_system(started=False) as system:
         schedule = await create(system, sink)
-        assert await ScheduleBook(storage).set_status(str(schedule.id), "paused") is not None
+        assert (
+            await ScheduleBook(storage, bus=EventBus()).set_status(str(schedule.id), "paused")
+            is not None
+        )
         assert await system.scheduler.tick() == []
         assert system.scheduler.job_ids() == []
     assert await history(storage, schedule) == []
