@@ -8,5 +8,6 @@ from playwright.async_api import BrowserContext
 
 from core.browser.executable import chromium_args, find_chromium
 from core.browser.pool import BrowserPool
+from core.browser.screenshot import screenshot
 
-__all__ = ["BrowserContext", "BrowserPool", "chromium_args", "find_chromium"]
+__all__ = ["BrowserContext", "BrowserPool", "chromium_args", "find_chromium", "screenshot"]

@@ -7,11 +7,9 @@ the run's task ends, whatever the outcome.
 
 from __future__ import annotations
 
-import contextlib
 from contextlib import AsyncExitStack
 from typing import Any, Protocol
 
-from playwright.async_api import Error as PlaywrightError
 from pydantic import BaseModel, SecretStr
 
 from core.accounts import LoginVerdict
@@ -25,7 +23,7 @@ from core.booking import (
     UnexpectedPage,
 )
 from core.brain import Brain, PageSnapshot, Situation
-from core.browser import BrowserContext, BrowserPool
+from core.browser import BrowserContext, BrowserPool, screenshot
 from core.errors import PortalError
 from core.pause import NeedsAnswer
 from core.scenario import StepContext
@@ -93,7 +91,7 @@ class PortalWork:
             try:
                 await self._logged_in(session, ctx)
             except PortalError:
-                shot = await _capture(context)
+                shot = await screenshot(context)
                 if shot is not None:
                     self._failed_logins[ctx.run_id] = shot
                 raise
@@ -170,7 +168,7 @@ class PortalWork:
     async def screenshot(self, run_id: str) -> bytes | None:
         opened = self._open.get(run_id)
         if opened is not None:
-            return await _capture(opened[2])
+            return await screenshot(opened[2])
         return self._failed_logins.pop(run_id, None)
 
     async def release(self, run_id: str) -> None:
@@ -207,12 +205,3 @@ async def read_catalogue(
 
 def _snapshot(summary: PageSummary) -> PageSnapshot:
     return PageSnapshot.model_validate(summary.model_dump())
-
-
-async def _capture(context: BrowserContext) -> bytes | None:
-    """A full-page PNG of the newest page, if the browser can still give one."""
-    if not context.pages:
-        return None
-    with contextlib.suppress(PlaywrightError):
-        return await context.pages[-1].screenshot(full_page=True)
-    return None
