@@ -123,7 +123,7 @@ def build_dispatcher(
             refuse=sink.send_text,
         )
     )
-    dispatcher.update.outer_middleware(ChatOrderMiddleware())
+    dispatcher.update.outer_middleware(ChatOrderMiddleware(manager.chat_turn))
     dispatcher.include_routers(*routers(), errors.router())
     dispatcher.startup.register(set_commands)
     return dispatcher

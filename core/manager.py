@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager
 from datetime import timedelta
 from types import TracebackType
 from typing import Any
@@ -93,6 +94,10 @@ class NLUManager:
     @property
     def runner(self) -> ScenarioRunner:
         return self._runner
+
+    def chat_turn(self, chat_id: int) -> AbstractAsyncContextManager[bool]:
+        """The chat's turn (see ``ChatSessions``), for a view that orders whole updates."""
+        return self._sessions.turn(chat_id)
 
     async def __aenter__(self) -> NLUManager:
         resumed = await self._runner.resume_all()

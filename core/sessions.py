@@ -1,5 +1,8 @@
-"""Per-chat ordering: a FIFO lock per chat in this process, held together with a Redis
-lock so two processes never interleave one chat.
+"""Per-chat ordering, the product's one mechanism for it: a FIFO lock per chat in this
+process, held together with a Redis lock so two processes never interleave one chat.
+A view may take a chat's turn for a whole update (the Telegram view does, so a chat's
+updates are handled in arrival order); the core's own turns inside it are then the
+same turn (re-entrant within one task).
 
 The Redis lock is kept as a lease: after a turn this process holds it for ``linger``
 seconds more, so a conversation going back and forth (an answer, a tap, the next
@@ -48,18 +51,31 @@ class ChatSessions:
         self._users: dict[int, int] = {}
         self._leases: dict[int, _Lease] = {}
         self._releasing: set[asyncio.Task[None]] = set()
+        # chat → the task whose turn it is, and whether its lease was fresh
+        self._holders: dict[int, tuple[asyncio.Task[object] | None, bool]] = {}
 
     @asynccontextmanager
     async def turn(self, chat_id: int) -> AsyncIterator[bool]:
         """Wait for this chat's turn; asyncio.Lock wakes waiters in arrival order.
 
         Yields whether the lease was taken afresh: then nothing of the chat is in
-        memory yet, and every read goes to Redis."""
+        memory yet, and every read goes to Redis. Within the task whose turn it is, the
+        turn is simply continued."""
+        me = asyncio.current_task()
+        holder = self._holders.get(chat_id)
+        if holder is not None and holder[0] is me:
+            yield holder[1]
+            return
         lock = self._locks.setdefault(chat_id, asyncio.Lock())
         self._users[chat_id] = self._users.get(chat_id, 0) + 1
         try:
             async with lock:
-                yield await self._take_lease(chat_id)
+                fresh = await self._take_lease(chat_id)
+                self._holders[chat_id] = (me, fresh)
+                try:
+                    yield fresh
+                finally:
+                    del self._holders[chat_id]
         finally:
             self._users[chat_id] -= 1
             if not self._users[chat_id]:  # nobody waiting: forget the chat, soon its lease

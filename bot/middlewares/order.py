@@ -1,10 +1,11 @@
-"""Per-chat FIFO: a chat's updates reach the handlers one at a time, in arrival order,
-while other chats go on in parallel (aiogram runs each update as its own task)."""
+"""Per-chat order: a chat's updates reach the handlers one at a time, in arrival order,
+while other chats go on in parallel (aiogram runs each update as its own task). The
+order is the core's (``NLUManager.chat_turn``): one mechanism for the view and the core."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable
+from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 from aiogram import BaseMiddleware
@@ -15,25 +16,17 @@ from bot.middlewares.context import update_chat_id
 __all__ = ["ChatOrderMiddleware"]
 
 Handler = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]
+ChatTurn = Callable[[int], AbstractAsyncContextManager[bool]]
 
 
 class ChatOrderMiddleware(BaseMiddleware):
-    def __init__(self) -> None:
-        self._locks: dict[int, asyncio.Lock] = {}
-        self._users: dict[int, int] = {}
+    def __init__(self, turn: ChatTurn) -> None:
+        self._turn = turn
 
     async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
         chat_id = update_chat_id(event) if isinstance(event, Update) else None
         if chat_id is None:
             return await handler(event, data)
-        # No await before the lock is requested: tasks queue in the order they started.
-        lock = self._locks.setdefault(chat_id, asyncio.Lock())
-        self._users[chat_id] = self._users.get(chat_id, 0) + 1
-        try:
-            async with lock:
-                return await handler(event, data)
-        finally:
-            self._users[chat_id] -= 1
-            if not self._users[chat_id]:
-                del self._users[chat_id]
-                del self._locks[chat_id]
+        # No await before the turn is requested: tasks queue in the order they started.
+        async with self._turn(chat_id):
+            return await handler(event, data)

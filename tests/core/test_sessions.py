@@ -149,3 +149,28 @@ async def test_a_turn_says_whether_the_lease_was_taken_afresh(storage: Storage) 
         fresh.append(taken)
     await sessions.close()
     assert fresh == [True, False, True]
+
+
+async def test_a_turn_taken_for_a_whole_update_is_continued_inside_it_not_waited_for(
+    storage: Storage,
+) -> None:
+    """The Telegram view takes the chat's turn for an update; the core's turn inside the
+    same task is that turn, while another task's turn waits until the update is done."""
+    sessions = ChatSessions(storage, linger=0.1)
+    order: list[str] = []
+
+    async def other_update() -> None:
+        async with sessions.turn(1):
+            order.append("other")
+
+    async with sessions.turn(1) as fresh:
+        waiting = asyncio.create_task(other_update())
+        async with asyncio.timeout(5), sessions.turn(1) as inner:  # no deadlock
+            order.append("inner")
+            assert inner == fresh
+        await asyncio.sleep(0.05)
+        assert not waiting.done()
+        order.append("outer done")
+    await waiting
+    assert order == ["inner", "outer done", "other"]
+    await sessions.close()
