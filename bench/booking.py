@@ -63,9 +63,9 @@ import aiohttp
 from playwright.async_api import async_playwright
 from pydantic import SecretStr
 
-from adapters.refportal import RefPortal
+from adapters.refportal import PROFILE, RefPortal
 from core.booking.catalogue import Catalogues
-from tests.support.catalogues import REFPORTAL_CATALOGUE
+from core.booking.profile import load_profile
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -77,7 +77,7 @@ from core.logging import configure_logging  # noqa: E402
 from core.output import Done, Failed, Output, Question  # noqa: E402
 from core.settings import load_settings  # noqa: E402
 from core.vault import CredentialVault  # noqa: E402
-from scenarios.booking import PortalAccount, PortalWork  # noqa: E402
+from scenarios.booking import PortalAccount, PortalWork, read_catalogue  # noqa: E402
 from scenarios.registry import all_scenarios  # noqa: E402
 from storage import Storage, open_storage  # noqa: E402
 
@@ -147,19 +147,16 @@ async def core_on(
     bus = EventBus(storage.events)
     bus.subscribe(rec.on_event)
     account = PortalAccount(username=ACCOUNT[0], password=SecretStr(ACCOUNT[1]))
+    system = RefPortal(url)
     work = PortalWork(
-        pool=pool, system=RefPortal(url), account=account, vault=CredentialVault(storage, None)
+        pool=pool, system=system, account=account, vault=CredentialVault(storage, None)
     )
-    scenarios = all_scenarios(
-        work=work, catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE), preferences=storage.preferences
-    )
+    # The catalogue as the product reads it (site + the adapter's profile), once per core.
+    read = await read_catalogue(pool, system, account)
+    catalogues = Catalogues.fixed(load_profile(PROFILE).apply(read))
+    scenarios = all_scenarios(work=work, catalogues=catalogues, preferences=storage.preferences)
     async with build_core(
-        load_settings(),
-        storage,
-        rec,
-        catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE),
-        scenarios=scenarios,
-        bus=bus,
+        load_settings(), storage, rec, catalogues=catalogues, scenarios=scenarios, bus=bus
     ) as core:
         yield core
 
