@@ -13,6 +13,8 @@ RUN apt-get update \
 
 WORKDIR /app
 COPY pyproject.toml constraints.txt README.md ./
+COPY app ./app
+COPY adapters ./adapters
 COPY bot ./bot
 COPY core ./core
 COPY scenarios ./scenarios

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -72,6 +73,9 @@ def test_every_clubman_command_used_by_docker_exists() -> None:
 
 def test_dockerfile_copies_every_package() -> None:
     dockerfile = (ROOT / "Dockerfile").read_text()
-    for package in ("bot", "core", "scenarios", "storage", "portal"):
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    packages = [p.rstrip("*") for p in project["tool"]["setuptools"]["packages"]["find"]["include"]]
+    assert {"app", "adapters", "bot", "core", "scenarios", "storage", "portal"} <= set(packages)
+    for package in packages:
         assert f"COPY {package} ./{package}" in dockerfile
     assert "apt-get install" in dockerfile and "chromium" in dockerfile
