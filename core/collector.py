@@ -13,8 +13,8 @@ from core.nlu import SlotParseError
 from core.output import AnswerOutcome
 from core.runner import ScenarioRunner
 from core.scenario import SlotContext, StepScenario
+from core.store import RunStatus, ScenarioRun, Store
 from core.texts import text
-from storage import RunStatus, ScenarioRun, Storage
 
 __all__ = ["SlotCollector"]
 
@@ -25,7 +25,7 @@ def _lang(run: ScenarioRun) -> Lang:
 
 class SlotCollector:
     def __init__(
-        self, *, storage: Storage, runner: ScenarioRunner, bus: EventBus, clock: Clock
+        self, *, storage: Store, runner: ScenarioRunner, bus: EventBus, clock: Clock
     ) -> None:
         self._storage = storage
         self._runner = runner

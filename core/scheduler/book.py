@@ -7,7 +7,7 @@ from typing import Any, Protocol
 
 from core.clock import Clock, SystemClock
 from core.scheduler.entry import ScheduleEntry, ScheduleState
-from storage import Schedule, ScheduleStatus, Storage
+from core.store import Schedule, ScheduleStatus, Store
 
 __all__ = ["LateTimer", "ScheduleBook", "TimerLike", "entry_of"]
 
@@ -27,7 +27,7 @@ def entry_of(schedule: Schedule) -> ScheduleEntry:
 class ScheduleBook:
     """``scenarios.schedules.ScheduleStore`` on the schedule repository."""
 
-    def __init__(self, storage: Storage, *, clock: Clock | None = None) -> None:
+    def __init__(self, storage: Store, *, clock: Clock | None = None) -> None:
         self._storage = storage
         self._clock = clock or SystemClock()
 

@@ -21,7 +21,7 @@ from core.output import OutputSink
 from core.settings import BrowserSettings, PortalSettings, SecuritySettings, Settings
 from core.vault import CredentialVault
 from portal.server import running_portal
-from storage import ConversationMessage, Storage, free_port
+from storage import ConversationMessageDocument, Storage, free_port
 from tests.bot.support import running_bot
 from tests.fakes.telegram import FakeTelegram, SimUser, StoredMessage
 from tests.fakes.telegram.state import Chat
@@ -80,7 +80,7 @@ async def everything_stored(storage: Storage) -> str:
     """Every document of every collection of the test database, as one string."""
     await storage.conversations.flush()  # appends are batched: write what is queued
     await storage.events.flush()
-    database = ConversationMessage.get_pymongo_collection().database
+    database = ConversationMessageDocument.get_pymongo_collection().database
     dumped = []
     for name in await database.list_collection_names():
         dumped.extend([repr(doc) async for doc in database[name].find({})])
