@@ -39,6 +39,7 @@ demo: install system-deps
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 
 typecheck: install
 	$(BIN)/mypy app adapters bot core scenarios storage portal tests bench

@@ -39,9 +39,10 @@ def _fail(exc: ClubError) -> NoReturn:
 def doctor() -> None:
     """Check configuration, MongoDB, Redis and Chromium; say what is missing and how to fix it."""
     from core.doctor import diagnose
+    from storage import open_storage
 
     settings = _settings()
-    checks = asyncio.run(diagnose(settings))
+    checks = asyncio.run(diagnose(settings, open_storage=open_storage))
     for check in checks:
         mark = "✓" if check.ok else "✗"
         typer.echo(f"{mark} {check.name}: {check.detail}")

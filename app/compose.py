@@ -24,7 +24,6 @@ from core.browser import BrowserPool
 from core.clock import Clock, SystemClock
 from core.errors import ConfigError
 from core.events import EventBus
-from core.manager import NLUManager
 from core.output import OutputSink
 from core.scheduler import BookingScheduler, ScheduleBook
 from core.settings import Settings
@@ -36,11 +35,8 @@ from storage.files import FileCache
 
 __all__ = [
     "DEMO_ACCOUNT",
-    "open_app",
     "open_core",
-    "open_core_services",
     "current_catalogue",
-    "open_portal_account",
     "open_settings_storage",
 ]
 
@@ -61,7 +57,7 @@ async def open_settings_storage(settings: Settings) -> AsyncIterator[Storage]:
 
 
 @asynccontextmanager
-async def open_portal_account(settings: Settings) -> AsyncIterator[tuple[str, PortalAccount]]:
+async def _portal(settings: Settings) -> AsyncIterator[tuple[str, PortalAccount]]:
     """The configured portal's URL and club account, or the reference portal started
     in-process (zero config)."""
     if settings.portal.url:
@@ -102,7 +98,7 @@ async def current_catalogue(settings: Settings) -> Catalogue:
     async with AsyncExitStack() as stack:
 
         async def read() -> Catalogue:
-            url, account = await stack.enter_async_context(open_portal_account(settings))
+            url, account = await stack.enter_async_context(_portal(settings))
             pool = await stack.enter_async_context(_browser_pool(settings))
             system = choose_system(settings.portal.kind, url)
             return await read_catalogue(pool, system, account)
@@ -126,19 +122,12 @@ def _process_id() -> str:
 @asynccontextmanager
 async def open_core(
     settings: Settings, storage: Storage, sink: OutputSink, *, clock: Clock | None = None
-) -> AsyncIterator[NLUManager]:
-    """The manager with every scenario, its browser pool and portal."""
-    async with open_core_services(settings, storage, sink, clock=clock) as services:
-        yield services.manager
-
-
-@asynccontextmanager
-async def open_core_services(
-    settings: Settings, storage: Storage, sink: OutputSink, *, clock: Clock | None = None
 ) -> AsyncIterator[CoreServices]:
-    """``open_core``, with the services the Telegram handlers use besides the manager."""
+    """Everything behind a view, in order: the booking system and its club account, the
+    browser pool, the LLM layer, the catalogue, the scenarios, the manager, the
+    scheduler; the manager and the account service come out."""
     async with AsyncExitStack() as stack:
-        url, account = await stack.enter_async_context(open_portal_account(settings))
+        url, account = await stack.enter_async_context(_portal(settings))
         system = choose_system(settings.portal.kind, url)
         pool = await stack.enter_async_context(_browser_pool(settings))
         vault = CredentialVault(storage, settings.security.encryption_key)
@@ -179,12 +168,3 @@ async def open_core_services(
             vault=vault, checker=work, can_save=settings.security.encryption_key is not None
         )
         yield CoreServices(manager=manager, accounts=accounts)
-
-
-@asynccontextmanager
-async def open_app(settings: Settings, sink: OutputSink) -> AsyncIterator[NLUManager]:
-    async with (
-        open_settings_storage(settings) as storage,
-        open_core(settings, storage, sink) as manager,
-    ):
-        yield manager

@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 import structlog
 from aiohttp import web
 
-from app.compose import open_core_services, open_settings_storage
+from app.compose import open_core, open_settings_storage
 from app.runtime import run as run_loop
 from app.runtime import settle_heap
 from bot.factory import BotApp, check_access, open_bot_app, webhook_app
@@ -78,7 +78,11 @@ async def serve(
     check_access(settings)  # a missing token fails before storage starts
     async with (
         open_settings_storage(settings) as storage,
-        open_bot_app(settings, storage=storage, core=open_core_services) as app,
+        open_bot_app(
+            settings,
+            core=lambda sink: open_core(settings, storage, sink),
+            claims=storage.claims,
+        ) as app,
     ):
         settle_heap()
         if webhook_url is None:

@@ -136,13 +136,17 @@ async def _dispatch(manager: NLUManager, view: TerminalView, line: str, lang: La
 
 
 async def run_chat(settings: Settings, *, lang: Lang = "ru", out: TextIO = sys.stdout) -> None:
-    from app.compose import open_app
+    from app.compose import open_core, open_settings_storage
 
     view = TerminalView(out)
     queue: asyncio.Queue[str | None] = asyncio.Queue()
     history = settings.data_dir / "chat_history"
     settings.data_dir.mkdir(parents=True, exist_ok=True)
-    async with open_app(settings, view) as manager:
+    async with (
+        open_settings_storage(settings) as storage,
+        open_core(settings, storage, view) as services,
+    ):
+        manager = services.manager
         view._print(manager.greeting(lang, "") + "\n\n/quit — выход / exit")
         _start_reader(queue, asyncio.get_running_loop(), history)
         while (line := await queue.get()) is not None:

@@ -28,7 +28,7 @@ from core.settings import Settings
 if TYPE_CHECKING:
     from core.accounts import AccountService
     from core.manager import NLUManager
-    from storage import Storage
+    from core.store import Claims
 
 __all__ = [
     "BotApp",
@@ -51,11 +51,9 @@ class CoreServices:
     accounts: AccountService | None = None  # None: /login says personal logins are off
 
 
-# Opens the core for the bot: the manager alone, or with its services.
-CoreFactory = Callable[
-    ["Settings", "Storage", OutputSink],
-    AbstractAsyncContextManager["NLUManager | CoreServices"],
-]
+# Opens the core behind the bot, given the bot's sink: the manager alone, or with its
+# services. The composition root (``app/``) says which core, on which storage.
+CoreFactory = Callable[[OutputSink], AbstractAsyncContextManager["NLUManager | CoreServices"]]
 REFUSAL_TTL = 30 * 24 * 3600  # a refused user hears it again after a month at most
 
 
@@ -105,13 +103,11 @@ def build_dispatcher(
     settings: Settings,
     manager: NLUManager,
     sink: TelegramSink,
-    storage: Storage,
+    claims: Claims,
     accounts: AccountService | None = None,
 ) -> Dispatcher:
     async def first_refusal(user_id: int) -> bool:
-        return await storage.claims.claim(
-            f"refused:{user_id}", owner="bot", ttl_seconds=REFUSAL_TTL
-        )
+        return await claims.claim(f"refused:{user_id}", owner="bot", ttl_seconds=REFUSAL_TTL)
 
     dispatcher = Dispatcher(manager=manager, sink=sink, accounts=accounts)
     dispatcher.update.outer_middleware(ContextMiddleware())
@@ -133,13 +129,13 @@ def build_dispatcher(
 async def open_bot_app(
     settings: Settings,
     *,
-    storage: Storage,
     core: CoreFactory,
+    claims: Claims,
     limits: FloodLimits | None = None,
     progress_interval: float = 1.0,
 ) -> AsyncIterator[BotApp]:
-    """Open the Telegram view around a core that ``core`` opens on ``storage`` with this
-    view's sink (the composition root, ``app/``, says which core)."""
+    """Open the Telegram view around the core that ``core`` opens with this view's sink;
+    ``claims`` remembers whom the bot has refused already."""
     check_access(settings)
     async with AsyncExitStack() as stack:
         bot = make_bot(settings)
@@ -148,14 +144,14 @@ async def open_bot_app(
         stack.push_async_callback(outbox.close)
         sink = TelegramSink(bot, outbox, progress_interval=progress_interval)
         stack.push_async_callback(sink.close)
-        opened = await stack.enter_async_context(core(settings, storage, sink))
+        opened = await stack.enter_async_context(core(sink))
         services = opened if isinstance(opened, CoreServices) else CoreServices(manager=opened)
         manager = services.manager
         dispatcher = build_dispatcher(
             settings=settings,
             manager=manager,
             sink=sink,
-            storage=storage,
+            claims=claims,
             accounts=services.accounts,
         )
         yield BotApp(

@@ -15,7 +15,7 @@ from core.output import Output, OutputSink, Progress
 from core.planner import IntentClassifier
 from core.scenario import BaseScenario
 from core.settings import Settings
-from storage import Direction, Storage
+from core.store import Direction, Store
 
 __all__ = ["RecordingSink", "build_core"]
 
@@ -23,7 +23,7 @@ __all__ = ["RecordingSink", "build_core"]
 class RecordingSink:
     """Stores what the bot says in the conversation, then passes it to the view."""
 
-    def __init__(self, inner: OutputSink, storage: Storage) -> None:
+    def __init__(self, inner: OutputSink, storage: Store) -> None:
         self._inner = inner
         self._storage = storage
 
@@ -41,7 +41,7 @@ class RecordingSink:
 @asynccontextmanager
 async def build_core(
     settings: Settings,
-    storage: Storage,
+    storage: Store,
     sink: OutputSink,
     *,
     scenarios: Sequence[BaseScenario],

@@ -14,8 +14,8 @@ from core.nlu import SlotParseError
 from core.output import AnswerOutcome
 from core.runner import ScenarioRunner
 from core.scenario import SlotContext, StepScenario
+from core.store import RunStatus, ScenarioRun, Store
 from core.texts import text
-from storage import RunStatus, ScenarioRun, Storage
 
 __all__ = ["SlotCollector"]
 
@@ -28,7 +28,7 @@ class SlotCollector:
     def __init__(
         self,
         *,
-        storage: Storage,
+        storage: Store,
         runner: ScenarioRunner,
         bus: EventBus,
         clock: Clock,

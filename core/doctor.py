@@ -10,6 +10,7 @@ from pydantic import BaseModel
 from core.browser import find_chromium
 from core.errors import ClubError
 from core.settings import Settings
+from core.store import OpenStore
 
 __all__ = ["Check", "diagnose"]
 
@@ -26,9 +27,7 @@ def _secret(value: object) -> str | None:
     return getter() if getter else None
 
 
-async def _storage_check(settings: Settings) -> list[Check]:
-    from storage import open_storage  # heavy drivers load only when checked
-
+async def _storage_check(settings: Settings, open_storage: OpenStore) -> list[Check]:
     mongo_uri = _secret(settings.mongodb_uri)
     redis_url = _secret(settings.redis_url)
     try:
@@ -84,9 +83,11 @@ def _telegram_check(settings: Settings) -> Check:
     return Check(name="telegram", ok=True, detail="token set, allow list configured")
 
 
-async def diagnose(settings: Settings) -> list[Check]:
+async def diagnose(settings: Settings, *, open_storage: OpenStore) -> list[Check]:
+    """Every check; storage is checked by opening it with ``open_storage`` (the caller
+    gives ``storage.open_storage``: the core never imports the storage package)."""
     checks = [Check(name="config", ok=True, detail="settings are valid")]
     checks.append(_telegram_check(settings))
-    checks.extend(await _storage_check(settings))
+    checks.extend(await _storage_check(settings, open_storage))
     checks.append(await asyncio.to_thread(_chromium_check, settings))
     return checks

@@ -28,8 +28,8 @@ from core.planner import IntentClassifier, ProxyPlanner
 from core.runner import ScenarioRunner, question_output
 from core.scenario import BaseScenario, GuideScenario, InstantScenario, StepScenario
 from core.sessions import ChatSessions
+from core.store import Direction, RunStatus, ScenarioRun, Store, UserProfile
 from core.texts import text
-from storage import Direction, RunStatus, ScenarioRun, Storage, UserProfile
 
 __all__ = ["NLUManager", "UserSettingsView"]
 
@@ -53,7 +53,7 @@ class NLUManager:
     def __init__(
         self,
         *,
-        storage: Storage,
+        storage: Store,
         scenarios: Sequence[BaseScenario],
         catalogues: Catalogues,
         sink: OutputSink,
@@ -220,7 +220,7 @@ class NLUManager:
             command_text=command.text,
             slots=scenario.initial_slots(decision),
         )
-        await self._storage.runs.create(run)
+        run = await self._storage.runs.create(run)
         structlog.contextvars.bind_contextvars(run_id=run.short_id)
         await self._collector.advance(run, scenario)
 
@@ -254,7 +254,7 @@ class NLUManager:
                 slots=dict(slots),
                 schedule_id=schedule_id,
             )
-            await self._storage.runs.create(run)
+            run = await self._storage.runs.create(run)
             if note:
                 await self._reply(chat_id, note, lang)
             await self._collector.advance(run, chosen)

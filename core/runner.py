@@ -30,16 +30,16 @@ from core.events import (
 from core.output import Done, Failed, Option, OutputSink, Progress, Question, StepState, StepView
 from core.pause import NeedsAnswer, QuestionSpec
 from core.scenario import StepContext, StepScenario
-from core.texts import text
-from storage import (
+from core.store import (
     OptionRecord,
     PendingQuestion,
     RunStatus,
     ScenarioRun,
     StepRecord,
     StepStatus,
-    Storage,
+    Store,
 )
+from core.texts import text
 
 __all__ = ["ScenarioRunner", "question_output"]
 
@@ -68,7 +68,7 @@ class ScenarioRunner:
     def __init__(
         self,
         *,
-        storage: Storage,
+        storage: Store,
         scenarios: Mapping[str, StepScenario[Any]],
         bus: EventBus,
         sink: OutputSink,

@@ -22,7 +22,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
-from storage import Storage
+from core.store import Store
 
 __all__ = ["ChatSessions"]
 
@@ -37,7 +37,7 @@ class _Lease:
 class ChatSessions:
     def __init__(
         self,
-        storage: Storage,
+        storage: Store,
         *,
         lock_ttl: float = 60.0,
         renew_after: float = 5.0,

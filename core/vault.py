@@ -14,7 +14,7 @@ from cryptography.fernet import Fernet, InvalidToken
 from pydantic import BaseModel, SecretStr
 
 from core.errors import ConfigError
-from storage import Storage
+from core.store import Store
 
 __all__ = ["CredentialVault", "PortalCredentials"]
 
@@ -25,7 +25,7 @@ class PortalCredentials(BaseModel):
 
 
 class CredentialVault:
-    def __init__(self, storage: Storage, key: SecretStr | None) -> None:
+    def __init__(self, storage: Store, key: SecretStr | None) -> None:
         self._storage = storage
         self._fernet = Fernet(key.get_secret_value().encode()) if key else None
         self._sessions_in_memory: dict[int, dict[str, Any]] = {}

@@ -3,22 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 
 import pymongo
 from beanie import Document
 from pydantic import BaseModel, Field
 from pymongo import IndexModel
 
-from core.brain import ClickTarget
 from core.errors import DuplicateKey
+from core.store.records import ClickTarget, utcnow
 from storage.errors import translate_errors
 
 __all__ = ["BrainMemoryEntry", "BrainMemoryRepository", "RememberedClick"]
-
-
-def utcnow() -> datetime:  # not storage.documents': that module imports this one
-    return datetime.now(UTC)
 
 
 class RememberedClick(BaseModel):

@@ -11,7 +11,7 @@ from pathlib import Path
 from storage.active_runs import ActiveRunIndex
 from storage.batching import BatchWriter
 from storage.brain_memory import BrainMemoryRepository
-from storage.documents import ConversationMessage, Event
+from storage.documents import ConversationMessageDocument, EventDocument
 from storage.kv import ClaimOnce, KeyLocks, RedisCache, RedisSpendLedger
 from storage.local_mongo import MEMORY, local_mongo
 from storage.mongo import open_mongo
@@ -26,6 +26,8 @@ __all__ = ["Storage", "open_storage"]
 
 @dataclass(frozen=True, slots=True)
 class Storage:
+    """``core.store.Store``, and what the app wires besides (caches, memory, Redis)."""
+
     runs: RunRepository
     events: EventRepository
     conversations: ConversationRepository
@@ -62,15 +64,15 @@ async def open_storage(
         redis = await stack.enter_async_context(open_redis(redis_url))
         # Redis keys derived from MongoDB data carry the database name: one Redis may
         # serve several databases (tests do).
-        scope = f"clubman:{Event.get_pymongo_collection().database.name}:"
+        scope = f"clubman:{EventDocument.get_pymongo_collection().database.name}:"
         # Entered after Mongo, so they flush before it closes. They take turns: on
         # SecantusDB (a threaded Python server) two concurrent insert streams cost about
         # twice the CPU per document of one (0.12 → 0.22 ms measured); nobody waits on
         # these writes, so on MongoDB taking turns costs nothing.
         turn = asyncio.Lock()
-        events = await stack.enter_async_context(BatchWriter(Event, write_turn=turn))
+        events = await stack.enter_async_context(BatchWriter(EventDocument, write_turn=turn))
         messages = await stack.enter_async_context(
-            BatchWriter(ConversationMessage, write_turn=turn)
+            BatchWriter(ConversationMessageDocument, write_turn=turn)
         )
         runs = RunRepository(ActiveRunIndex(redis, prefix=scope + "active:"))
         await runs.rebuild_index()

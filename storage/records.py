@@ -10,15 +10,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from core.store.records import Direction, utcnow
 from storage.batching import BatchWriter
-from storage.documents import ConversationMessage, Direction, Event, utcnow
+from storage.documents import ConversationMessageDocument, EventDocument
 from storage.errors import translate_errors
 
 __all__ = ["ConversationRepository", "EventRepository", "event_row", "message_row"]
 
 
-# Stored rows of ``Event`` and ``ConversationMessage``, field for field (a test holds
-# them to the documents): written on every message, so no document is built for them.
+# Stored rows of ``EventDocument`` and ``ConversationMessageDocument``, field for field
+# (a test holds them to the documents): written on every message, so no document is
+# built for them.
 def event_row(
     kind: str, *, chat_id: int | None, run_id: str | None, data: dict[str, Any]
 ) -> dict[str, Any]:
@@ -42,6 +44,8 @@ def message_row(
 
 
 class EventRepository:
+    """``core.store.EventLog``, group-committed."""
+
     def __init__(self, writer: BatchWriter) -> None:
         self._writer = writer
 
@@ -53,13 +57,19 @@ class EventRepository:
     async def flush(self) -> None:
         await self._writer.flush()
 
-    async def for_run(self, run_id: str) -> list[Event]:
+    async def for_run(self, run_id: str) -> list[EventDocument]:
         await self._writer.flush()
         with translate_errors(f"loading events of run {run_id}"):
-            return await Event.find(Event.run_id == run_id).sort("+at", "+_id").to_list()
+            return (
+                await EventDocument.find(EventDocument.run_id == run_id)
+                .sort("+at", "+_id")
+                .to_list()
+            )
 
 
 class ConversationRepository:
+    """``core.store.ConversationLog``, group-committed."""
+
     def __init__(self, writer: BatchWriter) -> None:
         self._writer = writer
 
@@ -81,12 +91,12 @@ class ConversationRepository:
     async def flush(self) -> None:
         await self._writer.flush()
 
-    async def history(self, chat_id: int, *, limit: int = 50) -> list[ConversationMessage]:
+    async def history(self, chat_id: int, *, limit: int = 50) -> list[ConversationMessageDocument]:
         """The last ``limit`` messages, oldest first."""
         await self._writer.flush()
         with translate_errors(f"loading history of chat {chat_id}"):
             newest = await (
-                ConversationMessage.find(ConversationMessage.chat_id == chat_id)
+                ConversationMessageDocument.find(ConversationMessageDocument.chat_id == chat_id)
                 .sort("-at", "-_id")
                 .limit(limit)
                 .to_list()

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from core.store.records import ACTIVE_STATUSES, RunStatus, ScenarioRun, utcnow
 from storage.active_runs import ActiveRunIndex
-from storage.documents import ACTIVE_STATUSES, RunStatus, ScenarioRun, utcnow
+from storage.documents import ScenarioRunDocument, stored
 from storage.errors import translate_errors
 
 __all__ = ["RunRepository"]
@@ -14,6 +15,8 @@ _ACTIVE_VALUES = [s.value for s in ACTIVE_STATUSES]
 
 
 class RunRepository:
+    """``core.store.RunStore`` on MongoDB, with the active runs indexed in Redis."""
+
     def __init__(self, index: ActiveRunIndex) -> None:
         self._index = index
 
@@ -24,29 +27,38 @@ class RunRepository:
     def unpin_chat(self, chat_id: int) -> None:
         self._index.unpin(chat_id)
 
-    async def create(self, run: ScenarioRun) -> ScenarioRun:
-        if run.status.active:
-            await self._index.add(run.chat_id, run.short_id)
-        with translate_errors(f"creating run {run.short_id}"):
-            await run.insert()
-        return run
+    async def create(self, run: ScenarioRun) -> ScenarioRunDocument:
+        """Store a new run; returns it as the document later saves must be given."""
+        # One shallow copy per new run (nested records are shared, not copied); a
+        # run loaded from here is already a document.
+        document = (
+            run
+            if isinstance(run, ScenarioRunDocument)
+            else ScenarioRunDocument.model_validate(run.__dict__)
+        )
+        if document.status.active:
+            await self._index.add(document.chat_id, document.short_id)
+        with translate_errors(f"creating run {document.short_id}"):
+            await document.insert()
+        return document
 
-    async def get(self, short_id: str) -> ScenarioRun | None:
+    async def get(self, short_id: str) -> ScenarioRunDocument | None:
         with translate_errors(f"loading run {short_id}"):
-            return await ScenarioRun.find_one(ScenarioRun.short_id == short_id)
+            return await ScenarioRunDocument.find_one(ScenarioRunDocument.short_id == short_id)
 
-    async def save(self, run: ScenarioRun) -> ScenarioRun:
+    async def save(self, run: ScenarioRun) -> ScenarioRunDocument:
         """Write the whole run; raises ``ConcurrencyError`` if it changed since it was read."""
-        run.updated_at = utcnow()
+        document = stored(run, ScenarioRunDocument, f"run {run.short_id}")
+        document.updated_at = utcnow()
         if run.status.active:
             await self._index.add(run.chat_id, run.short_id)
         with translate_errors(f"saving run {run.short_id}"):
-            await run.replace()
+            await document.replace()
         if not run.status.active:
             await self._index.remove(run.chat_id, run.short_id)
-        return run
+        return document
 
-    async def active_for_chat(self, chat_id: int) -> list[ScenarioRun]:
+    async def active_for_chat(self, chat_id: int) -> list[ScenarioRunDocument]:
         indexed = await self._index.members(chat_id)
         if indexed is None:
             await self.rebuild_index()
@@ -55,7 +67,7 @@ class RunRepository:
             return []
         with translate_errors(f"listing active runs of chat {chat_id}"):
             found = await (
-                ScenarioRun.find({"short_id": {"$in": sorted(indexed)}})
+                ScenarioRunDocument.find({"short_id": {"$in": sorted(indexed)}})
                 .sort("+created_at")
                 .to_list()
             )
@@ -66,11 +78,11 @@ class RunRepository:
         )
         return [r for r in found if r.status.active and r.chat_id == chat_id]
 
-    async def _active_in_mongo(self, chat_id: int) -> list[ScenarioRun]:
+    async def _active_in_mongo(self, chat_id: int) -> list[ScenarioRunDocument]:
         with translate_errors(f"listing active runs of chat {chat_id}"):
             return await (
-                ScenarioRun.find(
-                    ScenarioRun.chat_id == chat_id, {"status": {"$in": _ACTIVE_VALUES}}
+                ScenarioRunDocument.find(
+                    ScenarioRunDocument.chat_id == chat_id, {"status": {"$in": _ACTIVE_VALUES}}
                 )
                 .sort("+created_at")
                 .to_list()
@@ -79,27 +91,29 @@ class RunRepository:
     async def rebuild_index(self) -> None:
         """Index every active run stored in MongoDB (at start-up, or after Redis lost it)."""
         with translate_errors("listing active runs"):
-            active = await ScenarioRun.find({"status": {"$in": _ACTIVE_VALUES}}).to_list()
+            active = await ScenarioRunDocument.find({"status": {"$in": _ACTIVE_VALUES}}).to_list()
         await self._index.rebuild((r.chat_id, r.short_id) for r in active)
 
-    async def with_status(self, status: RunStatus) -> list[ScenarioRun]:
+    async def with_status(self, status: RunStatus) -> list[ScenarioRunDocument]:
         with translate_errors(f"listing {status} runs"):
             return (
-                await ScenarioRun.find(ScenarioRun.status == status).sort("+created_at").to_list()
+                await ScenarioRunDocument.find(ScenarioRunDocument.status == status)
+                .sort("+created_at")
+                .to_list()
             )
 
-    async def expired(self, now: datetime) -> list[ScenarioRun]:
+    async def expired(self, now: datetime) -> list[ScenarioRunDocument]:
         """Runs waiting for an answer whose time ran out."""
         with translate_errors("listing expired runs"):
-            return await ScenarioRun.find(
+            return await ScenarioRunDocument.find(
                 {"status": {"$in": [RunStatus.COLLECTING.value, RunStatus.WAITING.value]}},
                 {"expires_at": {"$lte": now}},
             ).to_list()
 
-    async def recent_for_chat(self, chat_id: int, *, limit: int = 10) -> list[ScenarioRun]:
+    async def recent_for_chat(self, chat_id: int, *, limit: int = 10) -> list[ScenarioRunDocument]:
         with translate_errors(f"listing runs of chat {chat_id}"):
             return await (
-                ScenarioRun.find(ScenarioRun.chat_id == chat_id)
+                ScenarioRunDocument.find(ScenarioRunDocument.chat_id == chat_id)
                 .sort("-created_at")
                 .limit(limit)
                 .to_list()

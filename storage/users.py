@@ -4,24 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pydantic import BaseModel
-
 from core.errors import DuplicateKey
-from storage.documents import Preference, User, utcnow
+from core.store.records import User, UserProfile, utcnow
+from storage.documents import PreferenceDocument, UserDocument, stored
 from storage.errors import translate_errors
 from storage.redis_client import RedisClient
 
-__all__ = ["PreferenceRepository", "UserProfile", "UserRepository"]
-
-
-class UserProfile(BaseModel):
-    """What every message needs to know of its user; no credentials or sessions."""
-
-    telegram_id: int
-    name: str
-    language: str
-    timezone: str | None
-    role: str
+__all__ = ["PreferenceRepository", "UserRepository"]
 
 
 @dataclass
@@ -31,7 +20,8 @@ class _Pinned:
 
 
 class UserRepository:
-    """Users in MongoDB; their profiles also cached in Redis for the per-message read.
+    """``core.store.UserStore``: users in MongoDB; their profiles also cached in Redis
+    for the per-message read.
 
     ``save`` drops the cached profile after writing, so every process sees a change on
     its next read; the TTL bounds how long a profile cached by a read racing with a
@@ -91,12 +81,12 @@ class UserRepository:
         would return either in one, but on an existing user SecantusDB scans the whole
         collection: 12 ms at 2 000 users, measured; these two stay flat.)
         """
-        row = User(telegram_id=telegram_id, name=name, language=language).model_dump(
+        row = UserDocument(telegram_id=telegram_id, name=name, language=language).model_dump(
             exclude={"id", "revision_id"}
         )
         try:
             with translate_errors(f"loading user {telegram_id}"):
-                written = await User.get_pymongo_collection().update_one(
+                written = await UserDocument.get_pymongo_collection().update_one(
                     {"telegram_id": telegram_id}, {"$setOnInsert": row}, upsert=True
                 )
             if written.upserted_id is not None:
@@ -110,38 +100,39 @@ class UserRepository:
     @staticmethod
     async def _find_profile(telegram_id: int) -> UserProfile | None:
         with translate_errors(f"loading user {telegram_id}"):
-            found = await User.get_pymongo_collection().find_one(
+            found = await UserDocument.get_pymongo_collection().find_one(
                 {"telegram_id": telegram_id}, projection=dict.fromkeys(UserProfile.model_fields, 1)
             )
         return None if found is None else UserProfile.model_validate(found)
 
-    async def get(self, telegram_id: int) -> User | None:
+    async def get(self, telegram_id: int) -> UserDocument | None:
         with translate_errors(f"loading user {telegram_id}"):
-            return await User.find_one(User.telegram_id == telegram_id)
+            return await UserDocument.find_one(UserDocument.telegram_id == telegram_id)
 
     async def get_or_create(
         self, telegram_id: int, *, name: str = "", language: str = "ru"
-    ) -> User:
+    ) -> UserDocument:
         user = await self.get(telegram_id)
         if user is not None:
             return user
         try:
             with translate_errors(f"creating user {telegram_id}"):
-                await User(telegram_id=telegram_id, name=name, language=language).insert()
+                await UserDocument(telegram_id=telegram_id, name=name, language=language).insert()
         except DuplicateKey:
             pass  # created by a concurrent first message: read theirs
         found = await self.get(telegram_id)
         assert found is not None  # inserted by us or by the racer
         return found
 
-    async def save(self, user: User) -> User:
+    async def save(self, user: User) -> UserDocument:
+        document = stored(user, UserDocument, f"user {user.telegram_id}")
         # Before and after: a read in between may still get the old cached profile.
         self._forget_pinned(user.telegram_id)
         with translate_errors(f"saving user {user.telegram_id}"):
-            await user.save()
+            await document.save()
             await self._redis.delete(self._profile_key(user.telegram_id))
         self._forget_pinned(user.telegram_id)
-        return user
+        return document
 
     def _forget_pinned(self, telegram_id: int) -> None:
         pinned = self._pinned.get(telegram_id)
@@ -157,13 +148,13 @@ class PreferenceRepository:
         for attempt in range(2):
             try:
                 with translate_errors(f"storing preference {key} of user {user_id}"):
-                    await Preference.find_one(
-                        Preference.user_id == user_id,
-                        Preference.key == key,
-                        Preference.value == value,
+                    await PreferenceDocument.find_one(
+                        PreferenceDocument.user_id == user_id,
+                        PreferenceDocument.key == key,
+                        PreferenceDocument.value == value,
                     ).upsert(
                         {"$inc": {"uses": 1}, "$set": {"updated_at": utcnow()}},
-                        on_insert=Preference(user_id=user_id, key=key, value=value),
+                        on_insert=PreferenceDocument(user_id=user_id, key=key, value=value),
                     )
                 return
             except DuplicateKey:
@@ -174,7 +165,9 @@ class PreferenceRepository:
         """Values of ``key`` the user chose, most used first (latest breaks ties)."""
         with translate_errors(f"loading preferences {key} of user {user_id}"):
             found = await (
-                Preference.find(Preference.user_id == user_id, Preference.key == key)
+                PreferenceDocument.find(
+                    PreferenceDocument.user_id == user_id, PreferenceDocument.key == key
+                )
                 .sort("-uses", "-updated_at")
                 .to_list()
             )

@@ -3,7 +3,9 @@
 
 Read from the site with the club's account at start-up and then once a day, merged
 with the profile, and kept in the cache so that a restart while the site is down still
-knows its buildings. A failed refresh keeps the catalogue it had.
+knows its buildings. A failed refresh keeps the catalogue it had. When there is none
+(the site down at the first start, no club account), the product starts with an empty
+catalogue, tries again every minute, and learns it from the first run's own session.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ __all__ = ["CatalogueCache", "Catalogues"]
 log = structlog.get_logger("clubman.catalogue")
 
 _KEEP_SECONDS = 30 * 24 * 3600  # a cached catalogue outlives a month-long site outage
+_RETRY_UNREAD = timedelta(minutes=1)  # while no catalogue was ever read
 
 
 class CatalogueCache(Protocol):
@@ -89,7 +92,11 @@ class Catalogues:
         if self._fixed:
             return self
         if self._current is None:
-            await self.load()
+            try:
+                await self.load()
+            except ClubError as exc:
+                log.warning("catalogue.unread", error=exc.message)
+                self._current = Catalogue(system=self._key)  # nothing known yet
         self._task = asyncio.create_task(self._refresh_loop(), name="catalogue-refresh")
         return self
 
@@ -120,8 +127,16 @@ class Catalogues:
             self._current = cached
             return cached
 
+    @property
+    def known(self) -> bool:
+        """Whether any catalogue was read (an unread one names no building)."""
+        return self._current is not None and bool(self._current.buildings)
+
     async def refresh(self) -> Catalogue:
-        read = await self._read()
+        return await self.learn(await self._read())
+
+    async def learn(self, read: Catalogue) -> Catalogue:
+        """Take ``read`` (as the site lists it) as the current catalogue, with the profile."""
         catalogue = self._profile.apply(read).model_copy(update={"read_at": self._clock.now()})
         self._current = catalogue
         await self._cache.set(self._key, catalogue.model_dump_json().encode(), _KEEP_SECONDS)
@@ -142,7 +157,8 @@ class Catalogues:
 
     async def _refresh_loop(self) -> None:
         while True:
-            await asyncio.sleep(self._every.total_seconds())
+            wait = self._every if self.known else _RETRY_UNREAD
+            await asyncio.sleep(wait.total_seconds())
             try:
                 await self.refresh()
             except ClubError as exc:

@@ -10,6 +10,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+# The brain memory keeps clicks, so their shape is part of the storage contract.
+from core.store.records import ClickTarget
+
 __all__ = [
     "ACTIONS",
     "Action",
@@ -24,7 +27,6 @@ Action = Literal["retry_step", "alternative", "click", "back_to_step", "ask_user
 ACTIONS: tuple[Action, ...] = (
     "retry_step", "alternative", "click", "back_to_step", "ask_user", "abort"
 )  # fmt: skip
-ClickRole = Literal["button", "link", "checkbox"]
 
 
 class PageSnapshot(BaseModel):
@@ -40,15 +42,6 @@ class PageSnapshot(BaseModel):
     buttons: list[str] = Field(default_factory=list)
     links: list[str] = Field(default_factory=list)
     alerts: list[str] = Field(default_factory=list)
-
-
-class ClickTarget(BaseModel):
-    """A button or link to press, or a checkbox (by its label) to tick."""
-
-    model_config = ConfigDict(frozen=True)
-
-    role: ClickRole
-    name: str = Field(min_length=1, max_length=200)
 
 
 class UserChoice(BaseModel):

@@ -9,7 +9,7 @@ from typing import Any
 from core.clock import Clock, SystemClock
 from core.events import BaseEvent, EventBus
 from core.scheduler.entry import ScheduleEntry, ScheduleState
-from storage import Schedule, ScheduleStatus, Storage
+from core.store import Schedule, ScheduleStatus, Store
 
 __all__ = ["ScheduleBook", "ScheduleChanged", "entry_of"]
 
@@ -37,7 +37,7 @@ def entry_of(schedule: Schedule) -> ScheduleEntry:
 class ScheduleBook:
     """``scenarios.schedules.ScheduleStore`` on the schedule repository."""
 
-    def __init__(self, storage: Storage, *, bus: EventBus, clock: Clock | None = None) -> None:
+    def __init__(self, storage: Store, *, bus: EventBus, clock: Clock | None = None) -> None:
         self._storage = storage
         self._bus = bus
         self._clock = clock or SystemClock()

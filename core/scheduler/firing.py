@@ -25,7 +25,7 @@ from core.scheduler.entry import weekdays_label, what_label
 from core.scheduler.history import FiringStatus, firing_status, firings_for, may_fire
 from core.scheduler.settings import SchedulerSettings
 from core.scheduler.times import WEEKDAY_CODES, due_dates
-from storage import Schedule, ScheduleFiring, ScheduleStatus, Storage
+from core.store import Schedule, ScheduleFiring, ScheduleStatus, Store
 
 __all__ = ["ScheduleFirer"]
 
@@ -40,7 +40,7 @@ class ScheduleFirer:
     def __init__(
         self,
         *,
-        storage: Storage,
+        storage: Store,
         manager: NLUManager,
         settings: SchedulerSettings,
         catalogues: Catalogues,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 from enum import StrEnum
 
-from storage import RunStatus, Schedule, ScheduleFiring
+from core.store import RunStatus, Schedule, ScheduleFiring
 
 __all__ = ["FiringStatus", "firing_status", "firings_for", "may_fire"]
 

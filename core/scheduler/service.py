@@ -31,7 +31,7 @@ from core.scheduler.book import ScheduleChanged
 from core.scheduler.firing import ScheduleFirer
 from core.scheduler.settings import SchedulerSettings
 from core.scheduler.trigger import WindowTrigger
-from storage import Schedule, ScheduleStatus, Storage
+from core.store import Schedule, ScheduleStatus, Store
 
 __all__ = ["TICK_JOB", "BookingScheduler"]
 
@@ -45,7 +45,7 @@ class BookingScheduler:
     def __init__(
         self,
         *,
-        storage: Storage,
+        storage: Store,
         manager: NLUManager,
         clock: Clock,
         settings: SchedulerSettings,

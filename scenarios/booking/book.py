@@ -209,11 +209,17 @@ class BookRooms(StepScenario[BookingSlots]):
 
     async def _find(self, ctx: StepContext[Any]) -> Found:
         session = await self._work.session(ctx)
+        if not self._catalogues.known:  # never read yet: learn it from this run's session
+            await self._catalogues.learn(await session.catalogue())
         want = _want(ctx.slots)
         wanted = self._placement(ctx)
         alts = len(self._alt_keys(ctx))
         moved = alts > 0
         candidates = [wanted.building] if moved else await self._buildings(ctx)
+        if not candidates:
+            raise PortalError(
+                ctx.t("на портале не нашлось ни одного корпуса", "the portal lists no buildings")
+            )
         for building in candidates:
             place = wanted.model_copy(update={"building": building})
             if (found := await self._free(ctx, session, want, place, alts)) is not None:

@@ -4,14 +4,14 @@ the fake Telegram server, and small real scenarios for it to run."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
 from app.run import poll
-from bot.factory import BotApp, CoreFactory, open_bot_app
+from bot.factory import BotApp, CoreServices, open_bot_app
 from bot.outbox import FloodLimits
 from core.app import build_core
 from core.booking.catalogue import Catalogues
@@ -36,6 +36,7 @@ from tests.fakes.telegram import FakeTelegram, RateLimits
 from tests.support.catalogues import REFPORTAL_CATALOGUE
 
 __all__ = [
+    "CoreFactory",
     "FAST_LIMITS",
     "FAST_SERVER_LIMITS",
     "ClubScenario",
@@ -120,6 +121,12 @@ class EchoScenario(InstantScenario):
         return f"echo: {command.text}"
 
 
+# A test's core: opened on the test's storage, the way ``app/`` opens the product's.
+CoreFactory = Callable[
+    [Settings, Storage, OutputSink], AbstractAsyncContextManager["NLUManager | CoreServices"]
+]
+
+
 def default_scenarios() -> list[BaseScenario]:
     return [ClubScenario(), HelpScenario(), UnknownScenario()]
 
@@ -169,10 +176,11 @@ async def running_bot(
         )
 
     settings = settings_for(tg, allowed=allowed, allow_all=allow_all and not allowed)
+    opens = core or real_core
     async with open_bot_app(
         settings,
-        storage=storage,
-        core=core or real_core,
+        core=lambda sink: opens(settings, storage, sink),
+        claims=storage.claims,
         limits=limits,
         progress_interval=progress_interval,
     ) as app:

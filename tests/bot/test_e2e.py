@@ -6,7 +6,8 @@ from __future__ import annotations
 import asyncio
 
 from bot.texts import t
-from storage import RunStatus, Storage
+from core.store import RunStatus
+from storage import Storage
 from tests.bot.support import ClubScenario, running_bot
 from tests.fakes.telegram import FakeTelegram, SimUser, StoredMessage
 

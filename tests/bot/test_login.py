@@ -15,14 +15,14 @@ import structlog
 from cryptography.fernet import Fernet
 from pydantic import SecretStr
 
-from app.compose import open_core_services
-from bot.factory import CoreFactory, CoreServices
+from app.compose import open_core
+from bot.factory import CoreServices
 from core.output import OutputSink
 from core.settings import BrowserSettings, PortalSettings, SecuritySettings, Settings
 from core.vault import CredentialVault
 from portal.server import running_portal
-from storage import ConversationMessage, Storage, free_port
-from tests.bot.support import running_bot
+from storage import ConversationMessageDocument, Storage, free_port
+from tests.bot.support import CoreFactory, running_bot
 from tests.fakes.telegram import FakeTelegram, SimUser, StoredMessage
 from tests.fakes.telegram.state import Chat
 from tests.fakes.telegram.updates import command_entities
@@ -41,7 +41,7 @@ async def portal_url() -> AsyncIterator[str]:
 
 @pytest.fixture
 def app_core(portal_url: str, tmp_path: Path) -> Callable[..., CoreFactory]:
-    """The app factory's own core (``open_core_services``) on the test portal."""
+    """The app factory's own core (``open_core``) on the test portal."""
 
     def make(*, key: str | None = KEY) -> CoreFactory:
         def open_(
@@ -57,7 +57,7 @@ def app_core(portal_url: str, tmp_path: Path) -> Callable[..., CoreFactory]:
                     "data_dir": tmp_path / "data",
                 }
             )
-            return open_core_services(configured, storage, sink)
+            return open_core(configured, storage, sink)
 
         return open_
 
@@ -80,7 +80,7 @@ async def everything_stored(storage: Storage) -> str:
     """Every document of every collection of the test database, as one string."""
     await storage.conversations.flush()  # appends are batched: write what is queued
     await storage.events.flush()
-    database = ConversationMessage.get_pymongo_collection().database
+    database = ConversationMessageDocument.get_pymongo_collection().database
     dumped = []
     for name in await database.list_collection_names():
         dumped.extend([repr(doc) async for doc in database[name].find({})])
@@ -172,7 +172,7 @@ async def test_portal_unreachable_is_a_polite_message(
                 "data_dir": tmp_path / "data",
             }
         )
-        return open_core_services(configured, opened, sink)
+        return open_core(configured, opened, sink)
 
     user = tg.user(7, "John", language_code="en")
     async with running_bot(tg, storage, core=unreachable):

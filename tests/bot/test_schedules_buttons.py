@@ -15,9 +15,10 @@ from core.manager import NLUManager
 from core.output import OutputSink
 from core.scheduler import ScheduleBook
 from core.settings import Settings
+from core.store import Schedule, ScheduleStatus
 from scenarios.help import HelpScenario, UnknownScenario
 from scenarios.schedules import CancelSchedule, ListSchedules, ScheduleBooking
-from storage import Schedule, ScheduleStatus, Storage
+from storage import Storage
 from tests.bot.support import running_bot
 from tests.fakes.telegram import FakeTelegram
 from tests.support.catalogues import REFPORTAL_CATALOGUE
@@ -92,4 +93,4 @@ async def _until_created(storage: Storage, owner: int) -> list[Schedule]:
 
 
 async def _live(storage: Storage, owner: int) -> list[Schedule]:
-    return await storage.schedules.for_owner(owner)
+    return list(await storage.schedules.for_owner(owner))

@@ -11,8 +11,9 @@ from core.commands import Answer, Command
 from core.events import BaseEvent, CommandReceived, EventBus
 from core.manager import NLUManager
 from core.output import Done, Progress, Question, Reply
+from core.store import RunStatus
 from scenarios.help import HelpScenario, UnknownScenario
-from storage import Event, RunStatus, Storage
+from storage import EventDocument, Storage
 from tests.core.conftest import CoreFactory
 from tests.support.scenarios import TrackedScenario
 from tests.support.sinks import CollectingSink
@@ -261,7 +262,7 @@ async def test_a_command_is_stored_once_and_its_decision_as_an_event(
     await storage.events.flush()
     # The conversation row records the command; the event store adds what was decided.
     assert [m.text for m in await storage.conversations.history(101)][0] == "help"
-    stored = await Event.find(Event.chat_id == 101).to_list()
+    stored = await EventDocument.find(EventDocument.chat_id == 101).to_list()
     assert [e.kind for e in stored] == ["scenario.chosen"]
     assert stored[0].data["scenario"] == "help"
 
@@ -319,4 +320,4 @@ async def test_unstored_events_still_reach_subscribers(storage: Storage) -> None
     await bus.publish(CommandReceived(chat_id=102, user_id=102, text="привет"))
     await storage.events.flush()
     assert [e.kind for e in seen] == ["command.received"]
-    assert await Event.find(Event.chat_id == 102).to_list() == []
+    assert await EventDocument.find(EventDocument.chat_id == 102).to_list() == []

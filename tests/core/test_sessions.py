@@ -6,7 +6,8 @@ import asyncio
 import dataclasses
 
 from core.sessions import ChatSessions
-from storage import Event, ScenarioRun, Storage
+from core.store import ScenarioRun
+from storage import EventDocument, Storage
 from storage.active_runs import ActiveRunIndex
 from storage.runs import RunRepository
 from storage.users import UserRepository
@@ -89,7 +90,7 @@ async def test_a_long_conversation_renews_its_lease_and_a_lapsed_one_is_retaken(
 
 def _other_process(storage: Storage) -> Storage:
     """The same databases seen by another process: its own in-memory pins."""
-    scope = f"clubman:{Event.get_pymongo_collection().database.name}:"
+    scope = f"clubman:{EventDocument.get_pymongo_collection().database.name}:"
     return dataclasses.replace(
         storage,
         runs=RunRepository(ActiveRunIndex(storage.redis, prefix=scope + "active:")),

@@ -18,7 +18,8 @@ from typing import Any
 
 import pytest
 
-from storage import RunStatus, Storage, open_storage
+from core.store import RunStatus
+from storage import Storage, open_storage
 from storage.process import die_with_parent, free_port
 from tests.support.portal import portal_bookings, reset_portal, set_quirks
 

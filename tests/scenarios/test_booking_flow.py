@@ -16,10 +16,11 @@ from core.commands import Answer, Command
 from core.manager import NLUManager
 from core.output import Done, Failed, Question
 from core.settings import load_settings
+from core.store import RunStatus
 from core.vault import CredentialVault
 from scenarios.booking import PortalAccount, PortalWork
 from scenarios.registry import all_scenarios
-from storage import RunStatus, Storage
+from storage import Storage
 from tests.support.catalogues import REFPORTAL_CATALOGUE
 from tests.support.clocks import ticking
 from tests.support.portal import chaos_served, portal_bookings, set_quirks

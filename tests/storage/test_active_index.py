@@ -7,11 +7,12 @@ from typing import Any
 
 import pytest
 
-from storage import RunStatus, ScenarioRun, Storage, User
+from core.store import RunStatus
+from storage import ScenarioRunDocument, Storage, UserDocument
 
 
-def _run(chat_id: int, **fields: object) -> ScenarioRun:
-    return ScenarioRun(chat_id=chat_id, user_id=chat_id, scenario="book_rooms", **fields)
+def _run(chat_id: int, **fields: object) -> ScenarioRunDocument:
+    return ScenarioRunDocument(chat_id=chat_id, user_id=chat_id, scenario="book_rooms", **fields)
 
 
 async def _ids(storage: Storage, chat_id: int) -> list[str]:
@@ -42,7 +43,7 @@ async def test_an_id_left_by_a_crash_between_the_writes_is_dropped(storage: Stor
     run = await storage.runs.create(_run(7))
     assert await _ids(storage, 7) == [run.short_id]
     run.status = RunStatus.CANCELLED
-    await ScenarioRun.replace(run)  # stored finished; the process died before unindexing
+    await ScenarioRunDocument.replace(run)  # stored finished; the process died before unindexing
     assert await _ids(storage, 7) == []
     keys = [k async for k in storage.redis.scan_iter(match="*active:7")]
     assert keys == [] or await storage.redis.smembers(keys[0]) == set()
@@ -84,7 +85,7 @@ async def test_first_messages_racing_create_one_user(storage: Storage) -> None:
         *(storage.users.profile(44, name="Борис", language="ru") for _ in range(10))
     )
     assert {p.name for p in profiles} == {"Борис"}
-    assert len(await User.find(User.telegram_id == 44).to_list()) == 1
+    assert len(await UserDocument.find(UserDocument.telegram_id == 44).to_list()) == 1
 
 
 async def test_a_run_added_during_a_pinned_read_is_not_lost(
@@ -142,4 +143,4 @@ async def test_a_returning_users_expired_profile_is_read_not_recreated(storage: 
     await storage.redis.flushdb()  # the cached profile expired
     again = await storage.users.profile(46, name="Gleb", language="en")
     assert (again.name, again.language, again.timezone) == ("Глеб", "ru", "Asia/Yekaterinburg")
-    assert len(await User.find(User.telegram_id == 46).to_list()) == 1
+    assert len(await UserDocument.find(UserDocument.telegram_id == 46).to_list()) == 1

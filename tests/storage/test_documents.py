@@ -9,9 +9,8 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 
 from core.errors import ConcurrencyError
-from storage import (
+from core.store import (
     Direction,
-    Event,
     OptionRecord,
     PendingQuestion,
     RunStatus,
@@ -21,8 +20,8 @@ from storage import (
     ScheduleStatus,
     StepRecord,
     StepStatus,
-    Storage,
 )
+from storage import EventDocument, Storage
 from storage.mongo import open_mongo
 
 
@@ -129,16 +128,15 @@ async def test_events_in_order_per_run(storage: Storage) -> None:
     await storage.events.append("command.received", chat_id=1, run_id=None, data={})
     events = await storage.events.for_run("r1")
     assert [e.data["n"] for e in events] == [0, 1, 2]
-    assert [e.run_id for e in await Event.find(Event.chat_id == 1).sort("+_id").to_list()] == [
-        "r1", "r1", "r1", "other", None,
-    ]  # fmt: skip
+    in_chat = await EventDocument.find(EventDocument.chat_id == 1).sort("+_id").to_list()
+    assert [e.run_id for e in in_chat] == ["r1", "r1", "r1", "other", None]
 
 
 async def test_a_runs_timeline_is_read_through_the_run_index(storage: Storage) -> None:
     await storage.events.append("step.done", chat_id=1, run_id="r1", data={})
     await storage.events.append("command.received", chat_id=1, run_id=None, data={})
     await storage.events.flush()
-    collection = Event.get_pymongo_collection()
+    collection = EventDocument.get_pymongo_collection()
     plan = (await collection.find({"run_id": "r1"}).explain())["queryPlanner"]["winningPlan"]
     assert "IXSCAN" in str(plan) and "COLLSCAN" not in str(plan)
     assert {i["key"][0][0] for i in (await collection.index_information()).values()} == {

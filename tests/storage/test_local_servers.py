@@ -13,7 +13,8 @@ import pytest
 from pymongo.uri_parser import parse_uri
 
 from core.errors import ConfigError, StorageUnavailable
-from storage import Direction, open_storage
+from core.store import Direction
+from storage import open_storage
 from storage.process import free_port
 
 

@@ -8,20 +8,21 @@ from typing import Any
 import pytest
 from pymongo.errors import AutoReconnect
 
-from storage import ConversationMessage, Direction, Event, Storage
+from core.store import Direction
+from storage import ConversationMessageDocument, EventDocument, Storage
 from storage.batching import BatchWriter
 from storage.records import event_row, message_row
 
 
-def _document_fields(document: type[Event] | type[ConversationMessage]) -> set[str]:
+def _document_fields(document: type[EventDocument] | type[ConversationMessageDocument]) -> set[str]:
     return set(document.model_fields) - {"id", "revision_id"}
 
 
 def test_rows_have_exactly_the_documents_fields() -> None:
     event = event_row("k", chat_id=1, run_id="r1", data={})
     message = message_row(chat_id=1, direction=Direction.IN, text="t", user_id=None, run_id=None)
-    assert set(event) == _document_fields(Event)
-    assert set(message) == _document_fields(ConversationMessage)
+    assert set(event) == _document_fields(EventDocument)
+    assert set(message) == _document_fields(ConversationMessageDocument)
 
 
 def test_an_event_of_no_run_is_stored_without_run_id() -> None:
@@ -29,8 +30,8 @@ def test_an_event_of_no_run_is_stored_without_run_id() -> None:
     assert "run_id" not in event_row("k", chat_id=1, run_id=None, data={})
 
 
-async def _stored_kinds(kind: str) -> list[Event]:
-    return await Event.find(Event.kind == kind).to_list()
+async def _stored_kinds(kind: str) -> list[EventDocument]:
+    return await EventDocument.find(EventDocument.kind == kind).to_list()
 
 
 async def test_appended_records_read_back_as_documents(storage: Storage) -> None:
@@ -53,7 +54,7 @@ async def test_concurrent_appends_are_written_in_few_batches(
     storage: Storage, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     inserts = 0
-    collection = Event.get_pymongo_collection()
+    collection = EventDocument.get_pymongo_collection()
     original = collection.insert_many
 
     async def counting(rows: Any, **kwargs: Any) -> Any:
@@ -73,7 +74,7 @@ async def test_concurrent_appends_are_written_in_few_batches(
 async def test_a_failed_batch_is_retried_without_duplicates(
     storage: Storage, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    collection = Event.get_pymongo_collection()
+    collection = EventDocument.get_pymongo_collection()
     original = collection.insert_many
     calls = 0
 
@@ -96,7 +97,7 @@ async def test_a_failed_batch_is_retried_without_duplicates(
 
 
 async def test_appending_to_a_closed_writer_is_an_error() -> None:
-    writer = BatchWriter(Event)
+    writer = BatchWriter(EventDocument)
     with pytest.raises(RuntimeError, match="not open"):
         writer.append(event_row("k", chat_id=None, run_id=None, data={}))
 
@@ -107,7 +108,7 @@ async def test_closing_a_lingering_writer_writes_its_rows_and_stops_regression(
     # The hang: the writer was cancelled while lingering, and on Python 3.11
     # asyncio.wait_for swallowed the cancel, so closing storage waited forever.
     async with asyncio.timeout(5):
-        async with BatchWriter(Event, linger_seconds=30) as writer:
+        async with BatchWriter(EventDocument, linger_seconds=30) as writer:
             writer.append(event_row("closing", chat_id=1, run_id=None, data={}))
     assert [e.kind for e in await _stored_kinds("closing")] == ["closing"]
 
@@ -132,8 +133,8 @@ async def test_writers_sharing_a_turn_never_insert_at_once(
 
         monkeypatch.setattr(collection, "insert_many", insert_many)
 
-    overlapping(Event.get_pymongo_collection())
-    overlapping(ConversationMessage.get_pymongo_collection())
+    overlapping(EventDocument.get_pymongo_collection())
+    overlapping(ConversationMessageDocument.get_pymongo_collection())
     for n in range(20):
         await storage.events.append("turns", chat_id=n, run_id=None, data={})
         await storage.conversations.append(chat_id=n, direction=Direction.IN, text=f"m{n}")
@@ -149,7 +150,7 @@ async def test_writers_with_their_own_turns_do_insert_at_once(
     # The control for the test above: without a shared turn the overlap does happen.
     started = asyncio.Event()
     overlapped = False
-    collection = Event.get_pymongo_collection()
+    collection = EventDocument.get_pymongo_collection()
     original = collection.insert_many
 
     async def insert_many(rows: Any, **kwargs: Any) -> Any:
@@ -161,8 +162,8 @@ async def test_writers_with_their_own_turns_do_insert_at_once(
 
     monkeypatch.setattr(collection, "insert_many", insert_many)
     async with (
-        BatchWriter(Event, linger_seconds=0) as first,
-        BatchWriter(Event, linger_seconds=0) as second,
+        BatchWriter(EventDocument, linger_seconds=0) as first,
+        BatchWriter(EventDocument, linger_seconds=0) as second,
     ):
         first.append(event_row("own", chat_id=1, run_id=None, data={}))
         second.append(event_row("own", chat_id=2, run_id=None, data={}))

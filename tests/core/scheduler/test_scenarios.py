@@ -7,7 +7,8 @@ from core.clock import ManualClock
 from core.events import EventBus
 from core.output import Done, Question
 from core.scheduler import ScheduleBook
-from storage import ScheduleStatus, Storage
+from core.store import ScheduleStatus
+from storage import Storage
 from tests.core.scheduler.conftest import CHAT, SystemFactory
 from tests.core.scheduler.test_service import CREATE, create, history
 from tests.support.sinks import CollectingSink

@@ -13,7 +13,8 @@ from core.events import EventBus
 from core.output import Done, Failed, Question, Reply
 from core.scenario import StepContext
 from core.scheduler import ScheduleBook, SchedulerSettings
-from storage import Schedule, ScheduleFiring, Storage
+from core.store import Schedule, ScheduleFiring, Store
+from storage import Storage
 from tests.core.scheduler.conftest import CHAT, System, SystemFactory
 from tests.support.scenarios import StepDone, TrackedScenario
 from tests.support.sinks import CollectingSink
@@ -32,7 +33,7 @@ async def create(system: System, sink: CollectingSink, text: str = CREATE) -> Sc
 
 
 async def only_schedule(system: System) -> Schedule:
-    storage: Storage = system.scheduler._storage
+    storage: Store = system.scheduler._storage
     found = await storage.schedules.for_owner(CHAT)
     assert len(found) == 1
     return found[0]

@@ -1,0 +1,69 @@
+"""The storage contract: the records the core keeps and the stores it keeps them in.
+
+The core imports these, never ``storage``; ``storage`` implements them (its documents
+are subclasses of the records) and imports nothing else of the core but ``core.errors``.
+"""
+
+from core.store.ports import (
+    Claims,
+    ConversationLog,
+    EventLog,
+    Locks,
+    OpenStore,
+    RunStore,
+    ScheduleStore,
+    Store,
+    UserStore,
+)
+from core.store.records import (
+    ACTIVE_STATUSES,
+    ClickRole,
+    ClickTarget,
+    ConversationMessage,
+    Direction,
+    Event,
+    OptionRecord,
+    PendingQuestion,
+    RunStatus,
+    ScenarioRun,
+    Schedule,
+    ScheduleFiring,
+    ScheduleStatus,
+    StepRecord,
+    StepStatus,
+    User,
+    UserProfile,
+    new_short_id,
+    utcnow,
+)
+
+__all__ = [
+    "ACTIVE_STATUSES",
+    "Claims",
+    "ClickRole",
+    "ClickTarget",
+    "ConversationLog",
+    "ConversationMessage",
+    "Direction",
+    "Event",
+    "EventLog",
+    "Locks",
+    "OpenStore",
+    "OptionRecord",
+    "PendingQuestion",
+    "RunStatus",
+    "RunStore",
+    "ScenarioRun",
+    "Schedule",
+    "ScheduleFiring",
+    "ScheduleStatus",
+    "ScheduleStore",
+    "StepRecord",
+    "StepStatus",
+    "Store",
+    "User",
+    "UserProfile",
+    "UserStore",
+    "new_short_id",
+    "utcnow",
+]

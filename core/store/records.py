@@ -1,0 +1,225 @@
+"""What the core keeps in storage, as plain pydantic records (no driver types).
+
+``storage`` makes its Beanie documents subclasses of these (``class
+ScenarioRunDocument(Document, ScenarioRun)``): what it loads *is* a record, so the core
+reads and changes it with no copy, and the store's ``save`` writes it back as is.
+A record the core builds itself (a new run, a new schedule) becomes stored through the
+store's ``create``, which returns the stored one: later saves must be given that.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import UTC, date, datetime
+from enum import StrEnum
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = [
+    "ACTIVE_STATUSES",
+    "ClickRole",
+    "ClickTarget",
+    "ConversationMessage",
+    "Direction",
+    "Event",
+    "OptionRecord",
+    "PendingQuestion",
+    "RunStatus",
+    "ScenarioRun",
+    "Schedule",
+    "ScheduleFiring",
+    "ScheduleStatus",
+    "StepRecord",
+    "StepStatus",
+    "User",
+    "UserProfile",
+    "new_short_id",
+    "utcnow",
+]
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def new_short_id() -> str:
+    # 10 url-safe chars: short enough for 64-byte callback data, 60 bits of randomness.
+    return secrets.token_urlsafe(8)[:10]
+
+
+# --- users --------------------------------------------------------------------------
+
+
+class User(BaseModel):
+    telegram_id: int
+    name: str = ""
+    language: str = "ru"
+    timezone: str | None = None
+    role: str = "manager"
+    portal_username: str | None = None
+    # Fernet token; the key lives in settings, never next to the data.
+    portal_password_encrypted: bytes | None = None
+    # Playwright storage state (cookies) of the last portal session, encrypted likewise.
+    portal_session_encrypted: bytes | None = None
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class UserProfile(BaseModel):
+    """What every message needs to know of its user; no credentials or sessions."""
+
+    telegram_id: int
+    name: str
+    language: str
+    timezone: str | None
+    role: str
+
+
+# --- the conversation and the event journal ------------------------------------------
+
+
+class Direction(StrEnum):
+    IN = "in"
+    OUT = "out"
+
+
+class ConversationMessage(BaseModel):
+    chat_id: int
+    user_id: int | None = None
+    direction: Direction
+    text: str
+    run_id: str | None = None
+    at: datetime = Field(default_factory=utcnow)
+
+
+class Event(BaseModel):
+    kind: str
+    chat_id: int | None = None
+    run_id: str | None = None
+    at: datetime = Field(default_factory=utcnow)
+    data: dict[str, Any] = Field(default_factory=dict)
+
+
+# --- scenario runs ------------------------------------------------------------------
+
+
+class RunStatus(StrEnum):
+    COLLECTING = "collecting"  # asking for missing slots
+    WAITING = "waiting"  # a step paused on a question
+    RUNNING = "running"
+    DONE = "done"
+    FAILED = "failed"
+    CANCELLED = "cancelled"
+    EXPIRED = "expired"
+
+    @property
+    def active(self) -> bool:
+        return self in (RunStatus.COLLECTING, RunStatus.WAITING, RunStatus.RUNNING)
+
+    @property
+    def awaiting_answer(self) -> bool:
+        return self in (RunStatus.COLLECTING, RunStatus.WAITING)
+
+
+ACTIVE_STATUSES = [RunStatus.COLLECTING, RunStatus.WAITING, RunStatus.RUNNING]
+
+
+class StepStatus(StrEnum):
+    DONE = "done"
+    FAILED = "failed"
+
+
+class StepRecord(BaseModel):
+    name: str
+    status: StepStatus
+    result: dict[str, Any] = Field(default_factory=dict)
+    error: str | None = None
+    started_at: datetime
+    finished_at: datetime
+
+
+class OptionRecord(BaseModel):
+    id: str
+    label: str
+
+
+class PendingQuestion(BaseModel):
+    seq: int = 0  # numbers the run's questions, so a tap on an old one is recognised
+    key: str  # the slot name, or the step's question key
+    text: str
+    options: list[OptionRecord] = Field(default_factory=list)
+    allow_free_text: bool = True
+    asked_at: datetime = Field(default_factory=utcnow)
+
+
+class ScenarioRun(BaseModel):
+    """A run's durable state: checkpointed after every step, resumed after a restart."""
+
+    short_id: str = Field(default_factory=new_short_id)
+    chat_id: int
+    user_id: int
+    scenario: str
+    lang: str = "ru"
+    timezone: str = "Europe/Moscow"
+    command_text: str = ""
+    status: RunStatus = RunStatus.COLLECTING
+    slots: dict[str, Any] = Field(default_factory=dict)
+    steps: list[StepRecord] = Field(default_factory=list)
+    # Answers given to step questions, by question key: a resumed step reads them.
+    answers: dict[str, str] = Field(default_factory=dict)
+    question: PendingQuestion | None = None
+    questions_asked: int = 0
+    summary: str | None = None
+    error: str | None = None
+    failure_screenshot: bytes | None = None  # PNG of the page when a step failed
+    schedule_id: str | None = None
+    created_at: datetime = Field(default_factory=utcnow)
+    updated_at: datetime = Field(default_factory=utcnow)
+    expires_at: datetime | None = None
+
+    def done_steps(self) -> set[str]:
+        return {step.name for step in self.steps if step.status is StepStatus.DONE}
+
+
+# --- schedules ----------------------------------------------------------------------
+
+
+class ScheduleStatus(StrEnum):
+    ACTIVE = "active"
+    PAUSED = "paused"
+    DELETED = "deleted"
+
+
+class ScheduleFiring(BaseModel):
+    target_date: date
+    run_id: str | None = None
+    status: str
+    at: datetime = Field(default_factory=utcnow)
+
+
+class Schedule(BaseModel):
+    # Given by the store on ``create`` and opaque to the core: ``str(schedule.id)`` is
+    # the schedule's id for ``ScheduleStore.get`` (None until stored).
+    id: object = None
+    owner_id: int
+    chat_id: int
+    slots: dict[str, Any] = Field(default_factory=dict)
+    weekdays: list[str]
+    timezone: str
+    status: ScheduleStatus = ScheduleStatus.ACTIVE
+    history: list[ScheduleFiring] = Field(default_factory=list)
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+# --- the brain's memory -------------------------------------------------------------
+
+ClickRole = Literal["button", "link", "checkbox"]
+
+
+class ClickTarget(BaseModel):
+    """A button or link to press, or a checkbox (by its label) to tick."""
+
+    model_config = ConfigDict(frozen=True)
+
+    role: ClickRole
+    name: str = Field(min_length=1, max_length=200)
