@@ -142,7 +142,7 @@ async def test_full_building_gets_an_alternative_from_the_llm_and_is_booked(
     make_core: CoreFactory, sink: CollectingSink, portal_url: str, events: list[BaseEvent]
 ) -> None:
     async with FakeAnthropic(api_key=KEY) as vendor:
-        vendor.push(LLMAnswer({"action": "alternative", "option_id": "cha|261126|1800|2000"}))
+        vendor.push(LLMAnswer({"action": "alternative", "option_id": "chaikov|261126|1800|2000"}))
         async with make_core(llm_settings("anthropic", vendor.base_url)) as core:
             await set_quirks(portal_url, full_building="main")
             await core.handle(cmd(FULL))
@@ -150,7 +150,7 @@ async def test_full_building_gets_an_alternative_from_the_llm_and_is_booked(
 
         assert len(vendor.requests) == 1
         prompt = vendor.bodies[0]["messages"][0]["content"]
-        assert "cha|261126|1800|2000 = Корпус на Чайковского" in prompt
+        assert "chaikov|261126|1800|2000 = Корпус на Чайковского" in prompt
     assert decided(events) == [("llm", "alternative", None)]
     booked = await portal_bookings(portal_url, user="club")
     assert len(booked) == 2 and {b["building"] for b in booked} == {"chaikovsky"}
