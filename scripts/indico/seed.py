@@ -20,7 +20,6 @@ from datetime import date, datetime, time, timedelta
 from pathlib import Path
 
 from flask import session
-
 from indico.core.config import config
 from indico.core.db import db
 from indico.core.errors import NoReportError
@@ -37,7 +36,6 @@ from indico.modules.users import User
 from indico.modules.users.operations import create_user
 from indico.util.date_time import now_utc
 from indico.web.flask.app import make_app
-
 
 HERE = Path(__file__).resolve().parent
 

@@ -28,7 +28,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator, Sequence
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from string import Template
@@ -386,10 +386,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             if isinstance(users, dict):
                 for name in users:
                     print(f"  user {name}: password in {HERE / 'seed.json'}")
-            try:
+            with suppress(KeyboardInterrupt):
                 signal.pause()
-            except KeyboardInterrupt:
-                pass
         return 0
     except MissingPrerequisite as exc:
         print(f"missing prerequisite: {exc}", file=sys.stderr)
