@@ -1,0 +1,1 @@
+"""Adapters from our ports to real outside systems."""
