@@ -135,6 +135,7 @@ class IndicoStack:
     redis_url: str
     config_path: Path
     psql_bin: Path
+    timezone: str
 
     @property
     def python(self) -> Path:
@@ -316,7 +317,9 @@ def _redis(logs: Path) -> Iterator[str]:
         _stop(proc)
 
 
-def _write_config(workdir: Path, base_url: str, pg_port: int, redis_url: str, tz: str) -> Path:
+def _write_config(
+    workdir: Path, venv: Path, base_url: str, pg_port: int, redis_url: str, tz: str
+) -> Path:
     for sub in ("cache", "tmp", "log", "archive"):
         (workdir / sub).mkdir(exist_ok=True)
     text = Template((HERE / "indico.conf.in").read_text()).substitute(
@@ -329,6 +332,9 @@ def _write_config(workdir: Path, base_url: str, pg_port: int, redis_url: str, tz
     )
     path = workdir / "indico.conf"
     path.write_text(text)
+    # Indico's sample logging config (files under LOG_DIR); without one it warns on start.
+    for sample in venv.glob("lib/python*/site-packages/indico/logging.yaml.sample"):
+        shutil.copyfile(sample, workdir / "logging.yaml")
     return path
 
 
@@ -353,8 +359,10 @@ def running_indico(
         redis_url = stack.enter_context(_redis(logs))
         http_port = _free_port()
         base_url = f"http://127.0.0.1:{http_port}"
-        config = _write_config(workdir, base_url, pg_port, redis_url, timezone)
-        indico = IndicoStack(base_url, workdir, venv, pg_port, redis_url, config, psql_bin)
+        config = _write_config(workdir, venv, base_url, pg_port, redis_url, timezone)
+        indico = IndicoStack(
+            base_url, workdir, venv, pg_port, redis_url, config, psql_bin, timezone
+        )
         _run([str(venv / "bin" / "indico"), "db", "prepare"], logs / "db-prepare.log", indico.env())
         report = json.loads(indico.tool("seed", stdin=json.dumps(seed or {})))
         log = logs / "indico.log"
@@ -381,11 +389,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         workdir = args.workdir or Path(tempfile.mkdtemp(prefix="indico-"))
         seed = json.loads(args.seed.read_text()) if args.seed else None
         with running_indico(workdir, seed=seed) as (indico, report):
-            print(f"Indico at {indico.base_url} (work dir {workdir}); Ctrl-C stops it")
+            print(f"Indico at {indico.base_url} (work dir {workdir}); Ctrl-C stops it", flush=True)
             users = report.get("users", {})
             if isinstance(users, dict):
                 for name in users:
-                    print(f"  user {name}: password in {HERE / 'seed.json'}")
+                    print(f"  user {name}: password in {HERE / 'seed.json'}", flush=True)
             with suppress(KeyboardInterrupt):
                 signal.pause()
         return 0

@@ -1,0 +1,56 @@
+"""One real Indico and one Chromium for the package; each test gets a fresh browser context."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+from playwright.async_api import Browser, BrowserContext, async_playwright
+
+from adapters.indico import IndicoClient, login
+from tests.support.indico_server import IndicoServer, running_indico_server
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
+
+
+@pytest.fixture(scope="session")
+def indico_server() -> Iterator[IndicoServer]:
+    """Indico + PostgreSQL + redis, seeded, for the whole session (stopped at its end)."""
+    with running_indico_server() as server:
+        yield server
+
+
+@pytest_asyncio.fixture(loop_scope="session", scope="session")
+async def browser() -> AsyncIterator[Browser]:
+    if not Path(CHROMIUM).exists() and shutil.which("chromium") is None:
+        pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium")
+    async with async_playwright() as pw:
+        opened = await pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield opened
+        await opened.close()
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def context(browser: Browser) -> AsyncIterator[BrowserContext]:
+    ctx = await browser.new_context(locale="ru-RU", timezone_id="Europe/Moscow")
+    yield ctx
+    await ctx.close()
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def club(context: BrowserContext, indico_server: IndicoServer) -> IndicoClient:
+    """The club's account, logged in through Indico's login page."""
+    page = await context.new_page()
+    account = indico_server.club
+    return await login(page, indico_server.base_url, account.username, account.password)
