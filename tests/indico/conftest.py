@@ -1,4 +1,8 @@
-"""One real Indico and one Chromium for the package; each test gets a fresh browser context."""
+"""One real Indico, one Chromium and one logged-in club session for the whole test session.
+
+A login costs ~2 s (Indico's pages pull ~50 assets from its dev server), so tests share
+``club``; a test that spoils its session or logs in itself takes ``context`` (fresh).
+"""
 
 from __future__ import annotations
 
@@ -43,14 +47,18 @@ async def browser() -> AsyncIterator[Browser]:
 
 @pytest_asyncio.fixture(loop_scope="session")
 async def context(browser: Browser) -> AsyncIterator[BrowserContext]:
+    """A fresh browser context of its own (no cookies)."""
     ctx = await browser.new_context(locale="ru-RU", timezone_id="Europe/Moscow")
     yield ctx
     await ctx.close()
 
 
-@pytest_asyncio.fixture(loop_scope="session")
-async def club(context: BrowserContext, indico_server: IndicoServer) -> IndicoClient:
-    """The club's account, logged in through Indico's login page."""
-    page = await context.new_page()
+@pytest_asyncio.fixture(loop_scope="session", scope="session")
+async def club(browser: Browser, indico_server: IndicoServer) -> AsyncIterator[IndicoClient]:
+    """The club's account, logged in once through Indico's login page; shared by tests."""
+    ctx = await browser.new_context(locale="ru-RU", timezone_id="Europe/Moscow")
     account = indico_server.club
-    return await login(page, indico_server.base_url, account.username, account.password)
+    yield await login(
+        await ctx.new_page(), indico_server.base_url, account.username, account.password
+    )
+    await ctx.close()
