@@ -373,6 +373,10 @@ def running_indico(
         yield indico, report
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -394,6 +398,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             if isinstance(users, dict):
                 for name in users:
                     print(f"  user {name}: password in {HERE / 'seed.json'}", flush=True)
+            # SIGTERM too (and SIGINT even where a background shell ignores it): stop cleanly.
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                signal.signal(sig, _interrupt)
             with suppress(KeyboardInterrupt):
                 signal.pause()
         return 0
