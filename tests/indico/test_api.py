@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import date, datetime, time, timedelta
 
 import pytest
-from playwright.async_api import BrowserContext
+from playwright.async_api import Browser, BrowserContext
 
 from adapters.indico import (
     BeyondHorizon,
@@ -23,6 +23,7 @@ from adapters.indico import (
     SpansMidnight,
     SystemUnavailable,
     login,
+    resume,
 )
 from storage.process import free_port
 from tests.support.indico_server import IndicoServer
@@ -221,3 +222,28 @@ async def test_unreachable_indico_is_system_unavailable(context: BrowserContext)
     client = IndicoClient(context, f"http://127.0.0.1:{free_port()}", "token", timeout_s=5)
     with pytest.raises(SystemUnavailable):
         await client.catalogue()
+
+
+async def test_resume_reuses_a_logged_in_browser_state(
+    browser: Browser, club: IndicoClient, indico_server: IndicoServer
+) -> None:
+    state = await club.context.storage_state()
+    ctx = await browser.new_context(storage_state=state)
+    try:
+        resumed = await resume(ctx, indico_server.base_url)
+        assert resumed.user.id == indico_server.club.id
+        assert isinstance(await resumed.my_bookings(), list)
+    finally:
+        await ctx.close()
+
+
+async def test_room_booking_app_renders_in_the_browser(
+    club: IndicoClient, indico_server: IndicoServer
+) -> None:
+    """Indico's built React assets ship in the wheel and its dev server serves them."""
+    page = await club.context.new_page()
+    try:
+        await page.goto(f"{indico_server.base_url}/rooms/rooms", wait_until="domcontentloaded")
+        await page.get_by_text("7/7-701", exact=True).first.wait_for(timeout=30_000)
+    finally:
+        await page.close()

@@ -167,8 +167,8 @@ class IndicoServer:
         return int(out["id"])
 
 
-def _accounts(report: dict[str, Any]) -> dict[str, IndicoAccount]:
-    spec = json.loads(_SEED.read_text())
+def _accounts(report: dict[str, Any], seed: dict[str, Any] | None) -> dict[str, IndicoAccount]:
+    spec = json.loads(_SEED.read_text()) | (seed or {})
     return {
         name: IndicoAccount(
             username=name,
@@ -182,13 +182,16 @@ def _accounts(report: dict[str, Any]) -> dict[str, IndicoAccount]:
 
 
 @contextmanager
-def running_indico_server() -> Iterator[IndicoServer]:
-    """Start (installing when needed), seed, yield, stop. A missing prerequisite fails."""
+def running_indico_server(seed: dict[str, Any] | None = None) -> Iterator[IndicoServer]:
+    """Start (installing when needed), seed, yield, stop. A missing prerequisite fails.
+
+    ``seed`` replaces top-level keys of ``scripts/indico/seed.json`` (users, rooms, ...).
+    """
     # Not pytest's tmp dir: it is private to root, and PostgreSQL runs as ``postgres``.
     workdir = Path(tempfile.mkdtemp(prefix="clubman-indico-"))
     try:
-        with running_indico(workdir) as (stack, report):
-            yield IndicoServer(stack, _accounts(report))
+        with running_indico(workdir, seed=seed) as (stack, report):
+            yield IndicoServer(stack, _accounts(report, seed))
     except MissingPrerequisite as exc:
         raise RuntimeError(f"Indico cannot run here: {exc}") from exc
     finally:
