@@ -51,7 +51,7 @@ typecheck: install
 
 # Indico 3.2.9 (the real room booking server the Indico tests run) in its own venv.
 indico: install system-deps
-	$(BIN)/python scripts/indico/stack.py install
+	$(BIN)/python -m scripts.indico.stack install
 
 pytest: install system-deps indico
 	$(BIN)/pytest -q

@@ -27,21 +27,23 @@ from adapters.indico.errors import (
 )
 from adapters.indico.http import CSRF_META, IndicoHttp
 from adapters.indico.models import (
+    DAY_END,
     Booking,
     BookingState,
-    Busy,
     BusyKind,
     Catalogue,
-    HoursRange,
     IndicoUser,
     Room,
     RoomAvailability,
+    booking_from_details,
+    busy_from_day,
+    busy_from_occurrences,
+    hours_from_unbookable,
 )
 
 __all__ = ["IndicoClient", "login", "resume"]
 
 _ROOMS = TypeAdapter(list[Room])
-_DAY_END = time(23, 59)
 
 
 def _iso(value: datetime) -> str:
@@ -55,10 +57,14 @@ async def login(
     base = base_url.rstrip("/")
     try:
         await page.goto(base + "/login/", wait_until="domcontentloaded", timeout=timeout_s * 1000)
-        await page.fill("#identifier", username, timeout=timeout_s * 1000)
-        await page.fill("#password", password, timeout=timeout_s * 1000)
-        async with page.expect_navigation(wait_until="domcontentloaded", timeout=timeout_s * 1000):
-            await page.click("button.login-form-button", timeout=timeout_s * 1000)
+        if await page.locator("#identifier").count():
+            await page.fill("#identifier", username, timeout=timeout_s * 1000)
+            await page.fill("#password", password, timeout=timeout_s * 1000)
+            async with page.expect_navigation(
+                wait_until="domcontentloaded", timeout=timeout_s * 1000
+            ):
+                await page.click("button.login-form-button", timeout=timeout_s * 1000)
+        # else: Indico sent an already logged-in browser on; ``client.user`` says as whom.
         path = urlsplit(page.url).path
         notice = page.locator(".error-message-box .message-text")
         text = (await notice.first.inner_text()).strip() if await notice.count() else ""
@@ -129,13 +135,13 @@ class IndicoClient:
         perms: dict[str, Any] = await self.http.get("/rooms/api/rooms/permissions")
         user_perms: dict[str, dict[str, bool]] = perms.get("user") or {}
         ids = [int(r["id"]) for r in raw_rooms]
-        timeline = await self._timeline(ids, day or date.today(), time(0, 0), _DAY_END)
+        timeline = await self._timeline(ids, day or date.today(), time(0, 0), DAY_END)
         for raw in raw_rooms:
             rights = user_perms.get(str(raw["id"]), {})
             raw["can_book"] = bool(rights.get("book"))
             raw["can_prebook"] = bool(rights.get("prebook"))
             unbookable = timeline.get(int(raw["id"]), {}).get("unbookable_hours") or []
-            raw["bookable_hours"] = _invert_hours(unbookable)
+            raw["bookable_hours"] = hours_from_unbookable(unbookable)
         return Catalogue(rooms=tuple(_ROOMS.validate_python(raw_rooms)))
 
     # --- availability ------------------------------------------------------------------
@@ -155,9 +161,11 @@ class IndicoClient:
         for room_id in ids:
             data = timeline.get(room_id, {})
             busy = [
-                *_occurrences(data.get("bookings", {}).get(key, []), BusyKind.BOOKING),
-                *_occurrences(data.get("pre_bookings", {}).get(key, []), BusyKind.PRE_BOOKING),
-                *_day_spans(data, key, day),
+                *busy_from_occurrences(data.get("bookings", {}).get(key, []), BusyKind.BOOKING),
+                *busy_from_occurrences(
+                    data.get("pre_bookings", {}).get(key, []), BusyKind.PRE_BOOKING
+                ),
+                *busy_from_day(data, key, day),
             ]
             busy.sort(key=lambda b: (b.start, b.end))
             out.append(
@@ -215,7 +223,7 @@ class IndicoClient:
             "is_prebooking": prebook,
         }
         data = await self.http.post("/rooms/api/booking/create", None, body)
-        return _booking(data["booking"])
+        return booking_from_details(data["booking"])
 
     async def _must_prebook(self, room_id: int) -> bool:
         rights = (await self.http.get(f"/rooms/api/rooms/{room_id}/permissions")).get("user", {})
@@ -226,7 +234,7 @@ class IndicoClient:
         raise NotAllowed(f"this account may not book room {room_id}", status=403)
 
     async def booking(self, booking_id: int) -> Booking:
-        return _booking(await self.http.get(f"/rooms/api/bookings/{booking_id}"))
+        return booking_from_details(await self.http.get(f"/rooms/api/bookings/{booking_id}"))
 
     async def my_bookings(self, since: datetime | None = None, limit: int = 500) -> list[Booking]:
         """Our bookings (booked for or by us) starting after ``since`` (default: today 00:00).
@@ -260,79 +268,4 @@ class IndicoClient:
     async def cancel_booking(self, booking_id: int) -> Booking:
         """Cancel one of our bookings; returns it as Indico now has it (``CANCELLED``)."""
         data = await self.http.post(f"/rooms/api/bookings/{booking_id}/cancel", None, {})
-        return _booking(data["booking"])
-
-
-def _booking(details: dict[str, Any]) -> Booking:
-    booked_for = details.get("booked_for_user") or {}
-    return Booking(
-        id=details["id"],
-        room_id=details["room_id"],
-        start=details["start_dt"],
-        end=details["end_dt"],
-        reason=details.get("booking_reason") or "",
-        state=BookingState(details["state"]),
-        booked_for=booked_for.get("full_name") or "",
-    )
-
-
-def _occurrences(items: list[dict[str, Any]], kind: BusyKind) -> list[Busy]:
-    out = []
-    for occ in items:
-        resv = occ.get("reservation") or {}
-        out.append(
-            Busy(
-                start=occ["start_dt"],
-                end=occ["end_dt"],
-                kind=kind,
-                reservation_id=resv.get("id"),
-                reason=resv.get("booking_reason"),
-                booked_for=resv.get("booked_for_name"),
-            )
-        )
-    return out
-
-
-def _day_spans(data: dict[str, Any], key: str, day: date) -> list[Busy]:
-    """Blockings (whole days), non-bookable periods and hours outside the bookable ones."""
-    day_start, day_end = datetime.combine(day, time(0, 0)), datetime.combine(day, _DAY_END)
-    out = [
-        Busy(start=day_start, end=day_end, kind=BusyKind.BLOCKING, reason=b.get("reason"))
-        for b in data.get("blockings", {}).get(key, [])
-    ]
-    for period in data.get("nonbookable_periods", {}).get(key, []):
-        start = max(datetime.fromisoformat(period["start_dt"]), day_start)
-        end = min(datetime.fromisoformat(period["end_dt"]), day_end)
-        out.append(Busy(start=start, end=end, kind=BusyKind.NONBOOKABLE))
-    for hours in data.get("unbookable_hours", []):
-        start_t, end_t = (
-            time.fromisoformat(hours["start_time"]),
-            time.fromisoformat(hours["end_time"]),
-        )
-        if start_t < end_t:
-            out.append(
-                Busy(
-                    start=datetime.combine(day, start_t),
-                    end=datetime.combine(day, end_t),
-                    kind=BusyKind.OUTSIDE_HOURS,
-                )
-            )
-    return out
-
-
-def _invert_hours(unbookable: list[dict[str, str]]) -> list[HoursRange]:
-    """Indico serves the complement of a room's bookable hours; turn it back."""
-    if not unbookable:
-        return []
-    spans = sorted(
-        (time.fromisoformat(u["start_time"]), time.fromisoformat(u["end_time"])) for u in unbookable
-    )
-    out: list[HoursRange] = []
-    cursor = time(0, 0)
-    for start, end in spans:
-        if start > cursor:
-            out.append(HoursRange(start=cursor, end=start))
-        cursor = max(cursor, end)
-    if cursor < _DAY_END:
-        out.append(HoursRange(start=cursor, end=_DAY_END))
-    return out
+        return booking_from_details(data["booking"])

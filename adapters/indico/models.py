@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from datetime import date, datetime, time
 from enum import StrEnum
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 __all__ = [
+    "DAY_END",
     "Booking",
     "BookingState",
     "Busy",
@@ -23,7 +25,14 @@ __all__ = [
     "Location",
     "Room",
     "RoomAvailability",
+    "booking_from_details",
+    "busy_from_day",
+    "busy_from_occurrences",
+    "hours_from_unbookable",
 ]
+
+DAY_END = time(23, 59)
+"""Indico's "end of day" in bookable and unbookable hours."""
 
 
 class _Model(BaseModel):
@@ -138,3 +147,83 @@ class Booking(_Model):
     reason: str
     state: BookingState
     booked_for: str = ""
+
+
+# --- from Indico's JSON (the rb React app's payloads) ------------------------------------
+
+
+def booking_from_details(details: dict[str, Any]) -> Booking:
+    """A booking from ``reservation_details_schema`` (create, cancel, booking details)."""
+    booked_for = details.get("booked_for_user") or {}
+    return Booking(
+        id=details["id"],
+        room_id=details["room_id"],
+        start=details["start_dt"],
+        end=details["end_dt"],
+        reason=details.get("booking_reason") or "",
+        state=BookingState(details["state"]),
+        booked_for=booked_for.get("full_name") or "",
+    )
+
+
+def busy_from_occurrences(items: list[dict[str, Any]], kind: BusyKind) -> list[Busy]:
+    """Occurrences as the timeline lists them (``bookings``/``pre_bookings`` of a day)."""
+    out = []
+    for occ in items:
+        resv = occ.get("reservation") or {}
+        out.append(
+            Busy(
+                start=occ["start_dt"],
+                end=occ["end_dt"],
+                kind=kind,
+                reservation_id=resv.get("id"),
+                reason=resv.get("booking_reason"),
+                booked_for=resv.get("booked_for_name"),
+            )
+        )
+    return out
+
+
+def busy_from_day(data: dict[str, Any], key: str, day: date) -> list[Busy]:
+    """Blockings (whole days), non-bookable periods and hours outside the bookable ones."""
+    day_start, day_end = datetime.combine(day, time(0, 0)), datetime.combine(day, DAY_END)
+    out = [
+        Busy(start=day_start, end=day_end, kind=BusyKind.BLOCKING, reason=b.get("reason"))
+        for b in data.get("blockings", {}).get(key, [])
+    ]
+    for period in data.get("nonbookable_periods", {}).get(key, []):
+        start = max(datetime.fromisoformat(period["start_dt"]), day_start)
+        end = min(datetime.fromisoformat(period["end_dt"]), day_end)
+        out.append(Busy(start=start, end=end, kind=BusyKind.NONBOOKABLE))
+    for hours in data.get("unbookable_hours", []):
+        start_t, end_t = (
+            time.fromisoformat(hours["start_time"]),
+            time.fromisoformat(hours["end_time"]),
+        )
+        if start_t < end_t:
+            out.append(
+                Busy(
+                    start=datetime.combine(day, start_t),
+                    end=datetime.combine(day, end_t),
+                    kind=BusyKind.OUTSIDE_HOURS,
+                )
+            )
+    return out
+
+
+def hours_from_unbookable(unbookable: list[dict[str, str]]) -> list[HoursRange]:
+    """Indico serves the complement of a room's bookable hours; turn it back."""
+    if not unbookable:
+        return []
+    spans = sorted(
+        (time.fromisoformat(u["start_time"]), time.fromisoformat(u["end_time"])) for u in unbookable
+    )
+    out: list[HoursRange] = []
+    cursor = time(0, 0)
+    for start, end in spans:
+        if start > cursor:
+            out.append(HoursRange(start=cursor, end=start))
+        cursor = max(cursor, end)
+    if cursor < DAY_END:
+        out.append(HoursRange(start=cursor, end=DAY_END))
+    return out

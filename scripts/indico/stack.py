@@ -5,33 +5,40 @@ repository root, reused while its version matches). Each start gets a fresh Post
 cluster, a redis-server and an ``indico.conf`` under a work directory, all on free
 127.0.0.1 ports; every child dies with us (PDEATHSIG) and runs in its own session.
 
-Standard library only: ``python3 scripts/indico/stack.py install`` sets up the venv,
-``python3 scripts/indico/stack.py up`` runs a seeded instance until Ctrl-C. The test
-fixture (``tests/support/indico_server.py``) imports :func:`running_indico`.
+Standard library only. From the repository root, ``python3 -m scripts.indico.stack install``
+sets up the venv and ``python3 -m scripts.indico.stack up`` runs a seeded instance until
+Ctrl-C. The test fixture (``tests/support/indico_server.py``) imports :func:`running_indico`.
 """
 
 from __future__ import annotations
 
 import argparse
-import ctypes
 import json
 import os
-import pwd
 import secrets
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from string import Template
+
+from scripts.indico.services import (
+    APT_FIX,
+    MissingPrerequisite,
+    free_port,
+    postgres,
+    redis,
+    run_logged,
+    spawn,
+    stop,
+    wait_http,
+)
 
 __all__ = [
     "INDICO_VERSION",
@@ -39,7 +46,6 @@ __all__ = [
     "IndicoStack",
     "MissingPrerequisite",
     "ensure_venv",
-    "postgres_bindir",
     "running_indico",
 ]
 
@@ -47,35 +53,6 @@ INDICO_VERSION = "3.2.9"
 HERE = Path(__file__).resolve().parent
 REPO_ROOT = HERE.parents[1]
 DEFAULT_VENV = REPO_ROOT / ".indico-venv"
-_APT_FIX = "apt-get install -y postgresql libpq-dev redis-server gcc"
-
-
-class MissingPrerequisite(RuntimeError):
-    """Something the machine lacks; the message carries the command that fixes it."""
-
-
-def _die_with_parent() -> None:  # pragma: no cover - runs in the child
-    libc = ctypes.CDLL("libc.so.6", use_errno=True)
-    libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-
-
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def _run(
-    argv: Sequence[str], log: Path, env: dict[str, str] | None = None, user: str | None = None
-) -> None:
-    """Run to completion; on failure raise with the tail of its output (logs hold no secrets)."""
-    with log.open("ab") as out:
-        rc = subprocess.call(
-            list(argv), stdout=out, stderr=subprocess.STDOUT, env=env, user=user, cwd="/"
-        )
-    if rc != 0:
-        tail = log.read_text(errors="replace")[-3000:]
-        raise RuntimeError(f"{argv[0]} {argv[1] if len(argv) > 1 else ''} failed ({rc}):\n{tail}")
 
 
 # --- the Indico virtualenv -------------------------------------------------------------
@@ -96,32 +73,20 @@ def ensure_venv(venv: Path = DEFAULT_VENV, log: Path | None = None) -> Path:
         raise MissingPrerequisite(f"Indico {INDICO_VERSION} needs Python 3.11, not {sys.version}")
     if shutil.which("pg_config") is None or shutil.which("gcc") is None:
         # psycopg2 (Indico's pin) builds from source against libpq.
-        raise MissingPrerequisite(f"psycopg2 needs libpq-dev and gcc: {_APT_FIX}")
+        raise MissingPrerequisite(f"psycopg2 needs libpq-dev and gcc: {APT_FIX}")
     log = log or Path(tempfile.gettempdir()) / "indico-venv-install.log"
     if venv.exists():
         shutil.rmtree(venv)
     base_python = getattr(sys, "_base_executable", sys.executable)
-    _run([base_python, "-m", "venv", str(venv)], log)
+    run_logged([base_python, "-m", "venv", str(venv)], log)
     pip = [str(venv / "bin" / "python"), "-m", "pip", "install", "-q"]
-    _run([*pip, "--upgrade", "pip", "wheel"], log)
-    _run([*pip, f"indico=={INDICO_VERSION}"], log)
+    run_logged([*pip, "--upgrade", "pip", "wheel"], log)
+    run_logged([*pip, f"indico=={INDICO_VERSION}"], log)
     (venv / ".indico-version").write_text(INDICO_VERSION + "\n")
     return venv
 
 
-# --- PostgreSQL, redis, Indico ---------------------------------------------------------
-
-
-def postgres_bindir() -> Path:
-    found = sorted(
-        Path("/usr/lib/postgresql").glob("*/bin/initdb"), key=lambda p: int(p.parent.parent.name)
-    )
-    if found:
-        return found[-1].parent
-    initdb = shutil.which("initdb")
-    if initdb:
-        return Path(initdb).parent
-    raise MissingPrerequisite(f"PostgreSQL server binaries are missing: {_APT_FIX}")
+# --- Indico ----------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -181,142 +146,6 @@ class IndicoStack:
         return out.stdout
 
 
-def _spawn(
-    argv: Sequence[str], log: Path, env: dict[str, str] | None = None, user: str | None = None
-) -> subprocess.Popen[bytes]:
-    with log.open("ab") as out:
-        return subprocess.Popen(
-            list(argv),
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL,
-            env=env,
-            user=user,
-            start_new_session=True,
-            preexec_fn=_die_with_parent,  # after setuid, which would clear PDEATHSIG
-        )
-
-
-def _stop(proc: subprocess.Popen[bytes], sig: int = signal.SIGTERM) -> None:
-    if proc.poll() is None:
-        proc.send_signal(sig)
-        try:
-            proc.wait(15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-
-
-def _wait_port(port: int, proc: subprocess.Popen[bytes], what: str, timeout: float) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"{what} exited with {proc.returncode} before listening")
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return
-        except OSError:
-            time.sleep(0.05)
-    raise RuntimeError(f"{what} did not listen on {port} within {timeout:.0f} s")
-
-
-def _wait_http(url: str, proc: subprocess.Popen[bytes], log: Path, timeout: float) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            tail = log.read_text(errors="replace")[-3000:]
-            raise RuntimeError(f"indico exited with {proc.returncode}:\n{tail}")
-        try:
-            with urllib.request.urlopen(url, timeout=5) as resp:
-                if resp.status < 500:
-                    return
-        except urllib.error.HTTPError as exc:
-            if exc.code < 500:
-                return
-        except OSError:
-            pass
-        time.sleep(0.2)
-    raise RuntimeError(f"indico did not answer {url} within {timeout:.0f} s")
-
-
-def _pg_user() -> str | None:
-    """PostgreSQL refuses to run as root: use the ``postgres`` (or ``nobody``) account then."""
-    if os.geteuid() != 0:
-        return None
-    for name in ("postgres", "nobody"):
-        try:
-            pwd.getpwnam(name)
-        except KeyError:
-            continue
-        return name
-    raise MissingPrerequisite(f"no unprivileged account for PostgreSQL: {_APT_FIX}")
-
-
-@contextmanager
-def _postgres(workdir: Path, logs: Path) -> Iterator[tuple[int, Path]]:
-    bindir = postgres_bindir()
-    user = _pg_user()
-    pgdata = workdir / "pgdata"
-    pgdata.mkdir(mode=0o700)
-    if user is not None:
-        pw = pwd.getpwnam(user)
-        os.chown(pgdata, pw.pw_uid, pw.pw_gid)
-        os.chown(logs, pw.pw_uid, pw.pw_gid)
-    log = logs / "postgres.log"
-    _run(
-        [str(bindir / "initdb"), "-D", str(pgdata), "-U", "postgres", "--auth=trust"]
-        + ["-E", "UTF8", "--locale=C.UTF-8", "--no-sync"],
-        log,
-        user=user,
-    )
-    port = _free_port()
-    proc = _spawn(
-        [str(bindir / "postgres"), "-D", str(pgdata), "-p", str(port), "-h", "127.0.0.1"]
-        + ["-k", "", "-c", "fsync=off", "-c", "synchronous_commit=off"]
-        + ["-c", "full_page_writes=off", "-c", "max_connections=50"],
-        log,
-        user=user,
-    )
-    try:
-        _wait_port(port, proc, "postgres", 30)
-        psql = [str(bindir / "psql"), "-h", "127.0.0.1", "-p", str(port), "-X", "-q"]
-        psql += ["-v", "ON_ERROR_STOP=1"]
-        _run([*psql, "-U", "postgres", "-d", "postgres", "-c", "CREATE ROLE indico LOGIN"], log)
-        _run(
-            [
-                *psql,
-                "-U",
-                "postgres",
-                "-d",
-                "postgres",
-                "-c",
-                "CREATE DATABASE indico OWNER indico",
-            ],
-            log,
-        )
-        exts = "CREATE EXTENSION unaccent; CREATE EXTENSION pg_trgm;"
-        _run([*psql, "-U", "postgres", "-d", "indico", "-c", exts], log)
-        yield port, bindir / "psql"
-    finally:
-        _stop(proc, signal.SIGINT)  # fast shutdown
-
-
-@contextmanager
-def _redis(logs: Path) -> Iterator[str]:
-    executable = shutil.which("redis-server")
-    if executable is None:
-        raise MissingPrerequisite(f"redis-server is missing: {_APT_FIX}")
-    port = _free_port()
-    argv = [executable, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly"]
-    argv += ["no", "--dir", str(logs)]
-    proc = _spawn(argv, logs / "redis.log")
-    try:
-        _wait_port(port, proc, "redis-server", 10)
-        yield f"redis://127.0.0.1:{port}"
-    finally:
-        _stop(proc)
-
-
 def _write_config(
     workdir: Path, venv: Path, base_url: str, pg_port: int, redis_url: str, tz: str
 ) -> Path:
@@ -355,21 +184,23 @@ def running_indico(
     logs = workdir / "logs"
     logs.mkdir(exist_ok=True)
     with ExitStack() as stack:
-        pg_port, psql_bin = stack.enter_context(_postgres(workdir, logs))
-        redis_url = stack.enter_context(_redis(logs))
-        http_port = _free_port()
+        pg_port, psql_bin = stack.enter_context(postgres(workdir, logs))
+        redis_url = stack.enter_context(redis(logs))
+        http_port = free_port()
         base_url = f"http://127.0.0.1:{http_port}"
         config = _write_config(workdir, venv, base_url, pg_port, redis_url, timezone)
         indico = IndicoStack(
             base_url, workdir, venv, pg_port, redis_url, config, psql_bin, timezone
         )
-        _run([str(venv / "bin" / "indico"), "db", "prepare"], logs / "db-prepare.log", indico.env())
+        run_logged(
+            [str(venv / "bin" / "indico"), "db", "prepare"], logs / "db-prepare.log", indico.env()
+        )
         report = json.loads(indico.tool("seed", stdin=json.dumps(seed or {})))
         log = logs / "indico.log"
         argv = [str(venv / "bin" / "indico"), "run", "-h", "127.0.0.1", "-p", str(http_port)]
-        proc = _spawn([*argv, "--reloader", "none", "-q"], log, indico.env())
-        stack.callback(_stop, proc)
-        _wait_http(f"{base_url}/login/", proc, log, 60)
+        proc = spawn([*argv, "--reloader", "none", "-q"], log, indico.env())
+        stack.callback(stop, proc)
+        wait_http(f"{base_url}/login/", proc, log, 60)
         yield indico, report
 
 

@@ -6,13 +6,14 @@ A login costs ~2 s (Indico's pages pull ~50 assets from its dev server), so test
 
 from __future__ import annotations
 
+import re
 import shutil
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 import pytest_asyncio
-from playwright.async_api import Browser, BrowserContext, async_playwright
+from playwright.async_api import Browser, BrowserContext, Route, async_playwright
 
 from adapters.indico import IndicoClient, login
 from tests.support.indico_server import IndicoServer, running_indico_server
@@ -26,6 +27,21 @@ CHROMIUM_ARGS = [
     "--no-first-run",
     "--disable-sync",
 ]
+
+
+_NOT_LOOPBACK = re.compile(r"^(?!https?://127\.0\.0\.1[:/])[a-z]+://")
+
+
+async def _abort(route: Route) -> None:
+    await route.abort()
+
+
+async def _new_context(browser: Browser) -> BrowserContext:
+    """A context whose pages may reach 127.0.0.1 only (Indico pages name no outside host
+    in this setup, but a stray font or map tile must not leave the machine)."""
+    ctx = await browser.new_context(locale="ru-RU", timezone_id="Europe/Moscow")
+    await ctx.route(_NOT_LOOPBACK, _abort)
+    return ctx
 
 
 @pytest.fixture(scope="session")
@@ -48,7 +64,7 @@ async def browser() -> AsyncIterator[Browser]:
 @pytest_asyncio.fixture(loop_scope="session")
 async def context(browser: Browser) -> AsyncIterator[BrowserContext]:
     """A fresh browser context of its own (no cookies)."""
-    ctx = await browser.new_context(locale="ru-RU", timezone_id="Europe/Moscow")
+    ctx = await _new_context(browser)
     yield ctx
     await ctx.close()
 
@@ -56,7 +72,7 @@ async def context(browser: Browser) -> AsyncIterator[BrowserContext]:
 @pytest_asyncio.fixture(loop_scope="session", scope="session")
 async def club(browser: Browser, indico_server: IndicoServer) -> AsyncIterator[IndicoClient]:
     """The club's account, logged in once through Indico's login page; shared by tests."""
-    ctx = await browser.new_context(locale="ru-RU", timezone_id="Europe/Moscow")
+    ctx = await _new_context(browser)
     account = indico_server.club
     yield await login(
         await ctx.new_page(), indico_server.base_url, account.username, account.password
