@@ -183,24 +183,38 @@ def running_indico(
     workdir.chmod(0o755)  # the postgres account must reach pgdata inside
     logs = workdir / "logs"
     logs.mkdir(exist_ok=True)
+    timings: dict[str, float] = {}
+    clock = time.monotonic()
+
+    def lap(name: str) -> None:
+        nonlocal clock
+        now = time.monotonic()
+        timings[name] = round(now - clock, 2)
+        clock = now
+
     with ExitStack() as stack:
         pg_port, psql_bin = stack.enter_context(postgres(workdir, logs))
         redis_url = stack.enter_context(redis(logs))
+        lap("postgres+redis")
         http_port = free_port()
         base_url = f"http://127.0.0.1:{http_port}"
         config = _write_config(workdir, venv, base_url, pg_port, redis_url, timezone)
         indico = IndicoStack(
             base_url, workdir, venv, pg_port, redis_url, config, psql_bin, timezone
         )
-        run_logged(
-            [str(venv / "bin" / "indico"), "db", "prepare"], logs / "db-prepare.log", indico.env()
-        )
-        report = json.loads(indico.tool("seed", stdin=json.dumps(seed or {})))
+        indico_bin = str(venv / "bin" / "indico")
+        run_logged([indico_bin, "db", "prepare"], logs / "db-prepare.log", indico.env())
+        lap("db prepare")
+        # The server boots (imports Indico) while the seed script runs: two cores, two jobs.
         log = logs / "indico.log"
-        argv = [str(venv / "bin" / "indico"), "run", "-h", "127.0.0.1", "-p", str(http_port)]
-        proc = spawn([*argv, "--reloader", "none", "-q"], log, indico.env())
+        argv = [indico_bin, "run", "-h", "127.0.0.1", "-p", str(http_port), "--reloader", "none"]
+        proc = spawn([*argv, "-q"], log, indico.env())
         stack.callback(stop, proc)
-        wait_http(f"{base_url}/login/", proc, log, 60)
+        report = json.loads(indico.tool("seed", stdin=json.dumps(seed or {})))
+        lap("seed")
+        wait_http(f"{base_url}/login/", proc, log, 120)
+        lap("indico answers")
+        (logs / "timings.json").write_text(json.dumps(timings) + "\n")
         yield indico, report
 
 

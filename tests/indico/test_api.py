@@ -247,3 +247,15 @@ async def test_room_booking_app_renders_in_the_browser(
         await page.get_by_text("7/7-701", exact=True).first.wait_for(timeout=30_000)
     finally:
         await page.close()
+
+
+async def test_stale_csrf_token_is_session_expired(
+    club: IndicoClient, indico_server: IndicoServer
+) -> None:
+    """Indico checks X-CSRF-Token on every non-GET; GETs work with any token."""
+    stale = IndicoClient(club.context, indico_server.base_url, "stale-token")
+    assert (await stale.refresh_user()).id == indico_server.club.id
+    with pytest.raises(SessionExpired) as err:
+        await stale.cancel_booking(indico_server.bookings()[0].id)
+    assert err.value.status == 400
+    assert await club.my_bookings() is not None  # the real session is untouched
