@@ -1,4 +1,5 @@
-"""Indico (CERN's room booking) through a real browser: a low-level client and its types."""
+"""Indico (CERN's room booking) through a real browser: the ``IndicoSystem`` adapter behind
+the booking port, and the low-level client and types it is built on."""
 
 from __future__ import annotations
 
@@ -30,6 +31,9 @@ from adapters.indico.models import (
     Room,
     RoomAvailability,
 )
+from adapters.indico.retry import RetryPolicy
+from adapters.indico.session import IndicoSession
+from adapters.indico.system import IndicoSystem
 
 __all__ = [
     "BeyondHorizon",
@@ -42,6 +46,8 @@ __all__ = [
     "HoursRange",
     "IndicoClient",
     "IndicoError",
+    "IndicoSession",
+    "IndicoSystem",
     "IndicoUser",
     "Location",
     "LoginFailed",
@@ -49,6 +55,7 @@ __all__ = [
     "NotFound",
     "OutsideBookableHours",
     "PasswordChangeRequired",
+    "RetryPolicy",
     "Room",
     "RoomAvailability",
     "SessionExpired",
