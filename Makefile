@@ -6,7 +6,7 @@ PYTHON ?= python3
 BIN := $(VENV)/bin
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test lint typecheck pytest install system-deps clean
+.PHONY: demo test lint typecheck pytest install system-deps indico clean
 
 $(BIN)/.installed: pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -17,12 +17,18 @@ $(BIN)/.installed: pyproject.toml constraints.txt
 install: $(BIN)/.installed
 
 # Chromium drives the portal; redis-server is the real Redis the tests use;
-# tmux drives the terminal chat in its end-to-end test.
+# tmux drives the terminal chat in its end-to-end test; PostgreSQL runs the test Indico,
+# whose psycopg2 pin builds from source (libpq-dev, gcc, Python headers).
 system-deps:
 	@missing=""; \
 	[ -x /usr/bin/chromium ] || missing="$$missing chromium"; \
 	command -v redis-server >/dev/null || missing="$$missing redis-server"; \
 	command -v tmux >/dev/null || missing="$$missing tmux"; \
+	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$$missing postgresql"; \
+	command -v pg_config >/dev/null || missing="$$missing libpq-dev"; \
+	command -v gcc >/dev/null || missing="$$missing gcc"; \
+	$(PYTHON) -c 'import os,sysconfig,sys; sys.exit(not os.path.exists(sysconfig.get_paths()["include"]+"/Python.h"))' \
+	  || missing="$$missing python3-dev"; \
 	if [ -n "$$missing" ]; then \
 	  if command -v apt-get >/dev/null; then \
 	    $(SUDO) apt-get update -qq && \
@@ -44,7 +50,11 @@ lint: install
 typecheck: install
 	$(BIN)/mypy app adapters bot core scenarios storage portal tests bench
 
-pytest: install system-deps
+# Indico 3.2.9 (the real room booking server the Indico tests run) in its own venv.
+indico: install system-deps
+	$(BIN)/python -m scripts.indico.stack install
+
+pytest: install system-deps indico
 	$(BIN)/pytest -q
 
 test: lint typecheck pytest

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+import adapters.indico
 import adapters.refportal
 from core.booking import BookingSystem
 from core.errors import ConfigError
@@ -23,6 +24,7 @@ class _Adapter:
 
 
 _SYSTEMS: dict[str, _Adapter] = {
+    "indico": _Adapter(open=adapters.indico.IndicoSystem),
     "refportal": _Adapter(open=adapters.refportal.RefPortal, profile=adapters.refportal.PROFILE),
 }
 

@@ -27,7 +27,6 @@ from adapters.refportal.pages.login import LoginPage
 from adapters.refportal.pages.my import MY_PATH, MyBookingsPage
 from adapters.refportal.pages.rooms import RoomsPage
 from adapters.refportal.retry import Bounced, RetryPolicy, Transient, translate, with_retries
-from adapters.refportal.summary import summarize
 from core.booking.errors import (
     BookingRejected,
     OutcomeUnknown,
@@ -37,6 +36,7 @@ from core.booking.errors import (
     UnexpectedPage,
 )
 from core.booking.models import Availability, Booking, Building, Catalogue, PageSummary, Room, Rules
+from core.browser.summary import summarize
 from core.errors import BrowserError
 
 __all__ = ["CLICKABLE_ROLES", "PortalSession"]

@@ -14,7 +14,6 @@ from playwright.async_api import Locator, Page
 from adapters.refportal.pages.base import alert_text, land, path_of
 from adapters.refportal.pages.common import hhmm, parse_day, parse_span
 from adapters.refportal.retry import Transient
-from adapters.refportal.summary import summarize
 from core.booking.errors import (
     BookingRejected,
     OutcomeUnknown,
@@ -22,6 +21,7 @@ from core.booking.errors import (
     UnexpectedPage,
 )
 from core.booking.models import Booking
+from core.browser.summary import summarize
 
 __all__ = ["BOOKED_HEADING", "FORM_HEADING", "BookPage", "read_booking"]
 

@@ -11,9 +11,9 @@ from playwright.async_api import Page
 
 from adapters.refportal.pages.base import LOGIN_PATH, land, path_of
 from adapters.refportal.retry import Bounced, Transient
-from adapters.refportal.summary import summarize
 from core.booking.errors import BookingRejected, UnexpectedPage
 from core.booking.models import Availability, Interval, Room, RoomAvailability
+from core.browser.summary import summarize
 
 __all__ = ["RoomsPage", "parse_grid"]
 

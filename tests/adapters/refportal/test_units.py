@@ -13,7 +13,6 @@ from adapters.refportal import RetryPolicy
 from adapters.refportal.pages.common import parse_day, parse_span
 from adapters.refportal.pages.rooms import parse_grid
 from adapters.refportal.retry import Bounced, Transient, with_retries
-from adapters.refportal.summary import MAX_TEXT, _trim
 from core.booking import (
     Availability,
     BookingRejected,
@@ -27,6 +26,7 @@ from core.booking import (
     SlotTaken,
     UnexpectedPage,
 )
+from core.browser.summary import MAX_TEXT, _trim
 from core.errors import BrowserError, PortalError
 
 DAY = date(2026, 11, 27)

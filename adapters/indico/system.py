@@ -1,0 +1,45 @@
+"""``IndicoSystem``: a real Indico's room booking as a ``core.booking.BookingSystem``."""
+
+from __future__ import annotations
+
+from adapters.indico.api import login
+from adapters.indico.retry import RetryPolicy
+from adapters.indico.session import IndicoSession, LoginFlow
+from core.browser import BrowserContext
+
+__all__ = ["IndicoSystem"]
+
+
+class IndicoSystem:
+    """``login_flow`` is Indico's local login form unless a site needs another (SSO)."""
+
+    kind = "indico"
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        retry: RetryPolicy | None = None,
+        login_flow: LoginFlow = login,
+        timeout_s: float = 30,
+    ) -> None:
+        self.url = url.rstrip("/")
+        self._retry = retry
+        self._login_flow = login_flow
+        self._timeout_s = timeout_s
+
+    def __repr__(self) -> str:
+        return f"IndicoSystem({self.url!r})"
+
+    def open_session(
+        self, context: BrowserContext, *, username: str, password: str
+    ) -> IndicoSession:
+        return IndicoSession(
+            context,
+            base_url=self.url,
+            username=username,
+            password=password,
+            login_flow=self._login_flow,
+            retry=self._retry,
+            timeout_s=self._timeout_s,
+        )

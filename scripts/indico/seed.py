@@ -1,0 +1,180 @@
+"""Seed and poke a test Indico through Indico's own Python API (run with Indico's venv python).
+
+Our client under test must never be the thing that checks itself, so fixtures create
+data (users, rooms, someone else's bookings) here, in-process with Indico's models:
+
+    INDICO_CONFIG=... .indico-venv/bin/python scripts/indico/seed.py seed < spec.json
+    INDICO_CONFIG=... .indico-venv/bin/python scripts/indico/seed.py book < booking.json
+
+``seed`` merges the JSON on stdin over ``seed.json`` (top-level keys) on a freshly
+prepared database and prints what it made (ids, no passwords). ``book`` creates one
+booking as a seeded user, exactly as Indico's booking form would (conflicts and rules
+apply), and prints its id and state. Errors go to stderr with a non-zero exit.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from datetime import date, datetime, time, timedelta
+from pathlib import Path
+
+from flask import session
+from indico.core.config import config
+from indico.core.db import db
+from indico.core.errors import NoReportError
+from indico.modules.auth import Identity
+from indico.modules.rb.models.locations import Location
+from indico.modules.rb.models.reservations import (
+    ConflictingOccurrences,
+    RepeatFrequency,
+    Reservation,
+)
+from indico.modules.rb.models.room_bookable_hours import BookableHours
+from indico.modules.rb.models.rooms import Room
+from indico.modules.users import User
+from indico.modules.users.operations import create_user
+from indico.util.date_time import now_utc
+from indico.web.flask.app import make_app
+
+HERE = Path(__file__).resolve().parent
+
+
+def _today() -> date:
+    """Today where Indico's server clock is (its room booking works in DEFAULT_TIMEZONE)."""
+    import pytz
+
+    return now_utc().astimezone(pytz.timezone(config.DEFAULT_TIMEZONE)).date()
+
+
+def _hm(text: str) -> time:
+    return datetime.strptime(text, "%H:%M").time()
+
+
+def _user(username: str) -> User:
+    identity = Identity.query.filter_by(provider="indico", identifier=username).one()
+    return identity.user
+
+
+def _book(user: User, room: Room, start: datetime, end: datetime, reason: str) -> Reservation:
+    data = {
+        "start_dt": start,
+        "end_dt": end,
+        "repeat_frequency": RepeatFrequency.NEVER,
+        "repeat_interval": 0,
+        "booking_reason": reason,
+        "booked_for_user": user,
+    }
+    session.set_session_user(user)
+    try:
+        return Reservation.create_from_data(room, data, user)
+    finally:
+        session.set_session_user(None)
+
+
+def seed(spec: dict) -> dict:
+    users = {}
+    for username, info in spec["users"].items():
+        identity = Identity(provider="indico", identifier=username, password=info["password"])
+        user = create_user(
+            info["email"],
+            {"first_name": info["first_name"], "last_name": info["last_name"], "affiliation": ""},
+            identity,
+        )
+        user.is_admin = bool(info.get("admin"))
+        users[username] = user
+    db.session.flush()
+    admin = next((u for u in users.values() if u.is_admin), next(iter(users.values())))
+
+    location = Location(name=spec["location"])
+    db.session.add(location)
+    db.session.flush()
+    start_h, end_h = (_hm(x) for x in spec["bookable_hours"])
+    rooms = {}
+    for info in spec["rooms"]:
+        room = Room(
+            location=location,
+            building=info["building"],
+            floor=info["floor"],
+            number=info["number"],
+            capacity=info["capacity"],
+            verbose_name=info.get("verbose_name"),
+            owner=admin,
+            is_reservable=info.get("is_reservable", True),
+            reservations_need_confirmation=info.get("needs_confirmation", False),
+            max_advance_days=info.get("max_advance_days", spec["max_advance_days"]),
+        )
+        room.bookable_hours.append(BookableHours(start_time=start_h, end_time=end_h))
+        db.session.add(room)
+        db.session.flush()
+        rooms[room.name] = room
+
+    bookings = []
+    today = _today()
+    for info in spec.get("bookings", []):
+        day = today + timedelta(days=info["day"])
+        resv = _book(
+            users[info["user"]],
+            rooms[info["room"]],
+            datetime.combine(day, _hm(info["start"])),
+            datetime.combine(day, _hm(info["end"])),
+            info["reason"],
+        )
+        bookings.append({"id": resv.id, "room_id": resv.room_id, "user": info["user"]})
+    db.session.commit()
+    return {
+        "users": {
+            name: {"id": u.id, "email": u.email, "full_name": u.full_name, "is_admin": u.is_admin}
+            for name, u in users.items()
+        },
+        "location": {"id": location.id, "name": location.name},
+        "rooms": [
+            {
+                "id": r.id,
+                "name": r.name,
+                "full_name": r.full_name,
+                "building": r.building,
+                "floor": r.floor,
+                "number": r.number,
+                "capacity": r.capacity,
+                "needs_confirmation": r.reservations_need_confirmation,
+                "max_advance_days": r.max_advance_days,
+            }
+            for r in rooms.values()
+        ],
+        "bookings": bookings,
+    }
+
+
+def book(spec: dict) -> dict:
+    room = Room.query.filter_by(id=spec["room_id"], is_deleted=False).one()
+    start = datetime.fromisoformat(spec["start"])
+    end = datetime.fromisoformat(spec["end"])
+    try:
+        resv = _book(
+            _user(spec.get("user", "other")), room, start, end, spec.get("reason", "Someone else")
+        )
+        db.session.commit()
+    except (NoReportError, ConflictingOccurrences) as exc:
+        db.session.rollback()
+        raise SystemExit(f"refused: {type(exc).__name__}: {exc}") from None
+    return {"id": resv.id, "state": resv.state.name}
+
+
+def main() -> None:
+    command = sys.argv[1] if len(sys.argv) > 1 else ""
+    given = json.loads(sys.stdin.read() or "{}")
+    app = make_app()
+    with app.test_request_context():
+        if command == "seed":
+            spec = json.loads((HERE / "seed.json").read_text()) | given
+            result = seed(spec)
+        elif command == "book":
+            result = book(given)
+        else:
+            raise SystemExit(f"usage: {sys.argv[0]} seed|book < spec.json")
+    json.dump(result, sys.stdout, ensure_ascii=False)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,198 @@
+"""A real Indico 3.2.9 for tests, and ways to see its truth without our client.
+
+``running_indico_server()`` installs Indico's own venv when missing (once per machine),
+starts PostgreSQL, redis-server and Indico on free 127.0.0.1 ports, seeds them
+(``scripts/indico/seed.json``) and stops everything on exit; every child dies with the
+test process (PDEATHSIG). Tests check what really got booked with :meth:`bookings`,
+which reads Indico's database with psql, and make someone else's bookings with
+:meth:`add_booking`, which goes through Indico's own Python API.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import date, datetime
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from scripts.indico.stack import REPO_ROOT, IndicoStack, MissingPrerequisite, running_indico
+
+__all__ = ["DbBooking", "DbRoom", "IndicoAccount", "IndicoServer", "running_indico_server"]
+
+_SEED = REPO_ROOT / "scripts" / "indico" / "seed.json"
+_STATES = {1: "pending", 2: "accepted", 3: "cancelled", 4: "rejected"}
+
+
+@dataclass(frozen=True)
+class IndicoAccount:
+    username: str
+    password: str
+    id: int
+    full_name: str
+    email: str
+
+
+@dataclass(frozen=True)
+class DbRoom:
+    id: int
+    name: str
+    building: str
+    floor: str
+    number: str
+    capacity: int
+    is_reservable: bool
+    needs_confirmation: bool
+    max_advance_days: int | None
+
+
+@dataclass(frozen=True)
+class DbBooking:
+    """A row of ``roombooking.reservations`` (state: pending/accepted/cancelled/rejected)."""
+
+    id: int
+    room_id: int
+    start: datetime
+    end: datetime
+    reason: str
+    state: str
+    booked_for_id: int | None
+    created_by_id: int | None
+
+
+class IndicoServer:
+    """The handle a test gets: where Indico is, who may log in, and what its database says."""
+
+    def __init__(self, stack: IndicoStack, accounts: dict[str, IndicoAccount]) -> None:
+        self.stack = stack
+        self.base_url = stack.base_url
+        self.accounts = accounts
+
+    @property
+    def club(self) -> IndicoAccount:
+        return self.accounts["club"]
+
+    @property
+    def other(self) -> IndicoAccount:
+        return self.accounts["other"]
+
+    @property
+    def admin(self) -> IndicoAccount:
+        return self.accounts["admin"]
+
+    def _rows(self, sql: str) -> list[dict[str, Any]]:
+        out = self.stack.psql(f"SELECT coalesce(json_agg(t), '[]') FROM ({sql}) t").strip()
+        rows: list[dict[str, Any]] = json.loads(out)
+        return rows
+
+    def today(self) -> date:
+        """Today in Indico's time zone (bookings are naive datetimes in it)."""
+        return datetime.now(ZoneInfo(self.stack.timezone)).date()
+
+    def rooms(self) -> list[DbRoom]:
+        rows = self._rows(
+            "SELECT r.id, l.room_name_format AS fmt, r.building, r.floor, r.number, r.capacity,"
+            " r.is_reservable, r.reservations_need_confirmation AS needs_confirmation,"
+            " r.max_advance_days FROM roombooking.rooms r"
+            " JOIN roombooking.locations l ON l.id = r.location_id"
+            " WHERE NOT r.is_deleted ORDER BY r.id"
+        )
+        return [
+            DbRoom(
+                id=r["id"],
+                name=r["fmt"]
+                .replace("%1$s", r["building"])
+                .replace("%2$s", r["floor"])
+                .replace("%3$s", r["number"]),
+                building=r["building"],
+                floor=r["floor"],
+                number=r["number"],
+                capacity=r["capacity"],
+                is_reservable=r["is_reservable"],
+                needs_confirmation=r["needs_confirmation"],
+                max_advance_days=r["max_advance_days"],
+            )
+            for r in rows
+        ]
+
+    def room(self, name: str) -> DbRoom:
+        return next(r for r in self.rooms() if r.name == name)
+
+    def bookings(self, room_id: int | None = None) -> list[DbBooking]:
+        """Every reservation in Indico's database (optionally one room's), oldest id first."""
+        where = f"WHERE room_id = {int(room_id)}" if room_id is not None else ""
+        rows = self._rows(
+            "SELECT id, room_id, start_dt, end_dt, booking_reason, state, booked_for_id,"
+            f" created_by_id FROM roombooking.reservations {where} ORDER BY id"
+        )
+        return [
+            DbBooking(
+                id=r["id"],
+                room_id=r["room_id"],
+                start=datetime.fromisoformat(r["start_dt"]),
+                end=datetime.fromisoformat(r["end_dt"]),
+                reason=r["booking_reason"],
+                state=_STATES[r["state"]],
+                booked_for_id=r["booked_for_id"],
+                created_by_id=r["created_by_id"],
+            )
+            for r in rows
+        ]
+
+    def booking(self, booking_id: int) -> DbBooking | None:
+        return next((b for b in self.bookings() if b.id == booking_id), None)
+
+    def add_booking(
+        self,
+        room_id: int,
+        start: datetime,
+        end: datetime,
+        reason: str = "Someone else's booking",
+        user: str = "other",
+    ) -> int:
+        """Book as ``user`` through Indico's Python API (its rules and conflicts apply)."""
+        spec = {
+            "room_id": room_id,
+            "start": start.isoformat(),
+            "end": end.isoformat(),
+            "reason": reason,
+            "user": user,
+        }
+        out = json.loads(self.stack.tool("book", stdin=json.dumps(spec)))
+        return int(out["id"])
+
+
+def _accounts(report: dict[str, Any], seed: dict[str, Any] | None) -> dict[str, IndicoAccount]:
+    spec = json.loads(_SEED.read_text()) | (seed or {})
+    return {
+        name: IndicoAccount(
+            username=name,
+            password=spec["users"][name]["password"],
+            id=info["id"],
+            full_name=info["full_name"],
+            email=info["email"],
+        )
+        for name, info in report["users"].items()
+    }
+
+
+@contextmanager
+def running_indico_server(seed: dict[str, Any] | None = None) -> Iterator[IndicoServer]:
+    """Start (installing when needed), seed, yield, stop. A missing prerequisite fails.
+
+    ``seed`` replaces top-level keys of ``scripts/indico/seed.json`` (users, rooms, ...).
+    """
+    # Not pytest's tmp dir: it is private to root, and PostgreSQL runs as ``postgres``.
+    workdir = Path(tempfile.mkdtemp(prefix="clubman-indico-"))
+    try:
+        with running_indico(workdir, seed=seed) as (stack, report):
+            yield IndicoServer(stack, _accounts(report, seed))
+    except MissingPrerequisite as exc:
+        raise RuntimeError(f"Indico cannot run here: {exc}") from exc
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
