@@ -6,7 +6,7 @@ PYTHON ?= python3
 BIN := $(VENV)/bin
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test lint typecheck pytest install system-deps indico clean
+.PHONY: demo test lint typecheck pytest install system-deps indico-deps indico clean
 
 $(BIN)/.installed: pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -16,20 +16,8 @@ $(BIN)/.installed: pyproject.toml constraints.txt
 
 install: $(BIN)/.installed
 
-# Chromium drives the portal; redis-server is the real Redis the tests use;
-# tmux drives the terminal chat in its end-to-end test; PostgreSQL runs the test Indico,
-# whose psycopg2 pin builds from source (libpq-dev, gcc, Python headers).
-system-deps:
-	@missing=""; \
-	[ -x /usr/bin/chromium ] || missing="$$missing chromium"; \
-	command -v redis-server >/dev/null || missing="$$missing redis-server"; \
-	command -v tmux >/dev/null || missing="$$missing tmux"; \
-	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$$missing postgresql"; \
-	command -v pg_config >/dev/null || missing="$$missing libpq-dev"; \
-	command -v gcc >/dev/null || missing="$$missing gcc"; \
-	$(PYTHON) -c 'import os,sysconfig,sys; sys.exit(not os.path.exists(sysconfig.get_paths()["include"]+"/Python.h"))' \
-	  || missing="$$missing python3-dev"; \
-	if [ -n "$$missing" ]; then \
+# apt-get installs the packages named in $$missing (or says what to install).
+APT_MISSING = if [ -n "$$missing" ]; then \
 	  if command -v apt-get >/dev/null; then \
 	    $(SUDO) apt-get update -qq && \
 	    DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
@@ -38,6 +26,26 @@ system-deps:
 	    case "$$missing" in *chromium*) $(BIN)/playwright install chromium;; esac; \
 	  fi; \
 	fi
+
+# Chromium drives the portal; redis-server is the real Redis the tests use;
+# tmux drives the terminal chat in its end-to-end test.
+system-deps:
+	@missing=""; \
+	[ -x /usr/bin/chromium ] || missing="$$missing chromium"; \
+	command -v redis-server >/dev/null || missing="$$missing redis-server"; \
+	command -v tmux >/dev/null || missing="$$missing tmux"; \
+	$(APT_MISSING)
+
+# PostgreSQL runs the test Indico, whose psycopg2 pin builds from source (libpq-dev, gcc,
+# Python headers).
+indico-deps:
+	@missing=""; \
+	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$$missing postgresql"; \
+	command -v pg_config >/dev/null || missing="$$missing libpq-dev"; \
+	command -v gcc >/dev/null || missing="$$missing gcc"; \
+	$(PYTHON) -c 'import os,sysconfig,sys; sys.exit(not os.path.exists(sysconfig.get_paths()["include"]+"/Python.h"))' \
+	  || missing="$$missing python3-dev"; \
+	$(APT_MISSING)
 
 demo: install system-deps
 	$(BIN)/clubman demo
@@ -51,7 +59,7 @@ typecheck: install
 	$(BIN)/mypy app adapters bot core scenarios storage portal tests bench
 
 # Indico 3.2.9 (the real room booking server the Indico tests run) in its own venv.
-indico: install system-deps
+indico: install indico-deps
 	$(BIN)/python -m scripts.indico.stack install
 
 pytest: install system-deps indico
