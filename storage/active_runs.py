@@ -16,9 +16,9 @@ Removals elsewhere may leave an extra id in the copy, which the reader drops as 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from storage.errors import translate_errors
+from storage.pins import Pins
 from storage.redis_client import RedisClient
 
 __all__ = ["ActiveRunIndex"]
@@ -30,63 +30,49 @@ return redis.call('SMEMBERS', KEYS[2])
 """
 
 
-@dataclass
-class _Pinned:
-    ids: set[str] | None = None  # None: not read since pinned
-    adds: int = 0
-
-
 class ActiveRunIndex:
     def __init__(self, redis: RedisClient, *, prefix: str) -> None:
         self._redis = redis
         self._prefix = prefix
         self._built = f"{prefix}built"
         self._members = redis.register_script(_MEMBERS)
-        self._pinned: dict[int, _Pinned] = {}
+        self._pins: Pins[int, frozenset[str]] = Pins()
 
     def _key(self, chat_id: int) -> str:
         return f"{self._prefix}{chat_id}"
 
     def pin(self, chat_id: int) -> None:
         """Keep the chat's set in memory: only this process adds to it until ``unpin``."""
-        self._pinned.setdefault(chat_id, _Pinned())
+        self._pins.pin(chat_id)
 
     def unpin(self, chat_id: int) -> None:
-        self._pinned.pop(chat_id, None)
+        self._pins.unpin(chat_id)
 
     async def add(self, chat_id: int, short_id: str) -> None:
         with translate_errors(f"indexing run {short_id}"):
             await self._redis.sadd(self._key(chat_id), short_id)
-        pinned = self._pinned.get(chat_id)
-        if pinned is not None:
-            pinned.adds += 1
-            if pinned.ids is not None:
-                pinned.ids.add(short_id)
+        self._pins.wrote(chat_id, lambda ids: ids | {short_id})
 
     async def remove(self, chat_id: int, *short_ids: str) -> None:
         if not short_ids:
             return
         with translate_errors(f"unindexing runs of chat {chat_id}"):
             await self._redis.srem(self._key(chat_id), *short_ids)
-        pinned = self._pinned.get(chat_id)
-        if pinned is not None and pinned.ids is not None:
-            pinned.ids.difference_update(short_ids)
+        # A read in flight that still has them is harmless: readers drop finished runs.
+        self._pins.change(chat_id, lambda ids: ids - set(short_ids))
 
     async def members(self, chat_id: int) -> set[str] | None:
         """The chat's indexed run ids; ``None`` when the index is not complete."""
-        pinned = self._pinned.get(chat_id)
-        if pinned is not None and pinned.ids is not None:
-            return set(pinned.ids)
-        adds = pinned.adds if pinned is not None else 0
+        kept = self._pins.get(chat_id)
+        if kept is not None:
+            return set(kept)
+        token = self._pins.token(chat_id)
         with translate_errors(f"reading the run index of chat {chat_id}"):
             members = await self._members(keys=[self._built, self._key(chat_id)])
         if members is None:
             return None
         found = {m.decode() if isinstance(m, bytes) else str(m) for m in members}
-        # Kept only if the same pin is on and nothing was added during the read (the
-        # reply may predate the add).
-        if pinned is not None and self._pinned.get(chat_id) is pinned and pinned.adds == adds:
-            pinned.ids = set(found)
+        self._pins.keep(chat_id, token, frozenset(found))
         return found
 
     async def rebuild(self, active: Iterable[tuple[int, str]]) -> None:
@@ -97,5 +83,4 @@ class ActiveRunIndex:
                     pipe.sadd(self._key(chat_id), short_id)
                 pipe.set(self._built, 1)
                 await pipe.execute()
-        for pinned in self._pinned.values():  # read afresh: the rebuild may add ids
-            pinned.ids = None
+        self._pins.forget_values()  # read afresh: the rebuild may add ids

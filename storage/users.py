@@ -2,21 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from core.errors import DuplicateKey
 from core.store.records import User, UserProfile, utcnow
 from storage.documents import PreferenceDocument, UserDocument, stored
 from storage.errors import translate_errors
+from storage.pins import Pins
 from storage.redis_client import RedisClient
 
 __all__ = ["PreferenceRepository", "UserRepository"]
-
-
-@dataclass
-class _Pinned:
-    profile: UserProfile | None = None  # None: not read since pinned, or saved since
-    saves: int = 0
 
 
 class UserRepository:
@@ -37,13 +30,13 @@ class UserRepository:
         self._redis = redis
         self._prefix = prefix
         self._ttl = profile_ttl
-        self._pinned: dict[int, _Pinned] = {}
+        self._pins: Pins[int, UserProfile] = Pins()
 
     def pin(self, telegram_id: int) -> None:
-        self._pinned.setdefault(telegram_id, _Pinned())
+        self._pins.pin(telegram_id)
 
     def unpin(self, telegram_id: int) -> None:
-        self._pinned.pop(telegram_id, None)
+        self._pins.unpin(telegram_id)
 
     def _profile_key(self, telegram_id: int) -> str:
         return f"{self._prefix}{telegram_id}"
@@ -52,14 +45,12 @@ class UserRepository:
         self, telegram_id: int, *, name: str = "", language: str = "ru"
     ) -> UserProfile:
         """The user's profile, creating the user on their first message."""
-        pinned = self._pinned.get(telegram_id)
-        if pinned is not None and pinned.profile is not None:
-            return pinned.profile
-        saves = pinned.saves if pinned is not None else 0
+        kept = self._pins.get(telegram_id)
+        if kept is not None:
+            return kept
+        token = self._pins.token(telegram_id)
         profile = await self._read_profile(telegram_id, name=name, language=language)
-        # Kept only if the same pin is on and no save happened during the read.
-        if pinned is not None and self._pinned.get(telegram_id) is pinned and pinned.saves == saves:
-            pinned.profile = profile
+        self._pins.keep(telegram_id, token, profile)
         return profile
 
     async def _read_profile(self, telegram_id: int, *, name: str, language: str) -> UserProfile:
@@ -127,18 +118,12 @@ class UserRepository:
     async def save(self, user: User) -> UserDocument:
         document = stored(user, UserDocument, f"user {user.telegram_id}")
         # Before and after: a read in between may still get the old cached profile.
-        self._forget_pinned(user.telegram_id)
+        self._pins.wrote(user.telegram_id)
         with translate_errors(f"saving user {user.telegram_id}"):
             await document.save()
             await self._redis.delete(self._profile_key(user.telegram_id))
-        self._forget_pinned(user.telegram_id)
+        self._pins.wrote(user.telegram_id)
         return document
-
-    def _forget_pinned(self, telegram_id: int) -> None:
-        pinned = self._pinned.get(telegram_id)
-        if pinned is not None:
-            pinned.saves += 1
-            pinned.profile = None
 
 
 class PreferenceRepository:
