@@ -7,9 +7,9 @@ import hashlib
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from core.commands import Lang
 from core.brain.models import ClickTarget, PageSnapshot, UserChoice
 from core.brain.validate import safe_targets
+from core.commands import Lang
 from core.output import Option
 from core.scenario import StepContext
 from core.texts import Page, tr

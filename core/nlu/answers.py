@@ -22,6 +22,7 @@ from core.texts import Reason, Text, tr
 
 __all__ = ["parse_slot"]
 
+
 def _fail(reason: Text, lang: Lang, **values: object) -> SlotParseError:
     return SlotParseError(tr(reason, lang, **values))
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from core.commands import Lang
 from core.texts.base import Text, tr
-from core.texts.booking import Booking, Bookings, Rules, duration
+from core.texts.booking import Book, Bookings, Limits, duration
 from core.texts.common import DAY, WEEKDAYS, Common, day_label
 from core.texts.guide import Guide
 from core.texts.run import Page, Run
@@ -31,7 +31,7 @@ __all__ = [
     "DAY",
     "WEEKDAYS",
     "Ask",
-    "Booking",
+    "Book",
     "Bookings",
     "Bot",
     "Common",
@@ -39,7 +39,7 @@ __all__ = [
     "Login",
     "Page",
     "Reason",
-    "Rules",
+    "Limits",
     "Run",
     "Schedules",
     "Terminal",

@@ -5,10 +5,10 @@ from __future__ import annotations
 from core.commands import Lang
 from core.texts.base import Text, tr
 
-__all__ = ["Booking", "Bookings", "Rules", "duration"]
+__all__ = ["Book", "Bookings", "Limits", "duration"]
 
 
-class Booking:
+class Book:
     """The ``book_rooms`` scenario."""
 
     TITLE = Text("Бронирование аудиторий", "Booking rooms")
@@ -58,7 +58,7 @@ class Bookings:
     KEPT = Text("Хорошо, ничего не отменяю.", "OK, nothing cancelled.")
 
 
-class Rules:
+class Limits:
     """Why a booking request breaks the booking system's rules."""
 
     NO_SUCH_BUILDING = Text("Такого корпуса нет", "There is no such building")
@@ -91,7 +91,7 @@ def duration(minutes: int, lang: Lang) -> str:
     """«4 часов» / "4 hours": whole hours when they are, else minutes (after «не длиннее»)."""
     hours, rest = divmod(minutes, 60)
     if rest:
-        count, one, many = minutes, Rules.MINUTES_ONE, Rules.MINUTES_MANY
+        count, one, many = minutes, Limits.MINUTES_ONE, Limits.MINUTES_MANY
     else:
-        count, one, many = hours, Rules.HOURS_ONE, Rules.HOURS_MANY
+        count, one, many = hours, Limits.HOURS_ONE, Limits.HOURS_MANY
     return tr(one if _singular(count, lang) else many, lang, count=count)

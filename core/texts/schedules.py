@@ -47,7 +47,9 @@ class Schedules:
     STEP_CHOOSE = Text("Выбор", "Choosing")
     STEP_STOP = Text("Отключение", "Stopping")
     NOT_FOUND = Text("нет регулярных броней", "there are no recurring bookings")
-    NOT_FOUND_ON = Text("нет регулярных броней на {days}", "there are no recurring bookings on {days}")
+    NOT_FOUND_ON = Text(
+        "нет регулярных броней на {days}", "there are no recurring bookings on {days}"
+    )
     WHICH = Text("Какую регулярную бронь отключить?", "Which recurring booking to stop?")
     DELETED = Text(
         "Регулярная бронь удалена: {label}. Уже сделанные брони остались.",

@@ -58,9 +58,7 @@ class Login:
         "Personal portal logins are not set up here; bookings use the club's account.",
     )
     USERNAME = Text("Имя пользователя на портале?", "Portal username?")
-    PASSWORD = Text(
-        "Пароль? (сообщение будет удалено)", "Password? (the message will be deleted)"
-    )
+    PASSWORD = Text("Пароль? (сообщение будет удалено)", "Password? (the message will be deleted)")
     TEXT_ONLY = Text("Напишите текстом, пожалуйста.", "Please type it as text.")
     CHECKING = Text("Проверяю вход на портале…", "Checking the login on the portal…")
     SAVED = Text(
