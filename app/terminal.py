@@ -15,6 +15,7 @@ from core.errors import ClubError
 from core.manager import NLUManager
 from core.output import Done, Failed, Output, Progress, Question, Reply, StepState
 from core.settings import Settings
+from core.texts import Terminal, tr
 
 __all__ = ["TerminalView", "run_chat"]
 
@@ -46,12 +47,7 @@ class TerminalView:
             self._print(f"? {output.text}")
             for number, option in enumerate(output.options, 1):
                 self._print(f"  {number}) {option.label}")
-            hint = (
-                "номер варианта или свой ответ"
-                if output.lang == "ru"
-                else "an option's number or your own answer"
-            )
-            self._print(f"  ({hint})")
+            self._print(f"  ({tr(Terminal.OPTION_HINT, output.lang)})")
         elif isinstance(output, Progress):
             line = f"… {output.title}: " + "  ".join(
                 f"{_MARKS[s.state]} {s.label}" for s in output.steps
@@ -118,7 +114,7 @@ async def _dispatch(manager: NLUManager, view: TerminalView, line: str, lang: La
     elif line == "/status":
         runs = await manager.status(CHAT_ID)
         if not runs:
-            view._print("Сейчас ничего не выполняется." if lang == "ru" else "Nothing is running.")
+            view._print(tr(Terminal.NOTHING_RUNNING, lang))
         for run in runs:
             steps = "  ".join(f"{_MARKS[s.state]} {s.label}" for s in run.steps)
             view._print(f"• {run.title} [{run.status}] {steps}")
@@ -147,7 +143,7 @@ async def run_chat(settings: Settings, *, lang: Lang = "ru", out: TextIO = sys.s
         open_core(settings, storage, view) as services,
     ):
         manager = services.manager
-        view._print(manager.greeting(lang, "") + "\n\n/quit — выход / exit")
+        view._print(manager.greeting(lang, "") + "\n\n" + tr(Terminal.QUIT, lang))
         _start_reader(queue, asyncio.get_running_loop(), history)
         while (line := await queue.get()) is not None:
             line = line.strip()

@@ -11,10 +11,11 @@ from aiogram import Router
 from aiogram.exceptions import TelegramAPIError
 from aiogram.types import ErrorEvent, Update, User
 
+from bot.language import lang_of
 from bot.middlewares.context import update_chat_id
 from bot.render import error_text
-from bot.texts import lang_of, t
 from core.errors import ClubError
+from core.texts import Run, tr
 
 if TYPE_CHECKING:
     from bot.sink import TelegramSink
@@ -52,7 +53,7 @@ async def on_error(event: ErrorEvent, sink: TelegramSink) -> None:
         body = error_text(exc.message, exc.hint, lang)
     else:
         log.error("bot.unexpected_error", exc_info=exc, **context)
-        body = t("apology", lang)
+        body = tr(Run.APOLOGY, lang)
     if update.callback_query is not None:
         with contextlib.suppress(TelegramAPIError):  # already answered, or too old
             await update.callback_query.answer()

@@ -20,10 +20,10 @@ from bot.middlewares import AccessMiddleware, ChatOrderMiddleware, ContextMiddle
 from bot.outbox import FloodLimits, Outbox
 from bot.session import BotSession
 from bot.sink import TelegramSink
-from bot.texts import COMMANDS
 from core.errors import ConfigError
 from core.output import OutputSink
 from core.settings import Settings
+from core.texts import COMMANDS, tr
 
 if TYPE_CHECKING:
     from core.accounts import AccountService
@@ -91,8 +91,8 @@ def make_bot(settings: Settings) -> Bot:
 
 async def set_commands(bot: Bot) -> None:
     """The command menu in Russian (also the default) and English."""
-    ru = [BotCommand(command=name, description=desc) for name, desc, _ in COMMANDS]
-    en = [BotCommand(command=name, description=desc) for name, _, desc in COMMANDS]
+    ru = [BotCommand(command=name, description=tr(desc, "ru")) for name, desc in COMMANDS]
+    en = [BotCommand(command=name, description=tr(desc, "en")) for name, desc in COMMANDS]
     await bot.set_my_commands(ru)
     await bot.set_my_commands(ru, language_code="ru")
     await bot.set_my_commands(en, language_code="en")

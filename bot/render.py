@@ -8,9 +8,9 @@ from dataclasses import dataclass
 from aiogram.types import InlineKeyboardMarkup
 
 from bot.keyboards.question import question_keyboard
-from bot.texts import t
 from core.commands import Lang
 from core.output import Progress, Question, RunView, StepState, StepView
+from core.texts import Bot, tr
 
 __all__ = [
     "MAX_CAPTION",
@@ -71,7 +71,7 @@ def render_question(question: Question) -> Rendered:
 
 
 def chosen_text(question_text: str, label: str, lang: Lang) -> str:
-    return t("chosen", lang, question=question_text, label=label)
+    return tr(Bot.CHOSEN, lang, question=question_text, label=label)
 
 
 def _steps(steps: Sequence[StepView]) -> list[str]:
@@ -81,18 +81,18 @@ def _steps(steps: Sequence[StepView]) -> list[str]:
 def progress_text(progress: Progress) -> str:
     title = progress.title
     if progress.queued:
-        title = f"{title} — {t('queued', progress.lang)}"
+        title = f"{title} — {tr(Bot.QUEUED, progress.lang)}"
     return "\n".join([title, *_steps(progress.steps)])
 
 
 def status_text(runs: Sequence[RunView], lang: Lang) -> str:
     if not runs:
-        return t("status_empty", lang)
-    blocks = [t("status_header", lang)]
+        return tr(Bot.STATUS_EMPTY, lang)
+    blocks = [tr(Bot.STATUS_HEADER, lang)]
     for run in runs:
         lines = [f"{run.title} [{run.run_id}]", *_steps(run.steps)]
         if run.question:
-            lines.append(t("status_waiting", lang, question=run.question))
+            lines.append(tr(Bot.STATUS_WAITING, lang, question=run.question))
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks)
 
@@ -100,10 +100,10 @@ def status_text(runs: Sequence[RunView], lang: Lang) -> str:
 def error_text(message: str, hint: str | None, lang: Lang) -> str:
     message = message.rstrip(". ")
     if hint:
-        return t(
-            "error",
+        return tr(
+            Bot.ERROR,
             lang,
             message=message[:1].upper() + message[1:],
             hint=hint[:1].upper() + hint[1:],
         )
-    return t("error_no_hint", lang, message=message[:1].upper() + message[1:])
+    return tr(Bot.ERROR_NO_HINT, lang, message=message[:1].upper() + message[1:])

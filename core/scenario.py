@@ -19,6 +19,7 @@ from core.events import BaseEvent
 from core.nlu import Decision, Intent, Places, SlotParseError, parse_slot, question_for
 from core.output import Option
 from core.pause import NeedsAnswer, QuestionSpec
+from core.texts import Run, Text, tr
 
 __all__ = [
     "BaseScenario",
@@ -66,8 +67,9 @@ class StepContext(Generic[S]):
     # Tells the user the run waits for a free browser.
     queued: Callable[[], Awaitable[None]] = field(default=_nothing)
 
-    def t(self, ru: str, en: str) -> str:
-        return ru if self.lang == "ru" else en
+    def tr(self, text: Text, **values: object) -> str:
+        """``text`` in the run's language."""
+        return tr(text, self.lang, **values)
 
     def result(self, step: str, model: type[R]) -> R:
         """The typed result of a step that is done."""
@@ -91,12 +93,11 @@ StepFn = Callable[[StepContext[Any]], Awaitable[BaseModel | None]]
 @dataclass(frozen=True, slots=True)
 class Step:
     name: str
-    label_ru: str
-    label_en: str
+    text: Text  # what the progress shows for the step
     run: StepFn
 
     def label(self, lang: Lang) -> str:
-        return self.label_ru if lang == "ru" else self.label_en
+        return tr(self.text, lang)
 
 
 class BaseScenario(ABC):
@@ -131,11 +132,10 @@ class StepScenario(BaseScenario, Generic[S]):
     """A durable scenario: slots are collected by questions, then steps run in order."""
 
     slot_model: ClassVar[type[BaseModel]]
-    title_ru: ClassVar[str]
-    title_en: ClassVar[str]
+    title_text: ClassVar[Text]
 
     def title(self, lang: Lang) -> str:
-        return self.title_ru if lang == "ru" else self.title_en
+        return tr(self.title_text, lang)
 
     def initial_slots(self, decision: Decision) -> dict[str, Any]:
         """Slots found in the command's text, in their JSON form."""
@@ -171,9 +171,7 @@ class StepScenario(BaseScenario, Generic[S]):
             adapter: TypeAdapter[Any] = TypeAdapter(field_info.annotation)
             value = adapter.validate_python(raw)
         except ValidationError as exc:
-            raise SlotParseError(
-                "Не подходит" if ctx.lang == "ru" else "That does not fit"
-            ) from exc
+            raise SlotParseError(tr(Run.DOES_NOT_FIT, ctx.lang)) from exc
         return adapter.dump_python(value, mode="json")
 
     def check_slots(self, slots: dict[str, Any], ctx: SlotContext) -> tuple[str, str] | None:

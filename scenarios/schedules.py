@@ -20,6 +20,7 @@ from core.scenario import SlotContext, Step, StepContext, StepScenario
 from core.scheduler.actions import action_options, list_lines, parse_action
 from core.scheduler.entry import ScheduleEntry, ScheduleState, entry_label, weekdays_label
 from core.scheduler.slots import ScheduleSlots, WeekdaySlots, booking_slots
+from core.texts import Common, Schedules, tr
 
 __all__ = [
     "CancelSchedule",
@@ -42,9 +43,6 @@ class ScheduleStore(Protocol):
     async def of_owner(self, owner_id: int) -> list[ScheduleEntry]: ...
     async def set_status(self, schedule_id: str, status: ScheduleState) -> ScheduleEntry | None: ...
     async def set_weekdays(self, schedule_id: str, weekdays: list[str]) -> ScheduleEntry | None: ...
-
-
-_DAY_NAMES = {"ru": ("пн", "вт", "ср", "чт", "пт", "сб", "вс"), "en": WEEKDAYS}
 
 
 class Confirmed(BaseModel):
@@ -88,8 +86,7 @@ class ScheduleBooking(_Base):
     name = "schedule_booking"
     intents: ClassVar[frozenset[Intent]] = frozenset({Intent.SCHEDULE_BOOKING})
     slot_model = ScheduleSlots
-    title_ru = "Регулярная бронь"
-    title_en = "Recurring booking"
+    title_text = Schedules.CREATE_TITLE
 
     def __init__(
         self,
@@ -120,8 +117,10 @@ class ScheduleBooking(_Base):
         if slot != "recurrence":  # times and building: asked as for any booking
             return await self._booking.slot_question(slot, ctx)
         question = await super().slot_question(slot, ctx)
-        names = _DAY_NAMES[ctx.lang]
-        question.options = [Option(id=d, label=names[i]) for i, d in enumerate(WEEKDAYS)]
+        question.options = [
+            Option(id=day, label=tr(name, ctx.lang))
+            for day, name in zip(WEEKDAYS, Schedules.DAY_BUTTONS, strict=True)
+        ]
         return question
 
     def parse_answer(
@@ -135,8 +134,8 @@ class ScheduleBooking(_Base):
 
     def steps(self) -> Sequence[Step]:
         return [
-            Step("confirm", "Подтверждение", "Confirmation", self._confirm),
-            Step("create", "Создание", "Creating", self._create),
+            Step("confirm", Common.CONFIRMATION, self._confirm),
+            Step("create", Schedules.STEP_CREATE, self._create),
         ]
 
     def _label(self, ctx: StepContext[Any]) -> str:
@@ -151,15 +150,10 @@ class ScheduleBooking(_Base):
             days = self._catalogues.current.longest_horizon()
             ctx.ask(
                 "confirm",
-                ctx.t(
-                    f"Создать регулярную бронь: каждую неделю {what}? Каждую дату бронирую, "
-                    f"как только портал её откроет (за {days} дн.).",
-                    f"Create a recurring booking: every week {what}? I book each date as soon "
-                    f"as the portal opens it ({days} days ahead).",
-                ),
+                ctx.tr(Schedules.CONFIRM_CREATE, what=what, days=days),
                 [
-                    Option(id="create", label=ctx.t("Создать", "Create")),
-                    Option(id="cancel", label=ctx.t("Отмена", "Cancel")),
+                    Option(id="create", label=ctx.tr(Schedules.CREATE)),
+                    Option(id="cancel", label=ctx.tr(Common.CANCEL)),
                 ],
                 allow_free_text=False,
             )
@@ -192,11 +186,8 @@ class ScheduleBooking(_Base):
     def summary(self, ctx: StepContext[Any]) -> str:
         made = ctx.result("create", Created)
         if not made.created:
-            return ctx.t("Хорошо, не создаю.", "OK, not created.")
-        return ctx.t(
-            f"Регулярная бронь создана: {made.label}. Список и пауза: /schedules",
-            f"Recurring booking created: {made.label}. List and pause: /schedules",
-        )
+            return ctx.tr(Schedules.NOT_CREATED)
+        return ctx.tr(Schedules.CREATED, label=made.label)
 
 
 class ListSchedules(_Base):
@@ -206,16 +197,15 @@ class ListSchedules(_Base):
     name = "list_schedules"
     intents: ClassVar[frozenset[Intent]] = frozenset({Intent.LIST_SCHEDULES})
     slot_model = WeekdaySlots
-    title_ru = "Регулярные брони"
-    title_en = "Recurring bookings"
+    title_text = Schedules.LIST_TITLE
 
     def initial_slots(self, decision: Decision) -> dict[str, Any]:
         return {}
 
     def steps(self) -> Sequence[Step]:
         return [
-            Step("load", "Чтение списка", "Reading the list", self._load),
-            Step("act", "Управление", "Managing", self._act),
+            Step("load", Schedules.STEP_LOAD, self._load),
+            Step("act", Schedules.STEP_ACT, self._act),
         ]
 
     async def _load(self, ctx: StepContext[Any]) -> Loaded:
@@ -239,7 +229,7 @@ class ListSchedules(_Base):
         entries = [current[i] for i in ids if i in current]
         lines = list_lines(entries, ctx.lang, catalogue)
         if entries and not finished:  # «Готово» or a typed text ends it
-            head = ctx.t("Регулярные брони:", "Recurring bookings:")
+            head = ctx.tr(Schedules.HEAD)
             ctx.ask(
                 f"act{len(keys) + 1}",
                 head + "\n" + "\n".join(f"• {line}" for line in lines),
@@ -251,11 +241,8 @@ class ListSchedules(_Base):
     def summary(self, ctx: StepContext[Any]) -> str:
         lines = ctx.result("act", Lines).lines
         if not lines:
-            return ctx.t(
-                "Регулярных броней нет. Например: «каждый четверг бронируй 405 с 18 до 20».",
-                "No recurring bookings. For example: “every Thursday book 405 from 6pm to 8pm”.",
-            )
-        head = ctx.t("Регулярные брони:", "Recurring bookings:")
+            return ctx.tr(Schedules.NONE)
+        head = ctx.tr(Schedules.HEAD)
         return head + "\n" + "\n".join(f"• {line}" for line in lines)
 
 
@@ -266,16 +253,15 @@ class CancelSchedule(_Base):
     name = "cancel_schedule"
     intents: ClassVar[frozenset[Intent]] = frozenset({Intent.CANCEL_SCHEDULE})
     slot_model = WeekdaySlots
-    title_ru = "Отключение регулярной брони"
-    title_en = "Stopping a recurring booking"
+    title_text = Schedules.STOP_TITLE
 
     def initial_slots(self, decision: Decision) -> dict[str, Any]:
         return {k: v for k, v in super().initial_slots(decision).items() if k == "recurrence"}
 
     def steps(self) -> Sequence[Step]:
         return [
-            Step("choose", "Выбор", "Choosing", self._choose),
-            Step("apply", "Отключение", "Stopping", self._stop),
+            Step("choose", Schedules.STEP_CHOOSE, self._choose),
+            Step("apply", Schedules.STEP_STOP, self._stop),
         ]
 
     async def _choose(self, ctx: StepContext[Any]) -> Picked:
@@ -287,16 +273,17 @@ class CancelSchedule(_Base):
             if not days or set(days) & set(e.weekdays)
         ]
         if not found:
-            when = ctx.t(" на ", " on ") + weekdays_label(days, ctx.lang) if days else ""
             raise ScenarioError(
-                ctx.t(f"нет регулярных броней{when}", f"there are no recurring bookings{when}")
+                ctx.tr(Schedules.NOT_FOUND_ON, days=weekdays_label(days, ctx.lang))
+                if days
+                else ctx.tr(Schedules.NOT_FOUND)
             )
         picked = ctx.answer("which")  # the tail of an id: unique within one user's list
         match = [e for e in found if len(found) == 1 or e.id[-8:] == picked]
         if not match:
             ctx.ask(
                 "which",
-                ctx.t("Какую регулярную бронь отключить?", "Which recurring booking to stop?"),
+                ctx.tr(Schedules.WHICH),
                 [Option(id=e.id[-8:], label=e.label(ctx.lang, catalogue)) for e in found[:10]],
                 allow_free_text=False,
             )
@@ -316,12 +303,6 @@ class CancelSchedule(_Base):
     def summary(self, ctx: StepContext[Any]) -> str:
         done = ctx.result("apply", Stopped)
         if done.deleted:
-            return ctx.t(
-                f"Регулярная бронь удалена: {done.label}. Уже сделанные брони остались.",
-                f"Recurring booking deleted: {done.label}. Bookings already made stay.",
-            )
-        days = ctx.slots.weekdays()
-        return ctx.t(
-            f"Отключено по дням: {weekdays_label(days, 'ru')}. Осталось: {done.label}.",
-            f"Stopped on: {weekdays_label(days, 'en')}. Left: {done.label}.",
-        )
+            return ctx.tr(Schedules.DELETED, label=done.label)
+        days = weekdays_label(ctx.slots.weekdays(), ctx.lang)
+        return ctx.tr(Schedules.STOPPED_ON, days=days, label=done.label)

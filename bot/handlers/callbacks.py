@@ -16,8 +16,8 @@ from aiogram.types import CallbackQuery, Message
 from bot.callbacks import AnswerCb, CancelCb, OtherCb
 from bot.keyboards.question import INDEX_MARK
 from bot.render import chosen_text
-from bot.texts import t
 from core.commands import Answer, Lang
+from core.texts import Bot, Run, tr
 
 if TYPE_CHECKING:
     from bot.sink import TelegramSink
@@ -89,14 +89,14 @@ async def on_other(
     chat_id = message.chat.id if message else query.from_user.id
     runs = await manager.status(chat_id)
     open_ = any(run.run_id == callback_data.run and run.question for run in runs)
-    await _ack(query, None if open_ else t("stale", lang))
+    await _ack(query, None if open_ else tr(Run.STALE_ANSWER, lang))
     if message is None:
         return
     if open_:
         sink.edit_text(
             chat_id,
             message.message_id,
-            f"{message.text or ''}\n\n{t('write_answer', lang)}".strip(),
+            f"{message.text or ''}\n\n{tr(Bot.WRITE_ANSWER, lang)}".strip(),
         )
     else:
         sink.remove_keyboard(chat_id, message.message_id)
@@ -109,7 +109,7 @@ async def on_cancel(
     sink: TelegramSink,
     lang: Lang,
 ) -> None:
-    await _ack(query, t("cancelling", lang))
+    await _ack(query, tr(Bot.CANCELLING, lang))
     message = _message(query)
     chat_id = message.chat.id if message else query.from_user.id
     if message is not None:

@@ -8,8 +8,8 @@ from aiogram import Router
 from aiogram.filters import Command
 from aiogram.types import Message
 
-from bot.texts import t
 from core.commands import Lang
+from core.texts import Login, tr
 
 if TYPE_CHECKING:
     from bot.sink import TelegramSink
@@ -20,7 +20,7 @@ __all__ = ["router"]
 
 async def help_(message: Message, manager: NLUManager, sink: TelegramSink, lang: Lang) -> None:
     # /login is the Telegram view's own command: the core's help does not know it.
-    sink.send_text(message.chat.id, f"{manager.help_text(lang)}\n\n{t('help_login', lang)}")
+    sink.send_text(message.chat.id, f"{manager.help_text(lang)}\n\n{tr(Login.HELP, lang)}")
 
 
 def router() -> Router:

@@ -23,9 +23,9 @@ from pydantic import BaseModel, SecretStr
 from bot.callbacks import LoginCb
 from bot.filters import has_text, is_plain_text, no_text
 from bot.keyboards.login import LOGIN_CANCEL, login_keyboard
-from bot.texts import t
 from core.accounts import LoginOutcome
 from core.commands import Lang
+from core.texts import Login, Run, Text, tr
 
 if TYPE_CHECKING:
     from bot.sink import TelegramSink
@@ -35,11 +35,11 @@ __all__ = ["LoginForm", "router"]
 
 log = structlog.get_logger("clubman.bot.login")
 
-_RESULT_TEXTS: dict[LoginOutcome, str] = {
-    LoginOutcome.SAVED: "login_saved",
-    LoginOutcome.REJECTED: "login_rejected",
-    LoginOutcome.LOCKED: "login_locked",
-    LoginOutcome.UNAVAILABLE: "login_unavailable",
+_RESULT_TEXTS: dict[LoginOutcome, Text] = {
+    LoginOutcome.SAVED: Login.SAVED,
+    LoginOutcome.REJECTED: Login.REJECTED,
+    LoginOutcome.LOCKED: Login.LOCKED,
+    LoginOutcome.UNAVAILABLE: Login.UNAVAILABLE,
 }
 
 
@@ -67,23 +67,23 @@ async def start(
 ) -> None:
     chat_id = message.chat.id
     if message.chat.type != ChatType.PRIVATE:
-        sink.send_text(chat_id, t("login_private", lang))
+        sink.send_text(chat_id, tr(Login.PRIVATE_ONLY, lang))
         return
     await state.clear()
     if accounts is None:
-        sink.send_text(chat_id, t("login_off", lang))
+        sink.send_text(chat_id, tr(Login.OFF, lang))
     elif not accounts.can_save:
-        sink.send_text(chat_id, t("login_no_key", lang))
+        sink.send_text(chat_id, tr(Login.NO_KEY, lang))
     else:
         await state.set_state(LoginForm.username)
-        sink.send_text(chat_id, t("login_username", lang), keyboard=login_keyboard(lang))
+        sink.send_text(chat_id, tr(Login.USERNAME, lang), keyboard=login_keyboard(lang))
 
 
 async def on_username(message: Message, state: FSMContext, sink: TelegramSink, lang: Lang) -> None:
     username = (message.text or "").strip()
     await state.set_data(LoginDraft(username=username).model_dump())
     await state.set_state(LoginForm.password)
-    sink.send_text(message.chat.id, t("login_password", lang), keyboard=login_keyboard(lang))
+    sink.send_text(message.chat.id, tr(Login.PASSWORD, lang), keyboard=login_keyboard(lang))
 
 
 async def on_password(
@@ -98,35 +98,35 @@ async def on_password(
     await state.clear()
     await _delete(message)
     if accounts is None:  # the service went away between the questions: nothing to do
-        sink.send_text(message.chat.id, t("login_off", lang))
+        sink.send_text(message.chat.id, tr(Login.OFF, lang))
         return
-    sink.send_text(message.chat.id, t("login_checking", lang))
+    sink.send_text(message.chat.id, tr(Login.CHECKING, lang))
     sink.typing(message.chat.id)
     outcome = await accounts.login(_user_id(message), draft.username, password)
-    sink.send_text(message.chat.id, t(_RESULT_TEXTS[outcome], lang, username=draft.username))
+    sink.send_text(message.chat.id, tr(_RESULT_TEXTS[outcome], lang, username=draft.username))
 
 
 async def not_text(message: Message, sink: TelegramSink, lang: Lang) -> None:
-    sink.send_text(message.chat.id, t("login_text_only", lang))
+    sink.send_text(message.chat.id, tr(Login.TEXT_ONLY, lang))
 
 
 async def cancel(message: Message, state: FSMContext, sink: TelegramSink, lang: Lang) -> None:
     await state.clear()
-    sink.send_text(message.chat.id, t("login_cancelled", lang))
+    sink.send_text(message.chat.id, tr(Login.CANCELLED, lang))
 
 
 async def on_cancel_button(
     query: CallbackQuery, state: FSMContext, sink: TelegramSink, lang: Lang
 ) -> None:
     open_ = await state.get_state() in LoginForm.__all_states_names__
-    await query.answer(None if open_ else t("stale", lang))
+    await query.answer(None if open_ else tr(Run.STALE_ANSWER, lang))
     message = query.message
     if message is None:
         return
     chat_id = message.chat.id
     if open_:
         await state.clear()
-        sink.edit_text(chat_id, message.message_id, t("login_cancelled", lang))
+        sink.edit_text(chat_id, message.message_id, tr(Login.CANCELLED, lang))
     else:
         sink.remove_keyboard(chat_id, message.message_id)
 
@@ -135,7 +135,9 @@ async def logout(
     message: Message, accounts: AccountService | None, sink: TelegramSink, lang: Lang
 ) -> None:
     forgotten = accounts is not None and await accounts.logout(_user_id(message))
-    sink.send_text(message.chat.id, t("logout_done" if forgotten else "logout_none", lang))
+    sink.send_text(
+        message.chat.id, tr(Login.LOGGED_OUT if forgotten else Login.NOT_LOGGED_IN, lang)
+    )
 
 
 async def _delete(message: Message) -> None:

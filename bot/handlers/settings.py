@@ -10,8 +10,8 @@ from aiogram.types import CallbackQuery, Message
 
 from bot.callbacks import LangCb, TzCb
 from bot.keyboards.settings import settings_keyboard
-from bot.texts import t
 from core.commands import Lang
+from core.texts import Bot, tr
 
 if TYPE_CHECKING:
     from bot.sink import TelegramSink
@@ -28,12 +28,12 @@ async def settings(
     if arg.lower() in ("ru", "en"):
         new: Lang = "en" if arg.lower() == "en" else "ru"
         await manager.set_language(user_id, new)
-        sink.send_text(message.chat.id, t("language_set", new))
+        sink.send_text(message.chat.id, tr(Bot.LANGUAGE_SET, new))
     elif arg:
         await manager.set_timezone(user_id, arg)  # an unknown zone: ClubError → error router
-        sink.send_text(message.chat.id, t("timezone_set", lang, tz=arg))
+        sink.send_text(message.chat.id, tr(Bot.TIMEZONE_SET, lang, tz=arg))
     current = await manager.user_settings(user_id)
-    body = t("settings", lang, language=current.language.upper(), timezone=current.timezone)
+    body = tr(Bot.SETTINGS, lang, language=current.language.upper(), timezone=current.timezone)
     keyboard = settings_keyboard(language=current.language, timezone=current.timezone)
     sink.send_text(message.chat.id, body, keyboard=keyboard)
 
@@ -45,7 +45,7 @@ async def _refresh(
     if query.message is None:
         return
     chat_id, message_id = query.message.chat.id, query.message.message_id
-    body = t("settings", lang, language=current.language.upper(), timezone=current.timezone)
+    body = tr(Bot.SETTINGS, lang, language=current.language.upper(), timezone=current.timezone)
     keyboard = settings_keyboard(language=current.language, timezone=current.timezone)
     sink.edit_text(chat_id, message_id, body, keyboard=keyboard)
 
@@ -55,7 +55,7 @@ async def on_language(
 ) -> None:
     new: Lang = "en" if callback_data.lang == "en" else "ru"
     await manager.set_language(query.from_user.id, new)
-    await query.answer(t("language_set", new))
+    await query.answer(tr(Bot.LANGUAGE_SET, new))
     await _refresh(query, manager, sink, new)
 
 
@@ -63,7 +63,7 @@ async def on_timezone(
     query: CallbackQuery, callback_data: TzCb, manager: NLUManager, sink: TelegramSink, lang: Lang
 ) -> None:
     await manager.set_timezone(query.from_user.id, callback_data.tz)
-    await query.answer(t("timezone_set", lang, tz=callback_data.tz))
+    await query.answer(tr(Bot.TIMEZONE_SET, lang, tz=callback_data.tz))
     await _refresh(query, manager, sink, lang)
 
 

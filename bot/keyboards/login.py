@@ -5,8 +5,8 @@ from __future__ import annotations
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.callbacks import LoginCb
-from bot.texts import t
 from core.commands import Lang
+from core.texts import Common, tr
 
 __all__ = ["LOGIN_CANCEL", "login_keyboard"]
 
@@ -16,5 +16,5 @@ LOGIN_CANCEL = "cancel"
 def login_keyboard(lang: Lang) -> InlineKeyboardMarkup:
     cancel = LoginCb(action=LOGIN_CANCEL).pack()
     return InlineKeyboardMarkup(
-        inline_keyboard=[[InlineKeyboardButton(text=t("cancel", lang), callback_data=cancel)]]
+        inline_keyboard=[[InlineKeyboardButton(text=tr(Common.CANCEL, lang), callback_data=cancel)]]
     )

@@ -7,8 +7,8 @@ from aiogram.filters.callback_data import MAX_CALLBACK_LENGTH
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.callbacks import AnswerCb, CancelCb, OtherCb
-from bot.texts import t
 from core.output import Question
+from core.texts import Bot, Common, tr
 
 __all__ = ["INDEX_MARK", "answer_data", "question_keyboard"]
 
@@ -47,10 +47,10 @@ def question_keyboard(question: Question) -> InlineKeyboardMarkup:
     last = []
     if question.allow_free_text:
         other = OtherCb(run=question.run_id, seq=question.seq).pack()
-        last.append(InlineKeyboardButton(text=t("other", lang), callback_data=other))
+        last.append(InlineKeyboardButton(text=tr(Bot.OTHER, lang), callback_data=other))
     last.append(
         InlineKeyboardButton(
-            text=t("cancel", lang), callback_data=CancelCb(run=question.run_id).pack()
+            text=tr(Common.CANCEL, lang), callback_data=CancelCb(run=question.run_id).pack()
         )
     )
     rows.append(last)

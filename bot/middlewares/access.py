@@ -9,7 +9,8 @@ import structlog
 from aiogram import BaseMiddleware
 from aiogram.types import TelegramObject, Update, User
 
-from bot.texts import lang_of, t
+from bot.language import lang_of
+from core.texts import Bot, tr
 
 __all__ = ["AccessMiddleware", "RefuseOnce", "Refuse"]
 
@@ -51,5 +52,5 @@ class AccessMiddleware(BaseMiddleware):
             return None
         if event.message is not None and await self._first_refusal(user.id):
             lang = lang_of(user.language_code)
-            self._refuse(event.message.chat.id, t("refusal", lang, user_id=user.id))
+            self._refuse(event.message.chat.id, tr(Bot.REFUSAL, lang, user_id=user.id))
         return None

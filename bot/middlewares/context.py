@@ -10,7 +10,7 @@ import structlog
 from aiogram import BaseMiddleware
 from aiogram.types import TelegramObject, Update, User
 
-from bot.texts import lang_of
+from bot.language import lang_of
 
 __all__ = ["ContextMiddleware", "update_chat_id"]
 

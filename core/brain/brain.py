@@ -26,6 +26,7 @@ from core.errors import ClubError, LLMError, ScenarioError
 from core.events import BaseEvent
 from core.llm import LLM, LLMRequest
 from core.scenario import StepContext
+from core.texts import Page
 
 __all__ = ["Brain", "PageDriver", "PageProbe"]
 
@@ -109,7 +110,7 @@ class Brain:
             return None
         await self._decided(ctx, situation.step, decision, "llm")
         if decision.action == "abort":
-            raise ScenarioError(decision.reason or ctx.t("Не получилось", "Could not do it"))
+            raise ScenarioError(decision.reason or ctx.tr(Page.COULD_NOT))
         return decision.option_id if decision.action == "alternative" else None
 
     # --- unexpected pages -------------------------------------------------------------
@@ -153,7 +154,7 @@ class Brain:
                 break
             if decision.action == "abort":
                 await self._decided(ctx, step, decision, "llm")
-                raise ScenarioError(decision.reason or ctx.t("Не получилось", "Could not do it"))
+                raise ScenarioError(decision.reason or ctx.tr(Page.COULD_NOT))
             if decision.action == "ask_user":
                 await self._decided(ctx, step, decision, "llm")
                 ask_about_page(ctx, page, question=decision.question, only=decision.options)
@@ -191,7 +192,7 @@ class Brain:
             return page
         if choice.abort:
             await self._emit(ctx, BrainDecided(step=step, action="abort", source="user"))
-            raise ScenarioError(ctx.t("Остановлено по вашему выбору", "Stopped as you chose"))
+            raise ScenarioError(ctx.tr(Page.STOPPED_BY_USER))
         after = await self._perform(driver, choice.clicks, probe)
         await self._emit(ctx, BrainDecided(step=step, action="click", source="user",
                                            detail=_names(choice.clicks),

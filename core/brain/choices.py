@@ -9,8 +9,10 @@ from typing import Any, NoReturn
 
 from core.brain.models import ClickTarget, PageSnapshot, UserChoice
 from core.brain.validate import safe_targets
+from core.commands import Lang
 from core.output import Option
 from core.scenario import StepContext
+from core.texts import Page, tr
 
 __all__ = ["ABORT_ID", "PAGE_KEY", "ask_about_page", "page_answer_keys", "user_choices"]
 
@@ -23,12 +25,11 @@ def _id(label: str) -> str:
     return "pg" + hashlib.sha1(label.encode()).hexdigest()[:8]  # noqa: S324 - not security
 
 
-def user_choices(page: PageSnapshot, lang: str) -> list[UserChoice]:
+def user_choices(page: PageSnapshot, lang: Lang) -> list[UserChoice]:
     """Up to four safe actions (ticking the page's checkboxes goes with each button), then
     «Отменить». Ids depend only on what the choice does, so they survive a re-run."""
     targets = safe_targets(page)
     boxes = [t for t in targets if t.role == "checkbox"]
-    ru = lang == "ru"
     choices: list[UserChoice] = []
     for target in targets:
         if target.role == "checkbox":
@@ -37,19 +38,19 @@ def user_choices(page: PageSnapshot, lang: str) -> list[UserChoice]:
         if target.role == "button":
             clicks = (*boxes, target)
             ticked = ", ".join(f"«{b.name}»" for b in boxes)
-            press = f"нажать «{target.name}»" if ru else f"press «{target.name}»"
+            press = tr(Page.PRESS, lang, name=target.name)
             label = (
-                (f"Отметить {ticked} и {press}" if ru else f"Tick {ticked} and {press}")
-                if (boxes)
+                tr(Page.TICK_AND, lang, ticked=ticked, press=press)
+                if boxes
                 else press[0].upper() + press[1:]
             )
         else:
             clicks = (target,)
-            label = f"Перейти: «{target.name}»" if ru else f"Open «{target.name}»"
+            label = tr(Page.OPEN, lang, name=target.name)
         choices.append(UserChoice(id=_id(label), label=label[:120], clicks=clicks))
         if len(choices) == _MAX_ACTIONS:
             break
-    choices.append(UserChoice(id=ABORT_ID, label="Отменить" if ru else "Cancel", abort=True))
+    choices.append(UserChoice(id=ABORT_ID, label=tr(Page.ABORT, lang), abort=True))
     return choices
 
 
@@ -72,9 +73,6 @@ def ask_about_page(
         picked = [c for c in choices if c.label in only or c.abort]
         choices = picked if len(picked) > 1 else choices
     what = (page.heading or page.title or page.url)[:120]
-    text = question or ctx.t(
-        f"Портал показал неожиданную страницу «{what}». Что сделать?",
-        f"The portal showed an unexpected page «{what}». What should I do?",
-    )
+    text = question or ctx.tr(Page.UNEXPECTED, what=what)
     key = f"{PAGE_KEY}{len(page_answer_keys(ctx)) + 1}"
     ctx.ask(key, text, [Option(id=c.id, label=c.label) for c in choices], allow_free_text=False)

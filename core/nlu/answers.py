@@ -18,26 +18,13 @@ from core.nlu.places import Places
 from core.nlu.recurrence import extract_recurrence, weekdays_from
 from core.nlu.slots import MAX_ROOMS, extract_slots, room_numbers
 from core.nlu.times import extract_times, read_clock, resolve_hour
+from core.texts import Reason, Text, tr
 
 __all__ = ["parse_slot"]
 
-_REASONS: dict[str, tuple[str, str]] = {
-    "date": ("Не понял дату — например, «завтра» или «27.11»", "I could not read a date"),
-    "past": ("Эта дата уже прошла", "That date has already passed"),
-    "time": ("Не понял время — например, «18:00»", "I could not read a time, e.g. 18:00"),
-    "number": ("Нужно число", "A number, please"),
-    "rooms": (f"Можно от 1 до {MAX_ROOMS} аудиторий", f"From 1 to {MAX_ROOMS} rooms"),
-    "building": ("Не знаю такой корпус", "I do not know that building"),
-    "room": ("Не понял номер аудитории", "I could not read a room number"),
-    "yesno": ("Ответьте «да» или «нет»", "Please answer yes or no"),
-    "weekdays": ("Не понял дни недели", "I could not read the days of the week"),
-    "slot": ("Не понял ответ", "I could not understand the answer"),
-}
 
-
-def _fail(reason: str, lang: Lang) -> SlotParseError:
-    ru, en = _REASONS[reason]
-    return SlotParseError(ru if lang == "ru" else en)
+def _fail(reason: Text, lang: Lang, **values: object) -> SlotParseError:
+    return SlotParseError(tr(reason, lang, **values))
 
 
 def parse_slot(
@@ -62,39 +49,39 @@ def parse_slot(
             if value is None and any(t.is_("ART") for t in toks):
                 value = 1
         if value is None:
-            raise _fail("number", lang)
+            raise _fail(Reason.NUMBER, lang)
         if name == "rooms" and not 1 <= value <= MAX_ROOMS:
-            raise _fail("rooms", lang)
+            raise _fail(Reason.ROOMS, lang, most=MAX_ROOMS)
         if value < 1:
-            raise _fail("number", lang)
+            raise _fail(Reason.NUMBER, lang)
         return value
     if name == "building":
         code = places.answer(toks)
         if code is None:
-            raise _fail("building", lang)
+            raise _fail(Reason.BUILDING, lang)
         return code
     if name == "room":
         found = room_numbers(toks, set(), any_length=True)
         if not found:
-            raise _fail("room", lang)
+            raise _fail(Reason.ROOM, lang)
         return found
     if name == "adjacent":
         if any(t.is_("ADJ", "YES") for t in toks):
             return True
         if any(t.is_("NO") for t in toks):
             return False
-        raise _fail("yesno", lang)
+        raise _fail(Reason.YESNO, lang)
     if name == "recurrence":
         return _recurrence(toks, lang)
-    raise _fail("slot", lang)
+    raise _fail(Reason.SLOT, lang)
 
 
 def _date(toks: tuple[Tok, ...], today: date, lang: Lang) -> date:
     value, _ = extract_date(toks, set(), today, lang)
     if value is None:
-        raise _fail("date", lang)
+        raise _fail(Reason.DATE, lang)
     if value < today:
-        raise _fail("past", lang)
+        raise _fail(Reason.PAST, lang)
     return value
 
 
@@ -108,7 +95,7 @@ def _time(toks: tuple[Tok, ...], lang: Lang) -> time:
         clock = read_clock(toks, i, loose=True)
         if clock is not None and clock.valid:
             return time(resolve_hour(clock), clock.minute)
-    raise _fail("time", lang)
+    raise _fail(Reason.TIME, lang)
 
 
 def _recurrence(toks: tuple[Tok, ...], lang: Lang) -> Recurrence:
@@ -119,4 +106,4 @@ def _recurrence(toks: tuple[Tok, ...], lang: Lang) -> Recurrence:
         days, _ = weekdays_from(toks, i, set())
         if days:
             return Recurrence(freq="weekly", weekdays=[d for d in WEEKDAYS if d in days])
-    raise _fail("weekdays", lang)
+    raise _fail(Reason.WEEKDAYS, lang)

@@ -1,25 +1,25 @@
-"""Clarifying questions, one per slot, in Russian and English."""
+"""Clarifying questions, one per slot (their texts are ``core.texts.Ask``)."""
 
 from __future__ import annotations
 
 from core.nlu.decision import Lang, SlotName
+from core.texts import Ask, Text, tr
 
 __all__ = ["question_for"]
 
-_QUESTIONS: dict[SlotName, tuple[str, str]] = {
-    "date": ("На какую дату?", "For which date?"),
-    "start": ("Во сколько начать?", "What time should it start?"),
-    "end": ("До скольки?", "Until what time?"),
-    "rooms": ("Сколько аудиторий нужно?", "How many rooms do you need?"),
-    "adjacent": ("Аудитории должны быть рядом?", "Should the rooms be next to each other?"),
-    "building": ("В каком корпусе?", "In which building?"),
-    "room": ("Какая аудитория?", "Which room?"),
-    "capacity": ("На сколько человек?", "For how many people?"),
-    "recurrence": ("По каким дням недели?", "On which days of the week?"),
+_QUESTIONS: dict[SlotName, Text] = {
+    "date": Ask.DATE,
+    "start": Ask.START,
+    "end": Ask.END,
+    "rooms": Ask.ROOMS,
+    "adjacent": Ask.ADJACENT,
+    "building": Ask.BUILDING,
+    "room": Ask.ROOM,
+    "capacity": Ask.CAPACITY,
+    "recurrence": Ask.RECURRENCE,
 }
 
 
 def question_for(slot: SlotName, lang: Lang) -> str:
     """The question that asks for ``slot``; ``KeyError`` for an unknown slot name."""
-    ru, en = _QUESTIONS[slot]
-    return ru if lang == "ru" else en
+    return tr(_QUESTIONS[slot], lang)

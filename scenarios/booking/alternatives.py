@@ -12,8 +12,9 @@ from core.booking import Availability, Catalogue
 from core.commands import Lang
 from core.errors import ScenarioError
 from core.output import Option
+from core.texts import day_label
+from scenarios.booking.labels import span
 from scenarios.booking.selection import Want, choose_rooms, nearest_times
-from scenarios.booking.texts import day_label, span
 
 __all__ = ["Placement", "as_options", "find_alternatives"]
 

@@ -21,10 +21,11 @@ from core.nlu import Decision, Intent
 from core.output import Option
 from core.pause import NeedsAnswer, QuestionSpec
 from core.scenario import SlotContext, Step, StepContext, StepScenario
+from core.texts import Book, day_label, tr
 from scenarios.booking.alternatives import Placement, as_options, find_alternatives
+from scenarios.booking.labels import join_rooms, span
 from scenarios.booking.selection import Want, choose_rooms
 from scenarios.booking.slots import ANY_BUILDING, BookingSlots, check_booking
-from scenarios.booking.texts import day_label, join_rooms, span
 from scenarios.booking.work import PortalWork
 
 __all__ = ["BookRooms", "Booked", "Found", "PreferenceStore"]
@@ -84,8 +85,7 @@ class BookRooms(StepScenario[BookingSlots]):
     name = "book_rooms"
     intents: ClassVar[frozenset[Intent]] = frozenset({Intent.BOOK_ROOMS})
     slot_model = BookingSlots
-    title_ru = "Бронирование аудиторий"
-    title_en = "Booking rooms"
+    title_text = Book.TITLE
 
     def __init__(
         self, *, work: PortalWork, preferences: PreferenceStore, catalogues: Catalogues
@@ -146,14 +146,14 @@ class BookRooms(StepScenario[BookingSlots]):
         options: list[Option] = []
         if ranked:
             usual = catalogue.building_label(ranked[0], ctx.lang)
-            label = f"Как обычно: {usual}" if ctx.lang == "ru" else f"As usual: {usual}"
+            label = tr(Book.AS_USUAL, ctx.lang, building=usual)
             options.append(Option(id=ranked[0], label=label))
         options += [
             Option(id=b.code, label=b.label(ctx.lang))
             for b in catalogue.buildings
             if not ranked or b.code != ranked[0]
         ]
-        options.append(Option(id=ANY_BUILDING, label="Любой" if ctx.lang == "ru" else "Any"))
+        options.append(Option(id=ANY_BUILDING, label=tr(Book.ANY_BUILDING, ctx.lang)))
         return options
 
     def parse_answer(
@@ -169,10 +169,10 @@ class BookRooms(StepScenario[BookingSlots]):
 
     def steps(self) -> Sequence[Step]:
         return [
-            Step("login", "Вход на портал", "Logging in", self._login),
-            Step("find", "Поиск свободных аудиторий", "Finding free rooms", self._find),
-            Step("book", "Бронирование", "Booking", self._book),
-            Step("verify", "Проверка в «Мои брони»", "Checking «My bookings»", self._verify),
+            Step("login", Book.STEP_LOGIN, self._login),
+            Step("find", Book.STEP_FIND, self._find),
+            Step("book", Book.STEP_BOOK, self._book),
+            Step("verify", Book.STEP_VERIFY, self._verify),
         ]
 
     async def _login(self, ctx: StepContext[Any]) -> None:
@@ -217,9 +217,7 @@ class BookRooms(StepScenario[BookingSlots]):
         moved = alts > 0
         candidates = [wanted.building] if moved else await self._buildings(ctx)
         if not candidates:
-            raise PortalError(
-                ctx.t("на портале не нашлось ни одного корпуса", "the portal lists no buildings")
-            )
+            raise PortalError(ctx.tr(Book.NO_BUILDINGS))
         for building in candidates:
             place = wanted.model_copy(update={"building": building})
             if (found := await self._free(ctx, session, want, place, alts)) is not None:
@@ -261,30 +259,21 @@ class BookRooms(StepScenario[BookingSlots]):
         places = await find_alternatives(
             want, wanted, catalogue=catalogue, read=session.availability, now=local_now
         )
-        what = ctx.t(
-            f"{want.count} аудит." if want.count > 1 else "аудитории",
-            f"{want.count} rooms" if want.count > 1 else "a room",
+        what = (
+            ctx.tr(Book.SOME_ROOMS, count=want.count) if want.count > 1 else ctx.tr(Book.ONE_ROOM)
         )
         where = (
-            ctx.t("ни в одном корпусе", "in any building")
+            ctx.tr(Book.NO_BUILDING)
             if tried > 1
             else catalogue.building_label(wanted.building, ctx.lang)
         )
         when = f"{day_label(wanted.day, ctx.lang)} {span(wanted.start, wanted.end)}"
         if not places:
-            return ScenarioError(
-                ctx.t(
-                    f"Нет свободных: {what}, {where}, {when}, и рядом по времени и датам тоже",
-                    f"Nothing free: {what}, {where}, {when}, nor at nearby times or dates",
-                )
-            )
+            return ScenarioError(ctx.tr(Book.NOTHING_FREE, what=what, where=where, when=when))
         return NeedsAnswer(
             QuestionSpec(
                 key=f"alt{len(self._alt_keys(ctx)) + 1}",
-                text=ctx.t(
-                    f"Не нашлось: {what}, {where}, {when}. Можно так:",
-                    f"Not available: {what}, {where}, {when}. Options:",
-                ),
+                text=ctx.tr(Book.NOT_AVAILABLE, what=what, where=where, when=when),
                 options=as_options(places, catalogue, ctx.lang),
                 allow_free_text=False,
             )
@@ -326,12 +315,7 @@ class BookRooms(StepScenario[BookingSlots]):
         mine = {b.number for b in await session.my_bookings() if b.is_live}
         missing = numbers - mine
         if missing:
-            raise PortalError(
-                ctx.t(
-                    f"брони {join_rooms(sorted(missing))} не видны в «Мои брони»",
-                    f"bookings {join_rooms(sorted(missing))} are not in «My bookings»",
-                )
-            )
+            raise PortalError(ctx.tr(Book.NOT_VERIFIED, numbers=join_rooms(sorted(missing))))
         await self._preferences.bump(ctx.user_id, "building", booked.place.building)
         return Verified(verified=sorted(numbers))
 
@@ -342,10 +326,8 @@ class BookRooms(StepScenario[BookingSlots]):
         where = self._catalogues.current.building_label(place.building, ctx.lang)
         where += f", {day_label(place.day, ctx.lang)}, "
         where += span(place.start, place.end)
-        if ctx.lang == "ru":
-            verb = "Забронированы" if len(rooms) > 1 else "Забронирована"
-            return f"{verb} {join_rooms(rooms)} ({where})"
-        return f"Booked {join_rooms(rooms)} ({where})"
+        booked_text = Book.BOOKED_MANY if len(rooms) > 1 else Book.BOOKED_ONE
+        return ctx.tr(booked_text, rooms=join_rooms(rooms), where=where)
 
     async def screenshot(self, run_id: str) -> bytes | None:
         return await self._work.screenshot(run_id)

@@ -15,7 +15,8 @@ from core.errors import PortalError, ScenarioError
 from core.nlu import Decision, Intent
 from core.output import Option
 from core.scenario import Step, StepContext, StepScenario
-from scenarios.booking.texts import day_label, span
+from core.texts import Bookings, Common, day_label, tr
+from scenarios.booking.labels import span
 from scenarios.booking.work import PortalWork
 
 __all__ = ["CancelBooking", "ListBookings", "ManageSlots", "describe"]
@@ -50,7 +51,7 @@ def describe(booking: Booking, catalogue: Catalogue, lang: Lang) -> str:
         where = booking.building_name
     pending = ""
     if booking.status == "pending":
-        pending = " (ждёт подтверждения)" if lang == "ru" else " (awaiting approval)"
+        pending = tr(Bookings.PENDING, lang)
     return (
         f"{booking.room}, {where}, "
         f"{day_label(booking.day, lang)} {span(booking.start, booking.end)}{pending}"
@@ -98,11 +99,10 @@ class _PortalScenario(StepScenario[ManageSlots]):
 class ListBookings(_PortalScenario):
     name = "list_bookings"
     intents: ClassVar[frozenset[Intent]] = frozenset({Intent.LIST_BOOKINGS})
-    title_ru = "Мои брони"
-    title_en = "My bookings"
+    title_text = Bookings.LIST_TITLE
 
     def steps(self) -> Sequence[Step]:
-        return [Step("read", "Чтение «Мои брони»", "Reading «My bookings»", self._read)]
+        return [Step("read", Bookings.STEP_READ, self._read)]
 
     async def _read(self, ctx: StepContext[Any]) -> Listed:
         session = await self._work.session(ctx)
@@ -114,35 +114,29 @@ class ListBookings(_PortalScenario):
         day = ctx.slots.date
         if not lines:
             if day:
-                return ctx.t(
-                    f"На {day_label(day, 'ru')} броней нет.",
-                    f"No bookings on {day_label(day, 'en')}.",
-                )
-            return ctx.t("Активных броней нет.", "You have no active bookings.")
-        head = ctx.t("Ваши брони:", "Your bookings:")
+                return ctx.tr(Bookings.NONE_ON_DAY, day=day_label(day, ctx.lang))
+            return ctx.tr(Bookings.NONE)
+        head = ctx.tr(Bookings.HEAD)
         return head + "\n" + "\n".join(f"• {line}" for line in lines)
 
 
 class CancelBooking(_PortalScenario):
     name = "cancel_booking"
     intents: ClassVar[frozenset[Intent]] = frozenset({Intent.CANCEL_BOOKING})
-    title_ru = "Отмена брони"
-    title_en = "Cancelling a booking"
+    title_text = Bookings.CANCEL_TITLE
 
     def steps(self) -> Sequence[Step]:
         return [
-            Step("choose", "Поиск брони", "Finding the booking", self._choose),
-            Step("confirm", "Подтверждение", "Confirmation", self._confirm),
-            Step("cancel", "Отмена на портале", "Cancelling on the portal", self._cancel),
+            Step("choose", Bookings.STEP_CHOOSE, self._choose),
+            Step("confirm", Common.CONFIRMATION, self._confirm),
+            Step("cancel", Bookings.STEP_CANCEL, self._cancel),
         ]
 
     async def _choose(self, ctx: StepContext[Any]) -> Chosen:
         session = await self._work.session(ctx)
         found = _matching(await session.my_bookings(), ctx.slots)
         if not found:
-            raise ScenarioError(
-                ctx.t("не нашёл такой брони в «Мои брони»", "no such booking in «My bookings»")
-            )
+            raise ScenarioError(ctx.tr(Bookings.NOT_FOUND))
         if len(found) == 1:
             return Chosen(number=found[0].number, text=self._describe(found[0], ctx.lang))
         picked = ctx.answer("which")
@@ -150,7 +144,7 @@ class CancelBooking(_PortalScenario):
         if chosen is None:
             ctx.ask(
                 "which",
-                ctx.t("Какую бронь отменить?", "Which booking should I cancel?"),
+                ctx.tr(Bookings.WHICH),
                 [Option(id=b.number, label=self._describe(b, ctx.lang)) for b in found[:8]],
                 allow_free_text=False,
             )
@@ -162,10 +156,10 @@ class CancelBooking(_PortalScenario):
             what = ctx.result("choose", Chosen).text
             ctx.ask(
                 "confirm",
-                ctx.t(f"Отменить {what}?", f"Cancel {what}?"),
+                ctx.tr(Bookings.CONFIRM, what=what),
                 [
-                    Option(id="yes", label=ctx.t("Да", "Yes")),
-                    Option(id="no", label=ctx.t("Нет", "No")),
+                    Option(id="yes", label=ctx.tr(Common.YES)),
+                    Option(id="no", label=ctx.tr(Common.NO)),
                 ],
                 allow_free_text=False,
             )
@@ -180,16 +174,11 @@ class CancelBooking(_PortalScenario):
         if number in active:  # a resumed run may have cancelled it already
             await session.cancel(number)
         if number in {b.number for b in await session.my_bookings() if b.is_live}:
-            raise PortalError(
-                ctx.t(
-                    f"бронь № {number} всё ещё в «Мои брони»",
-                    f"booking {number} is still in «My bookings»",
-                )
-            )
+            raise PortalError(ctx.tr(Bookings.STILL_THERE, number=number))
         return Cancelled(cancelled=True)
 
     def summary(self, ctx: StepContext[Any]) -> str:
         what = ctx.result("choose", Chosen).text
         if ctx.result("cancel", Cancelled).cancelled:
-            return ctx.t(f"Отменена бронь: {what}.", f"Cancelled: {what}.")
-        return ctx.t("Хорошо, ничего не отменяю.", "OK, nothing cancelled.")
+            return ctx.tr(Bookings.CANCELLED, what=what)
+        return ctx.tr(Bookings.KEPT)

@@ -9,6 +9,7 @@ from pydantic import BaseModel
 
 from core.booking import Catalogue
 from core.commands import Lang
+from core.texts import Limits, Text, duration, tr
 
 __all__ = ["ANY_BUILDING", "BookingSlots", "check_booking"]
 
@@ -30,54 +31,35 @@ def _minutes(value: dt.time) -> int:
     return value.hour * 60 + value.minute
 
 
-def _longest(minutes: int, lang: Lang) -> str:
-    """«4 часов» / "4 hours": the genitive that follows «не длиннее»."""
-    hours, exact = divmod(minutes, 60)
-    count, unit = (hours, ("час", "hour")) if not exact else (minutes, ("минут", "minute"))
-    if lang == "en":
-        return f"{count} {unit[1]}" + ("" if count == 1 else "s")
-    one = count % 10 == 1 and count % 100 != 11
-    ending = {"час": ("а", "ов"), "минут": ("ы", "")}[unit[0]]
-    return f"{count} {unit[0]}{ending[0] if one else ending[1]}"
-
-
 def check_booking(
     slots: dict[str, object], lang: Lang, *, today: dt.date, catalogue: Catalogue
 ) -> tuple[str, str] | None:
     """(slot, reason) for the first rule the request breaks, or None."""
 
-    def t(ru: str, en: str) -> str:
-        return ru if lang == "ru" else en
+    def broken(slot: str, reason: Text, **values: object) -> tuple[str, str]:
+        return slot, tr(reason, lang, **values)
 
     rules = catalogue.rules
     model = BookingSlots.model_validate(slots)
     if model.building not in (None, ANY_BUILDING) and catalogue.building(model.building) is None:
-        return "building", t("Такого корпуса нет", "There is no such building")
+        return broken("building", Limits.NO_SUCH_BUILDING)
     if model.date is not None:
         if model.date < today:
-            return "date", t("Эта дата уже прошла", "That date has passed")
+            return broken("date", Limits.DATE_PASSED)
         horizon = catalogue.longest_horizon()
         if model.date > today + dt.timedelta(days=horizon):
-            return "date", t(
-                f"Бронировать можно не дальше чем на {horizon} дней вперёд",
-                f"Rooms can be booked at most {horizon} days ahead",
-            )
+            return broken("date", Limits.TOO_FAR, days=horizon)
     opens, closes = f"{rules.opens:%H:%M}", f"{rules.closes:%H:%M}"
     for name, value in (("start", model.start), ("end", model.end)):
         if value is not None and (_minutes(value) % rules.step_minutes or value.second):
-            return name, t(
-                f"Время должно быть кратно {rules.step_minutes} минутам",
-                f"Times go in {rules.step_minutes}-minute steps",
-            )
+            return broken(name, Limits.STEP, minutes=rules.step_minutes)
         if value is not None and not rules.opens <= value <= rules.closes:
-            return name, t(
-                f"Аудитории доступны с {opens} до {closes}", f"Rooms are open {opens}–{closes}"
-            )
+            return broken(name, Limits.OPEN_HOURS, opens=opens, closes=closes)
     if model.start is not None and model.end is not None:
         length = _minutes(model.end) - _minutes(model.start)
         if length <= 0:
-            return "end", t("Конец должен быть позже начала", "The end must be after the start")
+            return broken("end", Limits.END_BEFORE_START)
         if length > rules.longest_minutes:
-            longest = _longest(rules.longest_minutes, lang)
-            return "end", t(f"Бронь не длиннее {longest}", f"A booking lasts at most {longest}")
+            longest = duration(rules.longest_minutes, lang)
+            return broken("end", Limits.TOO_LONG, longest=longest)
     return None

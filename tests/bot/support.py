@@ -30,6 +30,7 @@ from core.scenario import (
     StepScenario,
 )
 from core.settings import Settings, load_settings
+from core.texts import Text
 from scenarios.help import HelpScenario, UnknownScenario
 from storage import Storage
 from tests.fakes.telegram import FakeTelegram, RateLimits
@@ -64,8 +65,7 @@ class ClubScenario(StepScenario[ClubSlots]):
     name = "book_rooms"
     intents: ClassVar[frozenset[Intent]] = frozenset({Intent.BOOK_ROOMS})
     slot_model = ClubSlots
-    title_ru = "Бронирование"
-    title_en = "Booking"
+    title_text = Text("Бронирование", "Booking")
 
     def __init__(self) -> None:
         self.gate: asyncio.Event | None = None  # set: the second step waits for it
@@ -96,8 +96,8 @@ class ClubScenario(StepScenario[ClubSlots]):
 
     def steps(self) -> Sequence[Step]:
         return [
-            Step("find", "Поиск аудитории", "Finding a room", self._find),
-            Step("book", "Бронирование", "Booking", self._book),
+            Step("find", Text("Поиск аудитории", "Finding a room"), self._find),
+            Step("book", Text("Бронирование", "Booking"), self._book),
         ]
 
     def summary(self, ctx: StepContext[Any]) -> str:

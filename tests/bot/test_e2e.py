@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.texts import t
 from core.store import RunStatus
+from core.texts import Bot, tr
 from storage import Storage
 from tests.bot.support import ClubScenario, running_bot
 from tests.fakes.telegram import FakeTelegram, SimUser, StoredMessage
@@ -147,7 +147,7 @@ async def test_user_not_on_the_allow_list_gets_one_refusal(
         await member.send("/help")  # after the stranger's messages: they are all handled
         await member.wait_for_message()
         await asyncio.sleep(0.2)
-    assert [m.text for m in stranger.messages] == [t("refusal", "en", user_id=666)]
+    assert [m.text for m in stranger.messages] == [tr(Bot.REFUSAL, "en", user_id=666)]
 
 
 async def test_burst_of_100_messages_in_one_chat_is_handled_in_order(

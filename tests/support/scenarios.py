@@ -13,6 +13,7 @@ from pydantic import BaseModel
 from core.nlu import Intent
 from core.output import Option
 from core.scenario import SlotContext, Step, StepContext, StepScenario
+from core.texts import Common, Text
 
 __all__ = ["Confirmed", "ReserveSlots", "StepDone", "TrackedScenario"]
 
@@ -39,8 +40,7 @@ class TrackedScenario(StepScenario[ReserveSlots]):
     name = "book_rooms"
     intents: ClassVar[frozenset[Intent]] = frozenset({Intent.BOOK_ROOMS})
     slot_model = ReserveSlots
-    title_ru = "Тестовое бронирование"
-    title_en = "Test booking"
+    title_text = Text("Тестовое бронирование", "Test booking")
 
     def __init__(self, *, confirm: bool = False) -> None:
         self.executed: list[str] = []
@@ -75,10 +75,10 @@ class TrackedScenario(StepScenario[ReserveSlots]):
             if choice is None:
                 ctx.ask(
                     "go",
-                    ctx.t("Продолжить?", "Go on?"),
+                    ctx.tr(Text("Продолжить?", "Go on?")),
                     [
-                        Option(id="yes", label=ctx.t("Да", "Yes")),
-                        Option(id="no", label=ctx.t("Нет", "No")),
+                        Option(id="yes", label=ctx.tr(Common.YES)),
+                        Option(id="no", label=ctx.tr(Common.NO)),
                     ],
                     allow_free_text=False,
                 )
@@ -90,9 +90,9 @@ class TrackedScenario(StepScenario[ReserveSlots]):
 
     def steps(self) -> Sequence[Step]:
         return [
-            Step("prepare", "Подготовка", "Preparing", self._prepare),
-            Step("confirm", "Подтверждение", "Confirming", self._confirm),
-            Step("finish", "Завершение", "Finishing", self._finish),
+            Step("prepare", Text("Подготовка", "Preparing"), self._prepare),
+            Step("confirm", Text("Подтверждение", "Confirming"), self._confirm),
+            Step("finish", Text("Завершение", "Finishing"), self._finish),
         ]
 
     async def release(self, run_id: str) -> None:

@@ -1,0 +1,98 @@
+"""Booking rooms, listing and cancelling bookings, and the rules a request must meet."""
+
+from __future__ import annotations
+
+from core.commands import Lang
+from core.texts.base import Text, tr
+
+__all__ = ["Book", "Bookings", "Limits", "duration"]
+
+
+class Book:
+    """The ``book_rooms`` scenario."""
+
+    TITLE = Text("Бронирование аудиторий", "Booking rooms")
+    STEP_LOGIN = Text("Вход на портал", "Logging in")
+    STEP_FIND = Text("Поиск свободных аудиторий", "Finding free rooms")
+    STEP_BOOK = Text("Бронирование", "Booking")
+    NO_BUILDINGS = Text("на портале не нашлось ни одного корпуса", "the portal lists no buildings")
+    STEP_VERIFY = Text("Проверка в «Мои брони»", "Checking «My bookings»")
+    AS_USUAL = Text("Как обычно: {building}", "As usual: {building}")
+    ANY_BUILDING = Text("Любой", "Any")
+    ONE_ROOM = Text("аудитории", "a room")
+    SOME_ROOMS = Text("{count} аудит.", "{count} rooms")
+    NO_BUILDING = Text("ни в одном корпусе", "in any building")
+    NOTHING_FREE = Text(
+        "Нет свободных: {what}, {where}, {when}, и рядом по времени и датам тоже",
+        "Nothing free: {what}, {where}, {when}, nor at nearby times or dates",
+    )
+    NOT_AVAILABLE = Text(
+        "Не нашлось: {what}, {where}, {when}. Можно так:",
+        "Not available: {what}, {where}, {when}. Options:",
+    )
+    NOT_VERIFIED = Text(
+        "брони {numbers} не видны в «Мои брони»", "bookings {numbers} are not in «My bookings»"
+    )
+    BOOKED_ONE = Text("Забронирована {rooms} ({where})", "Booked {rooms} ({where})")
+    BOOKED_MANY = Text("Забронированы {rooms} ({where})", "Booked {rooms} ({where})")
+
+
+class Bookings:
+    """The ``list_bookings`` and ``cancel_booking`` scenarios."""
+
+    PENDING = Text(" (ждёт подтверждения)", " (awaiting approval)")
+    LIST_TITLE = Text("Мои брони", "My bookings")
+    STEP_READ = Text("Чтение «Мои брони»", "Reading «My bookings»")
+    NONE_ON_DAY = Text("На {day} броней нет.", "No bookings on {day}.")
+    NONE = Text("Активных броней нет.", "You have no active bookings.")
+    HEAD = Text("Ваши брони:", "Your bookings:")
+    CANCEL_TITLE = Text("Отмена брони", "Cancelling a booking")
+    STEP_CHOOSE = Text("Поиск брони", "Finding the booking")
+    STEP_CANCEL = Text("Отмена на портале", "Cancelling on the portal")
+    NOT_FOUND = Text("не нашёл такой брони в «Мои брони»", "no such booking in «My bookings»")
+    WHICH = Text("Какую бронь отменить?", "Which booking should I cancel?")
+    CONFIRM = Text("Отменить {what}?", "Cancel {what}?")
+    STILL_THERE = Text(
+        "бронь № {number} всё ещё в «Мои брони»", "booking {number} is still in «My bookings»"
+    )
+    CANCELLED = Text("Отменена бронь: {what}.", "Cancelled: {what}.")
+    KEPT = Text("Хорошо, ничего не отменяю.", "OK, nothing cancelled.")
+
+
+class Limits:
+    """Why a booking request breaks the booking system's rules."""
+
+    NO_SUCH_BUILDING = Text("Такого корпуса нет", "There is no such building")
+    DATE_PASSED = Text("Эта дата уже прошла", "That date has passed")
+    TOO_FAR = Text(
+        "Бронировать можно не дальше чем на {days} дней вперёд",
+        "Rooms can be booked at most {days} days ahead",
+    )
+    STEP = Text("Время должно быть кратно {minutes} минутам", "Times go in {minutes}-minute steps")
+    OPEN_HOURS = Text("Аудитории доступны с {opens} до {closes}", "Rooms are open {opens}–{closes}")
+    END_BEFORE_START = Text("Конец должен быть позже начала", "The end must be after the start")
+    TOO_LONG = Text("Бронь не длиннее {longest}", "A booking lasts at most {longest}")
+    # What follows «не длиннее» (the genitive) / "at most": one or many hours or minutes.
+    HOURS_ONE = Text("{count} часа", "{count} hour")
+    HOURS_MANY = Text("{count} часов", "{count} hours")
+    MINUTES_ONE = Text("{count} минуты", "{count} minute")
+    MINUTES_MANY = Text("{count} минут", "{count} minutes")
+
+
+def _singular(count: int, lang: Lang) -> bool:
+    """Whether ``count`` takes the singular form (Russian: 1, 21, 31… but not 11)."""
+    match lang:
+        case "ru":
+            return count % 10 == 1 and count % 100 != 11
+        case _:
+            return count == 1
+
+
+def duration(minutes: int, lang: Lang) -> str:
+    """«4 часов» / "4 hours": whole hours when they are, else minutes (after «не длиннее»)."""
+    hours, rest = divmod(minutes, 60)
+    if rest:
+        count, one, many = minutes, Limits.MINUTES_ONE, Limits.MINUTES_MANY
+    else:
+        count, one, many = hours, Limits.HOURS_ONE, Limits.HOURS_MANY
+    return tr(one if _singular(count, lang) else many, lang, count=count)

@@ -1,0 +1,53 @@
+"""What the core says about a run: refusals, cancels, answers, failures, and the brain's
+questions about unexpected portal pages."""
+
+from __future__ import annotations
+
+from core.texts.base import Text
+
+__all__ = ["Page", "Run"]
+
+
+class Run:
+    """The run's life: started, answered, cancelled, expired, failed, resumed."""
+
+    NOT_CONFIGURED = Text(
+        "Этого я пока не умею: сценарий «{what}» не подключён. Напишите /help — там список того, "
+        "что работает.",
+        "I can't do that yet: the “{what}” scenario is not set up. Send /help for what works.",
+    )
+    CANCELLED = Text("Отменено: {title}.", "Cancelled: {title}.")
+    NOTHING_TO_CANCEL = Text("Сейчас нечего отменять.", "There is nothing to cancel.")
+    EXPIRED = Text(
+        "Вопрос «{question}» остался без ответа, и я отменил «{title}». Напишите заново, когда "
+        "будет удобно.",
+        "Nobody answered “{question}”, so I dropped “{title}”. Just ask again when convenient.",
+    )
+    INVALID_ANSWER = Text("{reason}. {question}", "{reason}. {question}")
+    STALE_ANSWER = Text("Этот вопрос уже закрыт.", "This question is already closed.")
+    ANSWER_TAKEN = Text("Принято: {label}", "Got it: {label}")
+    DOES_NOT_FIT = Text("Не подходит", "That does not fit")
+    APOLOGY = Text(
+        "Простите, что-то пошло не так на моей стороне. Попробуйте ещё раз чуть позже.",
+        "Sorry, something went wrong on my side. Please try again a bit later.",
+    )
+    FAILED = Text("Не получилось: {reason}", "That did not work: {reason}")
+    RESUMED = Text(
+        "Я перезапустился и продолжаю «{title}» с того места, где остановился.",
+        "I restarted and am carrying on with “{title}” where I left off.",
+    )
+
+
+class Page:
+    """The brain's words about a portal page the step did not expect."""
+
+    UNEXPECTED = Text(
+        "Портал показал неожиданную страницу «{what}». Что сделать?",
+        "The portal showed an unexpected page «{what}». What should I do?",
+    )
+    PRESS = Text("нажать «{name}»", "press «{name}»")
+    TICK_AND = Text("Отметить {ticked} и {press}", "Tick {ticked} and {press}")
+    OPEN = Text("Перейти: «{name}»", "Open «{name}»")
+    ABORT = Text("Отменить", "Cancel")
+    COULD_NOT = Text("Не получилось", "Could not do it")
+    STOPPED_BY_USER = Text("Остановлено по вашему выбору", "Stopped as you chose")
