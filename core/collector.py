@@ -15,7 +15,7 @@ from core.output import AnswerOutcome
 from core.runner import ScenarioRunner
 from core.scenario import SlotContext, StepScenario
 from core.store import RunStatus, ScenarioRun, Store
-from core.texts import text
+from core.texts import Run, tr
 
 __all__ = ["SlotCollector"]
 
@@ -68,7 +68,7 @@ class SlotCollector:
             )
             question = await scenario.slot_question(slot, self._context(run))
             if reason:
-                question.text = text("invalid_answer", lang, reason=reason, question=question.text)
+                question.text = tr(Run.INVALID_ANSWER, lang, reason=reason, question=question.text)
             run.status = RunStatus.COLLECTING
             await self._runner.ask(run, question)
             return
@@ -89,7 +89,7 @@ class SlotCollector:
         if answer.option_id is not None:
             chosen = next((o for o in run.question.options if o.id == answer.option_id), None)
             if chosen is None:
-                return AnswerOutcome(accepted=False, note=text("stale_answer", lang))
+                return AnswerOutcome(accepted=False, note=tr(Run.STALE_ANSWER, lang))
             label = chosen.label
         via = "button" if answer.option_id is not None else "text"
         if run.status is RunStatus.WAITING:
@@ -109,7 +109,7 @@ class SlotCollector:
             )
             self._runner.start(run)
             return AnswerOutcome(
-                accepted=True, label=label, note=text("answer_taken", lang, label=label)
+                accepted=True, label=label, note=tr(Run.ANSWER_TAKEN, lang, label=label)
             )
         try:
             value = scenario.parse_answer(
@@ -130,5 +130,5 @@ class SlotCollector:
         )
         await self.advance(run, scenario)
         return AnswerOutcome(
-            accepted=True, label=label, note=text("answer_taken", lang, label=label)
+            accepted=True, label=label, note=tr(Run.ANSWER_TAKEN, lang, label=label)
         )

@@ -29,7 +29,7 @@ from core.runner import ScenarioRunner, question_output
 from core.scenario import BaseScenario, GuideScenario, InstantScenario, StepScenario
 from core.sessions import ChatSessions
 from core.store import Direction, RunStatus, ScenarioRun, Store, UserProfile
-from core.texts import text
+from core.texts import Run, Text, tr
 
 __all__ = ["NLUManager", "UserSettingsView"]
 
@@ -189,7 +189,7 @@ class NLUManager:
         if scenario is None:
             await self._bus.publish(NoScenario(chat_id=command.chat_id, intent=choice.intent.value))
             await self._reply(
-                command.chat_id, text("not_configured", lang, what=choice.intent.value), lang
+                command.chat_id, tr(Run.NOT_CONFIGURED, lang, what=choice.intent.value), lang
             )
             return
         await self._bus.publish(
@@ -269,7 +269,7 @@ class NLUManager:
         async with self._sessions.turn(answer.chat_id):
             run = await self._storage.runs.get(answer.run_id)
             if run is None or run.chat_id != answer.chat_id:
-                return AnswerOutcome(accepted=False, note=text("stale_answer", "ru"))
+                return AnswerOutcome(accepted=False, note=tr(Run.STALE_ANSWER, "ru"))
             if answer.text is not None:
                 await self._storage.conversations.append(
                     chat_id=answer.chat_id,
@@ -289,7 +289,7 @@ class NLUManager:
         )
         scenario = self._runner.scenario_of(run)
         if stale or scenario is None:
-            return AnswerOutcome(accepted=False, note=text("stale_answer", lang))
+            return AnswerOutcome(accepted=False, note=tr(Run.STALE_ANSWER, lang))
         return await self._collector.accept(run, scenario, answer)
 
     # --- cancel, status, expiry ---------------------------------------------------------
@@ -301,12 +301,12 @@ class NLUManager:
             if not targets:
                 user = await self._storage.users.get(user_id)
                 lang = _lang(user.language if user else None)
-                await self._reply(chat_id, text("nothing_to_cancel", lang), lang)
+                await self._reply(chat_id, tr(Run.NOTHING_TO_CANCEL, lang), lang)
                 return
             for run in targets:
-                await self._end(run, RunStatus.CANCELLED, "cancelled")
+                await self._end(run, RunStatus.CANCELLED, Run.CANCELLED)
 
-    async def _end(self, run: ScenarioRun, status: RunStatus, message: str) -> None:
+    async def _end(self, run: ScenarioRun, status: RunStatus, message: Text) -> None:
         await self._runner.stop(run.short_id)
         fresh = await self._storage.runs.get(run.short_id) or run
         if not fresh.status.active:
@@ -327,7 +327,7 @@ class NLUManager:
                 chat_id=fresh.chat_id,
                 run_id=fresh.short_id,
                 lang=lang,
-                text=text(message, lang, title=title, question=question),
+                text=tr(message, lang, title=title, question=question),
             )
         )
 
@@ -336,7 +336,7 @@ class NLUManager:
         expired = await self._storage.runs.expired(self._clock.now())
         for run in expired:
             async with self._sessions.turn(run.chat_id):
-                await self._end(run, RunStatus.EXPIRED, "expired")
+                await self._end(run, RunStatus.EXPIRED, Run.EXPIRED)
         return len(expired)
 
     async def _expiry_loop(self) -> None:

@@ -39,7 +39,7 @@ from core.store import (
     StepStatus,
     Store,
 )
-from core.texts import text
+from core.texts import Run, tr
 
 __all__ = ["ScenarioRunner", "question_output"]
 
@@ -298,7 +298,7 @@ class ScenarioRunner:
         )
         lang = _lang(run)
         reason = str(exc) if exc is not None else None
-        message = text("failed", lang, reason=reason) if reason else text("apology", lang)
+        message = tr(Run.FAILED, lang, reason=reason) if reason else tr(Run.APOLOGY, lang)
         await self._finish(run, RunStatus.FAILED, error=error)
         await self._sink.deliver(self.progress(run))
         await self._sink.deliver(

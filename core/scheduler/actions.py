@@ -8,27 +8,24 @@ from core.booking import Catalogue
 from core.commands import Lang
 from core.output import Option
 from core.scheduler.entry import ScheduleEntry, ScheduleState
+from core.texts import Schedules, Text, tr
 
 __all__ = ["DONE", "action_options", "list_lines", "parse_action"]
 
 DONE = "done"
 _STATES: dict[str, ScheduleState] = {"p": "paused", "r": "active", "d": "deleted"}
-_LABELS: dict[str, tuple[str, str]] = {
-    "p": ("⏸ Пауза: ", "⏸ Pause: "),
-    "r": ("▶ Возобновить: ", "▶ Resume: "),
-    "d": ("🗑 Удалить: ", "🗑 Delete: "),
+_BUTTONS: dict[str, Text] = {
+    "p": Schedules.PAUSE,
+    "r": Schedules.RESUME,
+    "d": Schedules.DELETE,
 }
-
-
-def _t(pair: tuple[str, str], lang: Lang) -> str:
-    return pair[0] if lang == "ru" else pair[1]
 
 
 def list_lines(entries: list[ScheduleEntry], lang: Lang, catalogue: Catalogue) -> list[str]:
     """«чт 18:00–20:00, 405 — активна» per schedule."""
-    states = {"paused": ("на паузе", "paused"), "active": ("активна", "active")}
     return [
-        f"{e.label(lang, catalogue)} — {_t(states.get(e.status, states['active']), lang)}"
+        f"{e.label(lang, catalogue)} — "
+        f"{tr(Schedules.PAUSED if e.status == 'paused' else Schedules.ACTIVE, lang)}"
         for e in entries
     ]
 
@@ -41,8 +38,9 @@ def action_options(
     for entry in entries:
         index, label = ids.index(entry.id), entry.label(lang, catalogue)
         for kind in ("r" if entry.status == "paused" else "p", "d"):
-            options.append(Option(id=f"{kind}:{index}", label=_t(_LABELS[kind], lang) + label))
-    options.append(Option(id=DONE, label=_t(("✅ Готово", "✅ Done"), lang)))
+            button = tr(_BUTTONS[kind], lang, label=label)
+            options.append(Option(id=f"{kind}:{index}", label=button))
+    options.append(Option(id=DONE, label=tr(Schedules.DONE, lang)))
     return options
 
 

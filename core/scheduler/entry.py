@@ -9,6 +9,7 @@ from pydantic import BaseModel, Field
 from core.booking import Catalogue
 from core.commands import Lang
 from core.scheduler.times import WEEKDAY_CODES
+from core.texts import WEEKDAYS, Schedules, tr
 
 __all__ = ["ScheduleEntry", "ScheduleState", "entry_label", "weekdays_label", "what_label"]
 
@@ -29,15 +30,10 @@ class ScheduleEntry(BaseModel):
         return entry_label(self.weekdays, self.slots, lang, catalogue)
 
 
-_DAYS: dict[Lang, dict[str, str]] = {
-    "ru": dict(zip(WEEKDAY_CODES, ("пн", "вт", "ср", "чт", "пт", "сб", "вс"), strict=True)),
-    "en": dict(zip(WEEKDAY_CODES, ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"), strict=True)),
-}
-
-
 def weekdays_label(weekdays: list[str], lang: Lang) -> str:
     """``["mon", "thu"]`` → «пн, чт»."""
-    return ", ".join(_DAYS[lang][d] for d in WEEKDAY_CODES if d in weekdays)
+    names = zip(WEEKDAY_CODES, WEEKDAYS, strict=True)
+    return ", ".join(tr(name, lang) for code, name in names if code in weekdays)
 
 
 def what_label(slots: dict[str, Any], lang: Lang, catalogue: Catalogue) -> str:
@@ -48,11 +44,11 @@ def what_label(slots: dict[str, Any], lang: Lang, catalogue: Catalogue) -> str:
     if rooms:
         parts.append(", ".join(rooms))
     elif count > 1:
-        near = (" рядом" if lang == "ru" else " adjacent") if slots.get("adjacent") else ""
-        parts.append(f"{count} ауд.{near}" if lang == "ru" else f"{count} rooms{near}")
+        several = Schedules.SOME_ROOMS_ADJACENT if slots.get("adjacent") else Schedules.SOME_ROOMS
+        parts.append(tr(several, lang, count=count))
     code = slots.get("building")
     if code == "any":
-        parts.append("любой корпус" if lang == "ru" else "any building")
+        parts.append(tr(Schedules.ANY_BUILDING, lang))
     elif code:
         parts.append(catalogue.building_label(code, lang))
     return ", ".join(parts)

@@ -21,11 +21,12 @@ from core.booking.catalogue import Catalogues
 from core.commands import Lang
 from core.errors import ClubError
 from core.manager import NLUManager
-from core.scheduler.entry import weekdays_label, what_label
+from core.scheduler.entry import what_label
 from core.scheduler.history import FiringStatus, firing_status, firings_for, may_fire
 from core.scheduler.settings import SchedulerSettings
-from core.scheduler.times import WEEKDAY_CODES, due_dates
+from core.scheduler.times import due_dates
 from core.store import Schedule, ScheduleFiring, ScheduleStatus, Store
+from core.texts import Schedules, day_label, tr
 
 __all__ = ["ScheduleFirer"]
 
@@ -109,14 +110,8 @@ class ScheduleFirer:
         user = await self._storage.users.get(schedule.owner_id)
         lang = _lang(user.language if user else None)
         slots: dict[str, Any] = {**schedule.slots, "date": target.isoformat()}
-        weekday = weekdays_label([WEEKDAY_CODES[target.weekday()]], lang)
-        day = f"{weekday} {target:%d.%m}" if lang == "ru" else f"{weekday} {target:%d %b}"
         what = what_label(schedule.slots, lang, self._catalogues.current)
-        note = (
-            f"Регулярная бронь: {day}, {what}"
-            if lang == "ru"
-            else f"Recurring booking: {day}, {what}"
-        )
+        note = tr(Schedules.FIRING, lang, day=day_label(target, lang), what=what)
         log.info("scheduler.firing", schedule_id=schedule_id, target=target.isoformat())
         try:
             run_id = await self._manager.start_scenario(

@@ -16,7 +16,6 @@ Logs and operators' exception messages are not user texts and do not live here.
 
 from __future__ import annotations
 
-from core.commands import Lang
 from core.texts.base import Text, tr
 from core.texts.booking import Book, Bookings, Limits, duration
 from core.texts.common import DAY, WEEKDAYS, Common, day_label
@@ -46,26 +45,5 @@ __all__ = [
     "Text",
     "day_label",
     "duration",
-    "text",
     "tr",
 ]
-
-# The old string keys, for core/runner.py, core/manager.py and core/collector.py until
-# they call ``tr`` with the constants (they are being rewritten elsewhere). Remove then.
-_LEGACY: dict[str, Text] = {
-    "not_configured": Run.NOT_CONFIGURED,
-    "cancelled": Run.CANCELLED,
-    "nothing_to_cancel": Run.NOTHING_TO_CANCEL,
-    "expired": Run.EXPIRED,
-    "invalid_answer": Run.INVALID_ANSWER,
-    "stale_answer": Run.STALE_ANSWER,
-    "answer_taken": Run.ANSWER_TAKEN,
-    "apology": Run.APOLOGY,
-    "failed": Run.FAILED,
-    "resumed": Run.RESUMED,
-}
-
-
-def text(key: str, lang: Lang, **values: object) -> str:
-    """Deprecated: ``tr(Run.<KEY>, lang, **values)``; kept only for the three modules above."""
-    return tr(_LEGACY[key], lang, **values)
