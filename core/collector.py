@@ -61,6 +61,8 @@ class SlotCollector:
             slot, reason = problem
             run.slots.pop(slot, None)
         pending = scenario.slots_to_ask(run.slots)
+        if problem is not None and problem[0] not in pending:
+            pending.insert(0, problem[0])  # an optional slot given wrong is asked, not dropped
         if pending:
             slot = pending[0]
             await self._bus.publish(

@@ -63,6 +63,12 @@ class Limits:
     """Why a booking request breaks the booking system's rules."""
 
     NO_SUCH_BUILDING = Text("Такого корпуса нет", "There is no such building")
+    NEEDS_APPROVAL = Text(
+        "Аудиторию {number} бронируют только с подтверждением администратора, такие я не "
+        "бронирую — это можно сделать на сайте",
+        "Room {number} is booked only with an administrator's approval, which I do not "
+        "do — book it on the site",
+    )
     DATE_PASSED = Text("Эта дата уже прошла", "That date has passed")
     TOO_FAR = Text(
         "Бронировать можно не дальше чем на {days} дней вперёд",

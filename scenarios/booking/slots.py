@@ -43,6 +43,12 @@ def check_booking(
     model = BookingSlots.model_validate(slots)
     if model.building not in (None, ANY_BUILDING) and catalogue.building(model.building) is None:
         return broken("building", Limits.NO_SUCH_BUILDING)
+    if model.room and model.building not in (None, ANY_BUILDING):
+        # The bot never books a room that waits for someone's approval: say so up front.
+        by_number = {room.number: room for room in catalogue.rooms_in(model.building)}
+        for number in model.room:
+            if (room := by_number.get(number)) is not None and room.needs_approval:
+                return broken("room", Limits.NEEDS_APPROVAL, number=number)
     if model.date is not None:
         if model.date < today:
             return broken("date", Limits.DATE_PASSED)

@@ -33,6 +33,9 @@ CATALOGUE: Catalogue = FOREIGN_CATALOGUE.model_copy(
             Room(id="b-1", building="b", number="11", floor=1, capacity=20),
             Room(id="lib-1", building="lib", number="101", floor=1, capacity=12),
             Room(id="lib-2", building="lib", number="102", floor=1, capacity=12),
+            Room(
+                id="lib-3", building="lib", number="103", floor=1, capacity=40, needs_approval=True
+            ),
         ),
         "rules": Rules(
             opens=time(9), closes=time(18), step_minutes=15, longest_minutes=120, horizon_days=7
@@ -116,3 +119,22 @@ async def test_a_date_beyond_the_catalogues_horizon_is_asked_again(
     question = await sink.wait_for(Question, timeout=30)
     assert "не дальше чем на 7 дней" in question.text
     assert site.bookings == []
+
+
+async def test_a_room_that_needs_approval_is_refused_up_front_and_another_asked_for(
+    manager: NLUManager, sink: CollectingSink, site: MemorySite
+) -> None:
+    await manager.handle(cmd("забронируй 103 в библиотеке завтра с 10 до 12"))
+    question = await sink.wait_for(Question, timeout=30)
+    assert question.text == (
+        "Аудиторию 103 бронируют только с подтверждением администратора, такие я не бронирую "
+        "— это можно сделать на сайте. Какая аудитория?"
+    )
+    assert site.bookings == []
+    accepted = await manager.answer(
+        Answer(chat_id=100, user_id=100, run_id=question.run_id, seq=question.seq, text="102")
+    )
+    assert accepted.accepted, accepted.note
+    done = await sink.wait_for(Done, timeout=30)
+    assert done.text == "Забронирована 102 (Библиотека, вт 24.11, 10:00–12:00)"
+    assert [b.room_id for b in site.bookings] == ["lib-2"]
