@@ -468,9 +468,12 @@ async def part_two(storage: Storage, url: str, users: int, at_once: int) -> None
             pooled = await many(core, rec, rooms, 1000, f"{day:%d.%m} с 12 до 13")
     per_rss, per_pss = (peak[0] - idle_rss) / len(rooms), (peak[1] - idle_pss) / len(rooms)
     per_booking = BrowserPerBooking(at_once=at_once)
-    async with per_booking, core_on(storage, url, per_booking, rec) as core:
-        await per_booking.start()  # the Playwright driver, shared: not the work
-        separate = await many(core, rec, rooms, 2000, f"{day:%d.%m} с 15 до 16")
+    async with per_booking:
+        # The Playwright driver, shared: not the work. Started before the core, whose
+        # catalogue read opens a context too.
+        await per_booking.start()
+        async with core_on(storage, url, per_booking, rec) as core:
+            separate = await many(core, rec, rooms, 2000, f"{day:%d.%m} с 15 до 16")
     bound = f"at most {at_once} browsers alive at once" if at_once > 0 else "all at once"
     print(f"2) {len(rooms)} users booking at once")
     print(f"   shared pool ({len(rooms)} contexts)  {pooled:7.2f} s   (browser launched before)")
