@@ -9,7 +9,16 @@
 2. N users booking at once through the shared browser pool, next to a new Chromium
    launched per booking; the ratio, and peak RSS (and PSS) per extra browser context.
 
-    python bench/booking.py [--repeat 3] [--users 8] [--browsers 0]
+3. ``--system indico``: a real Indico 3.2.9 (``tests/support/indico_server.py``, started
+   before the clock starts), one room of building 7 booked through the scenario on
+   ``IndicoSystem``, next to a bare Playwright script doing the same job: log in through
+   Indico's login page, then Indico's own JSON endpoints (rooms, timeline, create, my
+   bookings) through the logged-in context. The adapter books only through those JSON
+   endpoints (the browser page is for the login), so there is no browser-page line;
+   part 2 runs on the reference portal only. One unmeasured booking first warms Indico
+   (its first requests import and compile its code).
+
+    python bench/booking.py [--system refportal|indico] [--repeat 3] [--users 8] [--browsers 0]
 
 Reading the numbers (measured on 2 cores; see the issue's report for a run).
 
@@ -63,7 +72,9 @@ import aiohttp
 from playwright.async_api import async_playwright
 from pydantic import SecretStr
 
+from adapters.indico import IndicoSystem
 from adapters.refportal import PROFILE, RefPortal
+from core.booking import BookingSystem
 from core.booking.catalogue import Catalogues
 from core.booking.profile import load_profile
 
@@ -80,6 +91,7 @@ from core.vault import CredentialVault  # noqa: E402
 from scenarios.booking import PortalAccount, PortalWork, read_catalogue  # noqa: E402
 from scenarios.registry import all_scenarios  # noqa: E402
 from storage import Storage, open_storage  # noqa: E402
+from tests.support.indico_server import IndicoServer, running_indico_server  # noqa: E402
 
 if TYPE_CHECKING:
     from playwright.async_api import BrowserContext, Playwright
@@ -87,6 +99,7 @@ if TYPE_CHECKING:
 ACCOUNT = ("club", "club-demo")
 _CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 _FREE = re.compile(r"^Аудитория (\d+), (\d\d:\d\d)–(\d\d:\d\d), свободно$")
+_INDICO_CSRF = re.compile(r'<meta name="csrf-token" id="csrf-token" content="([^"]+)"')
 
 
 @asynccontextmanager
@@ -142,18 +155,24 @@ class Recorder:
 
 @asynccontextmanager
 async def core_on(
-    storage: Storage, url: str, pool: BrowserPool, rec: Recorder
+    storage: Storage,
+    url: str,
+    pool: BrowserPool,
+    rec: Recorder,
+    *,
+    system: BookingSystem | None = None,
+    account: tuple[str, str] = ACCOUNT,
 ) -> AsyncIterator[Any]:
+    """The core on the reference portal at ``url``, or on ``system`` with ``account``."""
     bus = EventBus(storage.events)
     bus.subscribe(rec.on_event)
-    account = PortalAccount(username=ACCOUNT[0], password=SecretStr(ACCOUNT[1]))
-    system = RefPortal(url)
-    work = PortalWork(
-        pool=pool, system=system, account=account, vault=CredentialVault(storage, None)
-    )
+    login = PortalAccount(username=account[0], password=SecretStr(account[1]))
+    site = system or RefPortal(url)
+    work = PortalWork(pool=pool, system=site, account=login, vault=CredentialVault(storage, None))
     # The catalogue as the product reads it (site + the adapter's profile), once per core.
-    read = await read_catalogue(pool, system, account)
-    catalogues = Catalogues.fixed(load_profile(PROFILE).apply(read))
+    read = await read_catalogue(pool, site, login)
+    profile = load_profile(PROFILE if system is None else None)  # Indico ships none
+    catalogues = Catalogues.fixed(profile.apply(read))
     scenarios = all_scenarios(work=work, catalogues=catalogues, preferences=storage.preferences)
     async with build_core(
         load_settings(), storage, rec, catalogues=catalogues, scenarios=scenarios, bus=bus
@@ -449,9 +468,12 @@ async def part_two(storage: Storage, url: str, users: int, at_once: int) -> None
             pooled = await many(core, rec, rooms, 1000, f"{day:%d.%m} с 12 до 13")
     per_rss, per_pss = (peak[0] - idle_rss) / len(rooms), (peak[1] - idle_pss) / len(rooms)
     per_booking = BrowserPerBooking(at_once=at_once)
-    async with per_booking, core_on(storage, url, per_booking, rec) as core:
-        await per_booking.start()  # the Playwright driver, shared: not the work
-        separate = await many(core, rec, rooms, 2000, f"{day:%d.%m} с 15 до 16")
+    async with per_booking:
+        # The Playwright driver, shared: not the work. Started before the core, whose
+        # catalogue read opens a context too.
+        await per_booking.start()
+        async with core_on(storage, url, per_booking, rec) as core:
+            separate = await many(core, rec, rooms, 2000, f"{day:%d.%m} с 15 до 16")
     bound = f"at most {at_once} browsers alive at once" if at_once > 0 else "all at once"
     print(f"2) {len(rooms)} users booking at once")
     print(f"   shared pool ({len(rooms)} contexts)  {pooled:7.2f} s   (browser launched before)")
@@ -468,9 +490,149 @@ async def part_two(storage: Storage, url: str, users: int, at_once: int) -> None
         print(f"   ! {line}")
 
 
+async def indico_script_booking(
+    context: BrowserContext,
+    url: str,
+    account: tuple[str, str],
+    day: date,
+    start: str,
+    end: str,
+    *,
+    login: bool,
+) -> float:
+    """One room of building 7 as a bare script: Indico's login page in the browser (or the
+    saved cookies), then the JSON endpoints Indico's own room booking app calls."""
+    began = time.perf_counter()
+    if login:
+        page = await context.new_page()
+        await page.goto(f"{url}/login/")
+        await page.fill("#identifier", account[0])
+        await page.fill("#password", account[1])
+        async with page.expect_navigation():
+            await page.click("button.login-form-button")
+        html = await page.content()
+        await page.close()
+    else:
+        html = await (await context.request.get(f"{url}/")).text()
+    found = _INDICO_CSRF.search(html)
+    assert found is not None, "not logged in"
+    api = context.request
+    # Non-GET calls need the page's CSRF token; the XHR header makes errors JSON.
+    headers = {"X-CSRF-Token": found[1], "X-Requested-With": "XMLHttpRequest"}
+    rooms = await (await api.get(f"{url}/rooms/api/rooms/", headers=headers)).json()
+    ids = sorted(int(r["id"]) for r in rooms if r["building"] == "7")
+    span: dict[str, str | float | bool] = {
+        "start_dt": f"{day.isoformat()}T{start}:00",
+        "end_dt": f"{day.isoformat()}T{end}:00",
+        "repeat_frequency": "NEVER",
+        "repeat_interval": 1,
+    }
+    timeline = await api.post(
+        f"{url}/rooms/api/timeline", params=span, data={"room_ids": ids}, headers=headers
+    )
+    free = [
+        int(room_id)
+        for room_id, entry in (await timeline.json())["availability"]
+        if entry["candidates"].get(day.isoformat())
+    ]
+    body = span | {"room_id": min(free), "repeat_interval": 0, "reason": "bench"}
+    made = await api.post(
+        f"{url}/rooms/api/booking/create",
+        data=body | {"is_prebooking": False},
+        headers=headers,
+    )
+    assert made.ok, await made.text()
+    booking_id = (await made.json())["booking"]["id"]
+    mine = await api.post(
+        f"{url}/rooms/api/bookings/active",
+        params={"my_bookings": "true", "start_dt": f"{day.isoformat()}T00:00:00"},
+        data={},
+        headers=headers,
+    )
+    listed = {o["reservation"]["id"] for d in (await mine.json())["bookings"].values() for o in d}
+    assert booking_id in listed
+    return time.perf_counter() - began
+
+
+async def part_indico(storage: Storage, server: IndicoServer, repeat: int) -> None:
+    """As part 1, on Indico: the scenario and the bare script interleaved, each on its
+    own day and slot so that none competes for a room."""
+    rec = Recorder()
+    slots = _slots(repeat)
+    account = (server.club.username, server.club.password)
+    system = IndicoSystem(server.base_url)
+    runs: dict[str, list[float]] = {k: [] for k in ("cold", "warm", "s_cold", "s_warm")}
+    async with BrowserPool() as pool:
+        await pool.browser()
+        # Indico's first requests import and compile its code (seconds): one unmeasured
+        # booking warms it, so that the first measured run does not pay for it.
+        async with pool.context() as context:
+            await indico_script_booking(
+                context, server.base_url, account, _day(4), *slots[0], login=True
+            )
+        async with core_on(
+            storage, server.base_url, pool, rec, system=system, account=account
+        ) as core:
+            for n in range(repeat):  # user n logs in, then books again on its saved session
+                for key, chat, (start, end) in (
+                    ("cold", 1 + n, slots[2 * n]),
+                    ("warm", 101 + n, slots[2 * n + 1]),
+                ):
+                    text = f"забронируй аудиторию в 7 корпусе {_day(2):%d.%m} с {start} до {end}"
+                    runs[key].append(await run_command(core, rec, chat, 1 + n, text))
+                async with pool.context() as context:
+                    runs["s_cold"].append(
+                        await indico_script_booking(
+                            context, server.base_url, account, _day(3), *slots[2 * n], login=True
+                        )
+                    )
+                    state = await context.storage_state()
+                async with pool.context(storage_state=dict(state)) as context:
+                    runs["s_warm"].append(
+                        await indico_script_booking(
+                            context,
+                            server.base_url,
+                            account,
+                            _day(3),
+                            *slots[2 * n + 1],
+                            login=False,
+                        )
+                    )
+    med = {k: statistics.median(v) for k, v in runs.items()}
+    print(f"1) one room of building 7 on Indico 3.2.9, one user (median of {repeat})")
+    for first_chat, label in ((1, "first login"), (101, "saved session")):
+        chats = [first_chat + n for n in range(repeat)]
+        names = list(rec.steps[first_chat])
+        steps = {k: statistics.median(rec.steps[c].get(k, 0.0) for c in chats) for k in names}
+        shown = ", ".join(f"{k} {v:.2f}" for k, v in steps.items())
+        key = "cold" if first_chat == 1 else "warm"
+        print(
+            f"   steps, {label:13s} {shown}; outside steps {med[key] - sum(steps.values()):.2f} s"
+        )
+    print(f"   scenario, first login     {med['cold']:7.2f} s   (runs: {_list(runs['cold'])})")
+    print(f"   scenario, saved session   {med['warm']:7.2f} s   (runs: {_list(runs['warm'])})")
+    print(f"   JSON script, login        {med['s_cold']:7.2f} s   (runs: {_list(runs['s_cold'])})")
+    print(f"   JSON script, saved        {med['s_warm']:7.2f} s   (runs: {_list(runs['s_warm'])})")
+    cold, warm = med["cold"] / med["s_cold"], med["warm"] / med["s_warm"]
+    print(f"   ratio scenario/script     {cold:7.2f}x  (first login; what the framework adds)")
+    print(f"   ratio scenario/script     {warm:7.2f}x  (saved session)")
+    print(f"   LLM calls                 {rec.llm_calls:7d}   (must be 0)")
+    print("   (the adapter books through Indico's JSON endpoints only: no browser-page line)")
+    for line in rec.failed:
+        print(f"   ! {line}")
+
+
 async def main(args: argparse.Namespace) -> None:
     configure_logging("WARNING")
     data = Path(tempfile.mkdtemp())
+    if args.system == "indico":
+        # Indico starts (PostgreSQL, redis, Indico, seed) before any clock starts.
+        with running_indico_server() as server:
+            async with open_storage(
+                mongodb_uri=None, redis_url=None, data_dir=data, in_memory=True
+            ) as storage:
+                await part_indico(storage, server, args.repeat)
+        return
     async with (
         open_storage(mongodb_uri=None, redis_url=None, data_dir=data, in_memory=True) as storage,
         portal_process() as url,
@@ -483,6 +645,12 @@ async def main(args: argparse.Namespace) -> None:
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--system",
+        choices=("refportal", "indico"),
+        default="refportal",
+        help="the booking system (indico: part 1 on a real Indico, no part 2)",
+    )
     parser.add_argument(
         "--repeat", type=int, default=3, choices=(1, 2, 3), help="runs per measurement in part 1"
     )
