@@ -147,7 +147,7 @@ class ScheduleBooking(_Base):
         answer = ctx.answer("confirm")
         if answer is None:
             what = self._label(ctx)
-            days = self._catalogues.current.longest_horizon()
+            days = self._catalogues.current.horizon_for(ctx.slots.building, ctx.slots.room or ())
             ctx.ask(
                 "confirm",
                 ctx.tr(Schedules.CONFIRM_CREATE, what=what, days=days),

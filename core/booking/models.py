@@ -4,6 +4,7 @@ availability, bookings and what a page shows. Values only; no site knows about t
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from datetime import date, datetime, time
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -93,8 +94,19 @@ class Catalogue(_Frozen):
         return self.rules.horizon_days
 
     def longest_horizon(self) -> int:
-        """The farthest ahead any room may be booked (the scheduler's lead time)."""
+        """The farthest ahead any room may be booked."""
         return max((self.horizon_days(room) for room in self.rooms), default=self.horizon_days())
+
+    def horizon_for(self, building: str | None = None, numbers: Sequence[str] = ()) -> int:
+        """How far ahead a request may be booked: the nearest limit of the rooms it names,
+        else the farthest of its building's rooms, else of any room."""
+        rooms = self.rooms_in(building) if building else []
+        named = [room for room in rooms if room.number in numbers]
+        if named:
+            return min(self.horizon_days(room) for room in named)
+        if rooms:
+            return max(self.horizon_days(room) for room in rooms)
+        return self.longest_horizon()
 
 
 def _overlaps(intervals: list[Interval], start: time, end: time) -> bool:

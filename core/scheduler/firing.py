@@ -63,7 +63,7 @@ class ScheduleFirer:
             schedule.weekdays,
             tz=tz,
             now=now,
-            lead_days=self._settings.lead_for(self._catalogues.current),
+            lead_days=self._settings.lead_for(self._catalogues.current, schedule.slots),
             at=self._settings.fire_at,
             start=dt.time.fromisoformat(start) if start else None,
             since=schedule.created_at.astimezone(tz).date(),

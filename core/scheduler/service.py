@@ -139,7 +139,7 @@ class BookingScheduler:
         return WindowTrigger(
             schedule.weekdays,
             tz=ZoneInfo(schedule.timezone),
-            lead_days=self._settings.lead_for(self._catalogues.current),
+            lead_days=self._settings.lead_for(self._catalogues.current, schedule.slots),
             at=self._settings.fire_at,
         )
 

@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping
+from typing import Any
 
 from pydantic import BaseModel, Field
 
@@ -35,6 +37,9 @@ class SchedulerSettings(BaseModel):
     # A new schedule's first firing waits this long, so «создана» is said before it.
     first_fire_delay_seconds: float = Field(default=1.0, ge=0)
 
-    def lead_for(self, catalogue: Catalogue) -> int:
-        """How early a date is booked: as set, or as far ahead as the site books."""
-        return self.lead_days if self.lead_days is not None else catalogue.longest_horizon()
+    def lead_for(self, catalogue: Catalogue, slots: Mapping[str, Any]) -> int:
+        """How early a schedule's date is booked: as set, or as far ahead as the site lets
+        its rooms be booked (the named rooms' own limit, when it names some)."""
+        if self.lead_days is not None:
+            return self.lead_days
+        return catalogue.horizon_for(slots.get("building"), slots.get("room") or ())

@@ -5,7 +5,7 @@ from __future__ import annotations
 from core.commands import Lang
 from core.texts.base import Text, tr
 
-__all__ = ["Book", "Bookings", "Limits", "duration"]
+__all__ = ["Book", "Bookings", "Limits", "days", "duration"]
 
 
 class Book:
@@ -71,8 +71,8 @@ class Limits:
     )
     DATE_PASSED = Text("Эта дата уже прошла", "That date has passed")
     TOO_FAR = Text(
-        "Бронировать можно не дальше чем на {days} дней вперёд",
-        "Rooms can be booked at most {days} days ahead",
+        "Бронировать можно не дальше чем на {days} вперёд",
+        "Rooms can be booked at most {days} ahead",
     )
     STEP = Text("Время должно быть кратно {minutes} минутам", "Times go in {minutes}-minute steps")
     OPEN_HOURS = Text("Аудитории доступны с {opens} до {closes}", "Rooms are open {opens}–{closes}")
@@ -83,6 +83,10 @@ class Limits:
     HOURS_MANY = Text("{count} часов", "{count} hours")
     MINUTES_ONE = Text("{count} минуты", "{count} minute")
     MINUTES_MANY = Text("{count} минут", "{count} minutes")
+    # How many days ahead: «1 день», «3 дня», «30 дней».
+    DAYS_ONE = Text("{count} день", "{count} day")
+    DAYS_FEW = Text("{count} дня", "{count} days")
+    DAYS_MANY = Text("{count} дней", "{count} days")
 
 
 def _singular(count: int, lang: Lang) -> bool:
@@ -92,6 +96,14 @@ def _singular(count: int, lang: Lang) -> bool:
             return count % 10 == 1 and count % 100 != 11
         case _:
             return count == 1
+
+
+def days(count: int, lang: Lang) -> str:
+    """«1 день», «3 дня», «30 дней» / "1 day", "3 days"."""
+    if _singular(count, lang):
+        return tr(Limits.DAYS_ONE, lang, count=count)
+    few = lang == "ru" and count % 10 in (2, 3, 4) and count % 100 not in (12, 13, 14)
+    return tr(Limits.DAYS_FEW if few else Limits.DAYS_MANY, lang, count=count)
 
 
 def duration(minutes: int, lang: Lang) -> str:

@@ -9,7 +9,7 @@ from pydantic import BaseModel
 
 from core.booking import Catalogue
 from core.commands import Lang
-from core.texts import Limits, Text, duration, tr
+from core.texts import Limits, Text, days, duration, tr
 
 __all__ = ["ANY_BUILDING", "BookingSlots", "check_booking"]
 
@@ -52,9 +52,9 @@ def check_booking(
     if model.date is not None:
         if model.date < today:
             return broken("date", Limits.DATE_PASSED)
-        horizon = catalogue.longest_horizon()
+        horizon = catalogue.horizon_for(model.building, model.room or ())
         if model.date > today + dt.timedelta(days=horizon):
-            return broken("date", Limits.TOO_FAR, days=horizon)
+            return broken("date", Limits.TOO_FAR, days=days(horizon, lang))
     opens, closes = f"{rules.opens:%H:%M}", f"{rules.closes:%H:%M}"
     for name, value in (("start", model.start), ("end", model.end)):
         if value is not None and (_minutes(value) % rules.step_minutes or value.second):

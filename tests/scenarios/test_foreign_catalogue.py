@@ -33,6 +33,7 @@ CATALOGUE: Catalogue = FOREIGN_CATALOGUE.model_copy(
             Room(id="b-1", building="b", number="11", floor=1, capacity=20),
             Room(id="lib-1", building="lib", number="101", floor=1, capacity=12),
             Room(id="lib-2", building="lib", number="102", floor=1, capacity=12),
+            Room(id="lib-4", building="lib", number="104", floor=1, capacity=8, horizon_days=2),
             Room(
                 id="lib-3", building="lib", number="103", floor=1, capacity=40, needs_approval=True
             ),
@@ -117,7 +118,7 @@ async def test_a_date_beyond_the_catalogues_horizon_is_asked_again(
 ) -> None:
     await manager.handle(cmd("забронируй аудиторию в библиотеке 10 декабря с 10 до 12"))
     question = await sink.wait_for(Question, timeout=30)
-    assert "не дальше чем на 7 дней" in question.text
+    assert "не дальше чем на 7 дней вперёд" in question.text
     assert site.bookings == []
 
 
@@ -138,3 +139,12 @@ async def test_a_room_that_needs_approval_is_refused_up_front_and_another_asked_
     done = await sink.wait_for(Done, timeout=30)
     assert done.text == "Забронирована 102 (Библиотека, вт 24.11, 10:00–12:00)"
     assert [b.room_id for b in site.bookings] == ["lib-2"]
+
+
+async def test_a_rooms_own_horizon_bounds_a_request_for_that_room(
+    manager: NLUManager, sink: CollectingSink, site: MemorySite
+) -> None:
+    await manager.handle(cmd("забронируй 104 в библиотеке 26 ноября с 10 до 12"))
+    question = await sink.wait_for(Question, timeout=30)
+    assert question.text.startswith("Бронировать можно не дальше чем на 2 дня вперёд. ")
+    assert site.bookings == []
