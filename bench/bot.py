@@ -97,6 +97,13 @@ class StubCore:
 
     def __init__(self, sink: OutputSink) -> None:
         self._sink = sink
+        self._turns: dict[int, asyncio.Lock] = {}
+
+    @asynccontextmanager
+    async def chat_turn(self, chat_id: int) -> AsyncIterator[bool]:
+        """Per-chat order in memory only: no Redis lease, as the stub touches no storage."""
+        async with self._turns.setdefault(chat_id, asyncio.Lock()):
+            yield False
 
     async def handle(self, command: Command) -> None:
         await self._sink.deliver(Reply(chat_id=command.chat_id, text=f"stub: {command.text}"))
