@@ -1,0 +1,38 @@
+"""Every benchmark still runs: each, at its smallest size, exits cleanly and prints its
+ratios. Speed is not asserted here (machines are noisy); only that the numbers come."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.parametrize(
+    ("bench", "arguments", "printed"),
+    [
+        ("bench.bot", ["--chats", "2", "--messages", "2", "--rounds", "1"], "of the echo bot"),
+        ("bench.booking", ["--repeat", "1", "--users", "2"], "ratio scenario/script"),
+        ("bench.booking", ["--system", "indico", "--repeat", "1"], "ratio scenario/script"),
+        ("bench.nlu", ["--commands", "50"], "warm  median"),
+        ("bench.flood", ["--chats", "20"], "delivered: 20"),
+        ("bench.redis_pipelining", ["--commands", "100"], "pipelining"),
+    ],
+    ids=["bot", "booking", "booking-indico", "nlu", "flood", "redis"],
+)
+def test_the_benchmark_runs_and_prints_its_numbers(
+    bench: str, arguments: list[str], printed: str
+) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", bench, *arguments],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert printed in result.stdout
