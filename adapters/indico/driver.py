@@ -8,8 +8,6 @@ look-alike button.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 from typing import Any, Literal
 
 from playwright.async_api import BrowserContext, Page
@@ -18,12 +16,12 @@ from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
 from core.booking.errors import PortalUnavailable, UnexpectedPage
 from core.booking.models import PageSummary
+from core.browser.pages import close_page, storage_state
 from core.browser.summary import summarize
 from core.errors import BrowserError
 
 __all__ = ["CLICKABLE_ROLES", "PageDriver"]
 
-_CLOSE_SECONDS = 3.0  # longest wait for a page to close (Chromium may never confirm it)
 
 ClickRole = Literal["button", "link", "checkbox", "radio", "tab", "menuitem", "option"]
 CLICKABLE_ROLES: dict[str, ClickRole] = {
@@ -85,16 +83,9 @@ class PageDriver:
 
     async def storage_state(self) -> dict[str, Any]:
         """Cookies and local storage of the context, to be saved (encrypted) for next time."""
-        try:
-            state = await self._context.storage_state()
-        except PlaywrightError as exc:
-            raise BrowserError("could not read the browser's storage state") from exc
-        return dict(state)
+        return await storage_state(self._context)
 
     async def close(self) -> None:
         """Close this session's page (the context belongs to the caller)."""
         page, self._page = self._page, None
-        if page is not None and not page.is_closed():
-            with contextlib.suppress(PlaywrightError, TimeoutError):
-                async with asyncio.timeout(_CLOSE_SECONDS):
-                    await page.close()
+        await close_page(page)

@@ -11,7 +11,6 @@ Not safe for concurrent use: one session drives one page.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import Awaitable, Callable
 from datetime import date, time
 from time import monotonic as time_now
@@ -36,13 +35,13 @@ from core.booking.errors import (
     UnexpectedPage,
 )
 from core.booking.models import Availability, Booking, Building, Catalogue, PageSummary, Room, Rules
+from core.browser.pages import close_page, storage_state
 from core.browser.summary import summarize
 from core.errors import BrowserError
 
 __all__ = ["CLICKABLE_ROLES", "PortalSession"]
 
 _MY_FRESH_SECONDS = 2.0  # how old a «Мои брони» page may be and still be read in place
-_CLOSE_SECONDS = 3.0  # longest wait for a page to close (see close())
 # The portal's rules (portal/rules.py); its pages do not state them.
 RULES = Rules(
     opens=time(8, 0), closes=time(22, 0), step_minutes=30, longest_minutes=240, horizon_days=14
@@ -392,19 +391,9 @@ class PortalSession:
 
     async def storage_state(self) -> dict[str, Any]:
         """Cookies and local storage of the context, to be saved (encrypted) for next time."""
-        try:
-            state = await self._context.storage_state()
-        except PlaywrightError as exc:
-            raise BrowserError("could not read the browser's storage state") from exc
-        return dict(state)
+        return await storage_state(self._context)
 
     async def close(self) -> None:
         """Close this session's page (the context belongs to the caller)."""
         page, self._page = self._page, None
-        if page is not None and not page.is_closed():
-            # Bounded: Chromium can acknowledge a close and keep the page (seen on its
-            # error page after a refused connection; playwright#42366), and then
-            # page.close() never returns. The context's own close ends the page anyway.
-            with contextlib.suppress(PlaywrightError, TimeoutError):
-                async with asyncio.timeout(_CLOSE_SECONDS):
-                    await page.close()
+        await close_page(page)

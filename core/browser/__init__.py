@@ -7,7 +7,16 @@ the context it is given without the rest of core importing Playwright.
 from playwright.async_api import BrowserContext
 
 from core.browser.executable import chromium_args, find_chromium
+from core.browser.pages import close_page, storage_state
 from core.browser.pool import BrowserPool
 from core.browser.screenshot import screenshot
 
-__all__ = ["BrowserContext", "BrowserPool", "chromium_args", "find_chromium", "screenshot"]
+__all__ = [
+    "BrowserContext",
+    "BrowserPool",
+    "chromium_args",
+    "close_page",
+    "find_chromium",
+    "screenshot",
+    "storage_state",
+]
