@@ -132,7 +132,7 @@ async def test_two_adjacent_rooms_in_building_7_booked_in_indico(
     assert {b.reason for b in booked} == {b.reason for b in booked[:1]}  # one run's
     assert booked[0].reason.startswith("Встреча студенческого клуба · #")
     assert done.text == (
-        f"Забронированы {numbers[0]}, {numbers[1]} (7, {day_label(day, 'ru')}, 18:00–20:00)"
+        f"Забронированы {numbers[0]}, {numbers[1]} (Корпус 7, {day_label(day, 'ru')}, 18:00–20:00)"
     )
     progress = next(m for m in user.messages if starts("Бронирование аудиторий\n")(m))
     assert progress.text == done_steps("Бронирование аудиторий")
@@ -148,7 +148,7 @@ async def test_list_then_cancel_with_confirmation(
     user = tg.user(1, "Анна", language_code="ru")
     await user.send("забронируй 705 в 7 корпусе послезавтра с 18 до 20")
     booked_msg = await user.wait_for_message(has("Забронирована"), timeout=WAIT)
-    assert booked_msg.text == f"Забронирована 705 (7, {day_label(day, 'ru')}, 18:00–20:00)"
+    assert booked_msg.text == f"Забронирована 705 (Корпус 7, {day_label(day, 'ru')}, 18:00–20:00)"
     booked = await club_bookings(indico_server)
     assert await numbers_of(indico_server, booked) == ["705"]
     number = booked[0].id
@@ -156,7 +156,7 @@ async def test_list_then_cancel_with_confirmation(
 
     await user.send("/bookings")
     listing = await user.wait_for_message(has("Ваши брони:"), timeout=WAIT)
-    assert listing.text == f"Ваши брони:\n• № {number}: 705, 7, {when}"
+    assert listing.text == f"Ваши брони:\n• № {number}: 705, Корпус 7, {when}"
     await user.send("мои брони")
     again = await user.wait_for_message(
         lambda m: has("Ваши брони:")(m) and m.message_id != listing.message_id, timeout=WAIT
@@ -165,13 +165,13 @@ async def test_list_then_cancel_with_confirmation(
 
     await user.send("отмени бронь 705 послезавтра")
     confirm = await user.wait_for_message(has("Отменить 705"), timeout=WAIT)
-    assert confirm.text == f"Отменить 705, 7, {when}?"
+    assert confirm.text == f"Отменить 705, Корпус 7, {when}?"
     assert confirm.labels[:2] == ["Да", "Нет"]
     still = await asyncio.to_thread(indico_server.booking, number)
     assert still is not None and still.state == "accepted"  # nothing cancelled before «Да»
     await user.wait_for_answer(await user.tap("Да"))
     done = await user.wait_for_message(has("Отменена бронь"), timeout=WAIT)
-    assert done.text == f"Отменена бронь: 705, 7, {when}."
+    assert done.text == f"Отменена бронь: 705, Корпус 7, {when}."
     gone = await asyncio.to_thread(indico_server.booking, number)
     assert gone is not None and gone.state == "cancelled"
     assert await club_bookings(indico_server) == []
@@ -195,11 +195,11 @@ async def test_full_building_real_alternatives_offered_and_one_tapped(
     # What Indico really has free: the library at that time, building 7 from 20:00 (the
     # nearest free slot on the half-hour grid), building 7 the next day.
     next_day = day_label(day + timedelta(days=1), "ru")
-    assert question.text == f"Не нашлось: 2 аудит., 7, {label} 18:00–20:00. Можно так:"
+    assert question.text == f"Не нашлось: 2 аудит., Корпус 7, {label} 18:00–20:00. Можно так:"
     assert question.labels == [
         f"Библиотека, {label} 18:00–20:00",
-        f"7, {label} 20:00–22:00",
-        f"7, {next_day} 18:00–20:00",
+        f"Корпус 7, {label} 20:00–22:00",
+        f"Корпус 7, {next_day} 18:00–20:00",
         "Отмена",
     ]
     assert await club_bookings(indico_server) == []  # nothing booked while asking
