@@ -2,8 +2,11 @@
 
 Pure functions: no I/O, so the choices below are unit-tested without a server.
 
-- Buildings: Indico's building string is both code and name ("7" stays "7", so the
-  NLU's numbered buildings keep working; «Библиотека» stays «Библиотека»).
+- Buildings: Indico's building string is the code ("7", «Библиотека»). A named building
+  keeps it as its name; a bare number (Indico sites number their buildings) is named
+  «Корпус 7» / "Building 7", since a lone «7» in «Забронированы 701, 702 (7, пт 27.11…)»
+  or on a button says nothing. The NLU knows «в 7-м корпусе», «корпус 7», "building 7"
+  either way.
 - Horizon: Indico refuses a booking ending ``max_advance_days`` or more days after
   today (``Room.check_advance_days``); the port allows ``day <= today + horizon``, so a
   room's horizon is ``max_advance_days - 1``.
@@ -35,6 +38,7 @@ __all__ = [
     "KIND",
     "bookable",
     "booking",
+    "building",
     "busy_intervals",
     "catalogue",
     "horizon",
@@ -124,13 +128,19 @@ def rules(rooms: Iterable[im.Room]) -> Rules:
     )
 
 
+def building(code: str) -> Building:
+    if code.isdigit():
+        return Building(code=code, name=f"Корпус {code}", name_en=f"Building {code}")
+    return Building(code=code, name=code)
+
+
 def catalogue(found: im.Catalogue, *, read_at: datetime | None = None) -> Catalogue:
     """Rooms the user may book (approval-needed ones marked), and their buildings."""
     rooms = [r for r in found.rooms if bookable(r)]
     codes = dict.fromkeys(r.building for r in rooms)
     return Catalogue(
         system=KIND,
-        buildings=tuple(Building(code=code, name=code) for code in codes),
+        buildings=tuple(building(code) for code in codes),
         rooms=tuple(room(r) for r in rooms),
         rules=rules(rooms),
         read_at=read_at,
@@ -176,7 +186,7 @@ def booking(found: im.Booking, rooms: Mapping[int, im.Room]) -> Booking:
     return Booking(
         number=str(found.id),
         building=place.building if place else "",
-        building_name=place.building if place else "",
+        building_name=building(place.building).name if place else "",
         room=place.number if place else str(found.room_id),
         room_id=str(found.room_id),
         day=found.start.date(),

@@ -5,11 +5,14 @@ data (users, rooms, someone else's bookings) here, in-process with Indico's mode
 
     INDICO_CONFIG=... .indico-venv/bin/python scripts/indico/seed.py seed < spec.json
     INDICO_CONFIG=... .indico-venv/bin/python scripts/indico/seed.py book < booking.json
+    INDICO_CONFIG=... .indico-venv/bin/python scripts/indico/seed.py cancel < who.json
 
 ``seed`` merges the JSON on stdin over ``seed.json`` (top-level keys) on a freshly
 prepared database and prints what it made (ids, no passwords). ``book`` creates one
 booking as a seeded user, exactly as Indico's booking form would (conflicts and rules
-apply), and prints its id and state. Errors go to stderr with a non-zero exit.
+apply), and prints its id and state. ``cancel`` cancels every live booking made for a
+seeded user (a clean slate between tests) and prints their ids. Errors go to stderr
+with a non-zero exit.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from indico.modules.rb.models.reservations import (
     ConflictingOccurrences,
     RepeatFrequency,
     Reservation,
+    ReservationState,
 )
 from indico.modules.rb.models.room_bookable_hours import BookableHours
 from indico.modules.rb.models.rooms import Room
@@ -161,6 +165,18 @@ def book(spec: dict) -> dict:
     return {"id": resv.id, "state": resv.state.name}
 
 
+def cancel(spec: dict) -> dict:
+    user = _user(spec.get("user", "club"))
+    live = (ReservationState.pending, ReservationState.accepted)
+    found = Reservation.query.filter(
+        Reservation.booked_for_id == user.id, Reservation.state.in_(live)
+    ).all()
+    for resv in found:
+        resv.cancel(user, silent=True)
+    db.session.commit()
+    return {"cancelled": sorted(r.id for r in found)}
+
+
 def main() -> None:
     command = sys.argv[1] if len(sys.argv) > 1 else ""
     given = json.loads(sys.stdin.read() or "{}")
@@ -171,8 +187,10 @@ def main() -> None:
             result = seed(spec)
         elif command == "book":
             result = book(given)
+        elif command == "cancel":
+            result = cancel(given)
         else:
-            raise SystemExit(f"usage: {sys.argv[0]} seed|book < spec.json")
+            raise SystemExit(f"usage: {sys.argv[0]} seed|book|cancel < spec.json")
     json.dump(result, sys.stdout, ensure_ascii=False)
 
 

@@ -4,7 +4,6 @@ process resumes the run and the portal ends with exactly the three bookings aske
 from __future__ import annotations
 
 import asyncio
-import os
 import shutil
 import signal
 import socket
@@ -14,16 +13,15 @@ import time
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from core.store import RunStatus
 from storage import Storage, open_storage
 from storage.process import die_with_parent, free_port
+from tests.support.booking_child import spawn, wait_until
 from tests.support.portal import portal_bookings, reset_portal, set_quirks
 
-ROOT = Path(__file__).resolve().parents[2]
 COMMAND = "забронируй 3 аудитории рядом в главном послезавтра с 18 до 20"
 
 
@@ -73,28 +71,8 @@ async def shared(
 
 
 def _child(mongo: str, redis: str, db: str, portal: str, mode: str) -> subprocess.Popen[bytes]:
-    argv = [sys.executable, "-m", "tests.support.booking_child", mongo, redis, db, portal, mode]
-    if mode == "start":
-        argv.append(COMMAND)
-    return subprocess.Popen(
-        argv,
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        preexec_fn=die_with_parent,
-        env={**os.environ, "LOG_LEVEL": "WARNING"},
-    )
-
-
-async def _wait_for(condition: Any, proc: subprocess.Popen[bytes], *, timeout: float = 90) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not await condition():
-        if proc.poll() is not None:
-            output = proc.stdout.read().decode() if proc.stdout else ""
-            raise AssertionError(f"the bot exited before the kill point:\n{output}")
-        assert loop.time() < deadline, "kill point not reached"
-        await asyncio.sleep(0.02)
+    env = {"PORTAL__URL": portal, "PORTAL__USERNAME": "club", "PORTAL__PASSWORD": "club-demo"}
+    return spawn(mongo, redis, db, mode, COMMAND, env=env)
 
 
 @pytest.mark.parametrize("kill_at", ["login", "find", "booked:1", "booked:2", "book"])
@@ -120,7 +98,7 @@ async def test_killed_at_every_step_boundary_books_exactly_three(
 
     first = _child(secantus_uri, redis_url, db, portal_url, "start")
     try:
-        await _wait_for(reached, first)
+        await wait_until(reached, first, timeout=90)
         first.send_signal(signal.SIGKILL)
         first.wait()
     finally:

@@ -1,32 +1,36 @@
-"""A bot process for crash tests: the real core, scenarios and browser on shared storage.
+"""A bot process for crash tests: the app's own core (``app.compose.open_core``: the
+configured booking system, its catalogue read from the site, real scenarios and browser)
+on shared storage.
 
-    python -m tests.support.booking_child MONGO REDIS DB PORTAL start|resume [TEXT]
+    PORTAL__KIND=... PORTAL__URL=... PORTAL__USERNAME=... PORTAL__PASSWORD=... \\
+    python -m tests.support.booking_child MONGO REDIS DB start|resume [TEXT]
 
-``start`` handles TEXT as chat 100's command; ``resume`` only starts (resuming what was
-running). Either way it exits 0 once no run of chat 100 is active.
+The booking system comes from the environment, as the product's does. ``start`` handles
+TEXT as chat 100's command; ``resume`` only starts (resuming what was running). Either
+way it exits 0 once no run of chat 100 is active. Tests start it with :func:`spawn`.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
+import subprocess
 import sys
 import tempfile
+from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 
-from pydantic import SecretStr
-
-from adapters.refportal import RefPortal
-from core.app import build_core
-from core.booking.catalogue import Catalogues
-from core.browser import BrowserPool
+from app.compose import open_core
 from core.commands import Command
 from core.output import Output
 from core.settings import load_settings
-from core.vault import CredentialVault
-from scenarios.booking import PortalAccount, PortalWork
-from scenarios.registry import all_scenarios
 from storage import open_storage
-from tests.support.catalogues import REFPORTAL_CATALOGUE
+from storage.process import die_with_parent
+
+__all__ = ["CHAT", "spawn", "wait_until"]
+
+ROOT = Path(__file__).resolve().parents[2]
+CHAT = 100
 
 
 class PrintSink:
@@ -34,40 +38,58 @@ class PrintSink:
         print(output.kind, getattr(output, "text", ""), flush=True)
 
 
-async def main(mongo: str, redis: str, db: str, portal: str, mode: str, *, text: str) -> None:
+def spawn(
+    mongo: str, redis: str, db: str, mode: str, text: str = "", *, env: Mapping[str, str]
+) -> subprocess.Popen[bytes]:
+    """This module in a new process (dies with the test), ``env`` added to the test's."""
+    argv = [sys.executable, "-m", "tests.support.booking_child", mongo, redis, db, mode]
+    if mode == "start":
+        argv.append(text)
+    return subprocess.Popen(
+        argv,
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        preexec_fn=die_with_parent,
+        env={**os.environ, "LOG_LEVEL": "WARNING", "BROWSER__MAX_CONTEXTS": "2", **env},
+    )
+
+
+async def wait_until(
+    condition: Callable[[], Awaitable[bool]],
+    proc: subprocess.Popen[bytes],
+    *,
+    timeout: float = 120,
+    every: float = 0.02,
+) -> None:
+    """Poll ``condition`` until it holds; fail if the child exits first or it never does."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not await condition():
+        if proc.poll() is not None:
+            output = proc.stdout.read().decode() if proc.stdout else ""
+            raise AssertionError(f"the bot exited before the kill point:\n{output}")
+        assert loop.time() < deadline, "kill point not reached"
+        await asyncio.sleep(every)
+
+
+async def main(mongo: str, redis: str, db: str, mode: str, *, text: str) -> None:
+    settings = load_settings()
     async with (
         open_storage(
             mongodb_uri=mongo, redis_url=redis, data_dir=Path(tempfile.mkdtemp()), db_name=db
         ) as storage,
-        BrowserPool(max_contexts=2) as pool,
+        open_core(settings, storage, PrintSink()) as services,
     ):
-        account = PortalAccount(username="club", password=SecretStr("club-demo"))
-        work = PortalWork(
-            pool=pool,
-            system=RefPortal(portal),
-            account=account,
-            vault=CredentialVault(storage, None),
-        )
-        scenarios = all_scenarios(
-            work=work,
-            catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE),
-            preferences=storage.preferences,
-        )
-        async with build_core(
-            load_settings(),
-            storage,
-            PrintSink(),
-            catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE),
-            scenarios=scenarios,
-        ) as core:
-            if mode == "start":
-                await core.handle(Command(chat_id=100, user_id=100, text=text))
-            while await storage.runs.active_for_chat(100):
-                await asyncio.sleep(0.2)
-            await core.runner.wait_idle()
+        core = services.manager
+        if mode == "start":
+            await core.handle(Command(chat_id=CHAT, user_id=CHAT, text=text))
+        while await storage.runs.active_for_chat(CHAT):
+            await asyncio.sleep(0.2)
+        await core.runner.wait_idle()
     print("finished", flush=True)
 
 
 if __name__ == "__main__":
-    mongo, redis, db, portal, mode, *rest = sys.argv[1:]
-    asyncio.run(main(mongo, redis, db, portal, mode, text=rest[0] if rest else ""))
+    mongo, redis, db, mode, *rest = sys.argv[1:]
+    asyncio.run(main(mongo, redis, db, mode, text=rest[0] if rest else ""))

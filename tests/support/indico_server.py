@@ -5,7 +5,8 @@ starts PostgreSQL, redis-server and Indico on free 127.0.0.1 ports, seeds them
 (``scripts/indico/seed.json``) and stops everything on exit; every child dies with the
 test process (PDEATHSIG). Tests check what really got booked with :meth:`bookings`,
 which reads Indico's database with psql, and make someone else's bookings with
-:meth:`add_booking`, which goes through Indico's own Python API.
+:meth:`add_booking`, which goes through Indico's own Python API (as does
+:meth:`cancel_all`, a clean slate between tests).
 """
 
 from __future__ import annotations
@@ -165,6 +166,11 @@ class IndicoServer:
         }
         out = json.loads(self.stack.tool("book", stdin=json.dumps(spec)))
         return int(out["id"])
+
+    def cancel_all(self, user: str = "club") -> list[int]:
+        """Cancel every live booking made for ``user`` through Indico's Python API."""
+        out = json.loads(self.stack.tool("cancel", stdin=json.dumps({"user": user})))
+        return [int(i) for i in out["cancelled"]]
 
 
 def _accounts(report: dict[str, Any], seed: dict[str, Any] | None) -> dict[str, IndicoAccount]:

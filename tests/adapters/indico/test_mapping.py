@@ -32,7 +32,7 @@ def _room(room_id: int, building: str = "7", number: str = "701", **extra: objec
     return im.Room.model_validate(fields | extra)
 
 
-def test_catalogue_keeps_numbered_buildings_and_marks_approval_rooms() -> None:
+def test_catalogue_names_numbered_buildings_and_marks_approval_rooms() -> None:
     rooms = (
         _room(1),
         _room(2, number="702", max_advance_days=10),
@@ -40,7 +40,10 @@ def test_catalogue_keeps_numbered_buildings_and_marks_approval_rooms() -> None:
         _room(4, building="Библиотека", number="101", can_book=False, can_prebook=False),
     )
     found = mapping.catalogue(im.Catalogue(rooms=rooms))
-    assert [(b.code, b.name) for b in found.buildings] == [("7", "7"), ("3", "3")]
+    assert [(b.code, b.name, b.name_en) for b in found.buildings] == [
+        ("7", "Корпус 7", "Building 7"),
+        ("3", "Корпус 3", "Building 3"),
+    ]
     assert [r.id for r in found.rooms] == ["1", "2", "3"]  # 4: not bookable by the user
     approval = found.rooms[2]
     assert approval.needs_approval and not found.rooms[0].needs_approval
@@ -97,3 +100,23 @@ def test_other_failures() -> None:
     assert isinstance(mapping.port_error(ie.SlotTaken("no valid occurrences")), SlotTaken)
     assert isinstance(mapping.port_error(ie.SystemUnavailable("HTTP 500")), PortalUnavailable)
     assert isinstance(mapping.port_error(ie.LoginFailed("Invalid")), LoginFailed)
+
+
+def test_a_named_building_keeps_indicos_name() -> None:
+    found = mapping.catalogue(im.Catalogue(rooms=(_room(1, building="Библиотека"),)))
+    assert [(b.code, b.name, b.name_en) for b in found.buildings] == [
+        ("Библиотека", "Библиотека", "")
+    ]
+
+
+def test_a_booking_names_its_building_as_the_catalogue_does() -> None:
+    made = im.Booking(
+        id=9,
+        room_id=1,
+        start=datetime(2030, 5, 6, 18),
+        end=datetime(2030, 5, 6, 20),
+        reason="club",
+        state=im.BookingState.ACCEPTED,
+    )
+    found = mapping.booking(made, {1: _room(1)})
+    assert (found.building, found.building_name, found.room) == ("7", "Корпус 7", "701")
