@@ -6,9 +6,15 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from core.nlu.lexicon import PHRASES, Sense, sense_of
+from core.nlu.numbers import MULTIPLIERS
 from core.nlu.tokens import TokenKind, tokenize
 
-__all__ = ["Tok", "analyze", "has_cyrillic"]
+__all__ = ["HUGE", "Tok", "analyze", "has_cyrillic"]
+
+# A run of more digits than this reads as ``HUGE``: no count, capacity or day offset is
+# anywhere near it, and a float of 309+ digits would be infinite (``int()`` of it raises).
+_MOST_DIGITS = 15
+HUGE = float(10**_MOST_DIGITS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,7 +29,7 @@ class Tok:
     def number(self) -> float | None:
         """The numeric value of a digit token or a number word."""
         if self.kind == "int":
-            return float(self.text)
+            return float(self.text) if len(self.text) <= _MOST_DIGITS else HUGE
         if self.concept == "NUM":
             return self.value
         return None
@@ -79,11 +85,18 @@ def _phrase_at(words: list[str], i: int) -> tuple[int, Sense] | None:
 
 
 def _merge_compound_numbers(toks: list[Tok]) -> list[Tok]:
-    """«двадцать пять» / "twenty-five" → one number word 25."""
+    """«двадцать пять» / "twenty-five" → one number word 25; «две тысячи», "5 million" →
+    2000, 5000000."""
     out: list[Tok] = []
     for tok in toks:
         prev = out[-1] if out else None
         prev2 = out[-2] if len(out) > 1 else None
+        times = prev.number if prev is not None else None
+        if tok.concept == "NUM" and tok.value in MULTIPLIERS and times is not None:
+            assert prev is not None and tok.value is not None
+            value = min(times * tok.value, HUGE)  # «миллион миллионов…» stays finite
+            out[-1] = Tok("word", f"{prev.text} {tok.text}", "NUM", value)
+            continue
         if tok.concept == "NUM" and tok.value is not None and tok.value < 10:
             if _is_tens(prev):
                 assert prev is not None and prev.value is not None

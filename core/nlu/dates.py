@@ -14,6 +14,8 @@ Rules:
   "2 December", "27th of November", "2026-11-27", and with slashes "11/27" in English
   (month first) or «27/11» in Russian (day first; swapped when the first part exceeds 12).
   Without a year, a date already past this year means next year.
+* A date past the calendar («через 3000000 дней», year 10000 and on) is impossible, like
+  31.11: no date, so it is asked, never replaced by another one.
 * «18.30» and «18.00» are times, not dates (see ``times``).
 """
 
@@ -53,6 +55,13 @@ def upcoming(today: date, day: int, month: int, year: int | None) -> date | None
     return found
 
 
+def _later(today: date, days: int) -> date | None:
+    try:
+        return today + timedelta(days=days)
+    except OverflowError:  # past year 9999
+        return None
+
+
 def _safe(year: int, month: int, day: int) -> date | None:
     try:
         return date(year, month, day)
@@ -70,7 +79,7 @@ def _day(tok: Tok | None) -> int | None:
 def _year(toks: tuple[Tok, ...], j: int) -> tuple[int | None, int]:
     if j < len(toks) and toks[j].kind == "comma":
         j += 1
-    if j < len(toks) and toks[j].kind == "int" and len(toks[j].text) == 4:
+    if j < len(toks) and toks[j].kind == "int" and len(toks[j].text) == 4:  # digits only
         end = j + 1
         if end < len(toks) and toks[end].text in ("года", "год", "г"):
             end += 1
@@ -134,7 +143,7 @@ def _read_date(
         unit = nxt if nxt.is_("WEEK", "DAY") else _at(toks, i + 2)
         if amount is not None and unit is not None and unit.is_("DAY", "WEEK"):
             days = int(amount) * (7 if unit.is_("WEEK") else 1)
-            return today + timedelta(days=days), i + (2 if unit is nxt else 3)
+            return _later(today, days), i + (2 if unit is nxt else 3)
     return None
 
 

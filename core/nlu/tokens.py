@@ -2,7 +2,8 @@
 
 Kinds: ``word`` (letters), ``int`` (digits), ``room`` (digits with a letter, «301а»),
 ``clock`` ("18:00"), ``dotted`` ("27.11", "18.30", "1.5"), ``slash`` ("11/27"),
-``iso`` ("2026-11-27"), ``dash`` and ``comma``.
+``iso`` ("2026-11-27"), ``dash``, ``minus`` (a sign: «-5» at the start of a word, not
+after a number, where «18 -20» is still a range) and ``comma``.
 """
 
 from __future__ import annotations
@@ -12,7 +13,9 @@ from typing import Literal, NamedTuple
 
 __all__ = ["RawToken", "TokenKind", "normalize", "tokenize"]
 
-TokenKind = Literal["word", "int", "room", "clock", "dotted", "slash", "iso", "dash", "comma"]
+TokenKind = Literal[
+    "word", "int", "room", "clock", "dotted", "slash", "iso", "dash", "minus", "comma"
+]
 
 
 class RawToken(NamedTuple):
@@ -37,6 +40,7 @@ _ORDINAL_SUFFIXES = frozenset(
     {"st", "nd", "rd", "th", "го", "е", "ое", "ого", "й", "м", "ом", "ой", "ым"}
 )
 _SPLIT_SUFFIXES = frozenset({"am", "pm", "ч", "h", "x", "х"})
+_NUMERIC = frozenset({"int", "clock", "dotted", "slash", "iso"})
 
 
 def normalize(text: str) -> str:
@@ -47,9 +51,17 @@ def normalize(text: str) -> str:
     return re.sub(r"(\d)-(го|е|ое|ого|й|м|ом|ой|ым)\b", r"\1", text)
 
 
+def _is_minus(text: str, at: int, out: list[RawToken]) -> bool:
+    """A dash that is a sign: a digit follows, it starts a word, and no number precedes it."""
+    starts_word = at == 0 or not text[at - 1].isalnum()
+    after_number = bool(out) and out[-1].kind in _NUMERIC
+    return starts_word and not after_number and text[at + 1 : at + 2].isdigit()
+
+
 def tokenize(text: str) -> list[RawToken]:
     out: list[RawToken] = []
-    for m in _TOKEN.finditer(normalize(text)):
+    text = normalize(text)
+    for m in _TOKEN.finditer(text):
         kind = m.lastgroup
         if kind == "suffix" or kind is None:
             kind = "num"
@@ -67,6 +79,8 @@ def tokenize(text: str) -> list[RawToken]:
                 out.append(RawToken("word", suffix))
         elif kind == "decimal":
             out.append(RawToken("dotted", m.group().replace(",", ".")))
+        elif kind == "dash" and _is_minus(text, m.start(), out):
+            out.append(RawToken("minus", "-"))
         elif kind == "sign":
             out.append(RawToken("word", "№"))
         else:
