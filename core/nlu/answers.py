@@ -44,10 +44,7 @@ def parse_slot(
         slots = extract_slots(toks, today=today, lang=lang, places=places)
         value = slots.rooms if name == "rooms" else slots.capacity
         if value is None:
-            numbers = [t.number for t in toks if t.number is not None or t.is_("ART")]
-            value = int(numbers[0]) if numbers and numbers[0] is not None else None
-            if value is None and any(t.is_("ART") for t in toks):
-                value = 1
+            value = _first_number(toks)
         if value is None:
             raise _fail(Reason.NUMBER, lang)
         if name == "rooms" and not 1 <= value <= MAX_ROOMS:
@@ -74,6 +71,17 @@ def parse_slot(
     if name == "recurrence":
         return _recurrence(toks, lang)
     raise _fail(Reason.SLOT, lang)
+
+
+def _first_number(toks: tuple[Tok, ...]) -> int | None:
+    """The first number in an answer, with its sign («-5» is an error, not 5); "a" is 1."""
+    for i, tok in enumerate(toks):
+        if tok.number is not None:
+            negative = i > 0 and toks[i - 1].kind == "minus"
+            return -int(tok.number) if negative else int(tok.number)
+        if tok.is_("ART"):
+            return 1
+    return None
 
 
 def _date(toks: tuple[Tok, ...], today: date, lang: Lang) -> date:

@@ -1,9 +1,10 @@
-"""Number words in Russian and English: cardinals (with the case forms used with hours)
+"""Number words in Russian and English: cardinals (with the case forms used with hours),
+multipliers («тысяча», "million": read, so «миллион аудиторий» is not taken for one)
 and ordinals («седьмой», «в седьмом», "seventh"), which name numbered buildings."""
 
 from __future__ import annotations
 
-__all__ = ["NUMBER_WORDS", "ORDINAL_WORDS"]
+__all__ = ["MULTIPLIERS", "NUMBER_WORDS", "ORDINAL_WORDS"]
 
 _TABLE: tuple[tuple[int, str], ...] = (
     (1, "один одна одну одно одного одной одним one"),
@@ -34,7 +35,11 @@ _TABLE: tuple[tuple[int, str], ...] = (
     (80, "восемьдесят восьмидесяти eighty"),
     (90, "девяносто девяноста ninety"),
     (100, "сто ста hundred"),
+    (1000, "тысяча тысячи тысяч тысячу thousand thousands"),
+    (10**6, "миллион миллиона миллионов millions million"),
+    (10**9, "миллиард миллиарда миллиардов billion billions"),
 )
+MULTIPLIERS = frozenset({1000, 10**6, 10**9})  # «две тысячи»: the number before multiplies
 
 NUMBER_WORDS: dict[str, int] = {word: n for n, words in _TABLE for word in words.split()}
 

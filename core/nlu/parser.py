@@ -24,6 +24,7 @@ from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
 from core.nlu.analysis import Tok, analyze, has_cyrillic
+from core.nlu.bounds import out_of_bounds
 from core.nlu.decision import WEEKDAYS, Decision, Intent, Lang, Recurrence, SlotName, Slots
 from core.nlu.intents import score
 from core.nlu.places import Places
@@ -81,13 +82,18 @@ def parse(text: str, *, now: datetime, tz: ZoneInfo, places: Places) -> Decision
     if intent in _WEEKLY and slots.recurrence is None:
         slots = _weekday_as_recurrence(toks, slots)
     missing = [name for name in _REQUIRED.get(intent, ()) if getattr(slots, name) is None]
+    question = question_for(missing[0], lang) if missing else None
+    if intent in _BOOKING and (bounds := out_of_bounds(slots, lang)) is not None:
+        # kept as written and asked first: «100000 аудиторий» is never booked as one room
+        missing.insert(0, bounds[0])
+        question = bounds[1]
     return Decision(
         intent=intent,
         confidence=max(0.0, min(1.0, confidence)),
         slots=slots,
         missing=missing,
         next_action="clarify" if missing else "execute",
-        clarification_question=question_for(missing[0], lang) if missing else None,
+        clarification_question=question,
         lang=lang,
     )
 

@@ -5,6 +5,11 @@ into one token, so no later reader takes its number. Then order matters, each re
 marks the tokens it used: recurrence → date → times → capacity («на 40 человек») → room
 count («три аудитории», "a room") → room numbers (3–4 digits, «301а», or any number right
 after «аудитория»/"room"/«№») → adjacency.
+
+Counts and capacities are kept as written, however large, and a minus sign makes them
+negative («-5 аудиторий»): the parser and the booking rules ask about them, never clamp or
+drop them. Before a plural noun («100 аудиторий», "150 rooms") a 3–4 digit number is a
+count, not a room number; 5 digits and more always are.
 """
 
 from __future__ import annotations
@@ -20,10 +25,11 @@ from core.nlu.times import extract_times
 
 __all__ = ["MAX_ROOMS", "extract_slots", "room_numbers"]
 
-MAX_ROOMS = 20
-_MAX_CAPACITY = 1000
+MAX_ROOMS = 20  # the most rooms one request books
 _COUNT_SKIP = 2  # adjectives allowed between a count and its noun ("two free adjacent rooms")
 _UNITS = frozenset({"PEOPLE", "HOUR", "MINUTE", "DAY", "WEEK", "MONTH"})
+_PLURAL_NOUNS = frozenset({"аудиторий", "комнат", "кабинетов", "rooms", "classrooms"})
+_ROOM_NUMBER_DIGITS = 4  # longer digit runs are never room numbers
 
 
 def _number(tok: Tok) -> int | None:
@@ -33,21 +39,29 @@ def _number(tok: Tok) -> int | None:
     return int(value)
 
 
+def _signed(toks: tuple[Tok, ...], i: int, used: set[int]) -> tuple[int | None, int]:
+    """The number at ``toks[i]`` with its minus sign, and the index the number starts at."""
+    value = _number(toks[i])
+    if value is not None and i > 0 and toks[i - 1].kind == "minus" and i - 1 not in used:
+        return -value, i - 1
+    return value, i
+
+
 def _capacity(toks: tuple[Tok, ...], used: set[int]) -> int | None:
     for i, tok in enumerate(toks):
         if i in used:
             continue
-        value = _number(tok)
+        value, first = _signed(toks, i, used)
         nxt = toks[i + 1] if i + 1 < len(toks) else None
         if value is not None and nxt is not None and nxt.is_("PEOPLE"):
-            used.update((i, i + 1))
-            return value if 0 < value <= _MAX_CAPACITY else None
+            used.update(range(first, i + 2))
+            return value
         if tok.is_("CAPACITY"):
             for j in range(i + 1, min(i + 4, len(toks))):
-                found = _number(toks[j])
+                found, _ = _signed(toks, j, used)
                 if found is not None and j not in used:
                     used.update(range(i, j + 1))
-                    return found if 0 < found <= _MAX_CAPACITY else None
+                    return found
     return None
 
 
@@ -55,22 +69,33 @@ def _count(toks: tuple[Tok, ...], used: set[int]) -> int | None:
     for i, tok in enumerate(toks):
         if i in used:
             continue
-        value = 1 if tok.is_("ART") else _number(tok)
-        if value is None or (tok.kind == "int" and len(tok.text) > 2):
+        value, first = (1, i) if tok.is_("ART") else _signed(toks, i, used)
+        if value is None:
             continue
         for j in range(i + 1, min(i + 2 + _COUNT_SKIP, len(toks))):
             nxt = toks[j]
             if nxt.is_("ROOM"):
-                used.update(range(i, j))
-                return value if 0 < value <= MAX_ROOMS else None
+                if not _counts(tok, nxt):
+                    break
+                used.update(range(first, j))
+                return value
             if j in used or nxt.kind != "word" or nxt.concept not in (None, "ADJ"):
                 break
     return None
 
 
+def _counts(number: Tok, noun: Tok) -> bool:
+    """Whether a number before a room noun counts rooms («3 аудитории») rather than names
+    one («301 аудитория»)."""
+    if number.kind != "int" or len(number.text) <= 2 or len(number.text) > _ROOM_NUMBER_DIGITS:
+        return True
+    return noun.text in _PLURAL_NOUNS
+
+
 def room_numbers(toks: tuple[Tok, ...], used: set[int], *, any_length: bool = False) -> list[str]:
     """Room numbers in ``toks``: «301», «301а», «аудитория 5», "room #12"."""
     found: list[str] = []
+    seen: set[str] = set()  # a set, so thousands of numbers stay linear
     for i, tok in enumerate(toks):
         if i in used or tok.kind not in ("int", "room"):
             continue
@@ -80,10 +105,11 @@ def room_numbers(toks: tuple[Tok, ...], used: set[int], *, any_length: bool = Fa
         prev = toks[i - 1] if i > 0 else None
         after_noun = prev is not None and prev.is_("ROOM", "ROOMNO")
         digits = tok.text if tok.kind == "int" else tok.text[:-1]
-        long_enough = 3 <= len(digits) <= 4 and not digits.startswith("0")
+        long_enough = 3 <= len(digits) <= _ROOM_NUMBER_DIGITS and not digits.startswith("0")
         if tok.kind == "room" or long_enough or after_noun or any_length:
             used.add(i)
-            if tok.text not in found:
+            if tok.text not in seen:
+                seen.add(tok.text)
                 found.append(tok.text)
     return found
 

@@ -78,6 +78,19 @@ class Limits:
     OPEN_HOURS = Text("Аудитории доступны с {opens} до {closes}", "Rooms are open {opens}–{closes}")
     END_BEFORE_START = Text("Конец должен быть позже начала", "The end must be after the start")
     TOO_LONG = Text("Бронь не длиннее {longest}", "A booking lasts at most {longest}")
+    # A count or capacity out of bounds is asked again with one of these, never clamped.
+    TOO_MANY_ROOMS = Text(
+        "Можно забронировать до {most} аудиторий сразу", "I can book up to {most} rooms at once"
+    )
+    NO_ROOMS = Text(
+        "Число аудиторий должно быть от 1 до {most}", "The number of rooms must be 1 to {most}"
+    )
+    NO_PEOPLE = Text(
+        "Число человек должно быть больше нуля", "The number of people must be above zero"
+    )
+    TOO_MANY_PEOPLE = Text(
+        "В самой большой аудитории мест: {most}", "The largest room seats {most} people"
+    )
     # What follows «не длиннее» (the genitive) / "at most": one or many hours or minutes.
     HOURS_ONE = Text("{count} часа", "{count} hour")
     HOURS_MANY = Text("{count} часов", "{count} hours")

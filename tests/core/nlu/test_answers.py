@@ -85,6 +85,11 @@ BAD: list[tuple[SlotName, str, Lang, str]] = [
     ("rooms", "50", "ru", "Можно от 1 до 20 аудиторий"),
     ("rooms", "0", "en", "From 1 to 20 rooms"),
     ("capacity", "0", "en", "A number, please"),
+    # issue 16: a sign or a huge count is an error, never read as another number
+    ("rooms", "-5", "ru", "Можно от 1 до 20 аудиторий"),
+    ("rooms", "миллион", "ru", "Можно от 1 до 20 аудиторий"),
+    ("rooms", "9" * 400, "en", "From 1 to 20 rooms"),
+    ("capacity", "-5", "en", "A number, please"),
     ("building", "на луне", "ru", "Не знаю такой корпус"),
     ("room", "любую", "ru", "Не понял номер аудитории"),
     ("adjacent", "может быть", "ru", "Ответьте «да» или «нет»"),
