@@ -30,8 +30,10 @@ from core.nlu.intents import score_intents
 from core.nlu.parser import detect_lang, parse
 from core.nlu.places import Places
 from core.nlu.questions import question_for
+from core.nlu.slots import MAX_ROOMS
 
 __all__ = [
+    "MAX_ROOMS",
     "WEEKDAYS",
     "Decision",
     "Intent",

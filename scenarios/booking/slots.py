@@ -9,6 +9,7 @@ from pydantic import BaseModel
 
 from core.booking import Catalogue
 from core.commands import Lang
+from core.nlu import MAX_ROOMS
 from core.texts import Limits, Text, days, duration, tr
 
 __all__ = ["ANY_BUILDING", "BookingSlots", "check_booking"]
@@ -31,6 +32,30 @@ def _minutes(value: dt.time) -> int:
     return value.hour * 60 + value.minute
 
 
+def _largest(catalogue: Catalogue, building: str | None) -> int | None:
+    """The most people one room the bot may book seats (in ``building`` when one is named);
+    None when no capacity is known. Rooms that need approval are not booked, so not counted."""
+    rooms = catalogue.rooms if building in (None, ANY_BUILDING) else catalogue.rooms_in(building)
+    seats = [r.capacity for r in rooms if r.capacity is not None and not r.needs_approval]
+    return max(seats, default=None)
+
+
+def _count_problem(model: BookingSlots, catalogue: Catalogue) -> tuple[str, Text] | None:
+    """A count or capacity no booking can have: asked again, never clamped or dropped."""
+    count = len(model.room) if model.room else model.rooms
+    if count > MAX_ROOMS:
+        return ("room" if model.room else "rooms"), Limits.TOO_MANY_ROOMS
+    if count < 1:
+        return "rooms", Limits.NO_ROOMS
+    if model.capacity is not None:
+        if model.capacity < 1:
+            return "capacity", Limits.NO_PEOPLE
+        largest = _largest(catalogue, model.building)
+        if largest is not None and model.capacity > largest:
+            return "capacity", Limits.TOO_MANY_PEOPLE
+    return None
+
+
 def check_booking(
     slots: dict[str, object], lang: Lang, *, today: dt.date, catalogue: Catalogue
 ) -> tuple[str, str] | None:
@@ -43,6 +68,10 @@ def check_booking(
     model = BookingSlots.model_validate(slots)
     if model.building not in (None, ANY_BUILDING) and catalogue.building(model.building) is None:
         return broken("building", Limits.NO_SUCH_BUILDING)
+    if (counted := _count_problem(model, catalogue)) is not None:
+        slot, reason = counted
+        most = MAX_ROOMS if slot != "capacity" else _largest(catalogue, model.building)
+        return broken(slot, reason, most=most)
     if model.room and model.building not in (None, ANY_BUILDING):
         # The bot never books a room that waits for someone's approval: say so up front.
         by_number = {room.number: room for room in catalogue.rooms_in(model.building)}

@@ -148,3 +148,85 @@ async def test_a_rooms_own_horizon_bounds_a_request_for_that_room(
     question = await sink.wait_for(Question, timeout=30)
     assert question.text.startswith("Бронировать можно не дальше чем на 2 дня вперёд. ")
     assert site.bookings == []
+
+
+# Issue 16: a count or capacity no booking can have is asked about, never clamped or dropped.
+@pytest.mark.parametrize(
+    ("text", "question"),
+    [
+        (
+            "забронируй 100000 аудиторий в библиотеке завтра с 10 до 12",
+            "Можно забронировать до 20 аудиторий сразу. Сколько аудиторий нужно?",
+        ),
+        (
+            "забронируй миллион аудиторий в библиотеке завтра с 10 до 12",
+            "Можно забронировать до 20 аудиторий сразу. Сколько аудиторий нужно?",
+        ),
+        (
+            "book 99 rooms in the library tomorrow 10-12",
+            "I can book up to 20 rooms at once. How many rooms do you need?",
+        ),
+        (
+            "забронируй -5 аудиторий в библиотеке завтра с 10 до 12",
+            "Число аудиторий должно быть от 1 до 20. Сколько аудиторий нужно?",
+        ),
+    ],
+)
+async def test_a_room_count_out_of_bounds_is_asked_and_nothing_booked(
+    manager: NLUManager, sink: CollectingSink, site: MemorySite, text: str, question: str
+) -> None:
+    await manager.handle(cmd(text))
+    asked = await sink.wait_for(Question, timeout=30)
+    assert asked.text == question
+    assert site.bookings == []
+
+
+async def test_the_answer_to_the_room_count_question_is_booked(
+    manager: NLUManager, sink: CollectingSink, site: MemorySite
+) -> None:
+    await manager.handle(cmd("забронируй 100000 аудиторий в библиотеке завтра с 10 до 12"))
+    question = await sink.wait_for(Question, timeout=30)
+    accepted = await manager.answer(
+        Answer(chat_id=100, user_id=100, run_id=question.run_id, seq=question.seq, text="2")
+    )
+    assert accepted.accepted, accepted.note
+    done = await sink.wait_for(Done, timeout=30)
+    assert done.text.startswith("Забронированы ")
+    assert len(site.bookings) == 2
+
+
+@pytest.mark.parametrize(
+    ("text", "question"),
+    [
+        (
+            "забронируй аудиторию в библиотеке на 100000 человек завтра с 10 до 12",
+            "В самой большой аудитории мест: 12. На сколько человек?",  # 103 needs approval
+        ),
+        (
+            "book a room for 5000 people tomorrow 10-12",
+            "The largest room seats 20 people. For how many people?",
+        ),
+    ],
+)
+async def test_a_capacity_beyond_every_room_is_asked_not_dropped(
+    manager: NLUManager, sink: CollectingSink, site: MemorySite, text: str, question: str
+) -> None:
+    await manager.handle(cmd(text))
+    asked = await sink.wait_for(Question, timeout=30)
+    assert asked.text == question
+    assert site.bookings == []
+
+
+async def test_the_answer_to_the_capacity_question_is_booked(
+    manager: NLUManager, sink: CollectingSink, site: MemorySite
+) -> None:
+    await manager.handle(
+        cmd("забронируй аудиторию в библиотеке на 100000 человек завтра с 10 до 12")
+    )
+    question = await sink.wait_for(Question, timeout=30)
+    accepted = await manager.answer(
+        Answer(chat_id=100, user_id=100, run_id=question.run_id, seq=question.seq, text="10")
+    )
+    assert accepted.accepted, accepted.note
+    done = await sink.wait_for(Done, timeout=30)
+    assert done.text == "Забронирована 101 (Библиотека, вт 24.11, 10:00–12:00)"
