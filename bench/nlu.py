@@ -1,6 +1,7 @@
-"""Benchmark the rule-based NLU: median and p99 parse time per command.
+"""Benchmark the rule-based NLU: median and p99 parse time per command, and the worst
+parse time of a 4096-character text (Telegram's longest message).
 
-    python bench/nlu.py [--commands 5000] [--seed 1]
+    python bench/nlu.py [--commands 5000] [--seed 1] [--long 4096]
 
 Commands are a generated mix of Russian and English booking, listing, cancelling,
 schedule, help and off-topic texts, with typos and varied case. Two passes are timed:
@@ -8,6 +9,12 @@ schedule, help and off-topic texts, with typos and varied case. Two passes are t
 "warm" (the same texts again, the steady state of a long-running bot). Buildings are the
 reference portal's test catalogue (``tests.support.catalogues``); its ``Places`` is built
 fresh for the cold pass, so its per-word cache starts empty too.
+
+The long texts (issue 16) are adversarial: one digit run, one endless word, repeated
+commands, ranges, signs, dots, unique made-up words (each a fuzzy lookup), random unicode.
+Each is parsed cold (all caches cleared) three times and the best kept, since other jobs
+share the machine; the worst text and the time per 1 000 characters at a quarter of the
+length show whether parsing stays linear.
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # for tests.sup
 
 from core.nlu import Places, parse  # noqa: E402
 from core.nlu.analysis import analyze  # noqa: E402
+from core.nlu.lexicon import sense_of  # noqa: E402
 from tests.support.catalogues import refportal_places  # noqa: E402
 
 TZ = ZoneInfo("Europe/Moscow")
@@ -78,6 +86,56 @@ def generate(n: int, seed: int) -> list[str]:
     return out
 
 
+def long_texts(length: int, seed: int) -> dict[str, str]:
+    rng = random.Random(seed)
+
+    def fill(unit: str) -> str:
+        return (unit * (length // len(unit) + 1))[:length]
+
+    made_up = " ".join(
+        "".join(rng.choice("абвгдежзиклмнопрстуфх") for _ in range(7)) for _ in range(length // 8)
+    )
+    return {
+        "digits": "9" * length,
+        "one word": "а" * length,
+        "command ru": fill("забронируй 3 аудитории завтра с 18 до 20 на 40 человек "),
+        "command en": fill("book 2 rooms tomorrow 10-12 for 25 people "),
+        "ranges": fill("с 1 до 2 "),
+        "dashes": fill("1-"),
+        "signs": fill("-1 "),
+        "dots": fill("1."),
+        "clocks": fill("1:"),
+        "rooms": fill("301а "),
+        "ordinals": fill("1-го "),
+        "buildings": fill("в 7-м корпусе "),
+        "made-up words": made_up[:length],
+        "unicode": "".join(chr(rng.randint(32, 0x2FFF)) for _ in range(length)),
+    }
+
+
+def _cold_ms(text: str) -> float:
+    best = float("inf")
+    for _ in range(3):
+        analyze.cache_clear()
+        sense_of.cache_clear()
+        places = refportal_places()
+        t0 = time.perf_counter()
+        parse(text, now=NOW, tz=TZ, places=places)
+        best = min(best, (time.perf_counter() - t0) * 1000)
+    return best
+
+
+def _report_long(length: int, seed: int) -> str:
+    full = {name: _cold_ms(text) for name, text in long_texts(length, seed).items()}
+    quarter = {name: _cold_ms(text) for name, text in long_texts(length // 4, seed).items()}
+    worst = max(full, key=full.__getitem__)
+    growth = max(full[n] / max(quarter[n], 1e-3) for n in full)
+    return (
+        f"long  worst {full[worst]:.1f} ms at {length} chars ({worst}); "
+        f"most growth x{growth:.1f} from {length // 4} chars (x4 is linear)"
+    )
+
+
 def _time_all(texts: list[str], places: Places) -> list[float]:
     timings: list[float] = []
     for text in texts:
@@ -100,6 +158,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--commands", type=int, default=5000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--long", type=int, default=4096, help="length of the long texts")
     args = parser.parse_args()
     texts = generate(args.commands, args.seed)
     t0 = time.perf_counter()
@@ -119,6 +178,7 @@ def main() -> None:
     print(_report("warm", warm))
     target = statistics.median(cold) <= 1.0
     print("target median <= 1 ms:", "met" if target else "NOT met")
+    print(_report_long(args.long, args.seed))
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
         ("bench.bot", ["--chats", "2", "--messages", "2", "--rounds", "1"], "of the echo bot"),
         ("bench.booking", ["--repeat", "1", "--users", "2"], "ratio scenario/script"),
         ("bench.booking", ["--system", "indico", "--repeat", "1"], "ratio scenario/script"),
-        ("bench.nlu", ["--commands", "50"], "warm  median"),
+        ("bench.nlu", ["--commands", "50", "--long", "512"], "long  worst"),
         ("bench.flood", ["--chats", "20"], "delivered: 20"),
         ("bench.redis_pipelining", ["--commands", "100"], "pipelining"),
     ],
