@@ -395,7 +395,8 @@ class NLUManager:
     async def set_timezone(self, user_id: int, tz: str) -> None:
         try:
             ZoneInfo(tz)
-        except (ZoneInfoNotFoundError, ValueError) as exc:
+        # OSError: a name too long for a file name (zoneinfo looks names up as files).
+        except (ZoneInfoNotFoundError, ValueError, OSError) as exc:
             raise ConfigError(
                 f"unknown time zone {tz!r}", hint="use a name like Europe/Moscow"
             ) from exc

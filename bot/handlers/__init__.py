@@ -14,6 +14,7 @@ def routers() -> list[Router]:
         cancel,
         help,
         login,
+        media,
         settings,
         start,
         status,
@@ -22,6 +23,11 @@ def routers() -> list[Router]:
 
     # The /login dialogue first (its answers must never reach the core), then plain text
     # (the bulk of updates), then commands and buttons, then any other slash command, which
-    # goes to the core like text.
+    # goes to the core like text, then captions and media; last, any button no router knew.
     modules = (login, text, start, help, status, cancel, bookings, settings, callbacks)
-    return [*(module.router() for module in modules), text.fallback_router()]
+    return [
+        *(module.router() for module in modules),
+        text.fallback_router(),
+        media.router(),
+        callbacks.fallback_router(),
+    ]
