@@ -27,6 +27,7 @@ class Run:
     STALE_ANSWER = Text("Этот вопрос уже закрыт.", "This question is already closed.")
     ANSWER_TAKEN = Text("Принято: {label}", "Got it: {label}")
     DOES_NOT_FIT = Text("Не подходит", "That does not fit")
+    CHOOSE_OPTION = Text("Выберите один из вариантов кнопкой", "Please pick one of the options")
     APOLOGY = Text(
         "Простите, что-то пошло не так на моей стороне. Попробуйте ещё раз чуть позже.",
         "Sorry, something went wrong on my side. Please try again a bit later.",
