@@ -12,9 +12,11 @@ def routers() -> list[Router]:
         bookings,
         callbacks,
         cancel,
+        edits,
         help,
         login,
         media,
+        new_command,
         settings,
         start,
         status,
@@ -24,7 +26,10 @@ def routers() -> list[Router]:
     # The /login dialogue first (its answers must never reach the core), then plain text
     # (the bulk of updates), then commands and buttons, then any other slash command, which
     # goes to the core like text, then captions and media; last, any button no router knew.
-    modules = (login, text, start, help, status, cancel, bookings, settings, callbacks)
+    modules = (
+        login, text, start, help, status, cancel, bookings, settings, callbacks, new_command,
+        edits,
+    )  # fmt: skip
     return [
         *(module.router() for module in modules),
         text.fallback_router(),

@@ -6,10 +6,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from aiogram import Router
+from aiogram.fsm.context import FSMContext
 from aiogram.types import Message
 
 from bot.filters import has_caption, is_media
-from bot.handlers.common import to_command
+from bot.handlers.new_command import submit
 from core.commands import Lang
 from core.texts import Bot, tr
 
@@ -20,8 +21,10 @@ if TYPE_CHECKING:
 __all__ = ["router"]
 
 
-async def caption(message: Message, manager: NLUManager, lang: Lang) -> None:
-    await manager.handle(to_command(message, lang))
+async def caption(
+    message: Message, manager: NLUManager, state: FSMContext, sink: TelegramSink, lang: Lang
+) -> None:
+    await submit(message, manager, state, sink, lang)
 
 
 async def not_text(message: Message, sink: TelegramSink, lang: Lang) -> None:

@@ -17,6 +17,10 @@ class Run:
         "I can't do that yet: the “{what}” scenario is not set up. Send /help for what works.",
     )
     CANCELLED = Text("Отменено: {title}.", "Cancelled: {title}.")
+    CORRECTED = Text(
+        "Учёл исправление: «{title}» начинаю заново.",
+        "Got the correction: starting “{title}” over.",
+    )
     NOTHING_TO_CANCEL = Text("Сейчас нечего отменять.", "There is nothing to cancel.")
     EXPIRED = Text(
         "Вопрос «{question}» остался без ответа, и я отменил «{title}». Напишите заново, когда "

@@ -52,9 +52,9 @@ class Bot:
     NEW_COMMAND_YES = Text("Да, новое", "Yes, a new one")
     NEW_COMMAND_NO = Text("Нет, ответить на вопрос", "No, answer the question")
     EDIT_TOO_LATE = Text(
-        "Изменённое сообщение я не учёл: этот запрос уже выполняется или выполнен. Если нужно "
-        "другое, напишите новым сообщением.",
-        "I did not apply the edit: that request is already running or done. If you need "
+        "Изменённое сообщение я не учёл: оно уже обработано. Если нужно другое, напишите "
+        "новым сообщением.",
+        "I did not apply the edit: that message has been handled already. If you need "
         "something else, send it as a new message.",
     )
     ERROR = Text("{message}. {hint}", "{message}. {hint}")

@@ -198,3 +198,26 @@ async def test_typed_text_at_the_alternatives_question_asks_it_again_and_nothing
     assert len(booked) == 2 and {b["building"] for b in booked} == {"chaikovsky"}
     assert done.text is not None and "Корпус на Чайковского" in done.text
     assert not any("Не получилось" in (m.text or "") for m in user.messages)
+
+
+async def test_an_edited_request_still_collecting_details_is_booked_as_corrected(
+    app: BotApp, tg: FakeTelegram, portal_url: str
+) -> None:
+    # Issue 16: edits used to get no reply at all, and the booking went ahead unchanged.
+    user = tg.user(1, "Анна", language_code="ru")
+    sent = await user.send(FLAGSHIP)
+    await user.wait_for_message(has("В каком корпусе?"), timeout=WAIT)
+    await user.edit(sent["message_id"], "забронируй 2 аудитории рядом в пятницу с 10 до 12")
+    corrected = await user.wait_for_message(timeout=WAIT)
+    asked = await user.wait_for_message(timeout=WAIT)
+    assert corrected.text == "Учёл исправление: «Бронирование аудиторий» начинаю заново."
+    assert asked.text == "В каком корпусе?"
+    await user.wait_for_answer(await user.tap("Корпус на Чайковского", message_id=asked.message_id))
+    done = await user.wait_for_message(has("Забронированы"), timeout=WAIT)
+
+    booked = await portal_bookings(portal_url, user="club")
+    assert len(booked) == 2
+    assert {(b["building"], b["date"], b["start"], b["end"]) for b in booked} == {
+        ("chaikovsky", "2026-11-27", "10:00", "12:00")
+    }
+    assert done.text is not None and "пт 27.11, 10:00–12:00" in done.text
