@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from aiogram.filters.callback_data import CallbackData
 
-__all__ = ["AnswerCb", "CancelCb", "LangCb", "LoginCb", "OtherCb", "TzCb"]
+__all__ = ["AnswerCb", "CancelCb", "LangCb", "LoginCb", "NewCommandCb", "OtherCb", "TzCb"]
 
 
 class AnswerCb(CallbackData, prefix="a"):
@@ -42,3 +42,10 @@ class LoginCb(CallbackData, prefix="lg"):
     """A button of the /login dialogue (only «Отмена» for now)."""
 
     action: str
+
+
+class NewCommandCb(CallbackData, prefix="n"):
+    """«Начать новое?» while run ``run`` waits: start the new command (``new``) or not."""
+
+    run: str
+    new: bool

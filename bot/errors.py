@@ -26,8 +26,9 @@ log = structlog.get_logger("clubman.bot.errors")
 
 
 def _user(update: Update) -> User | None:
-    if update.message is not None:
-        return update.message.from_user
+    message = update.message or update.edited_message
+    if message is not None:
+        return message.from_user
     if update.callback_query is not None:
         return update.callback_query.from_user
     return None

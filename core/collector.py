@@ -14,7 +14,7 @@ from core.nlu import SlotParseError
 from core.output import AnswerOutcome
 from core.runner import ScenarioRunner
 from core.scenario import SlotContext, StepScenario
-from core.store import RunStatus, ScenarioRun, Store
+from core.store import OptionRecord, RunStatus, ScenarioRun, Store
 from core.texts import Run, tr
 
 __all__ = ["SlotCollector"]
@@ -22,6 +22,17 @@ __all__ = ["SlotCollector"]
 
 def _lang(run: ScenarioRun) -> Lang:
     return "en" if run.lang == "en" else "ru"
+
+
+def _typed_option(options: list[OptionRecord], text: str | None) -> OptionRecord | None:
+    """The option a typed answer names: its label (any case) or its number in the list."""
+    typed = (text or "").strip().casefold()
+    by_label = [o for o in options if o.label.strip().casefold() == typed]
+    if by_label:
+        return by_label[0]
+    if typed.isdigit() and 1 <= int(typed) <= len(options):
+        return options[int(typed) - 1]
+    return None
 
 
 class SlotCollector:
@@ -87,6 +98,14 @@ class SlotCollector:
         assert run.question is not None
         lang = _lang(run)
         key = run.question.key
+        if answer.option_id is None and not run.question.allow_free_text:
+            # A buttons-only question: the steps after it read option ids, never free text.
+            typed = _typed_option(run.question.options, answer.text)
+            if typed is None:
+                note = tr(Run.CHOOSE_OPTION, lang)
+                await self._runner.ask_again(run, reason=note)
+                return AnswerOutcome(accepted=False, note=note)
+            answer = answer.model_copy(update={"option_id": typed.id, "text": None})
         label = answer.text
         if answer.option_id is not None:
             chosen = next((o for o in run.question.options if o.id == answer.option_id), None)

@@ -31,13 +31,22 @@ from core.sessions import ChatSessions
 from core.store import Direction, RunStatus, ScenarioRun, Store, UserProfile
 from core.texts import Run, Text, tr
 
-__all__ = ["NLUManager", "UserSettingsView"]
+__all__ = ["NLUManager", "NewCommandPending", "UserSettingsView"]
 
 log = structlog.get_logger("clubman.manager")
 
 # A text sent while a question waits is taken as a new command only when the rules are
 # this sure of it; otherwise it is an answer (and asked again if it does not parse).
 _NEW_COMMAND_CONFIDENCE = 0.8
+
+
+class NewCommandPending(BaseModel):
+    """``handle`` held back a text that reads as a new complete command while run
+    ``run_id`` waits on ``question``: the view asks whether to start anew."""
+
+    run_id: str
+    question: str
+    lang: Lang
 
 
 class UserSettingsView(BaseModel):
@@ -120,18 +129,17 @@ class NLUManager:
 
     # --- messages -------------------------------------------------------------------
 
-    async def handle(self, command: Command) -> None:
+    async def handle(
+        self, command: Command, *, confirm_new: bool = False
+    ) -> NewCommandPending | None:
+        """A new command, or the answer to the chat's waiting question.
+
+        With ``confirm_new`` (a view that can ask back), a text that reads as a complete new
+        command of the waiting run's kind is neither: nothing is done and the view asks
+        which was meant (``start_instead`` or the question again). Without it, such a text
+        is taken as the answer."""
         async with self._sessions.turn(command.chat_id) as fresh:
-            structlog.contextvars.bind_contextvars(chat_id=command.chat_id)
-            await self._storage.conversations.append(
-                chat_id=command.chat_id,
-                user_id=command.user_id,
-                direction=Direction.IN,
-                text=command.text,
-            )
-            await self._bus.publish(
-                CommandReceived(chat_id=command.chat_id, user_id=command.user_id, text=command.text)
-            )
+            await self._received(command)
             if fresh:  # both read from Redis: gathered, they share one round trip
                 user, waiting = await asyncio.gather(
                     self._user(command), self._waiting_run(command.chat_id)
@@ -139,34 +147,115 @@ class NLUManager:
             else:  # both answered from memory: awaited in turn, they cost no tasks
                 user = await self._user(command)
                 waiting = await self._waiting_run(command.chat_id)
-            tz = ZoneInfo(user.timezone or self._default_tz)
-            places = self._catalogues.places
-            decision = parse(command.text, now=self._clock.now(), tz=tz, places=places)
-            forced = self._forced_intent(command)
-            if forced is not None:
-                # "/schedules" says nothing about the language: the client's setting does.
-                lang = command.lang or decision.lang
-                decision = decision.model_copy(
-                    update={"intent": forced, "confidence": 1.0, "lang": lang}
+            decision = self._decide(command, user)
+            if waiting is None or self._starts_other(command, decision, waiting):
+                await self._start(command, decision, user)
+                return None
+            if confirm_new and self._repeats(decision, waiting):
+                assert waiting.question is not None
+                return NewCommandPending(
+                    run_id=waiting.short_id,
+                    question=waiting.question.text,
+                    lang=_lang(waiting.lang),
                 )
-            is_new = forced is not None or (
-                decision.intent not in (Intent.UNKNOWN,)
-                and decision.confidence >= _NEW_COMMAND_CONFIDENCE
-                and waiting is not None
-                and decision.intent.value != waiting.scenario
+            await self._answer_locked(
+                waiting,
+                Answer(
+                    chat_id=command.chat_id,
+                    user_id=command.user_id,
+                    run_id=waiting.short_id,
+                    text=command.text,
+                ),
             )
-            if waiting is not None and not is_new:
+            return None
+
+    async def start_instead(self, command: Command, *, run_id: str) -> bool:
+        """Cancel run ``run_id`` and start ``command`` (already received by ``handle``) in
+        its place; False, doing nothing, when that run no longer waits for an answer."""
+        async with self._sessions.turn(command.chat_id):
+            run = await self._storage.runs.get(run_id)
+            if run is None or run.chat_id != command.chat_id or not run.status.awaiting_answer:
+                return False
+            await self._end(run, RunStatus.CANCELLED, Run.CANCELLED)
+            user = await self._user(command)
+            await self._start(command, self._decide(command, user), user)
+            return True
+
+    async def correct(self, command: Command) -> bool:
+        """An edited message: a correction while the chat's newest run still collects its
+        details (not started yet), else False and nothing is done.
+
+        Which message the edit belongs to is not known here, so the rule is by state: a
+        text that reads as a command of that run's kind replaces the run (started anew from
+        the corrected text); any other text answers its question, as a new message would."""
+        async with self._sessions.turn(command.chat_id):
+            runs = await self._storage.runs.active_for_chat(command.chat_id)
+            run = runs[-1] if runs else None
+            if run is None or run.status is not RunStatus.COLLECTING or run.question is None:
+                return False
+            await self._received(command)
+            user = await self._user(command)
+            decision = self._decide(command, user)
+            if not self._is_command_of(decision, run):
                 await self._answer_locked(
-                    waiting,
+                    run,
                     Answer(
                         chat_id=command.chat_id,
                         user_id=command.user_id,
-                        run_id=waiting.short_id,
+                        run_id=run.short_id,
                         text=command.text,
                     ),
                 )
-                return
+                return True
+            await self._end(run, RunStatus.CANCELLED, Run.CORRECTED)
             await self._start(command, decision, user)
+            return True
+
+    async def _received(self, command: Command) -> None:
+        structlog.contextvars.bind_contextvars(chat_id=command.chat_id)
+        await self._storage.conversations.append(
+            chat_id=command.chat_id,
+            user_id=command.user_id,
+            direction=Direction.IN,
+            text=command.text,
+        )
+        await self._bus.publish(
+            CommandReceived(chat_id=command.chat_id, user_id=command.user_id, text=command.text)
+        )
+
+    def _decide(self, command: Command, user: UserProfile) -> Decision:
+        tz = ZoneInfo(user.timezone or self._default_tz)
+        places = self._catalogues.places
+        decision = parse(command.text, now=self._clock.now(), tz=tz, places=places)
+        forced = self._forced_intent(command)
+        if forced is not None:
+            # "/schedules" says nothing about the language: the client's setting does.
+            lang = command.lang or decision.lang
+            decision = decision.model_copy(
+                update={"intent": forced, "confidence": 1.0, "lang": lang}
+            )
+        return decision
+
+    def _starts_other(self, command: Command, decision: Decision, waiting: ScenarioRun) -> bool:
+        """A command of another kind (or a slash command) starts beside the waiting run."""
+        if self._forced_intent(command) is not None:
+            return True
+        return (
+            decision.intent is not Intent.UNKNOWN
+            and decision.confidence >= _NEW_COMMAND_CONFIDENCE
+            and decision.intent.value != waiting.scenario
+        )
+
+    @staticmethod
+    def _is_command_of(decision: Decision, run: ScenarioRun) -> bool:
+        return (
+            decision.intent.value == run.scenario and decision.confidence >= _NEW_COMMAND_CONFIDENCE
+        )
+
+    def _repeats(self, decision: Decision, waiting: ScenarioRun) -> bool:
+        """A complete command of the waiting run's kind: the parser would execute it as is
+        (a partial one, "забронируй на пятницу", is still an answer)."""
+        return self._is_command_of(decision, waiting) and decision.next_action == "execute"
 
     @staticmethod
     def _forced_intent(command: Command) -> Intent | None:
@@ -395,7 +484,8 @@ class NLUManager:
     async def set_timezone(self, user_id: int, tz: str) -> None:
         try:
             ZoneInfo(tz)
-        except (ZoneInfoNotFoundError, ValueError) as exc:
+        # OSError: a name too long for a file name (zoneinfo looks names up as files).
+        except (ZoneInfoNotFoundError, ValueError, OSError) as exc:
             raise ConfigError(
                 f"unknown time zone {tz!r}", hint="use a name like Europe/Moscow"
             ) from exc

@@ -133,6 +133,13 @@ class ScenarioRunner:
         )
         await self._sink.deliver(question_output(run))
 
+    async def ask_again(self, run: ScenarioRun, *, reason: str) -> None:
+        """Show the pending question again after ``reason``; it keeps its number, so the
+        buttons already shown keep working."""
+        question = question_output(run)
+        question.text = tr(Run.INVALID_ANSWER, _lang(run), reason=reason, question=question.text)
+        await self._sink.deliver(question)
+
     def start(self, run: ScenarioRun) -> None:
         """Run the run's remaining steps in a task. If its previous task is still winding
         down (a paused step releasing its browser), the new one starts after it."""

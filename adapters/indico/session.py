@@ -81,7 +81,7 @@ class IndicoSession(PageDriver):
         async def send() -> IndicoClient:
             page = await self._page_now()
             self._logins += 1
-            log.info("indico.login", username=self._username)
+            log.info("indico.login")
             return await self._login_flow(page, self._base_url, self._username, self._password)
 
         self._client = await with_retries(self._policy, send, what="вход")
@@ -125,7 +125,7 @@ class IndicoSession(PageDriver):
                         f"Сеанс Indico истёк снова ({what})", hint="попробуйте ещё раз"
                     ) from exc
                 relogged = True
-                log.info("indico.login_needed", action=what, username=self._username)
+                log.info("indico.login_needed", action=what)
                 self._client = None
                 await self._guard(self._login)
             except ie.IndicoError as exc:

@@ -121,7 +121,7 @@ class PortalSession:
                         f"Сеанс на портале истёк снова ({what})", hint="попробуйте ещё раз"
                     ) from None
                 relogged = True
-                log.info("portal.login_needed", action=what, username=self._username)
+                log.info("portal.login_needed", action=what)
                 await with_retries(self._policy, self._login, what="вход")
 
     async def _login(self) -> None:
@@ -129,7 +129,7 @@ class PortalSession:
         if not await login.open():
             return  # the portal says we are logged in already
         self._logins += 1
-        log.info("portal.login", username=self._username)
+        log.info("portal.login")
         await login.submit(self._username, self._password)
 
     async def _learn_buildings(self, rooms: RoomsPage) -> None:

@@ -12,8 +12,11 @@ def routers() -> list[Router]:
         bookings,
         callbacks,
         cancel,
+        edits,
         help,
         login,
+        media,
+        new_command,
         settings,
         start,
         status,
@@ -22,6 +25,14 @@ def routers() -> list[Router]:
 
     # The /login dialogue first (its answers must never reach the core), then plain text
     # (the bulk of updates), then commands and buttons, then any other slash command, which
-    # goes to the core like text.
-    modules = (login, text, start, help, status, cancel, bookings, settings, callbacks)
-    return [*(module.router() for module in modules), text.fallback_router()]
+    # goes to the core like text, then captions and media; last, any button no router knew.
+    modules = (
+        login, text, start, help, status, cancel, bookings, settings, callbacks, new_command,
+        edits,
+    )  # fmt: skip
+    return [
+        *(module.router() for module in modules),
+        text.fallback_router(),
+        media.router(),
+        callbacks.fallback_router(),
+    ]

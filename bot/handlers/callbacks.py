@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from bot.sink import TelegramSink
     from core.manager import NLUManager
 
-__all__ = ["router"]
+__all__ = ["fallback_router", "router"]
 
 
 async def _ack(query: CallbackQuery, note: str | None = None) -> None:
@@ -115,6 +115,19 @@ async def on_cancel(
     if message is not None:
         sink.remove_keyboard(chat_id, message.message_id)
     await manager.cancel(chat_id=chat_id, user_id=query.from_user.id, run_id=callback_data.run)
+
+
+async def on_unknown(query: CallbackQuery, lang: Lang) -> None:
+    """A button no handler knows (an old keyboard, a payload from an older version): the
+    client's spinner must stop, with a word why nothing happened."""
+    await _ack(query, tr(Bot.UNKNOWN_BUTTON, lang))
+
+
+def fallback_router() -> Router:
+    """Tried last: every callback query is answered, whatever its data."""
+    router = Router(name=f"{__name__}.fallback")
+    router.callback_query.register(on_unknown)
+    return router
 
 
 def router() -> Router:

@@ -14,7 +14,7 @@ def to_command(message: Message, lang: Lang, *, intent: str | None = None) -> Co
     return Command(
         chat_id=message.chat.id,
         user_id=user.id if user else message.chat.id,
-        text=message.text or "",
+        text=message.text or message.caption or "",  # a photo's caption is its text
         lang=lang,
         user_name=user.first_name if user else "",
         intent=intent,

@@ -25,7 +25,7 @@ from bot.filters import has_text, is_plain_text, no_text
 from bot.keyboards.login import LOGIN_CANCEL, login_keyboard
 from core.accounts import LoginOutcome
 from core.commands import Lang
-from core.texts import Login, Run, Text, tr
+from core.texts import Bot, Login, Run, Text, tr
 
 if TYPE_CHECKING:
     from bot.sink import TelegramSink
@@ -110,6 +110,12 @@ async def not_text(message: Message, sink: TelegramSink, lang: Lang) -> None:
     sink.send_text(message.chat.id, tr(Login.TEXT_ONLY, lang))
 
 
+async def edited_in_dialogue(message: Message, sink: TelegramSink, lang: Lang) -> None:
+    # An edited username or password must not reach the core (the edits router would
+    # pass it on): the dialogue took the first version.
+    sink.send_text(message.chat.id, tr(Bot.EDIT_TOO_LATE, lang))
+
+
 async def cancel(message: Message, state: FSMContext, sink: TelegramSink, lang: Lang) -> None:
     await state.clear()
     sink.send_text(message.chat.id, tr(Login.CANCELLED, lang))
@@ -161,5 +167,6 @@ def router() -> Router:
     router.message.register(on_password, StateFilter(LoginForm.password), has_text)
     router.message.register(on_username, StateFilter(LoginForm.username), is_plain_text)
     router.message.register(not_text, in_dialogue, no_text)
+    router.edited_message.register(edited_in_dialogue, in_dialogue)
     router.callback_query.register(on_cancel_button, LoginCb.filter(F.action == LOGIN_CANCEL))
     return router

@@ -1,4 +1,5 @@
-"""/settings: language (RU/EN) and time zone, by buttons or ``/settings Area/City``."""
+"""/settings: language (RU/EN) and time zone, by buttons or ``/settings Area/City``; an
+argument it does not know is answered with the choices."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from aiogram.types import CallbackQuery, Message
 
 from bot.callbacks import LangCb, TzCb
 from bot.keyboards.settings import settings_keyboard
+from bot.settings_choice import LanguageChoice, ZoneChoice, parse_choice, shown
 from core.commands import Lang
 from core.texts import Bot, tr
 
@@ -24,14 +26,16 @@ async def settings(
     message: Message, command: CommandObject, manager: NLUManager, sink: TelegramSink, lang: Lang
 ) -> None:
     user_id = message.from_user.id if message.from_user else message.chat.id
-    arg = (command.args or "").strip()
-    if arg.lower() in ("ru", "en"):
-        new: Lang = "en" if arg.lower() == "en" else "ru"
-        await manager.set_language(user_id, new)
-        sink.send_text(message.chat.id, tr(Bot.LANGUAGE_SET, new))
-    elif arg:
-        await manager.set_timezone(user_id, arg)  # an unknown zone: ClubError → error router
-        sink.send_text(message.chat.id, tr(Bot.TIMEZONE_SET, lang, tz=arg))
+    arg = command.args or ""
+    choice = parse_choice(arg)
+    if isinstance(choice, LanguageChoice):
+        await manager.set_language(user_id, choice.lang)
+        sink.send_text(message.chat.id, tr(Bot.LANGUAGE_SET, choice.lang))
+    elif isinstance(choice, ZoneChoice):
+        await manager.set_timezone(user_id, choice.zone)
+        sink.send_text(message.chat.id, tr(Bot.TIMEZONE_SET, lang, tz=choice.zone))
+    elif arg.strip():
+        sink.send_text(message.chat.id, tr(Bot.SETTINGS_UNKNOWN, lang, arg=shown(arg)))
     current = await manager.user_settings(user_id)
     body = tr(Bot.SETTINGS, lang, language=current.language.upper(), timezone=current.timezone)
     keyboard = settings_keyboard(language=current.language, timezone=current.timezone)

@@ -5,20 +5,24 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from aiogram import Router
+from aiogram.fsm.context import FSMContext
 from aiogram.types import Message
 
 from bot.filters import has_text, is_plain_text
-from bot.handlers.common import to_command
+from bot.handlers.new_command import submit
 from core.commands import Lang
 
 if TYPE_CHECKING:
+    from bot.sink import TelegramSink
     from core.manager import NLUManager
 
 __all__ = ["fallback_router", "router"]
 
 
-async def text(message: Message, manager: NLUManager, lang: Lang) -> None:
-    await manager.handle(to_command(message, lang))
+async def text(
+    message: Message, manager: NLUManager, state: FSMContext, sink: TelegramSink, lang: Lang
+) -> None:
+    await submit(message, manager, state, sink, lang)
 
 
 def router() -> Router:

@@ -18,8 +18,9 @@ Handler = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]
 
 
 def update_chat_id(update: Update) -> int | None:
-    if update.message is not None:
-        return update.message.chat.id
+    message = update.message or update.edited_message
+    if message is not None:
+        return message.chat.id
     if update.callback_query is not None and update.callback_query.message is not None:
         return update.callback_query.message.chat.id
     return None

@@ -17,6 +17,10 @@ class Run:
         "I can't do that yet: the “{what}” scenario is not set up. Send /help for what works.",
     )
     CANCELLED = Text("Отменено: {title}.", "Cancelled: {title}.")
+    CORRECTED = Text(
+        "Учёл исправление: «{title}» начинаю заново.",
+        "Got the correction: starting “{title}” over.",
+    )
     NOTHING_TO_CANCEL = Text("Сейчас нечего отменять.", "There is nothing to cancel.")
     EXPIRED = Text(
         "Вопрос «{question}» остался без ответа, и я отменил «{title}». Напишите заново, когда "
@@ -27,6 +31,7 @@ class Run:
     STALE_ANSWER = Text("Этот вопрос уже закрыт.", "This question is already closed.")
     ANSWER_TAKEN = Text("Принято: {label}", "Got it: {label}")
     DOES_NOT_FIT = Text("Не подходит", "That does not fit")
+    CHOOSE_OPTION = Text("Выберите один из вариантов кнопкой", "Please pick one of the options")
     APOLOGY = Text(
         "Простите, что-то пошло не так на моей стороне. Попробуйте ещё раз чуть позже.",
         "Sorry, something went wrong on my side. Please try again a bit later.",

@@ -34,6 +34,29 @@ class Bot:
     )
     LANGUAGE_SET = Text("Язык: русский.", "Language: English.")
     TIMEZONE_SET = Text("Часовой пояс: {tz}.", "Time zone: {tz}.")
+    SETTINGS_UNKNOWN = Text(
+        "Не понял «{arg}». Можно так: /settings ru, /settings en или часовой пояс, например "
+        "/settings Europe/Berlin — или выберите кнопкой ниже.",
+        "I did not understand “{arg}”. You can send /settings ru, /settings en or a time zone "
+        "such as /settings Europe/Berlin — or pick one below.",
+    )
+    TEXT_ONLY = Text(
+        "Я понимаю только текст: напишите, что нужно, сообщением.",
+        "I understand text only: please type what you need.",
+    )
+    UNKNOWN_BUTTON = Text("Эта кнопка больше не действует.", "This button does not work any more.")
+    NEW_COMMAND = Text(
+        "Я жду ответа на вопрос «{question}». Начать новое?",
+        "I am waiting for an answer to “{question}”. Start a new request?",
+    )
+    NEW_COMMAND_YES = Text("Да, новое", "Yes, a new one")
+    NEW_COMMAND_NO = Text("Нет, ответить на вопрос", "No, answer the question")
+    EDIT_TOO_LATE = Text(
+        "Изменённое сообщение я не учёл: оно уже обработано. Если нужно другое, напишите "
+        "новым сообщением.",
+        "I did not apply the edit: that message has been handled already. If you need "
+        "something else, send it as a new message.",
+    )
     ERROR = Text("{message}. {hint}", "{message}. {hint}")
     ERROR_NO_HINT = Text("{message}.", "{message}.")
 

@@ -38,17 +38,21 @@ class Placement(BaseModel):
 
     @classmethod
     def from_option_id(cls, value: str, catalogue: Catalogue) -> Placement:
-        prefix, day, start, end = value.rsplit("|", 3)
+        parts = value.rsplit("|", 3)
         codes = [b.code for b in catalogue.buildings]
+        prefix = parts[0] if len(parts) == 4 else ""
         matches = [c for c in codes if c == prefix] or [c for c in codes if c.startswith(prefix)]
-        if len(matches) != 1:
+        if len(parts) != 4 or not prefix or len(matches) != 1:
             raise ScenarioError(f"no single building for the option {value!r}")
-        return cls(
-            building=matches[0],
-            day=dt.datetime.strptime(day, "%y%m%d").date(),
-            start=dt.datetime.strptime(start, "%H%M").time(),
-            end=dt.datetime.strptime(end, "%H%M").time(),
-        )
+        try:
+            return cls(
+                building=matches[0],
+                day=dt.datetime.strptime(parts[1], "%y%m%d").date(),
+                start=dt.datetime.strptime(parts[2], "%H%M").time(),
+                end=dt.datetime.strptime(parts[3], "%H%M").time(),
+            )
+        except ValueError as exc:  # not an id this module made (a typed answer, say)
+            raise ScenarioError(f"not an alternative's option id: {value!r}") from exc
 
     def label(self, catalogue: Catalogue, lang: Lang) -> str:
         where = catalogue.building_label(self.building, lang)

@@ -175,3 +175,49 @@ async def test_session_expiry_and_server_errors_mid_run_through_telegram(
     assert len(numbers) == 3 and numbers == list(range(numbers[0], numbers[0] + 3))
     assert done.text is not None and ", ".join(map(str, numbers)) in done.text
     assert not any("ошибк" in (m.text or "").lower() for m in user.messages)
+
+
+async def test_typed_text_at_the_alternatives_question_asks_it_again_and_nothing_fails(
+    app: BotApp, tg: FakeTelegram, portal_url: str
+) -> None:
+    # Issue 16: the alternatives are buttons only; typed text used to reach the step as an
+    # option id, raise ValueError and fail the booking.
+    await set_quirks(portal_url, full_building="main")
+    user = tg.user(1, "Анна", language_code="ru")
+    await user.send("забронируй 2 аудитории рядом в главном корпусе в четверг с 18 до 20")
+    question = await user.wait_for_message(has("Не нашлось"), timeout=WAIT)
+    await user.send("давай в пятницу")
+    again = await user.wait_for_message(timeout=WAIT)
+    assert again.text == f"Выберите один из вариантов кнопкой. {question.text}"
+    assert again.labels == question.labels
+    other = next(label for label in again.labels if label.startswith("Корпус на Чайковского"))
+    await user.send(other.lower())  # an option's label, typed: taken as the option
+    done = await user.wait_for_message(has("Забронированы"), timeout=WAIT)
+
+    booked = await portal_bookings(portal_url, user="club")
+    assert len(booked) == 2 and {b["building"] for b in booked} == {"chaikovsky"}
+    assert done.text is not None and "Корпус на Чайковского" in done.text
+    assert not any("Не получилось" in (m.text or "") for m in user.messages)
+
+
+async def test_an_edited_request_still_collecting_details_is_booked_as_corrected(
+    app: BotApp, tg: FakeTelegram, portal_url: str
+) -> None:
+    # Issue 16: edits used to get no reply at all, and the booking went ahead unchanged.
+    user = tg.user(1, "Анна", language_code="ru")
+    sent = await user.send(FLAGSHIP)
+    await user.wait_for_message(has("В каком корпусе?"), timeout=WAIT)
+    await user.edit(sent["message_id"], "забронируй 2 аудитории рядом в пятницу с 10 до 12")
+    corrected = await user.wait_for_message(timeout=WAIT)
+    asked = await user.wait_for_message(timeout=WAIT)
+    assert corrected.text == "Учёл исправление: «Бронирование аудиторий» начинаю заново."
+    assert asked.text == "В каком корпусе?"
+    await user.wait_for_answer(await user.tap("Корпус на Чайковского", message_id=asked.message_id))
+    done = await user.wait_for_message(has("Забронированы"), timeout=WAIT)
+
+    booked = await portal_bookings(portal_url, user="club")
+    assert len(booked) == 2
+    assert {(b["building"], b["date"], b["start"], b["end"]) for b in booked} == {
+        ("chaikovsky", "2026-11-27", "10:00", "12:00")
+    }
+    assert done.text is not None and "пт 27.11, 10:00–12:00" in done.text

@@ -318,3 +318,21 @@ async def test_rules_notice_after_the_login_form_still_means_the_login_is_right(
         await answer_password(user, CHESS[1])
         saved = await user.wait_for_message(has("Saved"), timeout=60)
     assert saved.text == "Saved, bookings will be made as chess."
+
+
+async def test_an_edited_username_in_the_dialogue_never_reaches_the_core(
+    tg: FakeTelegram, storage: Storage, app_core: Callable[..., CoreFactory]
+) -> None:
+    # Issue 16: edits are handled now; one made inside /login must not become a command.
+    user = tg.user(5, "John", language_code="en")
+    async with running_bot(tg, storage, core=app_core()):
+        await user.send("/login")
+        await user.wait_for_message(has("Portal username?"))
+        sent = await user.send(CHESS[0])
+        await user.wait_for_message(has("Password?"))
+        await user.edit(sent["message_id"], "book two adjacent rooms next Friday 10-12")
+        notice = await user.wait_for_message()
+    assert notice.text is not None and notice.text.startswith("I did not apply the edit")
+    said = [m.text for m in await storage.conversations.history(user.id)]
+    assert not any("book two" in (text or "") for text in said)
+    assert await storage.runs.active_for_chat(user.id) == []

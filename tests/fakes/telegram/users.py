@@ -17,9 +17,19 @@ from tests.fakes.telegram.state import (
 )
 from tests.fakes.telegram.updates import UpdateQueue, command_entities
 
-__all__ = ["MessageTimeout", "NoSuchButton", "SimUser"]
+__all__ = ["MEDIA", "MessageTimeout", "NoSuchButton", "SimUser"]
 
 MessagePredicate = Callable[[StoredMessage], bool]
+# What Telegram puts in a message for each kind of media (the smallest valid objects).
+_FILE = {"file_id": "BQACAgIAAxkBAAI", "file_unique_id": "AgADBAAD"}
+MEDIA: dict[str, Any] = {
+    "photo": [{**_FILE, "width": 90, "height": 90}],
+    "document": {**_FILE, "file_name": "plan.pdf", "mime_type": "application/pdf"},
+    "sticker": {**_FILE, "type": "regular", "width": 512, "height": 512, "is_animated": False,
+                "is_video": False, "emoji": "👍"},
+    "voice": {**_FILE, "duration": 3, "mime_type": "audio/ogg"},
+    "video": {**_FILE, "width": 640, "height": 360, "duration": 5},
+}  # fmt: skip
 _query_ids = itertools.count(4_382_000_000_000_000_001)
 
 
@@ -77,6 +87,41 @@ class SimUser:
         self._queue.put({"message": payload})
         self._mark = self._state.seq
         return payload
+
+    async def send_media(self, kind: str, *, caption: str | None = None) -> dict[str, Any]:
+        """Send a photo, document, sticker, voice or video (a ``MEDIA`` key), maybe captioned."""
+        message = self._state.add_message(self.chat, from_bot=False)
+        payload = message.to_dict(self.user)
+        payload[kind] = MEDIA[kind]
+        if caption is not None:
+            payload["caption"] = caption
+            if entities := command_entities(caption):
+                payload["caption_entities"] = entities
+        self._queue.put({"message": payload})
+        self._mark = self._state.seq
+        return payload
+
+    async def edit(self, message_id: int, text: str) -> dict[str, Any]:
+        """Edit one of this user's text messages; the bot gets an ``edited_message``."""
+        message = self._state.find(self.chat.id, message_id)
+        if message is None or message.from_bot:
+            raise AssertionError(f"no message #{message_id} of the user in chat {self.chat.id}")
+        message.text = text
+        message.entities = command_entities(text)
+        message.edit_date = int(self._state.clock.now())
+        self._state.touch(message)
+        payload = message.to_dict(self.user)
+        self._queue.put({"edited_message": payload})
+        self._mark = self._state.seq
+        return payload
+
+    def press(self, data: str, *, message_id: int) -> str:
+        """Press a button carrying ``data`` under bot message ``message_id``, whatever the
+        message shows now (an old client's keyboard, a forged or outdated payload)."""
+        message = self._state.find(self.chat.id, message_id)
+        if message is None:
+            raise NoSuchButton(f"no bot message #{message_id} in chat {self.chat.id}")
+        return self._press(message, data)
 
     async def tap(self, label: str, *, message_id: int | None = None) -> str:
         """Press an inline callback button; returns the callback query id.
