@@ -35,17 +35,22 @@ from core.booking.errors import (
     UnexpectedPage,
 )
 from core.booking.models import Availability, Booking, Building, Catalogue, PageSummary, Room, Rules
+from core.browser.controls import press
 from core.browser.pages import close_page, storage_state
 from core.browser.summary import summarize
 from core.errors import BrowserError
 
-__all__ = ["CLICKABLE_ROLES", "PortalSession"]
+__all__ = ["CLICKABLE_ROLES", "MAY_CHANGE", "PortalSession"]
 
 _MY_FRESH_SECONDS = 2.0  # how old a «Мои брони» page may be and still be read in place
 # The portal's rules (portal/rules.py); its pages do not state them.
 RULES = Rules(
     opens=time(8, 0), closes=time(22, 0), step_minutes=30, longest_minutes=240, horizon_days=14
 )
+
+# What a brain-chosen action may send a change to, per step (paths; anything else that is
+# not a read is blocked): logging in and acknowledging the rules notice; booking.
+MAY_CHANGE: dict[str, tuple[str, ...]] = {"login": ("/login", "/notice"), "book": ("/book",)}
 
 T = TypeVar("T")
 log = structlog.get_logger("clubman.portal")
@@ -349,37 +354,30 @@ class PortalSession:
     async def page_summary(self) -> PageSummary:
         return await summarize(await self._page_now())
 
-    async def click(self, role: str, name: str) -> None:
-        """Click the element with this role and accessible name (exact first, then partial)."""
-        aria_role = CLICKABLE_ROLES.get(role)
-        if aria_role is None:
+    def may_change(self, step: str) -> tuple[str, ...]:
+        """The portal endpoints a brain-chosen action in ``step`` may send a change to."""
+        return tuple(f"{self._base_url}{path}" for path in MAY_CHANGE.get(step, ()))
+
+    async def click(self, role: str, name: str, *, step: str = "") -> None:
+        """Click the control the page summary names exactly so (by its handle), under the
+        network guard for ``step`` (``core.browser.controls.press``)."""
+        if CLICKABLE_ROLES.get(role) is None:
             raise ValueError(f"role must be one of {sorted(CLICKABLE_ROLES)}, not {role!r}")
+        await self._press(role, name, step=step, what=f"{role} «{name}»")
+
+    async def check(self, label: str, *, step: str = "") -> None:
+        """Tick the checkbox labelled exactly ``label``, under the network guard."""
+        await self._press("checkbox", label, step=step, what=f"флажок «{label}»")
+
+    async def _press(self, role: str, name: str, *, step: str, what: str) -> None:
         page = await self._page_now()
 
         async def act() -> None:
-            target = page.get_by_role(aria_role, name=name, exact=True)
-            if await target.count() == 0:
-                target = page.get_by_role(aria_role, name=name)
-            if await target.count() == 0:
-                raise UnexpectedPage(
-                    f"На странице нет элемента {role} «{name}»", await summarize(page)
-                )
-            await target.first.click()
+            if not await press(page, self._context, role, name, may_change=self.may_change(step)):
+                raise UnexpectedPage(f"На странице нет элемента {what}", await summarize(page))
             await page.wait_for_load_state()
 
-        await self._act(act, f"{role} «{name}»")
-
-    async def check(self, label: str) -> None:
-        """Tick the checkbox labelled ``label``."""
-        page = await self._page_now()
-
-        async def act() -> None:
-            box = page.get_by_label(label, exact=True)
-            if await box.count() == 0:
-                raise UnexpectedPage(f"На странице нет флажка «{label}»", await summarize(page))
-            await box.first.check()
-
-        await self._act(act, f"флажок «{label}»")
+        await self._act(act, what)
 
     async def _act(self, action: Callable[[], Awaitable[None]], what: str) -> None:
         """One user-like action, not retried (it may not be safe to repeat)."""

@@ -1,0 +1,74 @@
+"""Pressing a summarised control for the brain: by its handle, exact name only, its
+intent checked, under the network guard.
+
+    await press(page, context, "button", "Продолжить", may_change=("https://…/notice",))
+
+Returns False when the page lists no such control (the driver says so in its own
+words); raises ``ControlRefused`` when its title, aria-label or form action names a
+forbidden intent, ``RequestBlocked`` when the guard stopped a request. Two controls with
+the same role and name are refused too: which one the model meant cannot be known.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Collection
+
+from playwright.async_api import BrowserContext, Page
+from playwright.async_api import Error as PlaywrightError
+
+from core.brain.harm import ControlRefused, is_forbidden
+from core.browser.guard import guarded
+from core.browser.summary import Control, read_controls
+
+__all__ = ["SETTLE_MS", "find_control", "press"]
+
+# How long the page may keep sending requests after the click before the guard comes off;
+# the portal's own pages settle in well under 100 ms.
+SETTLE_MS = 1500
+
+
+def _same(a: str, b: str) -> bool:
+    return " ".join(a.split()) == " ".join(b.split())
+
+
+async def find_control(page: Page, role: str, name: str) -> Control | None:
+    """The one control the summary names exactly so (case and all), freshly marked."""
+    found = [c for c in await read_controls(page) if c.role == role and _same(c.name, name)]
+    if len(found) > 1:
+        raise ControlRefused(
+            f"{len(found)} controls are named {role} «{name}»", what=(f"{role} «{name}»",)
+        )
+    return found[0] if found else None
+
+
+async def press(
+    page: Page,
+    context: BrowserContext,
+    role: str,
+    name: str,
+    *,
+    may_change: Collection[str] = (),
+) -> bool:
+    """Click the button or link (or tick the checkbox) named exactly ``name``."""
+    control = await find_control(page, role, name)
+    if control is None:
+        return False
+    if is_forbidden(control.name, *control.intent):
+        raise ControlRefused(
+            f"{role} «{name}» is refused: " + "; ".join(control.intent),
+            what=(f"{role} «{name}»", *control.intent),
+        )
+    element = page.locator(control.selector)
+
+    async def act() -> None:
+        if role == "checkbox":
+            await element.check()
+        else:
+            await element.click()
+        # Requests a handler sends after the click still run under the guard.
+        with contextlib.suppress(PlaywrightError):
+            await page.wait_for_load_state("networkidle", timeout=SETTLE_MS)
+
+    await guarded(context, act, may_change=may_change)
+    return True
