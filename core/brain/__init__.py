@@ -5,8 +5,11 @@
                              driver=session, probe=probe)       # returns once past it
     option = await brain.choose_alternative(ctx, situation)     # or None: ask the user
 
-Decisions are validated against the allowed actions (``check_decision``); page text is
-quoted as untrusted data (``prompt``); resolutions are remembered by page signature.
+Decisions are validated against the allowed actions (``check_decision``, on text folded
+against look-alikes by ``harm``); page text is quoted as untrusted data (``prompt``); the
+driver presses the summarised element under a network guard (``HarmPrevented``); model
+text for the user passes ``spoken``; resolutions that got past the guard are remembered
+by page signature.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from __future__ import annotations
 from core.brain.brain import Brain, PageDriver, PageProbe
 from core.brain.choices import ABORT_ID, ask_about_page, user_choices
 from core.brain.events import BrainConsulted, BrainDecided, LLMCalled
+from core.brain.harm import ControlRefused, HarmPrevented, RequestBlocked, fold
 from core.brain.memory import BrainMemory, InMemoryBrainMemory
 from core.brain.models import (
     ACTIONS,
@@ -25,6 +29,7 @@ from core.brain.models import (
     UserChoice,
 )
 from core.brain.prompt import SYSTEM, quote_page, render_situation
+from core.brain.speech import MAX_SPOKEN, spoken
 from core.brain.validate import (
     FORBIDDEN,
     check_decision,
@@ -38,6 +43,7 @@ __all__ = [
     "ABORT_ID",
     "ACTIONS",
     "FORBIDDEN",
+    "MAX_SPOKEN",
     "SYSTEM",
     "Action",
     "Brain",
@@ -46,20 +52,25 @@ __all__ = [
     "BrainDecision",
     "BrainMemory",
     "ClickTarget",
+    "ControlRefused",
+    "HarmPrevented",
     "InMemoryBrainMemory",
     "LLMCalled",
     "PageDriver",
     "PageProbe",
     "PageSnapshot",
+    "RequestBlocked",
     "Situation",
     "UserChoice",
     "ask_about_page",
     "check_decision",
+    "fold",
     "is_forbidden",
     "page_signature",
     "present",
     "quote_page",
     "render_situation",
     "safe_targets",
+    "spoken",
     "user_choices",
 ]
