@@ -17,7 +17,6 @@ from __future__ import annotations
 from core.brain.brain import Brain, PageDriver, PageProbe
 from core.brain.choices import ABORT_ID, ask_about_page, user_choices
 from core.brain.events import BrainConsulted, BrainDecided, LLMCalled
-from core.brain.harm import ControlRefused, HarmPrevented, RequestBlocked, fold
 from core.brain.memory import BrainMemory, InMemoryBrainMemory
 from core.brain.models import (
     ACTIONS,
@@ -38,6 +37,7 @@ from core.brain.validate import (
     present,
     safe_targets,
 )
+from core.browser.harm import ControlRefused, HarmPrevented, RequestBlocked, fold
 
 __all__ = [
     "ABORT_ID",

@@ -22,12 +22,12 @@ import structlog
 
 from core.brain.choices import ask_about_page, page_answer_keys, user_choices
 from core.brain.events import BrainConsulted, BrainDecided
-from core.brain.harm import HarmPrevented
 from core.brain.memory import BrainMemory
 from core.brain.models import BrainDecision, ClickTarget, PageSnapshot, Situation
 from core.brain.prompt import SYSTEM, render_situation
 from core.brain.speech import spoken
 from core.brain.validate import check_decision, is_forbidden, page_signature, present
+from core.browser.harm import HarmPrevented
 from core.errors import ClubError, LLMError, ScenarioError
 from core.events import BaseEvent
 from core.llm import LLM, LLMRequest

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from core.brain.harm import fold
+from core.browser.harm import fold
 
 __all__ = ["MAX_SPOKEN", "spoken"]
 

@@ -2,7 +2,7 @@
 
 Code, not the model, draws the line: a click must name an element the page summary
 lists, exactly (the driver presses that very element by its handle), and never one whose
-name, folded against look-alikes (``harm.fold``), books, cancels, deletes or logs out.
+name, folded against look-alikes (``core.browser.harm.fold``), books, cancels, deletes or logs out.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ import hashlib
 from collections.abc import Iterable
 from urllib.parse import urlsplit
 
-from core.brain.harm import FORBIDDEN, is_forbidden
 from core.brain.models import BrainDecision, ClickTarget, PageSnapshot, Situation
+from core.browser.harm import FORBIDDEN, is_forbidden
 
 __all__ = [
     "FORBIDDEN",

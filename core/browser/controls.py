@@ -17,8 +17,8 @@ from collections.abc import Collection
 from playwright.async_api import BrowserContext, Page
 from playwright.async_api import Error as PlaywrightError
 
-from core.brain.harm import ControlRefused, is_forbidden
 from core.browser.guard import guarded
+from core.browser.harm import ControlRefused, is_forbidden
 from core.browser.summary import Control, read_controls
 
 __all__ = ["SETTLE_MS", "find_control", "press"]

@@ -17,7 +17,7 @@ import structlog
 from playwright.async_api import BrowserContext, Request, Route
 from playwright.async_api import Error as PlaywrightError
 
-from core.brain.harm import RequestBlocked
+from core.browser.harm import RequestBlocked
 
 __all__ = ["SAFE_METHODS", "guarded", "same_endpoint"]
 
