@@ -17,6 +17,7 @@ from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 from core.booking.errors import PortalUnavailable, UnexpectedPage
 from core.booking.models import PageSummary
 from core.browser.controls import press
+from core.browser.guard import NetworkGuard
 from core.browser.pages import close_page, storage_state
 from core.browser.summary import summarize
 from core.errors import BrowserError
@@ -37,6 +38,7 @@ class PageDriver:
         self._context = context
         self._timeout_ms = timeout_s * 1000
         self._page: Page | None = None
+        self._network = NetworkGuard(context)  # armed by the brain's clicks (see _own_page)
 
     async def _page_now(self) -> Page:
         if self._page is None or self._page.is_closed():
@@ -47,6 +49,12 @@ class PageDriver:
             self._page.set_default_timeout(self._timeout_ms)
             self._page.set_default_navigation_timeout(self._timeout_ms)
         return self._page
+
+    async def _own_page(self) -> Page:
+        """The page for the session's own next step (the login): first the guard a
+        brain-chosen click left armed comes off (``NetworkGuard.lift``)."""
+        await self._network.lift(self._page)
+        return await self._page_now()
 
     async def page_summary(self) -> PageSummary:
         return await summarize(await self._page_now())
@@ -70,7 +78,7 @@ class PageDriver:
     async def _press(self, role: str, name: str, *, step: str, what: str) -> None:
         page = await self._page_now()
         found = await self._do(
-            press(page, self._context, role, name, may_change=self.may_change(step)), what
+            press(page, self._network, role, name, may_change=self.may_change(step)), what
         )
         if not found:
             raise UnexpectedPage(f"На странице нет элемента {what}", await summarize(page))

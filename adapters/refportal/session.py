@@ -36,6 +36,7 @@ from core.booking.errors import (
 )
 from core.booking.models import Availability, Booking, Building, Catalogue, PageSummary, Room, Rules
 from core.browser.controls import press
+from core.browser.guard import NetworkGuard
 from core.browser.pages import close_page, storage_state
 from core.browser.summary import summarize
 from core.errors import BrowserError
@@ -79,6 +80,7 @@ class PortalSession:
         self._timeout_ms = timeout_ms
         self._policy = retry or RetryPolicy()
         self._page: Page | None = None
+        self._network = NetworkGuard(context)  # armed by the brain's clicks (see _own_page)
         self._codes: dict[str, str] = {}  # building name → code, learnt from «Корпус»
         self._logins = 0  # how many times the login form was sent
         # When «Мои брони» was last loaded on the page by nothing but reads (see _my_is_fresh).
@@ -105,6 +107,12 @@ class PortalSession:
             self._page.set_default_navigation_timeout(self._timeout_ms)
         return self._page
 
+    async def _own_page(self) -> Page:
+        """The page for the session's own next step: first the guard a brain-chosen click
+        left armed comes off (``NetworkGuard.lift``; ``RequestBlocked`` for a late try)."""
+        await self._network.lift(self._page)
+        return await self._page_now()
+
     async def _run(
         self, what: str, action: Callable[[Page], Awaitable[T]], *, reads_only: bool = False
     ) -> T:
@@ -114,7 +122,7 @@ class PortalSession:
             self._my_loaded_at = None
 
         async def attempt() -> T:
-            return await action(await self._page_now())
+            return await action(await self._own_page())
 
         relogged = False
         while True:
@@ -130,7 +138,7 @@ class PortalSession:
                 await with_retries(self._policy, self._login, what="вход")
 
     async def _login(self) -> None:
-        login = LoginPage(await self._page_now(), self._base_url)
+        login = LoginPage(await self._own_page(), self._base_url)
         if not await login.open():
             return  # the portal says we are logged in already
         self._logins += 1
@@ -373,7 +381,7 @@ class PortalSession:
         page = await self._page_now()
 
         async def act() -> None:
-            if not await press(page, self._context, role, name, may_change=self.may_change(step)):
+            if not await press(page, self._network, role, name, may_change=self.may_change(step)):
                 raise UnexpectedPage(f"На странице нет элемента {what}", await summarize(page))
             await page.wait_for_load_state()
 

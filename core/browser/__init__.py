@@ -8,7 +8,7 @@ from playwright.async_api import BrowserContext
 
 from core.browser.controls import find_control, press
 from core.browser.executable import chromium_args, find_chromium
-from core.browser.guard import guarded
+from core.browser.guard import NetworkGuard
 from core.browser.pages import close_page, storage_state
 from core.browser.pool import BrowserPool
 from core.browser.screenshot import screenshot
@@ -17,12 +17,12 @@ from core.browser.summary import Control, read_controls
 __all__ = [
     "BrowserContext",
     "BrowserPool",
+    "NetworkGuard",
     "Control",
     "chromium_args",
     "close_page",
     "find_chromium",
     "find_control",
-    "guarded",
     "press",
     "read_controls",
     "screenshot",

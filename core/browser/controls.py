@@ -1,7 +1,7 @@
 """Pressing a summarised control for the brain: by its handle, exact name only, its
 intent checked, under the network guard.
 
-    await press(page, context, "button", "Продолжить", may_change=("https://…/notice",))
+    await press(page, guard, "button", "Продолжить", may_change=("https://…/notice",))
 
 Returns False when the page lists no such control (the driver says so in its own
 words); raises ``ControlRefused`` when its title, aria-label or form action names a
@@ -14,17 +14,18 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Collection
 
-from playwright.async_api import BrowserContext, Page
 from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Page
 
-from core.browser.guard import guarded
+from core.browser.guard import NetworkGuard
 from core.browser.harm import ControlRefused, is_forbidden
 from core.browser.summary import Control, read_controls
 
 __all__ = ["SETTLE_MS", "find_control", "press"]
 
-# How long the page may keep sending requests after the click before the guard comes off;
-# the portal's own pages settle in well under 100 ms.
+# How long to wait for the page to go quiet after the click before judging it (later
+# requests are still guarded, and reported when the adapter lifts the guard); the portal's
+# own pages settle in well under 100 ms.
 SETTLE_MS = 1500
 
 
@@ -44,7 +45,7 @@ async def find_control(page: Page, role: str, name: str) -> Control | None:
 
 async def press(
     page: Page,
-    context: BrowserContext,
+    guard: NetworkGuard,
     role: str,
     name: str,
     *,
@@ -70,5 +71,5 @@ async def press(
         with contextlib.suppress(PlaywrightError):
             await page.wait_for_load_state("networkidle", timeout=SETTLE_MS)
 
-    await guarded(context, act, may_change=may_change)
+    await guard.run(act, may_change=may_change)
     return True

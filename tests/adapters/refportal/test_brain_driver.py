@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import aiohttp
 import pytest
+from playwright.async_api import BrowserContext
 
 from adapters.refportal import PortalSession
 from core.booking import PageSummary, UnexpectedPage
@@ -111,3 +112,25 @@ async def test_following_a_link_is_a_read_and_passes_the_guard(
     await landed_on(session, fresh_portal.url, hostile="innocent")
     await session.click("link", "Аудитории", step="find")
     assert "/notice" in (await session.page_summary()).url  # the gate sends it back, by GET
+
+
+async def test_a_change_the_page_sends_after_the_click_is_blocked_and_reported_next(
+    session: PortalSession, context: BrowserContext, fresh_portal: RunningPortal
+) -> None:
+    await landed_on(session, fresh_portal.url, hostile="transform")
+    await session.click("button", "OK", step="login")  # judged harmless: the guard stays on
+    [page] = context.pages
+    # What a timer on the page could do once the click was judged: blocked all the same.
+    sent = await page.evaluate(
+        "fetch('/my/cleanup', {method: 'POST'}).then(() => 'sent', () => 'failed')"
+    )
+    assert sent == "failed"
+
+    with pytest.raises(RequestBlocked) as caught:  # the session's own next step reports it
+        await session.ensure_logged_in()
+    assert [w.split("?")[0] for w in caught.value.what] == [f"POST {fresh_portal.url}/my/cleanup"]
+    assert await received_cancels(fresh_portal.url) == []
+
+    await set_quirks(fresh_portal.url)  # the guard is off now: the session works as before
+    await session.ensure_logged_in()
+    assert page.url == f"{fresh_portal.url}/my"
