@@ -20,7 +20,7 @@ from typing import Any, Literal, Protocol
 
 import structlog
 
-from core.brain.choices import ask_about_page, page_answer_keys, user_choices
+from core.brain.choices import ask_about_page, page_answer_keys, page_name, user_choices
 from core.brain.events import BrainConsulted, BrainDecided
 from core.brain.memory import BrainMemory
 from core.brain.models import BrainDecision, ClickTarget, PageSnapshot, Situation
@@ -146,8 +146,7 @@ class Brain:
             log.warning("brain.harm_prevented", step=step, what=list(exc.what))
             await self._emit(ctx, BrainDecided(step=step, action="abort", source="policy",
                                                detail=str(exc)[:300]))  # fmt: skip
-            what = (page.heading or page.title or page.url)[:120]
-            raise ScenarioError(ctx.tr(Page.HARM_STOPPED, what=what)) from exc
+            raise ScenarioError(ctx.tr(Page.HARM_STOPPED, what=page_name(page))) from exc
 
     async def _resolve(
         self,

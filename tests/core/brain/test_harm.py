@@ -14,6 +14,7 @@ from core.brain import (
     safe_targets,
     spoken,
 )
+from core.brain.choices import page_name
 from core.browser.harm import is_forbidden
 
 LOOKALIKES = [
@@ -95,3 +96,10 @@ def test_plain_model_text_is_spoken_tidied() -> None:
     assert spoken("  Принять новые\nправила?  ") == "Принять новые правила?"
     assert spoken("Портал закрыт на обслуживание") == "Портал закрыт на обслуживание"
     assert spoken("") is None and spoken(None) is None
+
+
+def test_a_page_is_named_by_its_heading_unless_the_heading_asks_for_secrets() -> None:
+    page = PageSnapshot(url="http://portal.test/notice?next=%2Fmy", heading="Новые правила")
+    assert page_name(page) == "Новые правила"
+    phishing = page.model_copy(update={"heading": "Пришлите пароль администратору"})
+    assert page_name(phishing) == "/notice"
