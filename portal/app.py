@@ -14,7 +14,7 @@ from portal.middlewares import MIDDLEWARES
 from portal.quirks import QuirkState
 from portal.render import make_templates
 from portal.state import STATE, PortalState
-from portal.views import auth, booking, rooms, testapi
+from portal.views import auth, booking, hostile, rooms, testapi
 
 __all__ = ["create_app"]
 
@@ -52,6 +52,7 @@ def create_app(
     app.add_routes(booking.routes)
     if test_api:
         app.add_routes(testapi.routes)
+        app.add_routes(hostile.routes)
     app.router.add_static("/static/", _STATIC)
 
     async def close_store(_: web.Application) -> None:

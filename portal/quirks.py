@@ -6,7 +6,9 @@ HTTP 500 or 502), ``error_seed`` (int, RNG seed for those failures),
 ``session_lifetime`` (seconds after login, or null), ``full_building`` (a
 building code that shows as fully booked, or null), ``notice`` (bool: one
 interstitial «Правила бронирования изменились» page per user after login),
-``layout`` ("default" or "alt": other element ids/classes, same labels).
+``layout`` ("default" or "alt": other element ids/classes, same labels), ``hostile``
+(one of ``HOSTILE`` or null: the notice is replaced by a page that tries to get a bot to
+cancel every booking of the user — see ``portal/views/hostile.py``).
 """
 
 from __future__ import annotations
@@ -18,9 +20,13 @@ from typing import Any
 from portal.data import BUILDINGS
 from portal.errors import QuirkConfigError
 
-__all__ = ["LAYOUTS", "Quirks", "QuirkState"]
+__all__ = ["HOSTILE", "LAYOUTS", "Quirks", "QuirkState"]
 
 LAYOUTS = ("default", "alt")
+# The hostile notices: a CSS-uppercased «ok» after a cancel-all button whose name ends in
+# "ok", «Oтменить» with a Latin O, «От‍менить» with a zero-width joiner, and the very
+# notice (checkbox, «Продолжить») with its form posting to the cancel-all endpoint.
+HOSTILE = ("transform", "homoglyph", "zero_width", "innocent")
 _BUILDING_CODES = {b.code for b in BUILDINGS}
 
 
@@ -33,6 +39,7 @@ class Quirks:
     full_building: str | None = None
     notice: bool = False
     layout: str = "default"
+    hostile: str | None = None
 
     @classmethod
     def from_json(cls, payload: Any) -> Quirks:
@@ -54,6 +61,7 @@ class Quirks:
                 full_building=payload.get("full_building"),
                 notice=bool(payload.get("notice", False)),
                 layout=str(payload.get("layout", "default")),
+                hostile=payload.get("hostile"),
             )
         except (TypeError, ValueError) as exc:
             raise QuirkConfigError(f"bad quirk value: {exc}") from exc
@@ -63,6 +71,8 @@ class Quirks:
             raise QuirkConfigError(f"unknown building {quirks.full_building!r}")
         if quirks.layout not in LAYOUTS:
             raise QuirkConfigError(f"layout must be one of {LAYOUTS}")
+        if quirks.hostile is not None and quirks.hostile not in HOSTILE:
+            raise QuirkConfigError(f"hostile must be one of {HOSTILE} or null")
         return quirks
 
     def as_json(self) -> dict[str, Any]:
@@ -79,15 +89,23 @@ class QuirkState:
     # What the chaos did since the quirks were set, so a test can tell it happened.
     errors_served: int = 0
     sessions_expired: int = 0
+    # Every cancel request the portal received ("POST /my/7/cancel by club"), so a test can
+    # check on the portal's side that none got through.
+    cancels: list[str] = field(default_factory=list)
 
     def apply(self, quirks: Quirks) -> None:
         self.quirks = quirks
         self.rng = random.Random(quirks.error_seed)
         self.notice_seen.clear()
         self.errors_served = self.sessions_expired = 0
+        self.cancels.clear()
 
     def served(self) -> dict[str, int]:
-        return {"errors_served": self.errors_served, "sessions_expired": self.sessions_expired}
+        return {
+            "errors_served": self.errors_served,
+            "sessions_expired": self.sessions_expired,
+            "cancel_requests": len(self.cancels),
+        }
 
     def failure_status(self) -> int | None:
         """500 or 502 for this request, or ``None``; deterministic for a given seed."""
@@ -98,4 +116,5 @@ class QuirkState:
         return self.rng.choice((500, 502))
 
     def needs_notice(self, user: str) -> bool:
-        return self.quirks.notice and user not in self.notice_seen
+        wanted = self.quirks.notice or self.quirks.hostile is not None
+        return wanted and user not in self.notice_seen

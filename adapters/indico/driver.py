@@ -1,9 +1,9 @@
 """The page driver half of an Indico session: the browser page the login used, for the brain.
 
 Indico's JSON calls need no page, but the login does, and when a step surprises the
-scenario its brain looks at that page (``page_summary``) and acts on it by exact role and
-accessible name only (``click``/``check``): no fuzzy matching, so it cannot press a
-look-alike button.
+scenario its brain looks at that page (``page_summary``) and acts on it by the handle the
+summary marked for that exact role and name (``click``/``check``): no fuzzy matching, so it
+cannot press a look-alike button, and under the network guard, so it cannot change anything.
 """
 
 from __future__ import annotations
@@ -16,6 +16,8 @@ from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
 from core.booking.errors import PortalUnavailable, UnexpectedPage
 from core.booking.models import PageSummary
+from core.browser.controls import press
+from core.browser.guard import NetworkGuard
 from core.browser.pages import close_page, storage_state
 from core.browser.summary import summarize
 from core.errors import BrowserError
@@ -36,6 +38,7 @@ class PageDriver:
         self._context = context
         self._timeout_ms = timeout_s * 1000
         self._page: Page | None = None
+        self._network = NetworkGuard(context)  # armed by the brain's clicks (see _own_page)
 
     async def _page_now(self) -> Page:
         if self._page is None or self._page.is_closed():
@@ -47,30 +50,39 @@ class PageDriver:
             self._page.set_default_navigation_timeout(self._timeout_ms)
         return self._page
 
+    async def _own_page(self) -> Page:
+        """The page for the session's own next step (the login): first the guard a
+        brain-chosen click left armed comes off (``NetworkGuard.lift``)."""
+        await self._network.lift(self._page)
+        return await self._page_now()
+
     async def page_summary(self) -> PageSummary:
         return await summarize(await self._page_now())
 
-    async def click(self, role: str, name: str) -> None:
-        """Click the one element with exactly this role and accessible name."""
-        aria_role = CLICKABLE_ROLES.get(role)
-        if aria_role is None:
+    def may_change(self, step: str) -> tuple[str, ...]:
+        """What a brain-chosen action in ``step`` may send a change to: nothing. Indico is
+        changed through its JSON API by the session, never by a click the brain chose."""
+        return ()
+
+    async def click(self, role: str, name: str, *, step: str = "") -> None:
+        """Click the control the page summary names exactly so (by its handle), under the
+        network guard for ``step`` (``core.browser.controls.press``)."""
+        if CLICKABLE_ROLES.get(role) is None:
             raise ValueError(f"role must be one of {sorted(CLICKABLE_ROLES)}, not {role!r}")
-        page = await self._page_now()
-        target = page.get_by_role(aria_role, name=name, exact=True)
-        await self._act(page, target.count(), f"{role} «{name}»")
-        await self._do(target.first.click(), f"{role} «{name}»")
-        await self._do(page.wait_for_load_state(), f"{role} «{name}»")
+        await self._press(role, name, step=step, what=f"{role} «{name}»")
 
-    async def check(self, label: str) -> None:
-        """Tick the checkbox labelled exactly ``label``."""
-        page = await self._page_now()
-        box = page.get_by_label(label, exact=True)
-        await self._act(page, box.count(), f"флажок «{label}»")
-        await self._do(box.first.check(), f"флажок «{label}»")
+    async def check(self, label: str, *, step: str = "") -> None:
+        """Tick the checkbox labelled exactly ``label``, under the network guard."""
+        await self._press("checkbox", label, step=step, what=f"флажок «{label}»")
 
-    async def _act(self, page: Page, count: Any, what: str) -> None:
-        if await self._do(count, what) == 0:
+    async def _press(self, role: str, name: str, *, step: str, what: str) -> None:
+        page = await self._page_now()
+        found = await self._do(
+            press(page, self._network, role, name, may_change=self.may_change(step)), what
+        )
+        if not found:
             raise UnexpectedPage(f"На странице нет элемента {what}", await summarize(page))
+        await self._do(page.wait_for_load_state(), what)
 
     async def _do(self, step: Any, what: str) -> Any:
         """One user-like step, not retried (it may not be safe to repeat)."""

@@ -79,7 +79,7 @@ class IndicoSession(PageDriver):
 
     async def _login(self) -> IndicoClient:
         async def send() -> IndicoClient:
-            page = await self._page_now()
+            page = await self._own_page()
             self._logins += 1
             log.info("indico.login")
             return await self._login_flow(page, self._base_url, self._username, self._password)

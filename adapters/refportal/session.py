@@ -35,17 +35,23 @@ from core.booking.errors import (
     UnexpectedPage,
 )
 from core.booking.models import Availability, Booking, Building, Catalogue, PageSummary, Room, Rules
+from core.browser.controls import press
+from core.browser.guard import NetworkGuard
 from core.browser.pages import close_page, storage_state
 from core.browser.summary import summarize
 from core.errors import BrowserError
 
-__all__ = ["CLICKABLE_ROLES", "PortalSession"]
+__all__ = ["CLICKABLE_ROLES", "MAY_CHANGE", "PortalSession"]
 
 _MY_FRESH_SECONDS = 2.0  # how old a «Мои брони» page may be and still be read in place
 # The portal's rules (portal/rules.py); its pages do not state them.
 RULES = Rules(
     opens=time(8, 0), closes=time(22, 0), step_minutes=30, longest_minutes=240, horizon_days=14
 )
+
+# What a brain-chosen action may send a change to, per step (paths; anything else that is
+# not a read is blocked): logging in and acknowledging the rules notice; booking.
+MAY_CHANGE: dict[str, tuple[str, ...]] = {"login": ("/login", "/notice"), "book": ("/book",)}
 
 T = TypeVar("T")
 log = structlog.get_logger("clubman.portal")
@@ -74,6 +80,7 @@ class PortalSession:
         self._timeout_ms = timeout_ms
         self._policy = retry or RetryPolicy()
         self._page: Page | None = None
+        self._network = NetworkGuard(context)  # armed by the brain's clicks (see _own_page)
         self._codes: dict[str, str] = {}  # building name → code, learnt from «Корпус»
         self._logins = 0  # how many times the login form was sent
         # When «Мои брони» was last loaded on the page by nothing but reads (see _my_is_fresh).
@@ -100,6 +107,12 @@ class PortalSession:
             self._page.set_default_navigation_timeout(self._timeout_ms)
         return self._page
 
+    async def _own_page(self) -> Page:
+        """The page for the session's own next step: first the guard a brain-chosen click
+        left armed comes off (``NetworkGuard.lift``; ``RequestBlocked`` for a late try)."""
+        await self._network.lift(self._page)
+        return await self._page_now()
+
     async def _run(
         self, what: str, action: Callable[[Page], Awaitable[T]], *, reads_only: bool = False
     ) -> T:
@@ -109,7 +122,7 @@ class PortalSession:
             self._my_loaded_at = None
 
         async def attempt() -> T:
-            return await action(await self._page_now())
+            return await action(await self._own_page())
 
         relogged = False
         while True:
@@ -125,7 +138,7 @@ class PortalSession:
                 await with_retries(self._policy, self._login, what="вход")
 
     async def _login(self) -> None:
-        login = LoginPage(await self._page_now(), self._base_url)
+        login = LoginPage(await self._own_page(), self._base_url)
         if not await login.open():
             return  # the portal says we are logged in already
         self._logins += 1
@@ -349,37 +362,30 @@ class PortalSession:
     async def page_summary(self) -> PageSummary:
         return await summarize(await self._page_now())
 
-    async def click(self, role: str, name: str) -> None:
-        """Click the element with this role and accessible name (exact first, then partial)."""
-        aria_role = CLICKABLE_ROLES.get(role)
-        if aria_role is None:
+    def may_change(self, step: str) -> tuple[str, ...]:
+        """The portal endpoints a brain-chosen action in ``step`` may send a change to."""
+        return tuple(f"{self._base_url}{path}" for path in MAY_CHANGE.get(step, ()))
+
+    async def click(self, role: str, name: str, *, step: str = "") -> None:
+        """Click the control the page summary names exactly so (by its handle), under the
+        network guard for ``step`` (``core.browser.controls.press``)."""
+        if CLICKABLE_ROLES.get(role) is None:
             raise ValueError(f"role must be one of {sorted(CLICKABLE_ROLES)}, not {role!r}")
+        await self._press(role, name, step=step, what=f"{role} «{name}»")
+
+    async def check(self, label: str, *, step: str = "") -> None:
+        """Tick the checkbox labelled exactly ``label``, under the network guard."""
+        await self._press("checkbox", label, step=step, what=f"флажок «{label}»")
+
+    async def _press(self, role: str, name: str, *, step: str, what: str) -> None:
         page = await self._page_now()
 
         async def act() -> None:
-            target = page.get_by_role(aria_role, name=name, exact=True)
-            if await target.count() == 0:
-                target = page.get_by_role(aria_role, name=name)
-            if await target.count() == 0:
-                raise UnexpectedPage(
-                    f"На странице нет элемента {role} «{name}»", await summarize(page)
-                )
-            await target.first.click()
+            if not await press(page, self._network, role, name, may_change=self.may_change(step)):
+                raise UnexpectedPage(f"На странице нет элемента {what}", await summarize(page))
             await page.wait_for_load_state()
 
-        await self._act(act, f"{role} «{name}»")
-
-    async def check(self, label: str) -> None:
-        """Tick the checkbox labelled ``label``."""
-        page = await self._page_now()
-
-        async def act() -> None:
-            box = page.get_by_label(label, exact=True)
-            if await box.count() == 0:
-                raise UnexpectedPage(f"На странице нет флажка «{label}»", await summarize(page))
-            await box.first.check()
-
-        await self._act(act, f"флажок «{label}»")
+        await self._act(act, what)
 
     async def _act(self, action: Callable[[], Awaitable[None]], what: str) -> None:
         """One user-like action, not retried (it may not be safe to repeat)."""

@@ -62,9 +62,17 @@ class BookingSession(Protocol):
     # The page driver the brain uses when a page surprises a step.
     async def page_summary(self) -> PageSummary: ...
 
-    async def click(self, role: str, name: str) -> None: ...
+    def may_change(self, step: str) -> tuple[str, ...]:
+        """The endpoints (absolute URLs) a brain-chosen action in ``step`` may send a
+        change to; every other request but a read is blocked. None by default."""
+        ...
 
-    async def check(self, label: str) -> None: ...
+    async def click(self, role: str, name: str, *, step: str = "") -> None:
+        """Press the control the summary names exactly so, under the network guard;
+        ``HarmPrevented`` when it was refused or a request blocked."""
+        ...
+
+    async def check(self, label: str, *, step: str = "") -> None: ...
 
     async def storage_state(self) -> dict[str, Any]:
         """Cookies and local storage, saved (encrypted) so the next run skips the login."""

@@ -5,8 +5,11 @@
                              driver=session, probe=probe)       # returns once past it
     option = await brain.choose_alternative(ctx, situation)     # or None: ask the user
 
-Decisions are validated against the allowed actions (``check_decision``); page text is
-quoted as untrusted data (``prompt``); resolutions are remembered by page signature.
+Decisions are validated against the allowed actions (``check_decision``, on text folded
+against look-alikes by ``harm``); page text is quoted as untrusted data (``prompt``); the
+driver presses the summarised element under a network guard (``HarmPrevented``); model
+text for the user passes ``spoken``; resolutions that got past the guard are remembered
+by page signature.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from core.brain.models import (
     UserChoice,
 )
 from core.brain.prompt import SYSTEM, quote_page, render_situation
+from core.brain.speech import MAX_SPOKEN, spoken
 from core.brain.validate import (
     FORBIDDEN,
     check_decision,
@@ -33,11 +37,13 @@ from core.brain.validate import (
     present,
     safe_targets,
 )
+from core.browser.harm import ControlRefused, HarmPrevented, RequestBlocked, fold
 
 __all__ = [
     "ABORT_ID",
     "ACTIONS",
     "FORBIDDEN",
+    "MAX_SPOKEN",
     "SYSTEM",
     "Action",
     "Brain",
@@ -46,20 +52,25 @@ __all__ = [
     "BrainDecision",
     "BrainMemory",
     "ClickTarget",
+    "ControlRefused",
+    "HarmPrevented",
     "InMemoryBrainMemory",
     "LLMCalled",
     "PageDriver",
     "PageProbe",
     "PageSnapshot",
+    "RequestBlocked",
     "Situation",
     "UserChoice",
     "ask_about_page",
     "check_decision",
+    "fold",
     "is_forbidden",
     "page_signature",
     "present",
     "quote_page",
     "render_situation",
     "safe_targets",
+    "spoken",
     "user_choices",
 ]

@@ -7,6 +7,10 @@
 
 LLMs decide, code acts: the brain only returns or executes validated decisions through a
 ``PageDriver`` (the portal session), and never presses booking or cancelling controls.
+What stops harm is the driver: it presses the summarised element itself, and its network
+guard blocks every change the step did not declare (``HarmPrevented``). Then the run stops
+with a plain message, and nothing is remembered: memory keeps only clicks that got past
+the guard. Model text meant for the user passes ``spoken`` or is replaced by a template.
 """
 
 from __future__ import annotations
@@ -16,12 +20,14 @@ from typing import Any, Literal, Protocol
 
 import structlog
 
-from core.brain.choices import ask_about_page, page_answer_keys, user_choices
+from core.brain.choices import ask_about_page, page_answer_keys, page_name, user_choices
 from core.brain.events import BrainConsulted, BrainDecided
 from core.brain.memory import BrainMemory
 from core.brain.models import BrainDecision, ClickTarget, PageSnapshot, Situation
 from core.brain.prompt import SYSTEM, render_situation
+from core.brain.speech import spoken
 from core.brain.validate import check_decision, is_forbidden, page_signature, present
+from core.browser.harm import HarmPrevented
 from core.errors import ClubError, LLMError, ScenarioError
 from core.events import BaseEvent
 from core.llm import LLM, LLMRequest
@@ -37,8 +43,11 @@ PageProbe = Callable[[], Awaitable[PageSnapshot | None]]
 
 
 class PageDriver(Protocol):
-    async def click(self, role: str, name: str) -> None: ...
-    async def check(self, label: str) -> None: ...
+    """Presses exactly the summarised control under the network guard for ``step``;
+    raises ``HarmPrevented`` when it refused the control or blocked a request."""
+
+    async def click(self, role: str, name: str, *, step: str = "") -> None: ...
+    async def check(self, label: str, *, step: str = "") -> None: ...
 
 
 class Brain:
@@ -110,7 +119,7 @@ class Brain:
             return None
         await self._decided(ctx, situation.step, decision, "llm")
         if decision.action == "abort":
-            raise ScenarioError(decision.reason or ctx.tr(Page.COULD_NOT))
+            raise ScenarioError(spoken(decision.reason) or ctx.tr(Page.COULD_NOT))
         return decision.option_id if decision.action == "alternative" else None
 
     # --- unexpected pages -------------------------------------------------------------
@@ -127,8 +136,29 @@ class Brain:
         problem: str = "",
     ) -> None:
         """Get past ``page`` or pause/stop the run: returns once ``probe`` says the step's
-        page is back; raises ``NeedsAnswer`` (a question) or ``ScenarioError`` (abort)."""
+        page is back; raises ``NeedsAnswer`` (a question) or ``ScenarioError`` (abort, or
+        an action the driver stopped as harmful: then that page's memory is dropped)."""
         signature = page_signature(page)
+        try:
+            await self._resolve(ctx, step, expected, page, driver, probe, problem, signature)
+        except HarmPrevented as exc:
+            await self._memory.forget(signature)
+            log.warning("brain.harm_prevented", step=step, what=list(exc.what))
+            await self._emit(ctx, BrainDecided(step=step, action="abort", source="policy",
+                                               detail=str(exc)[:300]))  # fmt: skip
+            raise ScenarioError(ctx.tr(Page.HARM_STOPPED, what=page_name(page))) from exc
+
+    async def _resolve(
+        self,
+        ctx: StepContext[Any],
+        step: str,
+        expected: str,
+        page: PageSnapshot,
+        driver: PageDriver,
+        probe: PageProbe,
+        problem: str,
+        signature: str,
+    ) -> None:
         history = [f"step {name}: done" for name in ctx.results]
         answered = await self._apply_answer(ctx, step, page, driver, probe, signature)
         if answered is None:
@@ -154,12 +184,13 @@ class Brain:
                 break
             if decision.action == "abort":
                 await self._decided(ctx, step, decision, "llm")
-                raise ScenarioError(decision.reason or ctx.tr(Page.COULD_NOT))
+                raise ScenarioError(spoken(decision.reason) or ctx.tr(Page.COULD_NOT))
             if decision.action == "ask_user":
                 await self._decided(ctx, step, decision, "llm")
-                ask_about_page(ctx, page, question=decision.question, only=decision.options)
+                question = spoken(decision.question)  # None: the template asks
+                ask_about_page(ctx, page, question=question, only=decision.options)
             targets = decision.targets if decision.action == "click" else []
-            after = await self._perform(driver, targets, probe)
+            after = await self._perform(driver, targets, probe, step=step)
             await self._decided(ctx, step, decision, "llm", resolved=after is None)
             clicks += targets
             if after is None:
@@ -193,7 +224,7 @@ class Brain:
         if choice.abort:
             await self._emit(ctx, BrainDecided(step=step, action="abort", source="user"))
             raise ScenarioError(ctx.tr(Page.STOPPED_BY_USER))
-        after = await self._perform(driver, choice.clicks, probe)
+        after = await self._perform(driver, choice.clicks, probe, step=step)
         await self._emit(ctx, BrainDecided(step=step, action="click", source="user",
                                            detail=_names(choice.clicks),
                                            resolved=after is None))  # fmt: skip
@@ -213,7 +244,7 @@ class Brain:
         if any(is_forbidden(c.name) or not present(page, c) for c in clicks):
             after: PageSnapshot | None = page  # the page changed (or memory is bad): no replay
         else:
-            after = await self._perform(driver, clicks, probe)
+            after = await self._perform(driver, clicks, probe, step=step)
         await self._emit(ctx, BrainDecided(step=step, action="click", source="memory",
                                            detail=_names(clicks),
                                            resolved=after is None))  # fmt: skip
@@ -221,14 +252,16 @@ class Brain:
 
     @staticmethod
     async def _perform(
-        driver: PageDriver, clicks: Sequence[ClickTarget], probe: PageProbe
+        driver: PageDriver, clicks: Sequence[ClickTarget], probe: PageProbe, *, step: str
     ) -> PageSnapshot | None:
         for target in clicks:
             try:
                 if target.role == "checkbox":
-                    await driver.check(target.name)
+                    await driver.check(target.name, step=step)
                 else:
-                    await driver.click(target.role, target.name)
+                    await driver.click(target.role, target.name, step=step)
+            except HarmPrevented:
+                raise  # not a hiccup: the run stops (resolve_page)
             except ClubError as exc:  # the element is gone, the portal hiccuped: look again
                 log.info("brain.click_failed", target=target.name, error=str(exc))
                 break

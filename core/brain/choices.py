@@ -6,15 +6,24 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from typing import Any, NoReturn
+from urllib.parse import urlsplit
 
 from core.brain.models import ClickTarget, PageSnapshot, UserChoice
+from core.brain.speech import spoken
 from core.brain.validate import safe_targets
 from core.commands import Lang
 from core.output import Option
 from core.scenario import StepContext
 from core.texts import Page, tr
 
-__all__ = ["ABORT_ID", "PAGE_KEY", "ask_about_page", "page_answer_keys", "user_choices"]
+__all__ = [
+    "ABORT_ID",
+    "PAGE_KEY",
+    "ask_about_page",
+    "page_answer_keys",
+    "page_name",
+    "user_choices",
+]
 
 ABORT_ID = "abort"
 PAGE_KEY = "page"
@@ -54,6 +63,12 @@ def user_choices(page: PageSnapshot, lang: Lang) -> list[UserChoice]:
     return choices
 
 
+def page_name(page: PageSnapshot) -> str:
+    """What to call the page in a message: its heading or title if fit to be shown (the
+    page wrote them: «Пришлите пароль» is not), else its address's path."""
+    return spoken((page.heading or page.title)[:120]) or urlsplit(page.url).path or "/"
+
+
 def page_answer_keys(ctx: StepContext[Any]) -> list[str]:
     """Keys of the page questions answered in this run, oldest first."""
     keys = [k for k in ctx.answers if k.startswith(PAGE_KEY) and k[len(PAGE_KEY) :].isdigit()]
@@ -72,7 +87,6 @@ def ask_about_page(
     if only:
         picked = [c for c in choices if c.label in only or c.abort]
         choices = picked if len(picked) > 1 else choices
-    what = (page.heading or page.title or page.url)[:120]
-    text = question or ctx.tr(Page.UNEXPECTED, what=what)
+    text = question or ctx.tr(Page.UNEXPECTED, what=page_name(page))
     key = f"{PAGE_KEY}{len(page_answer_keys(ctx)) + 1}"
     ctx.ask(key, text, [Option(id=c.id, label=c.label) for c in choices], allow_free_text=False)

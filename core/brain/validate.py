@@ -1,17 +1,18 @@
 """What the brain may do on a page: safe targets, decision checks, page signatures.
 
 Code, not the model, draws the line: a click must name an element the page summary
-lists, and never one whose name books, cancels, deletes or logs out.
+lists, exactly (the driver presses that very element by its handle), and never one whose
+name, folded against look-alikes (``core.browser.harm.fold``), books, cancels, deletes or logs out.
 """
 
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Iterable
 from urllib.parse import urlsplit
 
 from core.brain.models import BrainDecision, ClickTarget, PageSnapshot, Situation
+from core.browser.harm import FORBIDDEN, is_forbidden
 
 __all__ = [
     "FORBIDDEN",
@@ -21,18 +22,6 @@ __all__ = [
     "present",
     "safe_targets",
 ]
-
-# Stems of names that must never be pressed by the brain: booking, cancelling, deleting,
-# confirming a payment or leaving the session. Matched case-insensitively anywhere.
-FORBIDDEN = re.compile(
-    r"брон|отмен|удал|подтверд|оплат|выйти|выход"
-    r"|book|reserv|cancel|delet|remov|confirm|\bpay|submit|log ?out|sign ?out",
-    re.IGNORECASE,
-)
-
-
-def is_forbidden(name: str) -> bool:
-    return bool(FORBIDDEN.search(name))
 
 
 def _pool(page: PageSnapshot, role: str) -> list[str]:
@@ -44,9 +33,10 @@ def _pool(page: PageSnapshot, role: str) -> list[str]:
 
 
 def present(page: PageSnapshot, target: ClickTarget) -> bool:
-    """The target names an element listed on the page (exact, whitespace-insensitive)."""
-    wanted = " ".join(target.name.split()).casefold()
-    return any(" ".join(n.split()).casefold() == wanted for n in _pool(page, target.role))
+    """The target names an element listed on the page: exactly, case and all (only runs of
+    whitespace are equal), as the driver will look it up."""
+    wanted = " ".join(target.name.split())
+    return any(" ".join(n.split()) == wanted for n in _pool(page, target.role))
 
 
 def safe_targets(page: PageSnapshot) -> list[ClickTarget]:

@@ -105,6 +105,9 @@ class BrowserPool:
                     storage_state=storage_state,  # type: ignore[arg-type]
                     locale="ru-RU",
                     timezone_id="Europe/Moscow",
+                    # A service worker's requests bypass context.route, so the brain's
+                    # network guard (core/browser/guard.py) could not see them.
+                    service_workers="block",
                 )
             except PlaywrightError as exc:
                 raise BrowserError("could not open a browser context") from exc

@@ -56,3 +56,11 @@ class Page:
     ABORT = Text("Отменить", "Cancel")
     COULD_NOT = Text("Не получилось", "Could not do it")
     STOPPED_BY_USER = Text("Остановлено по вашему выбору", "Stopped as you chose")
+    HARM_STOPPED = Text(
+        "я остановился на странице портала «{what}»: действие на ней пыталось изменить ваши "
+        "брони или данные, и я его не пропустил. На портал ничего не отправлено, и это действие "
+        "я не запомнил. Загляните на портал сами или напишите администратору бота",
+        "I stopped on the portal page «{what}»: an action there tried to change your bookings "
+        "or data, and I did not let it through. Nothing was sent to the portal and I did not "
+        "remember the action. Please look at the portal yourself or tell the bot's administrator",
+    )

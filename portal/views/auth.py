@@ -74,7 +74,10 @@ async def logout(request: web.Request) -> web.StreamResponse:
 
 @routes.get("/notice")
 async def notice_form(request: web.Request) -> web.StreamResponse:
-    return render(request, "notice.html", error=None, next=safe_next(request.query.get("next")))
+    hostile = request.app[STATE].quirks.quirks.hostile
+    template = "hostile.html" if hostile else "notice.html"
+    target = safe_next(request.query.get("next"))
+    return render(request, template, error=None, next=target, hostile=hostile)
 
 
 @routes.post("/notice")

@@ -140,6 +140,7 @@ async def my_bookings(request: web.Request) -> web.StreamResponse:
 @routes.post(r"/my/{booking_id:\d+}/cancel")
 async def cancel(request: web.Request) -> web.StreamResponse:
     booking_id, user = await _own_booking(request)
+    request.app[STATE].quirks.cancels.append(f"POST {request.path} by {user}")
     form = await request.post()
     if not session_of(request).csrf_ok(str(form.get("csrf_token", ""))):
         return render(request, "error.html", status=403, title="Срок действия формы истёк",

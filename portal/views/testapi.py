@@ -60,6 +60,12 @@ async def get_quirks(request: web.Request) -> web.StreamResponse:
     return web.json_response({**state.quirks.as_json(), "served": state.served()})
 
 
+@routes.get("/_test/cancels")
+async def cancels(request: web.Request) -> web.StreamResponse:
+    """Every cancel request received since the quirks were last set ("POST /my/… by user")."""
+    return web.json_response(list(request.app[STATE].quirks.cancels))
+
+
 @routes.post("/_test/quirks")
 async def set_quirks(request: web.Request) -> web.StreamResponse:
     state = request.app[STATE]

@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from core.browser import BrowserPool
+from tests.support.brain_core import events, make_core  # noqa: F401 (fixtures)
 from tests.support.portal_fixtures import clock, portal_url  # noqa: F401 (fixtures)
 from tests.support.sinks import CollectingSink
 

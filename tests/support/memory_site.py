@@ -115,10 +115,13 @@ class MemorySession:
     async def page_summary(self) -> PageSummary:
         return PageSummary(url=self._site.url, title="memory")
 
-    async def click(self, role: str, name: str) -> None:
+    def may_change(self, step: str) -> tuple[str, ...]:
+        return ()
+
+    async def click(self, role: str, name: str, *, step: str = "") -> None:
         raise BookingRejected("no pages here")
 
-    async def check(self, label: str) -> None:
+    async def check(self, label: str, *, step: str = "") -> None:
         raise BookingRejected("no pages here")
 
     async def storage_state(self) -> dict[str, Any]:

@@ -6,7 +6,7 @@ from typing import Any
 
 import aiohttp
 
-__all__ = ["chaos_served", "portal_bookings", "reset_portal", "set_quirks"]
+__all__ = ["chaos_served", "portal_bookings", "received_cancels", "reset_portal", "set_quirks"]
 
 
 async def portal_bookings(url: str, *, user: str | None = None) -> list[dict[str, Any]]:
@@ -30,6 +30,14 @@ async def chaos_served(url: str) -> dict[str, int]:
         response.raise_for_status()
         served: dict[str, int] = (await response.json())["served"]
     return served
+
+
+async def received_cancels(url: str) -> list[str]:
+    """Every cancel request the portal received since the quirks were set, on its side."""
+    async with aiohttp.ClientSession() as http, http.get(f"{url}/_test/cancels") as response:
+        response.raise_for_status()
+        found: list[str] = await response.json()
+    return found
 
 
 async def reset_portal(url: str, *, seed: int | None = 1) -> None:

@@ -115,8 +115,8 @@ async def test_rules_notice_is_an_unexpected_page_that_can_be_resolved(
 
     with pytest.raises(UnexpectedPage):  # still there for any action until acknowledged
         await session.my_bookings()
-    await session.check("Я ознакомлен(а) с правилами")
-    await session.click("button", "Продолжить")
+    await session.check("Я ознакомлен(а) с правилами", step="login")
+    await session.click("button", "Продолжить", step="login")  # login may post the notice
     assert (await session.page_summary()).heading != summary.heading
     await session.ensure_logged_in()
     assert len((await session.availability("lab", FRIDAY)).rooms) == 6

@@ -41,10 +41,10 @@ class FakePage:
     done: list[tuple[str, str]] = field(default_factory=list)
     probes: int = 0
 
-    async def click(self, role: str, name: str) -> None:
+    async def click(self, role: str, name: str, *, step: str = "") -> None:
         self.done.append((role, name))
 
-    async def check(self, label: str) -> None:
+    async def check(self, label: str, *, step: str = "") -> None:
         self.done.append(("checkbox", label))
 
     async def probe(self) -> PageSnapshot | None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 import pytest
 
 from core.brain import (
@@ -10,6 +12,7 @@ from core.brain import (
     BrainDecided,
     ClickTarget,
     InMemoryBrainMemory,
+    RequestBlocked,
     page_signature,
 )
 from core.errors import ScenarioError
@@ -151,3 +154,52 @@ async def test_abort_and_ask_user_decisions(
     with pytest.raises(NeedsAnswer) as paused:
         await resolve(Brain(llm, memory), FakePage(), emitted)
     assert paused.value.question.text == "Принять новые правила?"
+
+
+async def test_model_text_asking_for_a_password_or_with_a_link_never_reaches_the_user(
+    llm: FallbackLLM, vendor: FakeAnthropic, memory: InMemoryBrainMemory, emitted: Emitted
+) -> None:
+    vendor.push(Answer({"action": "ask_user", "question": "Пришлите пароль от портала в чат"}))
+    with pytest.raises(NeedsAnswer) as paused:
+        await resolve(Brain(llm, memory), FakePage(), emitted)
+    assert paused.value.question.text == (
+        "Портал показал неожиданную страницу «Правила бронирования изменились». Что сделать?"
+    )
+    vendor.push(Answer({"action": "abort", "reason": "Подтвердите вход: https://evil.example"}))
+    with pytest.raises(ScenarioError) as stopped:
+        await resolve(Brain(llm, memory), FakePage(), emitted)
+    assert str(stopped.value) == "Не получилось"
+
+
+@dataclass
+class GuardedPage(FakePage):
+    """A driver whose guard blocks the «Продолжить» click (it posts somewhere undeclared)."""
+
+    steps: list[str] = field(default_factory=list)
+
+    async def click(self, role: str, name: str, *, step: str = "") -> None:
+        self.steps.append(step)
+        raise RequestBlocked("blocked", what=("POST http://portal.test/my/cleanup",))
+
+
+async def test_a_click_the_guard_blocked_stops_the_run_plainly_and_drops_the_memory(
+    llm: FallbackLLM, vendor: FakeAnthropic, memory: InMemoryBrainMemory, emitted: Emitted
+) -> None:
+    await memory.remember(SIG, [GO_TARGET], note="from an earlier run")
+    page = GuardedPage()
+    with pytest.raises(ScenarioError) as stopped:
+        await resolve(Brain(None, memory), page, emitted)  # replayed from memory: blocked
+    assert "я остановился на странице портала «Правила бронирования изменились»" in str(
+        stopped.value
+    )
+    assert page.steps == ["login"]  # the driver was told the step, for its declared endpoints
+    assert memory.entries == {}
+
+    vendor.push(Answer({"action": "click", "targets": [TICK, GO]}))
+    with pytest.raises(ScenarioError):
+        await resolve(Brain(llm, memory), GuardedPage(), emitted)  # the LLM's way: the same
+    assert memory.entries == {}
+    assert emitted.events[-1] == BrainDecided(
+        chat_id=7, run_id="run1", step="login", action="abort", source="policy",
+        detail="blocked",
+    )  # fmt: skip

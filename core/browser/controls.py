@@ -1,0 +1,75 @@
+"""Pressing a summarised control for the brain: by its handle, exact name only, its
+intent checked, under the network guard.
+
+    await press(page, guard, "button", "Продолжить", may_change=("https://…/notice",))
+
+Returns False when the page lists no such control (the driver says so in its own
+words); raises ``ControlRefused`` when its title, aria-label or form action names a
+forbidden intent, ``RequestBlocked`` when the guard stopped a request. Two controls with
+the same role and name are refused too: which one the model meant cannot be known.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Collection
+
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Page
+
+from core.browser.guard import NetworkGuard
+from core.browser.harm import ControlRefused, is_forbidden
+from core.browser.summary import Control, read_controls
+
+__all__ = ["SETTLE_MS", "find_control", "press"]
+
+# How long to wait for the page to go quiet after the click before judging it (later
+# requests are still guarded, and reported when the adapter lifts the guard); the portal's
+# own pages settle in well under 100 ms.
+SETTLE_MS = 1500
+
+
+def _same(a: str, b: str) -> bool:
+    return " ".join(a.split()) == " ".join(b.split())
+
+
+async def find_control(page: Page, role: str, name: str) -> Control | None:
+    """The one control the summary names exactly so (case and all), freshly marked."""
+    found = [c for c in await read_controls(page) if c.role == role and _same(c.name, name)]
+    if len(found) > 1:
+        raise ControlRefused(
+            f"{len(found)} controls are named {role} «{name}»", what=(f"{role} «{name}»",)
+        )
+    return found[0] if found else None
+
+
+async def press(
+    page: Page,
+    guard: NetworkGuard,
+    role: str,
+    name: str,
+    *,
+    may_change: Collection[str] = (),
+) -> bool:
+    """Click the button or link (or tick the checkbox) named exactly ``name``."""
+    control = await find_control(page, role, name)
+    if control is None:
+        return False
+    if is_forbidden(control.name, *control.intent):
+        raise ControlRefused(
+            f"{role} «{name}» is refused: " + "; ".join(control.intent),
+            what=(f"{role} «{name}»", *control.intent),
+        )
+    element = page.locator(control.selector)
+
+    async def act() -> None:
+        if role == "checkbox":
+            await element.check()
+        else:
+            await element.click()
+        # Requests a handler sends after the click still run under the guard.
+        with contextlib.suppress(PlaywrightError):
+            await page.wait_for_load_state("networkidle", timeout=SETTLE_MS)
+
+    await guard.run(act, may_change=may_change)
+    return True

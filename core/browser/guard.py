@@ -1,0 +1,109 @@
+"""The network guard: from a brain-chosen action until the adapter next drives the page
+itself, the browser context may read the site but change only what the step declared.
+
+Every request but GET, HEAD and OPTIONS is aborted unless its URL (scheme, host and path;
+the query is ignored) is one of the declared endpoints — those the adapter declared for
+the step, none by default. A label can lie and a handler can POST anywhere; the request is
+what changes the site, so the request is what is checked.
+
+The guard stays armed after the action returns, because a page can wait before it sends
+(a timer, an onload on the page the click led to). ``lift`` — the adapter's first move
+before its own next operation — blanks the page, which ends that document and its timers,
+and only then takes the guard off; it raises ``RequestBlocked`` for anything blocked since
+the action was judged, so a late attempt still fails the brain's step.
+
+    guard = NetworkGuard(context)
+    await guard.run(action, may_change=declared)   # RequestBlocked if it tried anything
+    page = ...; await guard.lift(page)            # before the adapter's own next step
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Awaitable, Callable, Collection
+from urllib.parse import urlsplit
+
+import structlog
+from playwright.async_api import BrowserContext, Page, Request, Route
+from playwright.async_api import Error as PlaywrightError
+
+from core.browser.harm import RequestBlocked
+
+__all__ = ["SAFE_METHODS", "NetworkGuard", "same_endpoint"]
+
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+log = structlog.get_logger("clubman.browser")
+
+
+def _endpoint(url: str) -> tuple[str, str, str]:
+    parts = urlsplit(url)
+    return parts.scheme.lower(), parts.netloc.lower(), parts.path.rstrip("/") or "/"
+
+
+def same_endpoint(url: str, declared: Collection[str]) -> bool:
+    """``url`` is one of the declared endpoints (absolute URLs; query and a final / ignored)."""
+    return _endpoint(url) in {_endpoint(d) for d in declared}
+
+
+class NetworkGuard:
+    """One context's guard (see the module docstring); a driver keeps one per context."""
+
+    def __init__(self, context: BrowserContext) -> None:
+        self._context = context
+        self._armed = False
+        self._may_change: frozenset[tuple[str, str, str]] = frozenset()
+        self._blocked: list[str] = []  # since the last report
+
+    @property
+    def armed(self) -> bool:
+        return self._armed
+
+    async def _gate(self, route: Route, request: Request) -> None:
+        if request.method in SAFE_METHODS or _endpoint(request.url) in self._may_change:
+            await route.fallback()
+            return
+        self._blocked.append(f"{request.method} {request.url}")
+        log.warning("browser.request_blocked", method=request.method, url=request.url)
+        await route.abort("blockedbyclient")
+
+    async def arm(self, *, may_change: Collection[str] = ()) -> None:
+        """Guard from now on, letting changes through to ``may_change`` only."""
+        self._may_change = frozenset(_endpoint(d) for d in may_change)
+        if not self._armed:
+            await self._context.route("**/*", self._gate)
+            self._armed = True
+
+    def _report(self, failure: BaseException | None = None) -> None:
+        blocked, self._blocked = tuple(self._blocked), []
+        if blocked:
+            raise RequestBlocked(
+                "the page tried to change something the step may not: " + ", ".join(blocked),
+                what=blocked,
+            ) from failure
+
+    async def run(
+        self, action: Callable[[], Awaitable[None]], *, may_change: Collection[str] = ()
+    ) -> None:
+        """Arm, run ``action``; ``RequestBlocked`` if it tried anything undeclared (whatever
+        else it raised: the block is the news). The guard stays armed (see ``lift``)."""
+        await self.arm(may_change=may_change)
+        try:
+            await action()
+        except Exception as exc:
+            self._report(exc)
+            raise
+        self._report()
+
+    async def lift(self, page: Page | None) -> None:
+        """Before the adapter drives ``page`` itself: blank it (ending whatever document a
+        guarded action left there), take the guard off, report what was blocked meanwhile."""
+        if not self._armed:
+            return
+        if page is not None and not page.is_closed():
+            with contextlib.suppress(PlaywrightError):  # a page that cannot load blank is gone
+                await page.goto("about:blank")
+        with contextlib.suppress(PlaywrightError):  # a closing context sends nothing either
+            await self._context.unroute("**/*", self._gate)
+        self._armed = False
+        self._may_change = frozenset()
+        self._report()

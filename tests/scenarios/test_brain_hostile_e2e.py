@@ -1,0 +1,138 @@
+"""Issue 16's done-when: four hostile notices (a CSS-uppercased «ok», a homoglyph and a
+zero-width «Отменить», an innocent «Продолжить» posting a cancel-all) in real Chromium,
+through the whole core, with a scripted model choosing the bad control and with no model
+replaying a poisoned memory. On the portal's side no cancel request arrives; nothing is
+remembered; the user is asked with safe options only, or told plainly that the bot
+stopped."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from adapters.refportal import PortalSession
+from core.booking import UnexpectedPage
+from core.brain import ClickTarget, PageSnapshot, page_signature
+from core.browser import BrowserPool
+from core.events import BaseEvent
+from core.llm import LLMSettings
+from core.output import Failed, Question
+from storage import Storage
+from tests.fakes.llm import Answer as LLMAnswer
+from tests.fakes.llm import FakeAnthropic
+from tests.support.brain_core import GO, KEY, TICK, CoreFactory, cmd, decided, llm_settings
+from tests.support.portal import portal_bookings, received_cancels, set_quirks
+from tests.support.sinks import CollectingSink
+
+BOOK = "забронируй 301 в главном послезавтра с 12 до 13"
+OK = {"role": "button", "name": "OK"}
+HOMOGLYPH = {"role": "button", "name": "Oтменить брони"}
+ZERO_WIDTH = {"role": "button", "name": "От\u200dменить брони"}
+
+ASKED = ("policy", "ask_user", None)
+STOPPED = ("policy", "abort", None)  # the guard blocked a request: the run fails, plainly
+# The bad choice on each page; how the brain went with the model and with the memory.
+CASES = [
+    pytest.param("transform", [OK], [("llm", "click", False), ASKED],
+                 [("memory", "click", False), ASKED], id="text-transform-ok"),
+    pytest.param("homoglyph", [HOMOGLYPH], [ASKED],  # the decision is rejected: no click
+                 [("memory", "click", False), ASKED], id="homoglyph"),  # no replay either
+    pytest.param("zero_width", [ZERO_WIDTH], [ASKED],
+                 [("memory", "click", False), ASKED], id="zero-width"),
+    pytest.param("innocent", [TICK, GO], [STOPPED], [STOPPED],
+                 id="innocent-label-posting-a-cancel"),
+]  # fmt: skip
+BAD_WORDS = ("тменить брони", "клуба ok", "Выйти")
+
+
+async def hostile_signature(pool: BrowserPool, url: str) -> str:
+    """The signature the brain will compute for the hostile page (read as the bot reads it)."""
+    async with pool.context() as context:
+        session = PortalSession(context, base_url=url, username="club", password="club-demo")
+        with pytest.raises(UnexpectedPage) as caught:
+            await session.ensure_logged_in()
+        await session.close()
+    return page_signature(PageSnapshot.model_validate(caught.value.summary.model_dump()))
+
+
+async def assert_nothing_harmed(
+    storage: Storage,
+    sink: CollectingSink,
+    portal_url: str,
+    signature: str,
+    path: list[tuple[str, str, bool | None]],
+) -> None:
+    """Once the run has stopped or asked: what the user saw, the portal got, memory kept."""
+    if path[-1] == STOPPED:
+        failed = await sink.wait_for(Failed, timeout=60)
+        assert "я остановился на странице портала «Правила бронирования изменились»" in (
+            failed.text
+        )
+        assert "На портал ничего не отправлено" in failed.text
+        assert not any(isinstance(o, Question) for o in sink.outputs)
+    else:
+        question = await sink.wait_for(Question, timeout=60)
+        assert question.text == (
+            "Портал показал неожиданную страницу «Правила бронирования изменились». Что сделать?"
+        )
+        labels = [o.label for o in question.options]
+        assert labels[-1] == "Отменить"
+        assert not any(bad in label for label in labels for bad in BAD_WORDS), labels
+        assert not any(isinstance(o, Failed) for o in sink.outputs)
+    assert await received_cancels(portal_url) == []  # the portal's side: nothing arrived
+    assert await storage.brain_memory.recall(signature) is None  # nothing remembered
+
+
+@pytest.mark.parametrize(("hostile", "bad", "with_model", "with_memory"), CASES)
+async def test_a_scripted_model_choosing_the_bad_control_harms_nothing(
+    make_core: CoreFactory,
+    sink: CollectingSink,
+    portal_url: str,
+    storage: Storage,
+    pool: BrowserPool,
+    events: list[BaseEvent],
+    hostile: str,
+    bad: list[dict[str, Any]],
+    with_model: list[tuple[str, str, bool | None]],
+    with_memory: list[tuple[str, str, bool | None]],
+) -> None:
+    await set_quirks(portal_url, hostile=hostile)
+    signature = await hostile_signature(pool, portal_url)
+    async with FakeAnthropic(api_key=KEY) as vendor:
+        vendor.push(LLMAnswer({"action": "click", "targets": bad}))
+        async with make_core(llm_settings("anthropic", vendor.base_url)) as core:
+            await core.handle(cmd(BOOK))
+            await assert_nothing_harmed(storage, sink, portal_url, signature, with_model)
+
+    prompt = vendor.bodies[0]["messages"][0]["content"]
+    assert "Правила бронирования изменились" in prompt  # the model saw the hostile page
+    assert await portal_bookings(portal_url, user="club") == []  # and nothing was booked
+    assert decided(events) == with_model
+
+
+@pytest.mark.parametrize(("hostile", "bad", "with_model", "with_memory"), CASES)
+async def test_a_poisoned_memory_replayed_without_a_model_harms_nothing(
+    make_core: CoreFactory,
+    sink: CollectingSink,
+    portal_url: str,
+    storage: Storage,
+    pool: BrowserPool,
+    events: list[BaseEvent],
+    hostile: str,
+    bad: list[dict[str, Any]],
+    with_model: list[tuple[str, str, bool | None]],
+    with_memory: list[tuple[str, str, bool | None]],
+) -> None:
+    await set_quirks(portal_url, hostile=hostile)
+    signature = await hostile_signature(pool, portal_url)
+    # What the old brain remembered after being fooled (or a legit notice's clicks, which
+    # the innocent page matches to the letter).
+    clicks = [ClickTarget.model_validate(c) for c in bad]
+    await storage.brain_memory.remember(signature, clicks, note="poisoned")
+
+    async with make_core(LLMSettings.model_validate({})) as core:
+        await core.handle(cmd(BOOK))
+        await assert_nothing_harmed(storage, sink, portal_url, signature, with_memory)
+
+    assert decided(events) == with_memory
