@@ -74,15 +74,19 @@ class Result:
         )
 
 
-async def converse(users: Sequence[SimUser], messages: int) -> Result:
+async def converse(users: Sequence[SimUser], messages: int, *, expect: str = "") -> Result:
+    """Each user sends and waits for its reply; a reply not starting with ``expect`` (an
+    error answer instead of the work measured) stops the bench rather than skew it."""
     latencies: list[float] = []
 
     async def chat(user: SimUser) -> None:
         for _ in range(messages):
             posted = time.perf_counter()
             await user.send(TEXT)
-            await user.wait_for_message(timeout=60)
+            reply = await user.wait_for_message(timeout=60)
             latencies.append(time.perf_counter() - posted)
+            if not (reply.text or "").startswith(expect):
+                raise RuntimeError(f"the bot answered {reply.text!r}, not {expect!r}…")
 
     started, cpu = time.perf_counter(), time.process_time()
     await asyncio.gather(*(chat(user) for user in users))
@@ -105,7 +109,7 @@ class StubCore:
         async with self._turns.setdefault(chat_id, asyncio.Lock()):
             yield False
 
-    async def handle(self, command: Command) -> None:
+    async def handle(self, command: Command, *, confirm_new: bool = False) -> None:
         await self._sink.deliver(Reply(chat_id=command.chat_id, text=f"stub: {command.text}"))
 
 
@@ -157,7 +161,7 @@ async def run(chats: int, messages: int, rounds: int, workdir: Path, *, freeze: 
 
             async def echo_round(warm: bool) -> None:
                 async with polling(echo_dispatcher(), bot, polling_timeout=1):
-                    result = await converse(fresh(tg), 2 if warm else messages)
+                    result = await converse(fresh(tg), 2 if warm else messages, expect=TEXT)
                 if not warm:
                     echo.append(result)
 
@@ -165,13 +169,13 @@ async def run(chats: int, messages: int, rounds: int, workdir: Path, *, freeze: 
                 async with running_bot(
                     tg, storage, scenarios=[HelpScenario(), UnknownScenario()], limits=UNLIMITED
                 ):
-                    result = await converse(fresh(tg), 2 if warm else messages)
+                    result = await converse(fresh(tg), 2 if warm else messages, expect="Я бронирую")
                 if not warm:
                     full.append(result)
 
             async def layer_round(warm: bool) -> None:
                 async with running_bot(tg, storage, core=stub_core, limits=UNLIMITED):
-                    result = await converse(fresh(tg), 2 if warm else messages)
+                    result = await converse(fresh(tg), 2 if warm else messages, expect="stub: ")
                 if not warm:
                     layer.append(result)
 
