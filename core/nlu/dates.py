@@ -141,10 +141,11 @@ def _read_date(
         return _safe(y, m, d), i + 1
     if concept == "IN" and nxt is not None:
         amount = 1.0 if nxt.is_("ART", "WEEK", "DAY") else nxt.number
-        unit = nxt if nxt.is_("WEEK", "DAY") else _at(toks, i + 2)
+        end = i + 2 if nxt.is_("WEEK", "DAY") else i + 3  # «через неделю», «через 2 недели»
+        unit = _at(toks, end - 1)
         if amount is not None and unit is not None and unit.is_("DAY", "WEEK"):
             days = int(amount) * (7 if unit.is_("WEEK") else 1)
-            return _later(today, days), i + (2 if unit is nxt else 3)
+            return _later(today, days), end
     return None
 
 
