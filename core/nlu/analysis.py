@@ -7,7 +7,7 @@ from functools import lru_cache
 
 from core.nlu.lexicon import PHRASES, Sense, sense_of
 from core.nlu.numbers import MULTIPLIERS
-from core.nlu.tokens import TokenKind, tokenize
+from core.nlu.tokens import RawToken, TokenKind, tokenize
 
 __all__ = ["HUGE", "Tok", "analyze", "has_cyrillic"]
 
@@ -53,6 +53,9 @@ def analyze(text: str) -> tuple[Tok, ...]:
     raw = tokenize(text)
     words = [t.text for t in raw]
     out: list[Tok] = []
+    # Equal raw tokens share one Tok (it is immutable): long texts repeat their words and
+    # numbers, and building a frozen dataclass is most of the cost of a token.
+    made: dict[RawToken, Tok] = {}
     i = 0
     while i < len(raw):
         kind, word = raw[i]
@@ -62,7 +65,10 @@ def analyze(text: str) -> tuple[Tok, ...]:
             out.append(_with_sense("word", " ".join(words[i : i + length]), sense))
             i += length
             continue
-        out.append(_with_sense(kind, word, sense_of(word) if kind == "word" else None))
+        tok = made.get(raw[i])
+        if tok is None:
+            tok = made[raw[i]] = _with_sense(kind, word, sense_of(word) if kind == "word" else None)
+        out.append(tok)
         i += 1
     return tuple(_merge_compound_numbers(out))
 
