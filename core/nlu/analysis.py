@@ -7,7 +7,7 @@ from functools import lru_cache
 
 from core.nlu.lexicon import PHRASES, Sense, sense_of
 from core.nlu.numbers import MULTIPLIERS
-from core.nlu.tokens import TokenKind, tokenize
+from core.nlu.tokens import RawToken, TokenKind, tokenize
 
 __all__ = ["HUGE", "Tok", "analyze", "has_cyrillic"]
 
@@ -53,16 +53,22 @@ def analyze(text: str) -> tuple[Tok, ...]:
     raw = tokenize(text)
     words = [t.text for t in raw]
     out: list[Tok] = []
+    # Equal raw tokens share one Tok (it is immutable): long texts repeat their words and
+    # numbers, and building a frozen dataclass is most of the cost of a token.
+    made: dict[RawToken, Tok] = {}
     i = 0
     while i < len(raw):
-        phrase = _phrase_at(words, i)
+        kind, word = raw[i]
+        phrase = _phrase_at(words, i) if kind == "word" else None  # phrases are all words
         if phrase is not None:
             length, sense = phrase
             out.append(_with_sense("word", " ".join(words[i : i + length]), sense))
             i += length
             continue
-        kind, word = raw[i]
-        out.append(_with_sense(kind, word, sense_of(word) if kind == "word" else None))
+        tok = made.get(raw[i])
+        if tok is None:
+            tok = made[raw[i]] = _with_sense(kind, word, sense_of(word) if kind == "word" else None)
+        out.append(tok)
         i += 1
     return tuple(_merge_compound_numbers(out))
 
@@ -89,15 +95,18 @@ def _merge_compound_numbers(toks: list[Tok]) -> list[Tok]:
     2000, 5000000."""
     out: list[Tok] = []
     for tok in toks:
+        if tok.concept != "NUM" or tok.value is None:  # only a number word joins what precedes
+            out.append(tok)
+            continue
         prev = out[-1] if out else None
         prev2 = out[-2] if len(out) > 1 else None
         times = prev.number if prev is not None else None
-        if tok.concept == "NUM" and tok.value in MULTIPLIERS and times is not None:
-            assert prev is not None and tok.value is not None
+        if tok.value in MULTIPLIERS and times is not None:
+            assert prev is not None
             value = min(times * tok.value, HUGE)  # «миллион миллионов…» stays finite
             out[-1] = Tok("word", f"{prev.text} {tok.text}", "NUM", value)
             continue
-        if tok.concept == "NUM" and tok.value is not None and tok.value < 10:
+        if tok.value < 10:
             if _is_tens(prev):
                 assert prev is not None and prev.value is not None
                 out[-1] = Tok("word", f"{prev.text} {tok.text}", "NUM", prev.value + tok.value)

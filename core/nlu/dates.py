@@ -30,6 +30,7 @@ __all__ = ["extract_date", "upcoming", "weekday_date"]
 
 _WEEKDAY_MODES = {"THIS": "this", "NEXT": "next", "LAST": "last"}
 _SKIP_BEFORE_WEEKDAY = frozenset({"AT", "FOR", "TO"})
+_RELATIVE_DAYS = {"TODAY": 0, "TOMORROW": 1, "AFTER_TOMORROW": 2, "YESTERDAY": -1}
 
 
 def weekday_date(today: date, weekday: int, mode: str) -> date:
@@ -96,11 +97,11 @@ def _read_date(
 ) -> tuple[date | None, int] | None:
     """A date starting at ``toks[i]``: (value or None if impossible, index after) or None."""
     tok = toks[i]
+    kind, concept = tok.kind, tok.concept  # read once: this runs for every token
+    if concept in _RELATIVE_DAYS:
+        return today + timedelta(days=_RELATIVE_DAYS[concept or ""]), i + 1
     nxt = _at(toks, i + 1)
-    relative = {"TODAY": 0, "TOMORROW": 1, "AFTER_TOMORROW": 2, "YESTERDAY": -1}
-    if tok.concept in relative:
-        return today + timedelta(days=relative[tok.concept or ""]), i + 1
-    if tok.is_("WD") and tok.arg is not None:
+    if concept == "WD" and tok.arg is not None:
         mode = "this"
         for back in (i - 1, i - 2):
             prev = _at(toks, back)
@@ -120,30 +121,31 @@ def _read_date(
             assert month_tok is not None
             year, end = _year(toks, i + (2 if nxt.is_("MONTH") else 3))
             return upcoming(today, day, int(month_tok.value or 0), year), end
-    if tok.is_("MONTH"):
+    if concept == "MONTH":
         day = _day(nxt)
         if day is not None:
             year, end = _year(toks, i + 2)
             return upcoming(today, day, int(tok.value or 0), year), end
-    if tok.kind == "dotted" and not (nxt is not None and nxt.is_("HOUR", "MINUTE")):
+    if kind == "dotted" and not (nxt is not None and nxt.is_("HOUR", "MINUTE")):
         parts = [int(p) for p in tok.text.split(".")]
         if not (len(parts) == 2 and len(tok.text.split(".")[1]) == 2 and parts[1] > 12):
             return upcoming(today, parts[0], parts[1], parts[2] if len(parts) > 2 else None), i + 1
-    if tok.kind == "slash":
+    if kind == "slash":
         a, b, *rest = (int(p) for p in tok.text.split("/"))
         day, month = (b, a) if lang == "en" and a <= 12 else (a, b)
         if month > 12:
             day, month = month, day
         return upcoming(today, day, month, rest[0] if rest else None), i + 1
-    if tok.kind == "iso":
+    if kind == "iso":
         y, m, d = (int(p) for p in tok.text.split("-"))
         return _safe(y, m, d), i + 1
-    if tok.is_("IN") and nxt is not None:
+    if concept == "IN" and nxt is not None:
         amount = 1.0 if nxt.is_("ART", "WEEK", "DAY") else nxt.number
-        unit = nxt if nxt.is_("WEEK", "DAY") else _at(toks, i + 2)
+        end = i + 2 if nxt.is_("WEEK", "DAY") else i + 3  # «через неделю», «через 2 недели»
+        unit = _at(toks, end - 1)
         if amount is not None and unit is not None and unit.is_("DAY", "WEEK"):
             days = int(amount) * (7 if unit.is_("WEEK") else 1)
-            return _later(today, days), i + (2 if unit is nxt else 3)
+            return _later(today, days), end
     return None
 
 

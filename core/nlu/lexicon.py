@@ -246,6 +246,14 @@ def _tables() -> tuple[dict[str, Sense], dict[str, Sense], tuple[str, ...]]:
     return exact, stems, fuzzy
 
 
+@lru_cache(maxsize=64)
+def _typo_candidates(length: int, limit: int) -> tuple[str, ...]:
+    """The fuzzy forms a word of ``length`` letters can be within ``limit`` edits of, in
+    vocabulary order (so ties resolve as before). An edit changes the length by at most
+    one, so the others can never match; skipping them halves the cost of each lookup."""
+    return tuple(w for w in _tables()[2] if abs(len(w) - length) <= limit)
+
+
 @lru_cache(maxsize=1)
 def _ru_stemmer() -> snowballstemmer.stemmer:
     return snowballstemmer.stemmer("russian")
@@ -276,7 +284,7 @@ def typo_limit(word: str) -> int:
 @lru_cache(maxsize=8192)
 def sense_of(word: str) -> Sense | None:
     """The sense of one normalized word, or ``None`` if it is not in the vocabulary."""
-    exact, stems, fuzzy = _tables()
+    exact, stems, _ = _tables()
     found = exact.get(word)
     if found is not None:
         return found
@@ -289,7 +297,8 @@ def sense_of(word: str) -> Sense | None:
     limit = typo_limit(word)
     if not limit:
         return None
-    match = process.extractOne(word, fuzzy, scorer=OSA.distance, score_cutoff=limit)
+    near = _typo_candidates(len(word), limit)
+    match = process.extractOne(word, near, scorer=OSA.distance, score_cutoff=limit)
     if match is None:
         return None
     return exact[match[0]]

@@ -9,6 +9,8 @@ from core.nlu.decision import WEEKDAYS, Recurrence, Weekday
 __all__ = ["extract_recurrence", "weekdays_from"]
 
 _LIST_GLUE = frozenset({"AND", "AT", "TO"})
+# what may begin a list of weekdays
+_STARTS = frozenset({"EVERY", "WEEKLY", "WDP", "DAILY", "WORKDAYS", "WEEKENDS"})
 _GLUE_WORDS = frozenset({"on", "по", "в", "во", ","})
 _WORKDAYS: tuple[Weekday, ...] = WEEKDAYS[:5]
 _WEEKENDS: tuple[Weekday, ...] = WEEKDAYS[5:]
@@ -49,17 +51,18 @@ def extract_recurrence(toks: tuple[Tok, ...], used: set[int]) -> Recurrence | No
     i = 0
     while i < len(toks):
         tok = toks[i]
-        prev = toks[i - 1] if i > 0 else None
-        if i in used:
+        concept = tok.concept  # read once: this loop runs per token
+        if i in used or concept not in _STARTS:
             i += 1
             continue
-        starts_list = tok.is_("WDP", "DAILY") or (
-            tok.is_("WORKDAYS", "WEEKENDS")
+        prev = toks[i - 1] if i > 0 else None
+        starts_list = concept in ("WDP", "DAILY") or (
+            concept in ("WORKDAYS", "WEEKENDS")
             and prev is not None
             and (prev.text in ("по", "on") or prev.is_("EVERY"))
         )
-        if tok.is_("EVERY", "WEEKLY"):
-            weekly = weekly or tok.is_("WEEKLY")
+        if concept in ("EVERY", "WEEKLY"):
+            weekly = weekly or concept == "WEEKLY"
             found, end = weekdays_from(toks, i + 1, used)
         elif starts_list:
             found, end = weekdays_from(toks, i, used)

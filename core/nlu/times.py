@@ -17,8 +17,8 @@ Rules (documented for users of the decision JSON):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import time
+from typing import NamedTuple
 
 from core.nlu.analysis import Tok
 
@@ -26,10 +26,10 @@ __all__ = ["Clock", "extract_times", "read_clock", "resolve_hour"]
 
 _BLOCKERS = frozenset({"ROOM", "PEOPLE", "MONTH", "DAY", "WEEK", "MINUTE", "WD", "ADJ"})
 _HOUR_WORDS = frozenset({"ч", "h", "час", "часа", "часов", "hours", "hour"})
+_MARKERS = {"PM": "pm", "EVENING": "pm", "AM": "am", "MORNING": "am", "NIGHT": "night"}
 
 
-@dataclass(frozen=True, slots=True)
-class Clock:
+class Clock(NamedTuple):
     hour: int
     minute: int
     marker: str | None  # "am" | "pm" | "night" | None
@@ -39,13 +39,9 @@ class Clock:
 
 
 def _marker(tok: Tok) -> str | None:
-    if tok.text == "дня" or tok.is_("PM", "EVENING"):
+    if tok.text == "дня":  # also a form of «день», which the lexicon gives it
         return "pm"
-    if tok.is_("AM", "MORNING"):
-        return "am"
-    if tok.is_("NIGHT"):
-        return "night"
-    return None
+    return _MARKERS.get(tok.concept or "")
 
 
 def read_clock(toks: tuple[Tok, ...], i: int, *, loose: bool) -> Clock | None:
@@ -53,27 +49,27 @@ def read_clock(toks: tuple[Tok, ...], i: int, *, loose: bool) -> Clock | None:
     if i >= len(toks):
         return None
     tok = toks[i]
-    nxt = toks[i + 1] if i + 1 < len(toks) else None
-    padded = False
-    if tok.is_("NOON"):
+    kind, concept = tok.kind, tok.concept  # read once: this runs for most tokens
+    if concept == "NOON":
         return Clock(12, 0, "pm", False, True, i + 1)
-    if tok.kind == "clock" or (tok.kind == "dotted" and _time_like(tok.text)):
+    if kind == "clock" or (kind == "dotted" and _time_like(tok.text)):
         hh, mm = tok.text.replace(".", ":").split(":")
         hour, minute, padded = int(hh), int(mm), hh.startswith("0")
-    elif tok.kind == "int" and len(tok.text) <= 2 or tok.concept == "NUM":
+    elif kind == "int" and len(tok.text) <= 2 or concept == "NUM":
+        nxt = toks[i + 1] if i + 1 < len(toks) else None
         number = tok.number
         if number is None or number != int(number) or number > 99:
             return None
         if nxt is not None and nxt.concept in _BLOCKERS:
             return None
         marked = nxt is not None and (_marker(nxt) is not None or nxt.text in _HOUR_WORDS)
-        if not (loose or (marked and tok.kind == "int")):
+        if not (loose or (marked and kind == "int")):
             return None
         hour, minute, padded = int(number), 0, tok.text.startswith("0")
     else:
         return None
     j = i + 1
-    if j < len(toks) and (toks[j].text in _HOUR_WORDS or toks[j].is_("OCLOCK")):
+    if j < len(toks) and (toks[j].text in _HOUR_WORDS or toks[j].concept == "OCLOCK"):
         j += 1
     marker = _marker(toks[j]) if j < len(toks) else None
     if marker is not None:
@@ -146,9 +142,10 @@ def _range_end(toks: tuple[Tok, ...], j: int) -> Clock | None:
 def extract_times(toks: tuple[Tok, ...], used: set[int]) -> tuple[time | None, time | None]:
     """Start and end found in ``toks``; marks the tokens it reads in ``used``."""
     default = None
-    if any(t.is_("EVENING") or t.text == "tonight" for t in toks):
+    concepts = {t.concept for t in toks}
+    if "EVENING" in concepts or any(t.text == "tonight" for t in toks):
         default = "pm"
-    elif any(t.is_("MORNING") for t in toks):
+    elif "MORNING" in concepts:
         default = "am"
     start: Clock | None = None
     end: Clock | None = None
@@ -162,11 +159,14 @@ def extract_times(toks: tuple[Tok, ...], used: set[int]) -> tuple[time | None, t
         first: Clock | None = None
         lone_end = False
         begin = i
-        if tok.is_("FROM", "AT") or (tok.is_("FOR") and i + 1 < n and toks[i + 1].kind == "clock"):
+        concept = tok.concept  # read once: this loop runs per token
+        if concept in ("FROM", "AT") or (
+            concept == "FOR" and i + 1 < n and toks[i + 1].kind == "clock"
+        ):
             first = read_clock(toks, i + 1, loose=True)
-        elif tok.is_("TO") and tok.text not in ("to", "по"):
+        elif concept == "TO" and tok.text not in ("to", "по"):
             first, lone_end = read_clock(toks, i + 1, loose=True), True
-        elif tok.is_("FOR"):
+        elif concept == "FOR":
             found = _read_duration(toks, i + 1)
             if found is not None:
                 duration = found[0]
