@@ -13,7 +13,7 @@ A reply left ``ATTEMPTED`` (the process died between handing it over and hearing
 or the messenger gave up) is never sent again. Telegram has no idempotency key and
 nothing tells us whether that message arrived; it may well have, and a second copy
 could not be taken back, so the window in which a resend could be a duplicate never
-closes. The answer stays readable in /status.
+closes. What was booked stays visible in /bookings.
 """
 
 from __future__ import annotations
