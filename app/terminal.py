@@ -13,7 +13,17 @@ from typing import TextIO
 from core.commands import Answer, Command, Lang
 from core.errors import ClubError
 from core.manager import NLUManager
-from core.output import Done, Failed, Output, Progress, Question, Reply, StepState
+from core.output import (
+    Done,
+    Failed,
+    Output,
+    Progress,
+    Question,
+    Receipt,
+    Reply,
+    StepState,
+    receipted,
+)
 from core.settings import Settings
 from core.texts import Terminal, tr
 
@@ -41,7 +51,12 @@ class TerminalView:
         self._out.write(line + "\n")
         self._out.flush()
 
-    async def deliver(self, output: Output) -> None:
+    async def deliver(self, output: Output, receipt: Receipt | None = None) -> None:
+        async with receipted(receipt) as show:
+            if show:
+                self._show(output)
+
+    def _show(self, output: Output) -> None:
         if isinstance(output, Question):
             self.question = output
             self._print(f"? {output.text}")

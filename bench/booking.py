@@ -85,7 +85,7 @@ from core.browser import BrowserPool, chromium_args, find_chromium  # noqa: E402
 from core.commands import Command  # noqa: E402
 from core.events import BaseEvent, EventBus  # noqa: E402
 from core.logging import configure_logging  # noqa: E402
-from core.output import Done, Failed, Output, Question  # noqa: E402
+from core.output import Done, Failed, Output, Question, Receipt, receipted  # noqa: E402
 from core.settings import load_settings  # noqa: E402
 from core.vault import CredentialVault  # noqa: E402
 from scenarios.booking import PortalAccount, PortalWork, read_catalogue  # noqa: E402
@@ -134,7 +134,9 @@ class Recorder:
         self.steps[chat_id] = {}
         return self.finished[chat_id]
 
-    async def deliver(self, output: Output) -> None:
+    async def deliver(self, output: Output, receipt: Receipt | None = None) -> None:
+        async with receipted(receipt):
+            pass  # shown at once (nowhere)
         if isinstance(output, Done | Failed | Question) and output.chat_id in self.finished:
             if not isinstance(output, Done):  # a question would wait for ever: count it failed
                 self.failed.append(f"chat {output.chat_id}: {output.text}")

@@ -14,7 +14,7 @@ from aiogram.types import ErrorEvent, Update, User
 from bot.language import lang_of
 from bot.middlewares.context import update_chat_id
 from bot.render import error_text
-from core.errors import ClubError
+from core.errors import ClubError, StorageError
 from core.texts import Run, tr
 
 if TYPE_CHECKING:
@@ -49,7 +49,11 @@ async def on_error(event: ErrorEvent, sink: TelegramSink) -> None:
     user = _user(update)
     lang = lang_of(user.language_code if user else None)
     context = {"update_id": update.update_id, "chat_id": chat_id, "run_id": _run_id(update)}
-    if isinstance(exc, ClubError):
+    if isinstance(exc, StorageError):
+        # Ours to fix, not the user's: no settings or internals in their chat.
+        log.warning("bot.storage_error", error=type(exc).__name__, message=exc.message, **context)
+        body = tr(Run.TEMPORARILY_DOWN, lang)
+    elif isinstance(exc, ClubError):
         log.info("bot.club_error", error=type(exc).__name__, message=exc.message, **context)
         body = error_text(exc.message, exc.hint, lang)
     else:

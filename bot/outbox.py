@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Hashable
+from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -58,10 +58,14 @@ def is_not_modified(exc: BaseException) -> bool:
     return isinstance(exc, TelegramBadRequest) and "message is not modified" in exc.message
 
 
+Gate = Callable[[], Awaitable[bool]]
+
+
 @dataclass
 class _Job:
     method: TelegramMethod[Any]
     future: asyncio.Future[Any]
+    gate: Gate | None = None  # asked right before the call; False: not sent, future cancelled
 
 
 @dataclass
@@ -100,8 +104,12 @@ class Outbox:
         self._closed = False
         self.stats = OutboxStats()
 
-    def post(self, chat_id: Hashable, method: TelegramMethod[T]) -> asyncio.Future[T]:
-        """Queue ``method`` behind the chat's earlier calls; the future holds its result."""
+    def post(
+        self, chat_id: Hashable, method: TelegramMethod[T], *, gate: Gate | None = None
+    ) -> asyncio.Future[T]:
+        """Queue ``method`` behind the chat's earlier calls; the future holds its result.
+        ``gate`` is awaited when the call's turn comes, right before it leaves: a durable
+        reply records there that it is being sent (``core.replies``)."""
         if self._closed:
             raise RuntimeError("outbox is closed")
         loop = asyncio.get_running_loop()
@@ -114,7 +122,7 @@ class Outbox:
             lim = self._limits
             limiter = AsyncLimiter(lim.per_chat_burst, lim.per_chat_burst / lim.per_chat_rate)
             lane = self._lanes[chat_id] = _Lane(limiter=limiter, chat_id=chat_id)
-        lane.queue.put_nowait(_Job(method, future))
+        lane.queue.put_nowait(_Job(method, future, gate))
         if lane.worker is None:
             lane.worker = asyncio.create_task(self._work(lane), name=f"outbox:{chat_id}")
         return future
@@ -177,9 +185,15 @@ class Outbox:
     async def _run(self, lane: _Lane, job: _Job) -> None:
         chat_id = lane.chat_id
         attempt = 0
+        gate = job.gate
         while True:
             await lane.limiter.acquire()
             await self._global.acquire()
+            if gate is not None:  # asked once, after the wait for tokens: nothing in between
+                if not await gate():
+                    job.future.cancel()
+                    return
+                gate = None
             try:
                 result = await self._bot(job.method)
             except TelegramRetryAfter as exc:

@@ -17,12 +17,26 @@ from aiogram.methods import (
 )
 from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, Message
 
-from bot.outbox import Outbox
+from bot.outbox import Gate, Outbox
 from bot.progress import ProgressBoard
 from bot.render import MAX_CAPTION, MAX_TEXT, render_question, split_text
-from core.output import Done, Failed, Output, Progress, Question, Reply
+from core.output import Done, Failed, Output, Progress, Question, Receipt, Reply
 
 __all__ = ["TelegramSink"]
+
+
+class _Gate:
+    """The pieces of one receipted output go out all or none: the first one asks the
+    receipt whether to send, the others take its answer."""
+
+    def __init__(self, receipt: Receipt) -> None:
+        self._receipt = receipt
+        self._open: bool | None = None
+
+    async def __call__(self) -> bool:
+        if self._open is None:
+            self._open = await self._receipt.attempting()
+        return self._open
 
 
 class TelegramSink:
@@ -40,28 +54,39 @@ class TelegramSink:
     def outbox(self) -> Outbox:
         return self._outbox
 
-    async def deliver(self, output: Output) -> None:
+    async def deliver(self, output: Output, receipt: Receipt | None = None) -> None:
+        gate = _Gate(receipt) if receipt is not None else None
+        last: asyncio.Future[Message] | None = None
         if isinstance(output, Reply):
             if output.run_id is not None:
                 await self._board.finish(output.run_id)
-            self.send_text(output.chat_id, output.text)
+            last = self.send_text(output.chat_id, output.text, gate=gate)
         elif isinstance(output, Question):
             rendered = render_question(output)
-            self.send_text(output.chat_id, rendered.text, keyboard=rendered.keyboard)
+            last = self.send_text(
+                output.chat_id, rendered.text, keyboard=rendered.keyboard, gate=gate
+            )
         elif isinstance(output, Progress):
             self._board.show(output)
             self.typing(output.chat_id)
         elif isinstance(output, Done):
             await self._board.finish(output.run_id)
-            self.send_text(output.chat_id, output.text)
+            last = self.send_text(output.chat_id, output.text, gate=gate)
         elif isinstance(output, Failed):
             await self._board.finish(output.run_id)
-            self._send_failure(output)
+            last = self._send_failure(output, gate)
+        if receipt is not None and last is not None:
+            last.add_done_callback(lambda sent: self._record(receipt, sent))
 
     # --- building blocks, also used by handlers ------------------------------------
 
     def send_text(
-        self, chat_id: int, text: str, *, keyboard: InlineKeyboardMarkup | None = None
+        self,
+        chat_id: int,
+        text: str,
+        *,
+        keyboard: InlineKeyboardMarkup | None = None,
+        gate: Gate | None = None,
     ) -> asyncio.Future[Message]:
         """Send ``text`` (split if long); the keyboard goes on the last piece. Telegram
         refuses empty messages: an empty text becomes a dash (still carrying the keyboard)."""
@@ -70,7 +95,7 @@ class TelegramSink:
         for index, piece in enumerate(pieces):
             markup = keyboard if index == len(pieces) - 1 else None
             future = self._outbox.post(
-                chat_id, SendMessage(chat_id=chat_id, text=piece, reply_markup=markup)
+                chat_id, SendMessage(chat_id=chat_id, text=piece, reply_markup=markup), gate=gate
             )
         assert future is not None
         return future
@@ -111,18 +136,22 @@ class TelegramSink:
         await self._board.close()
         await asyncio.gather(*self._tasks, return_exceptions=True)
 
-    def _send_failure(self, output: Failed) -> None:
+    def _send_failure(self, output: Failed, gate: Gate | None) -> asyncio.Future[Message]:
         if output.screenshot is None:
-            self.send_text(output.chat_id, output.text)
-            return
+            return self.send_text(output.chat_id, output.text, gate=gate)
         photo = BufferedInputFile(output.screenshot, filename="screenshot.png")
         fits = len(output.text) <= MAX_CAPTION
-        self._outbox.post(
+        sent = self._outbox.post(
             output.chat_id,
             SendPhoto(chat_id=output.chat_id, photo=photo, caption=output.text if fits else None),
+            gate=gate,
         )
-        if not fits:
-            self.send_text(output.chat_id, output.text)
+        return sent if fits else self.send_text(output.chat_id, output.text, gate=gate)
+
+    def _record(self, receipt: Receipt, sent: asyncio.Future[Message]) -> None:
+        """The last piece of a receipted output went out: record it (its id) as sent."""
+        if not sent.cancelled() and sent.exception() is None:
+            self._spawn(receipt.sent(sent.result().message_id))
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.ensure_future(coro)

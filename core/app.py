@@ -11,7 +11,7 @@ from core.booking.catalogue import Catalogues
 from core.clock import Clock, SystemClock
 from core.events import EventBus
 from core.manager import NLUManager
-from core.output import Output, OutputSink, Progress
+from core.output import Output, OutputSink, Progress, Receipt
 from core.planner import IntentClassifier
 from core.scenario import BaseScenario
 from core.settings import Settings
@@ -27,7 +27,7 @@ class RecordingSink:
         self._inner = inner
         self._storage = storage
 
-    async def deliver(self, output: Output) -> None:
+    async def deliver(self, output: Output, receipt: Receipt | None = None) -> None:
         if not isinstance(output, Progress):
             await self._storage.conversations.append(
                 chat_id=output.chat_id,
@@ -35,7 +35,7 @@ class RecordingSink:
                 text=output.text,
                 run_id=output.run_id,
             )
-        await self._inner.deliver(output)
+        await self._inner.deliver(output, receipt)
 
 
 @asynccontextmanager

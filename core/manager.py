@@ -25,10 +25,11 @@ from core.events import CommandReceived, EventBus, NoScenario, RunFinished, Scen
 from core.nlu import Decision, Intent, parse
 from core.output import AnswerOutcome, OutputSink, Question, Reply, RunView
 from core.planner import IntentClassifier, ProxyPlanner
-from core.runner import ScenarioRunner, question_output
+from core.replies import question_output
+from core.runner import ScenarioRunner
 from core.scenario import BaseScenario, GuideScenario, InstantScenario, StepScenario
 from core.sessions import ChatSessions
-from core.store import Direction, RunStatus, ScenarioRun, Store, UserProfile
+from core.store import Direction, ReplyKind, RunStatus, ScenarioRun, Store, UserProfile
 from core.texts import Run, Text, tr
 
 __all__ = ["NLUManager", "NewCommandPending", "UserSettingsView"]
@@ -99,6 +100,7 @@ class NLUManager:
         )
         self._sessions = ChatSessions(storage)
         self._expiry_task: asyncio.Task[None] | None = None
+        self._sweep_task: asyncio.Task[None] | None = None
 
     @property
     def runner(self) -> ScenarioRunner:
@@ -112,6 +114,9 @@ class NLUManager:
         resumed = await self._runner.resume_all()
         log.info("manager.started", resumed=resumed)
         self._expiry_task = asyncio.create_task(self._expiry_loop(), name="expiry")
+        self._sweep_task = asyncio.create_task(
+            self._runner.replies.sweep_forever(), name="replies-sweep"
+        )
         return self
 
     async def __aexit__(
@@ -120,10 +125,11 @@ class NLUManager:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
-        if self._expiry_task is not None:
-            self._expiry_task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._expiry_task
+        for task in (self._expiry_task, self._sweep_task):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         await self._runner.close()
         await self._sessions.close()
 
@@ -401,24 +407,19 @@ class NLUManager:
         if not fresh.status.active:
             return
         question = fresh.question.text if fresh.question else ""
+        lang = _lang(fresh.lang)
+        scenario = self._runner.scenario_of(fresh)
+        title = scenario.title(lang) if scenario else fresh.scenario
+        text = tr(message, lang, title=title, question=question)
         fresh.status = status
         fresh.question = None
         fresh.expires_at = None
+        self._runner.replies.owe(fresh, ReplyKind.ENDED, text, now=self._clock.now())
         await self._storage.runs.save(fresh)
         await self._bus.publish(
             RunFinished(chat_id=fresh.chat_id, run_id=fresh.short_id, status=status.value)
         )
-        lang = _lang(fresh.lang)
-        scenario = self._runner.scenario_of(fresh)
-        title = scenario.title(lang) if scenario else fresh.scenario
-        await self._sink.deliver(
-            Reply(
-                chat_id=fresh.chat_id,
-                run_id=fresh.short_id,
-                lang=lang,
-                text=tr(message, lang, title=title, question=question),
-            )
-        )
+        await self._runner.replies.send(fresh)
 
     async def expire_due(self) -> int:
         """Expire runs whose question waited too long; returns how many."""

@@ -6,6 +6,8 @@ the background), always for one chat.
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from enum import StrEnum
 from typing import Literal, Protocol
 
@@ -22,10 +24,12 @@ __all__ = [
     "OutputSink",
     "Progress",
     "Question",
+    "Receipt",
     "Reply",
     "RunView",
     "StepState",
     "StepView",
+    "receipted",
 ]
 
 
@@ -103,8 +107,28 @@ class Failed(BaseModel):
 Output = Reply | Question | Progress | Done | Failed
 
 
+class Receipt(Protocol):
+    """Given with an output the user must receive (``core.replies``). The view calls
+    ``attempting`` right before the message leaves, and sends it only if that returns
+    True; then ``sent`` once the messenger has taken it."""
+
+    async def attempting(self) -> bool: ...
+
+    async def sent(self, message_id: int | None) -> None: ...
+
+
 class OutputSink(Protocol):
-    async def deliver(self, output: Output) -> None: ...
+    async def deliver(self, output: Output, receipt: Receipt | None = None) -> None: ...
+
+
+@asynccontextmanager
+async def receipted(receipt: Receipt | None) -> AsyncIterator[bool]:
+    """For a view that shows an output at once: yields whether to show it (False: another
+    sender has it), and records it shown after the block."""
+    show = receipt is None or await receipt.attempting()
+    yield show
+    if show and receipt is not None:
+        await receipt.sent(None)
 
 
 class AnswerOutcome(BaseModel):

@@ -2,22 +2,29 @@
 
 A run document is the state. A step that finished is recorded before the next one
 starts, so after a crash or restart ``resume_all`` continues from the first step
-not done; a step that paused (``NeedsAnswer``) is run again once answered.
+not done; a step that paused (``NeedsAnswer``) is run again once answered. A question
+or final answer is stored in the same save as the state change and sent from there
+(``core.replies``).
+
+When storage cannot be reached (a checkpoint, or a step reading it), the run pauses
+where it is and tries again with backoff until storage is back, then goes on in the
+same task: no restart needed. The user is told once that it will finish later.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
+from typing import Any, TypeVar
 from zoneinfo import ZoneInfo
 
 import structlog
 
 from core.clock import Clock
 from core.commands import Lang
-from core.errors import ClubError
+from core.errors import ClubError, StorageError, StorageUnavailable
 from core.events import (
     EventBus,
     QuestionAsked,
@@ -27,12 +34,14 @@ from core.events import (
     StepStarted,
     StepSucceeded,
 )
-from core.output import Done, Failed, Option, OutputSink, Progress, Question, StepState, StepView
+from core.output import OutputSink, Progress, Reply, StepState, StepView
 from core.pause import NeedsAnswer, QuestionSpec
+from core.replies import Replies, question_output
 from core.scenario import StepContext, StepScenario
 from core.store import (
     OptionRecord,
     PendingQuestion,
+    ReplyKind,
     RunStatus,
     ScenarioRun,
     StepRecord,
@@ -41,27 +50,24 @@ from core.store import (
 )
 from core.texts import Run, tr
 
-__all__ = ["ScenarioRunner", "question_output"]
+__all__ = ["OutagePolicy", "ScenarioRunner"]
 
 log = structlog.get_logger("clubman.runner")
+
+_T = TypeVar("_T")
 
 
 def _lang(run: ScenarioRun) -> Lang:
     return "en" if run.lang == "en" else "ru"
 
 
-def question_output(run: ScenarioRun) -> Question:
-    assert run.question is not None
-    return Question(
-        chat_id=run.chat_id,
-        run_id=run.short_id,
-        seq=run.question.seq,
-        key=run.question.key,
-        text=run.question.text,
-        options=[Option(id=o.id, label=o.label) for o in run.question.options],
-        allow_free_text=run.question.allow_free_text,
-        lang=_lang(run),
-    )
+@dataclass(frozen=True)
+class OutagePolicy:
+    """How a run waits for storage to come back: backoff from ``first`` to ``longest``
+    seconds between tries (short enough to notice a return within seconds)."""
+
+    first: float = 0.5
+    longest: float = 5.0
 
 
 class ScenarioRunner:
@@ -74,6 +80,7 @@ class ScenarioRunner:
         sink: OutputSink,
         clock: Clock,
         waiting_ttl: timedelta,
+        outage: OutagePolicy | None = None,
     ) -> None:
         self._storage = storage
         self._scenarios = scenarios
@@ -81,7 +88,9 @@ class ScenarioRunner:
         self._sink = sink
         self._clock = clock
         self._waiting_ttl = waiting_ttl
+        self._outage = outage or OutagePolicy()
         self._tasks: dict[str, asyncio.Task[None]] = {}
+        self.replies = Replies(storage.runs, sink)
 
     def scenario_of(self, run: ScenarioRun) -> StepScenario[Any] | None:
         return self._scenarios.get(run.scenario)
@@ -121,7 +130,8 @@ class ScenarioRunner:
             allow_free_text=question.allow_free_text,
         )
         run.expires_at = self._clock.now() + self._waiting_ttl
-        await self._storage.runs.save(run)
+        self.replies.owe(run, ReplyKind.QUESTION, question.text, now=self._clock.now())
+        await self._checkpoint(run)
         await self._bus.publish(
             QuestionAsked(
                 chat_id=run.chat_id,
@@ -131,7 +141,7 @@ class ScenarioRunner:
                 options=[o.label for o in question.options],
             )
         )
-        await self._sink.deliver(question_output(run))
+        await self.replies.send(run)
 
     async def ask_again(self, run: ScenarioRun, *, reason: str) -> None:
         """Show the pending question again after ``reason``; it keeps its number, so the
@@ -220,7 +230,8 @@ class ScenarioRunner:
         if after is not None:
             await asyncio.gather(after, return_exceptions=True)
         structlog.contextvars.bind_contextvars(run_id=run_id)
-        run = await self._storage.runs.get(run_id)
+        pause = _Pause(self._outage, self._sink, None)
+        run = await pause.through(lambda: self._storage.runs.get(run_id))
         if run is None or run.status is not RunStatus.RUNNING:
             return
         scenario = self.scenario_of(run)
@@ -237,6 +248,7 @@ class ScenarioRunner:
         run_id = run.short_id
         slots = scenario.slot_model.model_validate(run.slots)
         results = {s.name: s.result for s in run.steps if s.status is StepStatus.DONE}
+        pause = self._pause(run)
         for step in scenario.steps():
             if step.name in results:
                 continue
@@ -245,20 +257,21 @@ class ScenarioRunner:
             await self._bus.publish(StepStarted(chat_id=run.chat_id, run_id=run_id, step=step.name))
             await self._sink.deliver(self.progress(run, current=step.name))
             try:
-                made = await step.run(ctx)
+                # Steps are idempotent: one that found storage down is simply run again.
+                made = await pause.through(lambda: step.run(ctx))  # noqa: B023
                 result = made.model_dump(mode="json") if made is not None else {}
-            except NeedsAnswer as pause:
+            except NeedsAnswer as paused:
                 run.status = RunStatus.WAITING
-                await self.ask(run, pause.question)
+                await self.ask(run, paused.question)
                 return
             except ClubError as exc:
                 shot = await scenario.screenshot(run_id)
-                await self._step_failed(run, step.name, started, exc.message, exc, shot)
+                await self._step_failed(run, step.name, started, exc, shot)
                 return
-            except Exception as exc:
+            except Exception:
                 log.exception("step.crashed", step=step.name)
                 shot = await scenario.screenshot(run_id)
-                await self._step_failed(run, step.name, started, type(exc).__name__, None, shot)
+                await self._step_failed(run, step.name, started, None, shot)
                 return
             results[step.name] = result
             run.steps.append(
@@ -270,26 +283,25 @@ class ScenarioRunner:
                     finished_at=self._clock.now(),
                 )
             )
-            await self._storage.runs.save(run)  # the checkpoint
+            await self._checkpoint(run, pause)
             await self._bus.publish(
                 StepSucceeded(chat_id=run.chat_id, run_id=run_id, step=step.name, result=result)
             )
         await self._sink.deliver(self.progress(run))
         summary = scenario.summary(self._context(run, slots, results))
-        await self._finish(run, RunStatus.DONE, summary=summary)
-        await self._sink.deliver(
-            Done(chat_id=run.chat_id, run_id=run_id, text=summary, lang=_lang(run))
-        )
+        self.replies.owe(run, ReplyKind.DONE, summary, now=self._clock.now())
+        await self._finish(run, RunStatus.DONE, summary=summary, pause=pause)
+        await self.replies.send(run)
 
     async def _step_failed(
         self,
         run: ScenarioRun,
         step: str,
         started: Any,
-        error: str,
         exc: ClubError | None,
         screenshot: bytes | None,
     ) -> None:
+        error = exc.message if exc is not None else "crashed"
         run.failure_screenshot = screenshot
         run.steps.append(
             StepRecord(
@@ -304,19 +316,13 @@ class ScenarioRunner:
             StepFailed(chat_id=run.chat_id, run_id=run.short_id, step=step, error=error)
         )
         lang = _lang(run)
-        reason = str(exc) if exc is not None else None
-        message = tr(Run.FAILED, lang, reason=reason) if reason else tr(Run.APOLOGY, lang)
+        # A storage failure is ours, not the user's business: no internals in their chat.
+        told = exc is not None and not isinstance(exc, StorageError)
+        message = tr(Run.FAILED, lang, reason=str(exc)) if told else tr(Run.APOLOGY, lang)
+        self.replies.owe(run, ReplyKind.FAILED, message, now=self._clock.now())
         await self._finish(run, RunStatus.FAILED, error=error)
         await self._sink.deliver(self.progress(run))
-        await self._sink.deliver(
-            Failed(
-                chat_id=run.chat_id,
-                run_id=run.short_id,
-                text=message,
-                lang=lang,
-                screenshot=screenshot,
-            )
-        )
+        await self.replies.send(run)
 
     async def _finish(
         self,
@@ -325,15 +331,49 @@ class ScenarioRunner:
         *,
         summary: str | None = None,
         error: str | None = None,
+        pause: _Pause | None = None,
     ) -> None:
         run.status = status
         run.summary = summary
         run.error = error
         run.question = None
         run.expires_at = None
-        await self._storage.runs.save(run)
+        await self._checkpoint(run, pause)
         await self._bus.publish(
             RunFinished(
                 chat_id=run.chat_id, run_id=run.short_id, status=status.value, summary=summary
             )
         )
+
+    async def _checkpoint(self, run: ScenarioRun, pause: _Pause | None = None) -> None:
+        """Save ``run``, waiting out a storage outage (see the module's docstring)."""
+        await (pause or self._pause(run)).through(lambda: self._storage.runs.save(run))
+
+    def _pause(self, run: ScenarioRun) -> _Pause:
+        lang = _lang(run)
+        text = tr(Run.PAUSED_OUTAGE, lang, title=self.progress(run).title)
+        return _Pause(self._outage, self._sink, Reply(chat_id=run.chat_id, text=text, lang=lang))
+
+
+class _Pause:
+    """One run task's waits for storage: each call is tried until storage answers; the
+    user hears once (``notice``, None: nobody to tell yet) that it will finish later."""
+
+    def __init__(self, policy: OutagePolicy, sink: OutputSink, notice: Reply | None) -> None:
+        self._policy = policy
+        self._sink = sink
+        self._notice = notice
+
+    async def through(self, call: Callable[[], Awaitable[_T]]) -> _T:
+        delay = self._policy.first
+        while True:
+            try:
+                return await call()
+            except StorageUnavailable as exc:
+                log.warning("run.storage_unavailable", error=exc.message, retry_in=delay)
+                if self._notice is not None:
+                    # Straight to the view: storage is what is missing, it cannot keep this.
+                    await self._sink.deliver(self._notice)
+                    self._notice = None
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, self._policy.longest)

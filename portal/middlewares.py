@@ -17,7 +17,7 @@ __all__ = ["MIDDLEWARES"]
 
 _PUBLIC = ("/login", "/static/", "/_test/", "/favicon.ico")
 _UNTOUCHED = ("/static/", "/_test/")  # chaos never hits test controls or assets
-_NO_NOTICE = ("/notice", "/logout", "/api/")
+_NO_NOTICE = ("/notice", "/logout", "/api/", "/my/socket")  # the socket: the notice opens it
 _NOT_FOUND = "Такой страницы нет. Проверьте адрес или вернитесь к списку аудиторий."
 _NGINX_502 = (
     "<html><head><title>502 Bad Gateway</title></head><body>"

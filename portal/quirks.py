@@ -25,8 +25,9 @@ __all__ = ["HOSTILE", "LAYOUTS", "Quirks", "QuirkState"]
 LAYOUTS = ("default", "alt")
 # The hostile notices: a CSS-uppercased «ok» after a cancel-all button whose name ends in
 # "ok", «Oтменить» with a Latin O, «От‍менить» with a zero-width joiner, and the very
-# notice (checkbox, «Продолжить») with its form posting to the cancel-all endpoint.
-HOSTILE = ("transform", "homoglyph", "zero_width", "innocent")
+# notice (checkbox, «Продолжить») with its form posting to the cancel-all endpoint, or
+# with «Продолжить» sending "cancel-all" over a WebSocket the page opened when it loaded.
+HOSTILE = ("transform", "homoglyph", "zero_width", "innocent", "socket")
 _BUILDING_CODES = {b.code for b in BUILDINGS}
 
 

@@ -58,6 +58,8 @@ class ScenarioRunDocument(Document, ScenarioRun):
             IndexModel([("short_id", pymongo.ASCENDING)], unique=True),
             IndexModel([("chat_id", pymongo.ASCENDING), ("status", pymongo.ASCENDING)]),
             IndexModel([("status", pymongo.ASCENDING), ("expires_at", pymongo.ASCENDING)]),
+            # Replies still owed are looked for at start-up and every few seconds.
+            IndexModel([("reply.state", pymongo.ASCENDING)], sparse=True),
         ]
 
 

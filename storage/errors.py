@@ -32,7 +32,7 @@ def translate_errors(what: str) -> Iterator[None]:
         raise DuplicateKey(f"{what}: a document with the same key already exists") from exc
     except mongo_errors.PyMongoError as exc:
         raise StorageError(f"{what}: database error ({type(exc).__name__})") from exc
-    except redis.exceptions.ConnectionError as exc:
+    except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError) as exc:
         raise StorageUnavailable(
             f"{what}: Redis is unreachable", hint="check REDIS_URL and that redis-server runs"
         ) from exc

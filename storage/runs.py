@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from datetime import datetime
+from uuid import UUID
 
-from core.store.records import ACTIVE_STATUSES, RunStatus, ScenarioRun, utcnow
+from core.errors import StorageUnavailable
+from core.store.records import ACTIVE_STATUSES, ReplyState, RunStatus, ScenarioRun, utcnow
 from storage.active_runs import ActiveRunIndex
 from storage.documents import ScenarioRunDocument, stored
 from storage.errors import translate_errors
@@ -19,6 +21,8 @@ class RunRepository:
 
     def __init__(self, index: ActiveRunIndex) -> None:
         self._index = index
+        # run → the revision it had before a save whose outcome is unknown (see save)
+        self._unsure: dict[str, UUID | None] = {}
 
     def pin_chat(self, chat_id: int) -> None:
         """This process alone acts in the chat until ``unpin_chat`` (see ActiveRunIndex)."""
@@ -47,16 +51,38 @@ class RunRepository:
             return await ScenarioRunDocument.find_one(ScenarioRunDocument.short_id == short_id)
 
     async def save(self, run: ScenarioRun) -> ScenarioRunDocument:
-        """Write the whole run; raises ``ConcurrencyError`` if it changed since it was read."""
+        """Write the whole run; raises ``ConcurrencyError`` if it changed since it was read.
+
+        Beanie gives the document its next revision before it writes. When the write
+        fails with the server unreachable, it may or may not have landed, so the next
+        save of the run first looks which revision the database holds (the runner tries
+        again after an outage)."""
         document = stored(run, ScenarioRunDocument, f"run {run.short_id}")
         document.updated_at = utcnow()
         if run.status.active:
             await self._index.add(run.chat_id, run.short_id)
-        with translate_errors(f"saving run {run.short_id}"):
-            await document.replace()
+        await self._settle_revision(document)
+        before = document.revision_id
+        try:
+            with translate_errors(f"saving run {run.short_id}"):
+                await document.replace()
+        except StorageUnavailable:
+            self._unsure[run.short_id] = before
+            raise
         if not run.status.active:
             await self._index.remove(run.chat_id, run.short_id)
         return document
+
+    async def _settle_revision(self, document: ScenarioRunDocument) -> None:
+        if document.short_id not in self._unsure:
+            return
+        with translate_errors(f"loading run {document.short_id}"):
+            held = await ScenarioRunDocument.find_one(
+                ScenarioRunDocument.short_id == document.short_id
+            )
+        before = self._unsure.pop(document.short_id)
+        if held is not None and held.revision_id == before:  # the failed write did not land
+            document.revision_id = before
 
     async def active_for_chat(self, chat_id: int) -> list[ScenarioRunDocument]:
         indexed = await self._index.members(chat_id)
@@ -118,3 +144,23 @@ class RunRepository:
                 .limit(limit)
                 .to_list()
             )
+
+    async def mark_reply(
+        self, short_id: str, seq: int, *, was: ReplyState, now: ReplyState, message_id: int | None
+    ) -> bool:
+        """A field update, not a ``replace``: the run's revision stays, so a save of the
+        run in flight elsewhere is not refused for it (it may write back the state it
+        read; senders only look at replies still ``OWED``, never resending after that)."""
+        change: dict[str, object] = {"reply.state": now.value, "reply.changed_at": utcnow()}
+        if message_id is not None:
+            change["reply.message_id"] = message_id
+        with translate_errors(f"marking the reply of run {short_id}"):
+            written = await ScenarioRunDocument.get_pymongo_collection().update_one(
+                {"short_id": short_id, "reply.seq": seq, "reply.state": was.value},
+                {"$set": change},
+            )
+        return written.modified_count == 1
+
+    async def owing_replies(self) -> list[ScenarioRunDocument]:
+        with translate_errors("listing runs owing a reply"):
+            return await ScenarioRunDocument.find({"reply.state": ReplyState.OWED.value}).to_list()

@@ -100,6 +100,7 @@ class PortalSession:
     async def _page_now(self) -> Page:
         if self._page is None or self._page.is_closed():
             try:
+                await self._network.watch_sockets()
                 self._page = await self._context.new_page()
             except PlaywrightError as exc:
                 raise BrowserError("could not open a page for the portal") from exc

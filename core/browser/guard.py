@@ -6,6 +6,10 @@ the query is ignored) is one of the declared endpoints — those the adapter dec
 the step, none by default. A label can lie and a handler can POST anywhere; the request is
 what changes the site, so the request is what is checked.
 
+WebSockets are watched from before the first page opens (a page opens its socket as it
+loads, long before an action is judged: ``watch_sockets``): while armed, no message from
+a page reaches the server; unarmed, they pass as if nothing were there.
+
 The guard stays armed after the action returns, because a page can wait before it sends
 (a timer, an onload on the page the click led to). ``lift`` — the adapter's first move
 before its own next operation — blanks the page, which ends that document and its timers,
@@ -24,7 +28,7 @@ from collections.abc import Awaitable, Callable, Collection
 from urllib.parse import urlsplit
 
 import structlog
-from playwright.async_api import BrowserContext, Page, Request, Route
+from playwright.async_api import BrowserContext, Page, Request, Route, WebSocketRoute
 from playwright.async_api import Error as PlaywrightError
 
 from core.browser.harm import RequestBlocked
@@ -53,6 +57,7 @@ class NetworkGuard:
         self._armed = False
         self._may_change: frozenset[tuple[str, str, str]] = frozenset()
         self._blocked: list[str] = []  # since the last report
+        self._watching_sockets = False
 
     @property
     def armed(self) -> bool:
@@ -66,9 +71,29 @@ class NetworkGuard:
         log.warning("browser.request_blocked", method=request.method, url=request.url)
         await route.abort("blockedbyclient")
 
+    async def watch_sockets(self) -> None:
+        """Route the context's WebSockets through the guard; call before a page opens."""
+        if not self._watching_sockets:
+            await self._context.route_web_socket(lambda _url: True, self._socket)
+            self._watching_sockets = True
+
+    def _socket(self, ws: WebSocketRoute) -> None:
+        server = ws.connect_to_server()  # server → page messages flow on untouched
+
+        def from_page(message: str | bytes) -> None:
+            if not self._armed:
+                server.send(message)
+                return
+            # A socket has no declared endpoints: a message is a change we cannot vet.
+            self._blocked.append(f"WEBSOCKET {ws.url}")
+            log.warning("browser.socket_message_blocked", url=ws.url)
+
+        ws.on_message(from_page)
+
     async def arm(self, *, may_change: Collection[str] = ()) -> None:
         """Guard from now on, letting changes through to ``may_change`` only."""
         self._may_change = frozenset(_endpoint(d) for d in may_change)
+        await self.watch_sockets()
         if not self._armed:
             await self._context.route("**/*", self._gate)
             self._armed = True

@@ -21,6 +21,7 @@ from core.store.records import (
     ConversationMessage,
     Direction,
     Event,
+    ReplyState,
     RunStatus,
     ScenarioRun,
     Schedule,
@@ -63,6 +64,16 @@ class RunStore(Protocol):
         """Runs waiting for an answer whose time ran out."""
 
     async def recent_for_chat(self, chat_id: int, *, limit: int = 10) -> Sequence[ScenarioRun]: ...
+
+    async def mark_reply(
+        self, short_id: str, seq: int, *, was: ReplyState, now: ReplyState, message_id: int | None
+    ) -> bool:
+        """Move the run's reply ``seq`` from state ``was`` to ``now`` in one atomic write
+        (the run's revision untouched); False if it is not in state ``was`` (another
+        sender took it, or a newer reply replaced it)."""
+
+    async def owing_replies(self) -> Sequence[ScenarioRun]:
+        """Runs whose reply is still ``OWED``."""
 
 
 class UserStore(Protocol):

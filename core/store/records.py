@@ -24,11 +24,14 @@ __all__ = [
     "Direction",
     "Event",
     "OptionRecord",
+    "OwedReply",
     "PendingQuestion",
     "RunStatus",
     "ScenarioRun",
     "Schedule",
     "ScheduleFiring",
+    "ReplyKind",
+    "ReplyState",
     "ScheduleStatus",
     "StepRecord",
     "StepStatus",
@@ -152,6 +155,32 @@ class PendingQuestion(BaseModel):
     asked_at: datetime = Field(default_factory=utcnow)
 
 
+class ReplyKind(StrEnum):
+    QUESTION = "question"
+    DONE = "done"
+    FAILED = "failed"
+    ENDED = "ended"  # cancelled or expired: what became of it
+
+
+class ReplyState(StrEnum):
+    OWED = "owed"  # stored with the run's state change; not handed to the messenger yet
+    ATTEMPTED = "attempted"  # handed over, outcome not recorded: it may have arrived
+    SENT = "sent"
+    WITHDRAWN = "withdrawn"  # a question answered or dropped before it went out
+
+
+class OwedReply(BaseModel):
+    """What the run owes the user now (its question or its final answer), written in the
+    same save as the state change that made it owed (the transactional outbox)."""
+
+    seq: int  # one more than the run's previous reply: marks name the reply they mean
+    kind: ReplyKind
+    text: str
+    state: ReplyState = ReplyState.OWED
+    message_id: int | None = None
+    changed_at: datetime = Field(default_factory=utcnow)
+
+
 class ScenarioRun(BaseModel):
     """A run's durable state: checkpointed after every step, resumed after a restart."""
 
@@ -172,6 +201,7 @@ class ScenarioRun(BaseModel):
     summary: str | None = None
     error: str | None = None
     failure_screenshot: bytes | None = None  # PNG of the page when a step failed
+    reply: OwedReply | None = None
     schedule_id: str | None = None
     created_at: datetime = Field(default_factory=utcnow)
     updated_at: datetime = Field(default_factory=utcnow)

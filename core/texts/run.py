@@ -37,6 +37,18 @@ class Run:
         "Sorry, something went wrong on my side. Please try again a bit later.",
     )
     FAILED = Text("Не получилось: {reason}", "That did not work: {reason}")
+    PAUSED_OUTAGE = Text(
+        "У меня временные неполадки, «{title}» на паузе. Я продолжу сам, как только они "
+        "пройдут, и пришлю результат — писать заново не нужно.",
+        "I have a temporary fault, so “{title}” is paused. I will carry on by myself as soon "
+        "as it passes and send you the result: no need to ask again.",
+    )
+    TEMPORARILY_DOWN = Text(
+        "У меня временные неполадки, и сейчас я не могу это сделать. Попробуйте через минуту — "
+        "то, что уже сделано, не потеряется.",
+        "I have a temporary fault and cannot do that right now. Please try again in a minute: "
+        "nothing already done is lost.",
+    )
     RESUMED = Text(
         "Я перезапустился и продолжаю «{title}» с того места, где остановился.",
         "I restarted and am carrying on with “{title}” where I left off.",

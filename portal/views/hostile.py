@@ -1,10 +1,11 @@
 """``/my/cleanup``: the cancel-all endpoint the hostile notices post to (``hostile``
-quirk; mounted only with the test API).
+quirk; mounted only with the test API), and ``/my/socket``, the WebSocket the ``socket``
+notice sends its "cancel-all" over.
 
-It does what an attacker's page would want done — every active booking of the user is
-cancelled — and records the request among the portal's received cancels
-(``GET /_test/cancels``), so that a test sees on the portal's side whether anything got
-through.
+They do what an attacker's page would want done — every active booking of the user is
+cancelled — and record every request (every socket message) among the portal's received
+cancels (``GET /_test/cancels``), so that a test sees on the portal's side whether
+anything got through.
 """
 
 from __future__ import annotations
@@ -14,10 +15,18 @@ from aiohttp import web
 from portal.render import redirect, session_of
 from portal.state import STATE
 
-__all__ = ["CLEANUP", "routes"]
+__all__ = ["CLEANUP", "SOCKET", "routes"]
 
 CLEANUP = "/my/cleanup"
+SOCKET = "/my/socket"
 routes = web.RouteTableDef()
+
+
+async def _cancel_all(request: web.Request, user: str) -> None:
+    state = request.app[STATE]
+    for booking in await state.store.all():
+        if booking.user == user and booking.status == "active":
+            await state.store.cancel(booking.id, user=user)
 
 
 @routes.post(CLEANUP)
@@ -26,7 +35,20 @@ async def cleanup(request: web.Request) -> web.StreamResponse:
     user = session_of(request).user
     assert user is not None  # the gate lets only logged-in users here
     state.quirks.cancels.append(f"POST {request.path} by {user}")
-    for booking in await state.store.all():
-        if booking.user == user and booking.status == "active":
-            await state.store.cancel(booking.id, user=user)
+    await _cancel_all(request, user)
     return redirect("/my")
+
+
+@routes.get(SOCKET)
+async def socket(request: web.Request) -> web.StreamResponse:
+    user = session_of(request).user
+    assert user is not None
+    ws = web.WebSocketResponse()
+    await ws.prepare(request)
+    async for message in ws:
+        if message.type is not web.WSMsgType.TEXT:
+            break
+        request.app[STATE].quirks.cancels.append(f"WS {message.data} by {user}")
+        if message.data == "cancel-all":
+            await _cancel_all(request, user)
+    return ws

@@ -120,3 +120,51 @@ async def test_long_texts_are_split_and_the_keyboard_goes_last(tg: FakeTelegram,
     assert [bool(m.labels) for m in messages[-2:]] == [False, True]
     await sink.close()
     await outbox.close()
+
+
+class RecordedReceipt:
+    """A durable reply's receipt: says whether to send, and what was recorded."""
+
+    def __init__(self, tg: FakeTelegram, *, go: bool) -> None:
+        self._tg = tg
+        self._go = go
+        self.sends_before_attempt: int | None = None
+        self.sent_ids: list[int | None] = []
+
+    async def attempting(self) -> bool:
+        self.sends_before_attempt = len(self._tg.calls_of("sendMessage"))
+        return self._go
+
+    async def sent(self, message_id: int | None) -> None:
+        self.sent_ids.append(message_id)
+
+
+async def test_a_receipted_answer_is_recorded_right_before_and_after_it_leaves(
+    tg: FakeTelegram, bot: Bot
+) -> None:
+    user = tg.user(1)
+    sink = TelegramSink(bot, Outbox(bot, limits=FAST_LIMITS))
+    receipt = RecordedReceipt(tg, go=True)
+    long_summary = "Забронированы 101, 102, 103. " * 200  # two messages: recorded once
+    await sink.deliver(Done(chat_id=1, run_id="run1", text=long_summary), receipt)
+    await sink.outbox.drain()
+    await sink.close()
+    assert receipt.sends_before_attempt == 0
+    assert len(user.messages) == 2
+    assert receipt.sent_ids == [max(m.message_id for m in user.messages)]
+    await sink.outbox.close()
+
+
+async def test_a_receipted_answer_someone_else_sends_is_not_sent(
+    tg: FakeTelegram, bot: Bot
+) -> None:
+    user = tg.user(1)
+    sink = TelegramSink(bot, Outbox(bot, limits=FAST_LIMITS))
+    receipt = RecordedReceipt(tg, go=False)
+    await sink.deliver(Done(chat_id=1, run_id="run1", text="Забронированы 101. " * 300), receipt)
+    await sink.deliver(Reply(chat_id=1, text="следующее"))
+    await sink.outbox.drain()
+    await sink.close()
+    assert [m.text for m in user.messages] == ["следующее"]  # neither piece went out
+    assert receipt.sent_ids == []
+    await sink.outbox.close()

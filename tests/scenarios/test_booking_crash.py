@@ -70,9 +70,11 @@ async def shared(
         yield storage, db
 
 
-def _child(mongo: str, redis: str, db: str, portal: str, mode: str) -> subprocess.Popen[bytes]:
+def _child(
+    mongo: str, redis: str, db: str, portal: str, mode: str, **extra: str
+) -> subprocess.Popen[bytes]:
     env = {"PORTAL__URL": portal, "PORTAL__USERNAME": "club", "PORTAL__PASSWORD": "club-demo"}
-    return spawn(mongo, redis, db, mode, COMMAND, env=env)
+    return spawn(mongo, redis, db, mode, COMMAND, env=env | extra)
 
 
 @pytest.mark.parametrize("kill_at", ["login", "find", "booked:1", "booked:2", "book"])
@@ -120,3 +122,41 @@ async def test_killed_at_every_step_boundary_books_exactly_three(
     assert run.status is RunStatus.DONE
     assert [s.name for s in run.steps] == ["login", "find", "book", "verify"]
     assert b"done" in output
+
+
+def _answers(output: bytes) -> list[str]:
+    return [line for line in output.decode().splitlines() if line.startswith("done ")]
+
+
+@pytest.mark.parametrize("dies", ["before", "after"])
+async def test_killed_at_the_final_answer_the_user_gets_it_exactly_once(
+    dies: str,
+    portal_url: str,
+    shared: tuple[Storage, str],
+    secantus_uri: str,
+    redis_url: str,
+) -> None:
+    """``before``: the run is saved done, its answer not yet sent; ``after``: the answer
+    went out, the process died before recording it. Either way, after a restart the user
+    has read exactly one answer, and three rooms are booked."""
+    storage, db = shared
+    await reset_portal(portal_url)
+    first = _child(secantus_uri, redis_url, db, portal_url, "start", DIE_AT_ANSWER=dies)
+    try:
+        first_output, _ = await asyncio.to_thread(first.communicate, timeout=120)
+    finally:
+        first.kill()
+    assert first.returncode == -signal.SIGKILL, first_output.decode()
+    run = (await storage.runs.recent_for_chat(100, limit=1))[0]
+    assert run.status is RunStatus.DONE  # the kill came after the run was saved done
+
+    second = _child(secantus_uri, redis_url, db, portal_url, "resume")
+    try:
+        second_output, _ = await asyncio.to_thread(second.communicate, timeout=120)
+    finally:
+        second.kill()
+    assert second.returncode == 0, second_output.decode()
+    answers = _answers(first_output) + _answers(second_output)
+    assert len(answers) == 1, answers
+    assert "101" in answers[0] or "Забронирован" in answers[0], answers
+    assert len(await portal_bookings(portal_url, user="club")) == 3

@@ -1,5 +1,6 @@
-"""Issue 16's done-when: four hostile notices (a CSS-uppercased «ok», a homoglyph and a
-zero-width «Отменить», an innocent «Продолжить» posting a cancel-all) in real Chromium,
+"""Issue 16's done-when: the hostile notices (a CSS-uppercased «ok», a homoglyph and a
+zero-width «Отменить», an innocent «Продолжить» posting a cancel-all or sending one over a
+WebSocket the page opened as it loaded) in real Chromium,
 through the whole core, with a scripted model choosing the bad control and with no model
 replaying a poisoned memory. On the portal's side no cancel request arrives; nothing is
 remembered; the user is asked with safe options only, or told plainly that the bot
@@ -42,6 +43,8 @@ CASES = [
                  [("memory", "click", False), ASKED], id="zero-width"),
     pytest.param("innocent", [TICK, GO], [STOPPED], [STOPPED],
                  id="innocent-label-posting-a-cancel"),
+    pytest.param("socket", [TICK, GO], [STOPPED], [STOPPED],
+                 id="innocent-label-sending-a-cancel-over-a-websocket"),
 ]  # fmt: skip
 BAD_WORDS = ("тменить брони", "клуба ok", "Выйти")
 

@@ -7,13 +7,19 @@ on shared storage.
 
 The booking system comes from the environment, as the product's does. ``start`` handles
 TEXT as chat 100's command; ``resume`` only starts (resuming what was running). Either
-way it exits 0 once no run of chat 100 is active. Tests start it with :func:`spawn`.
+way it exits 0 once no run of chat 100 is active and no reply is owed. Tests start it
+with :func:`spawn`. Each output the view shows is printed as a line ("done …").
+
+``DIE_AT_ANSWER=before|after`` makes the process SIGKILL itself when the final answer
+reaches the view: before it is handed over, or after it was shown but before that is
+recorded (the two boundaries of a durable reply).
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -22,7 +28,7 @@ from pathlib import Path
 
 from app.compose import open_core
 from core.commands import Command
-from core.output import Output
+from core.output import Done, Failed, Output, Receipt, receipted
 from core.settings import load_settings
 from storage import open_storage
 from storage.process import die_with_parent
@@ -34,7 +40,23 @@ CHAT = 100
 
 
 class PrintSink:
-    async def deliver(self, output: Output) -> None:
+    def __init__(self) -> None:
+        self._die_at = os.environ.get("DIE_AT_ANSWER")
+
+    async def deliver(self, output: Output, receipt: Receipt | None = None) -> None:
+        final = isinstance(output, Done | Failed)
+        if final and self._die_at == "before":
+            os.kill(os.getpid(), signal.SIGKILL)
+        if final and self._die_at == "after" and receipt is not None:
+            if await receipt.attempting():
+                self._print(output)
+            os.kill(os.getpid(), signal.SIGKILL)
+        async with receipted(receipt) as show:
+            if show:
+                self._print(output)
+
+    @staticmethod
+    def _print(output: Output) -> None:
         print(output.kind, getattr(output, "text", ""), flush=True)
 
 
@@ -84,7 +106,7 @@ async def main(mongo: str, redis: str, db: str, mode: str, *, text: str) -> None
         core = services.manager
         if mode == "start":
             await core.handle(Command(chat_id=CHAT, user_id=CHAT, text=text))
-        while await storage.runs.active_for_chat(CHAT):
+        while await storage.runs.active_for_chat(CHAT) or await storage.runs.owing_replies():
             await asyncio.sleep(0.2)
         await core.runner.wait_idle()
     print("finished", flush=True)

@@ -16,7 +16,14 @@ from pathlib import Path
 from storage.local_mongo import secantus_uri
 from storage.process import die_with_parent, find_executable, free_port
 
-__all__ = ["running_redis", "running_secantus"]
+__all__ = [
+    "Restartable",
+    "restartable",
+    "redis_argv",
+    "running_redis",
+    "running_secantus",
+    "secantus_argv",
+]
 
 
 def _wait_port(port: int, proc: subprocess.Popen[bytes], timeout: float) -> None:
@@ -50,36 +57,28 @@ def _server(argv: Sequence[str], port: int, log: Path, timeout: float) -> Iterat
             proc.wait()
 
 
-@contextmanager
-def running_redis(workdir: Path) -> Iterator[str]:
+def redis_argv(workdir: Path, port: int, *, keep_data: bool = False) -> list[str]:
     executable = shutil.which("redis-server")
     if executable is None:
         raise RuntimeError("redis-server is not installed: apt-get install redis-server")
-    port = free_port()
-    argv = [
+    persistence = ["--appendonly", "yes"] if keep_data else ["--save", "", "--appendonly", "no"]
+    return [
         executable,
         "--port",
         str(port),
         "--bind",
         "127.0.0.1",
-        "--save",
-        "",
-        "--appendonly",
-        "no",
+        *persistence,
         "--dir",
         str(workdir),
     ]
-    with _server(argv, port, workdir / "redis.log", 10):
-        yield f"redis://127.0.0.1:{port}/0"
 
 
-@contextmanager
-def running_secantus(workdir: Path, storage_path: str = ":memory:") -> Iterator[str]:
+def secantus_argv(port: int, storage_path: str = ":memory:") -> list[str]:
     executable = find_executable("secantusd-py")
     if executable is None:
         raise RuntimeError("secantusd-py is missing: pip install -e '.[local]'")
-    port = free_port()
-    argv = [
+    return [
         executable,
         "--host",
         "127.0.0.1",
@@ -90,5 +89,54 @@ def running_secantus(workdir: Path, storage_path: str = ":memory:") -> Iterator[
         "--log-level",
         "WARNING",
     ]
-    with _server(argv, port, workdir / f"secantus-{port}.log", 30):
+
+
+@contextmanager
+def running_redis(workdir: Path) -> Iterator[str]:
+    port = free_port()
+    with _server(redis_argv(workdir, port), port, workdir / "redis.log", 10):
+        yield f"redis://127.0.0.1:{port}/0"
+
+
+@contextmanager
+def running_secantus(workdir: Path, storage_path: str = ":memory:") -> Iterator[str]:
+    port = free_port()
+    with _server(secantus_argv(port, storage_path), port, workdir / f"secantus-{port}.log", 30):
         yield secantus_uri(port)
+
+
+class Restartable:
+    """A server a test stops and starts again on the same port: an outage."""
+
+    def __init__(self, argv: Sequence[str], port: int, log: Path) -> None:
+        self._argv = list(argv)
+        self._port = port
+        self._log = log
+        self._proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        with self._log.open("ab") as out:
+            self._proc = subprocess.Popen(
+                self._argv, stdout=out, stderr=subprocess.STDOUT, preexec_fn=die_with_parent
+            )
+        _wait_port(self._port, self._proc, 30)
+
+    def stop(self) -> None:
+        if self._proc is not None:
+            self._proc.terminate()
+            try:
+                self._proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self._proc.kill()
+                self._proc.wait()
+            self._proc = None
+
+
+@contextmanager
+def restartable(argv: Sequence[str], port: int, log: Path) -> Iterator[Restartable]:
+    server = Restartable(argv, port, log)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()

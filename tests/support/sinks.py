@@ -6,7 +6,7 @@ import asyncio
 from collections.abc import Callable
 from typing import TypeVar
 
-from core.output import Output
+from core.output import Output, Receipt, receipted
 
 __all__ = ["CollectingSink"]
 
@@ -18,10 +18,11 @@ class CollectingSink:
         self.outputs: list[Output] = []
         self._changed = asyncio.Condition()
 
-    async def deliver(self, output: Output) -> None:
-        async with self._changed:
-            self.outputs.append(output)
-            self._changed.notify_all()
+    async def deliver(self, output: Output, receipt: Receipt | None = None) -> None:
+        async with receipted(receipt) as show, self._changed:
+            if show:
+                self.outputs.append(output)
+                self._changed.notify_all()
 
     async def wait_for(
         self,

@@ -134,3 +134,27 @@ async def test_a_change_the_page_sends_after_the_click_is_blocked_and_reported_n
     await set_quirks(fresh_portal.url)  # the guard is off now: the session works as before
     await session.ensure_logged_in()
     assert page.url == f"{fresh_portal.url}/my"
+
+
+async def test_a_message_over_a_socket_the_page_opened_before_the_click_is_blocked(
+    session: PortalSession, context: BrowserContext, fresh_portal: RunningPortal
+) -> None:
+    page = await landed_on(session, fresh_portal.url, hostile="socket")
+    assert page.buttons == ["Продолжить"]
+    [tab] = context.pages
+    # Unguarded, the page's socket reaches the portal: the check below can fail.
+    await tab.wait_for_function("window.noticeSocket.readyState === 1")
+    await tab.evaluate("window.noticeSocket.send('hello')")
+    for _ in range(100):
+        if await received_cancels(fresh_portal.url):
+            break
+        await tab.wait_for_timeout(50)
+    assert await received_cancels(fresh_portal.url) == ["WS hello by club"]
+
+    await session.check(ACK, step="login")
+    with pytest.raises(RequestBlocked) as caught:
+        await session.click("button", "Продолжить", step="login")
+
+    assert caught.value.what == (f"WEBSOCKET {fresh_portal.url.replace('http', 'ws')}/my/socket",)
+    await tab.wait_for_timeout(300)  # what got through would have arrived by now
+    assert await received_cancels(fresh_portal.url) == ["WS hello by club"]
