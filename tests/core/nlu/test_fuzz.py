@@ -17,39 +17,10 @@ from hypothesis import strategies as st
 
 from core.nlu import MAX_ROOMS, Decision, Intent
 from tests.core.nlu.conftest import NOW, decide
+from tests.support.fuzz_texts import TEXTS
 
 TODAY = NOW.date()
 _WITH_YEAR = re.compile(r"\d[./-]\d+[./-]\d|\d{4}")  # «27.11.1900», «1 мая 1900»
-
-_VOCABULARY = (
-    "забронируй book reserve нужна аудиторию аудитории аудиторий rooms room a комнат "
-    "человек people на for завтра tomorrow послезавтра сегодня today через in дней дня days "
-    "недель weeks week в on четверг Friday следующий next с from до to and и рядом "
-    "adjacent корпусе building главном main лабораторном Чайковского 7-м каждый every "
-    "понедельник мои брони my bookings отмени cancel миллион тысяч million thousand "
-    "две three пять twenty-five полтора часа hours минут am pm №"
-)
-_WORDS = _VOCABULARY.split()
-_FIXED = ["27.11", "18:00", "10-12", "18:00–20:00", "301", "301а", "-", "—", ",", "2026-11-27"]
-
-
-def _number() -> st.SearchStrategy[str]:
-    small = st.integers(min_value=-50, max_value=50).map(str)
-    big = st.integers(min_value=-(10**30), max_value=10**30).map(str)
-    run = st.integers(min_value=1, max_value=700).map(lambda n: "9" * n)
-    return st.one_of(small, small, big, run)
-
-
-_FRAGMENT = st.one_of(st.sampled_from(_WORDS), st.sampled_from(_FIXED), _number())
-_COMMAND = st.lists(_FRAGMENT, min_size=1, max_size=14).map(" ".join)
-_TEXT = st.one_of(
-    _COMMAND,
-    _COMMAND,
-    _COMMAND,
-    st.text(max_size=80),
-    st.text(alphabet="0123456789-.:/ ", max_size=80),
-    st.lists(st.one_of(_FRAGMENT, st.text(max_size=6)), max_size=10).map("".join),
-)
 
 
 def _check(text: str, decision: Decision) -> None:
@@ -78,7 +49,7 @@ def _check(text: str, decision: Decision) -> None:
     database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
-@given(_TEXT)
+@given(TEXTS)
 def test_parse_never_crashes_nor_clamps(text: str) -> None:
     _check(text, decide(text))
 
