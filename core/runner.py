@@ -24,7 +24,7 @@ import structlog
 
 from core.clock import Clock
 from core.commands import Lang
-from core.errors import ClubError, StorageError, StorageUnavailable
+from core.errors import BrowserError, ClubError, PortalError, ScenarioError, StorageUnavailable
 from core.events import (
     EventBus,
     QuestionAsked,
@@ -315,10 +315,7 @@ class ScenarioRunner:
         await self._bus.publish(
             StepFailed(chat_id=run.chat_id, run_id=run.short_id, step=step, error=error)
         )
-        lang = _lang(run)
-        # A storage failure is ours, not the user's business: no internals in their chat.
-        told = exc is not None and not isinstance(exc, StorageError)
-        message = tr(Run.FAILED, lang, reason=str(exc)) if told else tr(Run.APOLOGY, lang)
+        message = _failure_text(exc, _lang(run))
         self.replies.owe(run, ReplyKind.FAILED, message, now=self._clock.now())
         await self._finish(run, RunStatus.FAILED, error=error)
         await self._sink.deliver(self.progress(run))
@@ -353,6 +350,17 @@ class ScenarioRunner:
         lang = _lang(run)
         text = tr(Run.PAUSED_OUTAGE, lang, title=self.progress(run).title)
         return _Pause(self._outage, self._sink, Reply(chat_id=run.chat_id, text=text, lang=lang))
+
+
+def _failure_text(exc: ClubError | None, lang: Lang) -> str:
+    """What the user reads of a failed step: in their language, naming no settings or
+    internals. A site's or scenario's refusal carries words meant for them; a browser,
+    storage or configuration failure is ours, told as such (the details are in the log)."""
+    if isinstance(exc, PortalError | ScenarioError):
+        return tr(Run.FAILED, lang, reason=str(exc))
+    if isinstance(exc, BrowserError):
+        return tr(Run.FAILED, lang, reason=tr(Run.BROWSER_TROUBLE, lang))
+    return tr(Run.APOLOGY, lang)
 
 
 class _Pause:

@@ -16,6 +16,12 @@ class Book:
     STEP_FIND = Text("Поиск свободных аудиторий", "Finding free rooms")
     STEP_BOOK = Text("Бронирование", "Booking")
     NO_BUILDINGS = Text("на портале не нашлось ни одного корпуса", "the portal lists no buildings")
+    NO_ACCOUNT = Text(
+        "у клуба нет учётной записи портала. Отправьте /login в личном чате со мной, и я буду "
+        "бронировать от вашего имени",
+        "the club has no portal account. Send /login in a private chat with me and I will book "
+        "in your name",
+    )
     STEP_VERIFY = Text("Проверка в «Мои брони»", "Checking «My bookings»")
     AS_USUAL = Text("Как обычно: {building}", "As usual: {building}")
     ANY_BUILDING = Text("Любой", "Any")

@@ -37,6 +37,10 @@ class Run:
         "Sorry, something went wrong on my side. Please try again a bit later.",
     )
     FAILED = Text("Не получилось: {reason}", "That did not work: {reason}")
+    BROWSER_TROUBLE = Text(
+        "у меня не сработал браузер, которым я работаю с порталом. Попробуйте ещё раз чуть позже",
+        "the browser I use for the portal failed on my side. Please try again a bit later",
+    )
     PAUSED_OUTAGE = Text(
         "У меня временные неполадки, «{title}» на паузе. Я продолжу сам, как только они "
         "пройдут, и пришлю результат — писать заново не нужно.",

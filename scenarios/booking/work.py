@@ -27,6 +27,7 @@ from core.browser import BrowserContext, BrowserPool, screenshot
 from core.errors import PortalError
 from core.pause import NeedsAnswer
 from core.scenario import StepContext
+from core.texts import Book
 
 __all__ = ["Credentials", "PortalAccount", "PortalWork", "SessionVault", "read_catalogue"]
 
@@ -69,17 +70,17 @@ class PortalWork:
         self._open: dict[str, tuple[AsyncExitStack, BookingSession, BrowserContext]] = {}
         self._failed_logins: dict[str, bytes] = {}  # pictures of logins that failed
 
-    async def _login_for(self, user_id: int) -> tuple[str, str]:
-        personal = await self._vault.credentials(user_id)
+    async def _login_for(self, ctx: StepContext[Any]) -> tuple[str, str]:
+        personal = await self._vault.credentials(ctx.user_id)
         if personal is not None:
             return personal.username, personal.password.get_secret_value()
-        return _club_login(self._account)
+        return _club_login(self._account, ctx.tr(Book.NO_ACCOUNT))
 
     async def session(self, ctx: StepContext[Any]) -> BookingSession:
         opened = self._open.get(ctx.run_id)
         if opened is not None:
             return opened[1]
-        username, password = await self._login_for(ctx.user_id)
+        username, password = await self._login_for(ctx)
         state = await self._vault.session(ctx.user_id)
         stack = AsyncExitStack()
         try:
@@ -180,20 +181,21 @@ class PortalWork:
             await opened[0].aclose()
 
 
-def _club_login(account: PortalAccount) -> tuple[str, str]:
+def _club_login(account: PortalAccount, missing: str) -> tuple[str, str]:
+    """The club's login; ``PortalError(missing)`` without one (the operator's fix, the
+    PORTAL__USERNAME and PORTAL__PASSWORD settings, is in the README, not in chats)."""
     if account.username and account.password:
         return account.username, account.password.get_secret_value()
-    raise PortalError(
-        "no portal account is configured",
-        hint="send /login in a private chat, or set PORTAL__USERNAME and PORTAL__PASSWORD",
-    )
+    raise PortalError(missing)
 
 
 async def read_catalogue(
     pool: BrowserPool, system: BookingSystem, account: PortalAccount
 ) -> Catalogue:
     """The site's catalogue, read with the club's account on a fresh context."""
-    username, password = _club_login(account)
+    username, password = _club_login(
+        account, "no portal account: set PORTAL__USERNAME and PORTAL__PASSWORD"
+    )
     async with pool.context() as context:
         session = system.open_session(context, username=username, password=password)
         try:

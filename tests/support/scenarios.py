@@ -49,6 +49,8 @@ class TrackedScenario(StepScenario[ReserveSlots]):
         self.blocked = asyncio.Event()
         self.unblock = asyncio.Event()
         self.release_delay = 0.0  # a slow wind-down, like closing a browser context
+        self.fail_at: str | None = None  # this step raises ``failure``
+        self.failure: Exception = RuntimeError("planted")
 
     def slots_to_ask(self, slots: dict[str, Any]) -> list[str]:
         return [name for name in ("date", "start", "end") if name not in slots]
@@ -60,6 +62,8 @@ class TrackedScenario(StepScenario[ReserveSlots]):
 
     async def _step(self, ctx: StepContext[Any], name: str) -> StepDone:
         self.executed.append(name)
+        if self.fail_at == name:
+            raise self.failure
         if self.block_at == name:
             self.blocked.set()
             await self.unblock.wait()
