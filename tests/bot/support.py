@@ -8,13 +8,15 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any, ClassVar
 
-from pydantic import BaseModel
+from pydantic import BaseModel, SecretStr
 
 from app.run import poll
 from bot.factory import BotApp, CoreServices, open_bot_app
 from bot.outbox import FloodLimits
 from core.app import build_core
+from core.booking import BookingSystem
 from core.booking.catalogue import Catalogues
+from core.browser import BrowserPool
 from core.clock import Clock
 from core.commands import Command
 from core.manager import NLUManager
@@ -31,7 +33,10 @@ from core.scenario import (
 )
 from core.settings import Settings, load_settings
 from core.texts import Text
+from core.vault import CredentialVault
+from scenarios.booking import PortalAccount, PortalWork
 from scenarios.help import HelpScenario, UnknownScenario
+from scenarios.registry import all_scenarios
 from storage import Storage
 from tests.fakes.telegram import FakeTelegram, RateLimits
 from tests.support.catalogues import REFPORTAL_CATALOGUE
@@ -42,6 +47,7 @@ __all__ = [
     "FAST_SERVER_LIMITS",
     "ClubScenario",
     "EchoScenario",
+    "product_bot",
     "running_bot",
     "settings_for",
 ]
@@ -203,3 +209,29 @@ async def running_bot(
             if not task.done():
                 await app.dispatcher.stop_polling()
             await task
+
+
+@asynccontextmanager
+async def product_bot(
+    tg: FakeTelegram,
+    storage: Storage,
+    system: BookingSystem,
+    *,
+    clock: Clock | None = None,
+    account: PortalAccount | None = None,
+    max_contexts: int = 2,
+) -> AsyncIterator[BotApp]:
+    """The bot with every product scenario on ``system`` (the reference portal's test
+    catalogue), booking through the club's account (``club``/``club-demo`` by default)."""
+    account = account or PortalAccount(username="club", password=SecretStr("club-demo"))
+    async with BrowserPool(max_contexts=max_contexts) as pool:
+        work = PortalWork(
+            pool=pool, system=system, account=account, vault=CredentialVault(storage, None)
+        )
+        scenarios = all_scenarios(
+            work=work,
+            catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE),
+            preferences=storage.preferences,
+        )
+        async with running_bot(tg, storage, scenarios=scenarios, clock=clock) as running:
+            yield running

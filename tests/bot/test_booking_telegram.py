@@ -8,20 +8,13 @@ from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
-from pydantic import SecretStr
 
 from adapters.refportal import RefPortal
 from bot.factory import BotApp
-from core.booking.catalogue import Catalogues
-from core.browser import BrowserPool
 from core.clock import ManualClock
-from core.vault import CredentialVault
-from scenarios.booking import PortalAccount, PortalWork
-from scenarios.registry import all_scenarios
 from storage import Storage
-from tests.bot.support import running_bot
+from tests.bot.support import product_bot
 from tests.fakes.telegram import FakeTelegram, SimUser, StoredMessage
-from tests.support.catalogues import REFPORTAL_CATALOGUE
 from tests.support.clocks import ticking
 from tests.support.portal import chaos_served, portal_bookings, set_quirks
 
@@ -37,21 +30,8 @@ async def app(
     tg: FakeTelegram, storage: Storage, clock: ManualClock, portal_url: str
 ) -> AsyncIterator[BotApp]:
     """The bot with every product scenario, booking through the club's portal account."""
-    account = PortalAccount(username="club", password=SecretStr("club-demo"))
-    async with BrowserPool(max_contexts=2) as pool:
-        work = PortalWork(
-            pool=pool,
-            system=RefPortal(portal_url),
-            account=account,
-            vault=CredentialVault(storage, None),
-        )
-        scenarios = all_scenarios(
-            work=work,
-            catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE),
-            preferences=storage.preferences,
-        )
-        async with running_bot(tg, storage, scenarios=scenarios, clock=clock) as running:
-            yield running
+    async with product_bot(tg, storage, RefPortal(portal_url), clock=clock) as running:
+        yield running
 
 
 def has(text: str) -> MessageCheck:

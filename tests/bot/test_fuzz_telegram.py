@@ -11,18 +11,13 @@ from collections.abc import AsyncIterator
 
 import pytest
 import structlog
-from pydantic import SecretStr
 from structlog.testing import capture_logs
 
-from core.booking.catalogue import Catalogues
-from core.browser import BrowserPool
+from bot.factory import BotApp
 from core.clock import ManualClock
 from core.texts import Run, tr
-from core.vault import CredentialVault
-from scenarios.booking import PortalAccount, PortalWork
-from scenarios.registry import all_scenarios
 from storage import Storage
-from tests.bot.support import running_bot
+from tests.bot.support import product_bot
 from tests.fakes.telegram import FakeTelegram, SimUser
 from tests.support.catalogues import REFPORTAL_CATALOGUE
 from tests.support.fuzz_texts import generated
@@ -40,21 +35,9 @@ def sendable(texts: list[str]) -> list[str]:
 
 
 @pytest.fixture
-async def product_bot(
-    tg: FakeTelegram, storage: Storage, clock: ManualClock
-) -> AsyncIterator[None]:
-    site = MemorySite(REFPORTAL_CATALOGUE)
-    catalogues = Catalogues.fixed(REFPORTAL_CATALOGUE)
-    async with BrowserPool(max_contexts=2) as pool:
-        work = PortalWork(
-            pool=pool,
-            system=site,
-            account=PortalAccount(username="club", password=SecretStr("club-demo")),
-            vault=CredentialVault(storage, None),
-        )
-        scenarios = all_scenarios(work=work, catalogues=catalogues, preferences=storage.preferences)
-        async with running_bot(tg, storage, scenarios=scenarios, clock=clock):
-            yield
+async def app(tg: FakeTelegram, storage: Storage, clock: ManualClock) -> AsyncIterator[BotApp]:
+    async with product_bot(tg, storage, MemorySite(REFPORTAL_CATALOGUE), clock=clock) as running:
+        yield running
 
 
 async def answered(user: SimUser, text: str) -> None:
@@ -64,7 +47,7 @@ async def answered(user: SimUser, text: str) -> None:
 
 
 async def test_ten_thousand_generated_texts_are_each_answered_and_none_fails(
-    product_bot: None, tg: FakeTelegram, caplog: pytest.LogCaptureFixture
+    app: BotApp, tg: FakeTelegram, caplog: pytest.LogCaptureFixture
 ) -> None:
     texts = sendable(generated(TEXTS))
     assert len(texts) >= 0.9 * TEXTS  # a few blank ones cannot be sent from a client

@@ -12,17 +12,12 @@ import structlog
 from pydantic import SecretStr
 
 from adapters.refportal import RefPortal
-from core.booking.catalogue import Catalogues
-from core.browser import BrowserPool
 from core.clock import ManualClock
 from core.logging import log_processors
-from core.vault import CredentialVault
-from scenarios.booking import PortalAccount, PortalWork
-from scenarios.registry import all_scenarios
+from scenarios.booking import PortalAccount
 from storage import Storage
-from tests.bot.support import running_bot
+from tests.bot.support import product_bot
 from tests.fakes.telegram import FakeTelegram
-from tests.support.catalogues import REFPORTAL_CATALOGUE
 
 COMMAND = "забронируй 205 в Чайковского в четверг с 18 до 20"
 USERNAME = "petrova"  # a portal account whose name appears nowhere else
@@ -54,20 +49,9 @@ async def portal_bot(
     tg: FakeTelegram, storage: Storage, clock: ManualClock, portal_url: str
 ) -> AsyncIterator[None]:
     account = PortalAccount(username=USERNAME, password=SecretStr("petrova-demo"))
-    async with BrowserPool(max_contexts=1) as pool:
-        work = PortalWork(
-            pool=pool,
-            system=RefPortal(portal_url),
-            account=account,
-            vault=CredentialVault(storage, None),
-        )
-        scenarios = all_scenarios(
-            work=work,
-            catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE),
-            preferences=storage.preferences,
-        )
-        async with running_bot(tg, storage, scenarios=scenarios, clock=clock):
-            yield
+    system = RefPortal(portal_url)
+    async with product_bot(tg, storage, system, clock=clock, account=account, max_contexts=1):
+        yield
 
 
 async def test_info_logs_of_a_booking_hold_no_message_text_and_no_username(

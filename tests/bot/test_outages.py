@@ -11,23 +11,16 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
-from pydantic import SecretStr
 
 from adapters.refportal import RefPortal
 from bot.factory import BotApp
-from core.booking.catalogue import Catalogues
-from core.browser import BrowserPool
 from core.clock import ManualClock
 from core.texts import Run, tr
-from core.vault import CredentialVault
-from scenarios.booking import PortalAccount, PortalWork
-from scenarios.registry import all_scenarios
 from storage import Storage, open_storage
 from storage.local_mongo import secantus_uri
 from storage.process import free_port
-from tests.bot.support import running_bot
+from tests.bot.support import product_bot
 from tests.fakes.telegram import FakeTelegram
-from tests.support.catalogues import REFPORTAL_CATALOGUE
 from tests.support.portal import portal_bookings, set_quirks
 from tests.support.servers import Restartable, redis_argv, restartable, secantus_argv
 
@@ -75,21 +68,8 @@ async def own_storage(servers: Servers, tmp_path: Path) -> AsyncIterator[Storage
 async def app(
     tg: FakeTelegram, own_storage: Storage, clock: ManualClock, portal_url: str
 ) -> AsyncIterator[BotApp]:
-    account = PortalAccount(username="club", password=SecretStr("club-demo"))
-    async with BrowserPool(max_contexts=2) as pool:
-        work = PortalWork(
-            pool=pool,
-            system=RefPortal(portal_url),
-            account=account,
-            vault=CredentialVault(own_storage, None),
-        )
-        scenarios = all_scenarios(
-            work=work,
-            catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE),
-            preferences=own_storage.preferences,
-        )
-        async with running_bot(tg, own_storage, scenarios=scenarios, clock=clock) as running:
-            yield running
+    async with product_bot(tg, own_storage, RefPortal(portal_url), clock=clock) as running:
+        yield running
 
 
 @pytest.mark.parametrize("down", ["redis", "secantus"])
