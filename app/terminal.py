@@ -10,9 +10,11 @@ import threading
 from pathlib import Path
 from typing import TextIO
 
+import structlog
+
 from core.commands import Answer, Command, Lang
-from core.errors import ClubError
-from core.manager import NLUManager
+from core.errors import ClubError, StorageError
+from core.manager import NewCommandPending, NLUManager
 from core.output import (
     Done,
     Failed,
@@ -25,9 +27,11 @@ from core.output import (
     receipted,
 )
 from core.settings import Settings
-from core.texts import Terminal, tr
+from core.texts import Bot, Run, Terminal, tr
 
 __all__ = ["TerminalView", "run_chat"]
+
+log = structlog.get_logger("clubman.chat")
 
 CHAT_ID = 1  # the terminal is one private chat of one local user
 
@@ -45,6 +49,8 @@ class TerminalView:
     def __init__(self, out: TextIO) -> None:
         self._out = out
         self.question: Question | None = None
+        # a text held back while a question waits (``NewCommandPending``): 1 starts it anew
+        self.held: tuple[Command, NewCommandPending] | None = None
         self._last_progress: dict[str, str] = {}
 
     def _print(self, line: str) -> None:
@@ -76,6 +82,12 @@ class TerminalView:
             self._print(f"✗ {output.text}")
         elif isinstance(output, Reply):
             self._print(output.text)
+
+    def ask_new_command(self, command: Command, pending: NewCommandPending) -> None:
+        self.held = (command, pending)
+        self._print(f"? {tr(Bot.NEW_COMMAND, pending.lang, question=pending.question)}")
+        self._print(f"  1) {tr(Bot.NEW_COMMAND_YES, pending.lang)}")
+        self._print(f"  2) {tr(Bot.NEW_COMMAND_NO, pending.lang)}")
 
     def answer_for(self, line: str) -> Answer | None:
         """A number typed while a question waits picks that option."""
@@ -137,13 +149,32 @@ async def _dispatch(manager: NLUManager, view: TerminalView, line: str, lang: La
                 view._print(f"  ? {run.question}")
     elif line == "/cancel":
         await manager.cancel(chat_id=CHAT_ID, user_id=CHAT_ID)
+    elif view.held is not None and line in ("1", "2"):
+        await _new_or_answer(manager, view, start_new=line == "1")
     elif (answer := view.answer_for(line)) is not None:
         outcome = await manager.answer(answer)
         if not outcome.accepted:
             view._print(outcome.note)
     else:
-        await manager.handle(Command(chat_id=CHAT_ID, user_id=CHAT_ID, text=line, lang=lang))
+        view.held = None
+        command = Command(chat_id=CHAT_ID, user_id=CHAT_ID, text=line, lang=lang)
+        pending = await manager.handle(command, confirm_new=True)
+        if pending is not None:
+            view.ask_new_command(command, pending)
     return True
+
+
+async def _new_or_answer(manager: NLUManager, view: TerminalView, *, start_new: bool) -> None:
+    """The answer to «Начать новое?»: start the held text anew, or show the question again."""
+    assert view.held is not None
+    (command, pending), view.held = view.held, None
+    question = await manager.pending_question(CHAT_ID)
+    if question is None or question.run_id != pending.run_id:
+        view._print(tr(Run.STALE_ANSWER, pending.lang))
+    elif start_new:
+        await manager.start_instead(command, run_id=pending.run_id)
+    else:
+        await view.deliver(question)
 
 
 async def run_chat(settings: Settings, *, lang: Lang = "ru", out: TextIO = sys.stdout) -> None:
@@ -167,5 +198,8 @@ async def run_chat(settings: Settings, *, lang: Lang = "ru", out: TextIO = sys.s
             try:
                 if not await _dispatch(manager, view, line, lang):
                     break
+            except StorageError as exc:  # ours to fix: the details go to the log
+                log.warning("chat.storage_error", error=exc.message)
+                view._print(f"✗ {tr(Run.TEMPORARILY_DOWN, lang)}")
             except ClubError as exc:
                 view._print(f"✗ {exc}")

@@ -143,6 +143,27 @@ def test_help_then_a_question_answered_by_number(chat: Tmux) -> None:
     chat.send("/quit")
 
 
+def test_a_new_request_while_a_question_waits_is_asked_about(chat: Tmux) -> None:
+    chat.wait_for(lambda s: "/quit" in s)
+    chat.send("забронируй аудиторию в главном")
+    chat.wait_for(lambda s: "? На какую дату?" in s)
+    new = "забронируй 2 аудитории в лабораторном завтра с 10 до 12"
+    chat.send(new)
+    asked = "? Я жду ответа на вопрос «На какую дату?». Начать новое?"
+    screen = chat.wait_for(lambda s: asked in s)
+    assert "  1) Да, новое" in screen and "  2) Нет, ответить на вопрос" in screen
+    chat.send("2")  # the question again, the held text dropped
+    chat.wait_for(lambda s: s.count("? На какую дату?") == 2)
+    chat.send(new)
+    chat.wait_for(lambda s: s.count(asked) == 2)
+    chat.send("1")  # the waiting request goes, the new one starts
+    chat.wait_for(lambda s: "Отменено: Бронирование аудиторий." in s)
+    chat.send("/status")
+    screen = chat.wait_for(lambda s: "Бронирование аудиторий [" in s)
+    assert "[collecting]" not in screen.split("/status")[-1]  # nothing left asking a date
+    chat.send("/quit")
+
+
 def test_flagship_booking_answered_by_number(portal_chat: Tmux, portal_url: str) -> None:
     # «послезавтра»: on the real clock it is always within the portal's 14 days and never
     # in the past (unlike «в этот четверг» on a Thursday evening).
