@@ -3,9 +3,6 @@ shutdown, for any view (Telegram or terminal)."""
 
 from __future__ import annotations
 
-import os
-import socket
-import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 
@@ -114,11 +111,6 @@ def _browser_pool(settings: Settings) -> BrowserPool:
     )
 
 
-def _process_id() -> str:
-    """Who holds a schedule claim: this host and process."""
-    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
-
-
 @asynccontextmanager
 async def open_core(
     settings: Settings, storage: Storage, sink: OutputSink, *, clock: Clock | None = None
@@ -160,7 +152,7 @@ async def open_core(
         await stack.enter_async_context(
             BookingScheduler(
                 storage=storage, manager=manager, clock=clock,
-                settings=settings.scheduler, owner_id=_process_id(), bus=bus,
+                settings=settings.scheduler, owner_id=storage.locks.holder, bus=bus,
                 catalogues=catalogues,
             )
         )  # fmt: skip

@@ -76,20 +76,20 @@ async def serve(
     settings: Settings, *, webhook_url: str | None = None, host: str = "0.0.0.0", port: int = 8080
 ) -> None:
     check_access(settings)  # a missing token fails before storage starts
-    async with (
-        open_settings_storage(settings) as storage,
-        open_bot_app(
+    log.info("app.starting")  # the start-up phases are logged (bench/restart.py reads them)
+    async with open_settings_storage(settings) as storage:
+        log.info("storage.opened")
+        async with open_bot_app(
             settings,
             core=lambda sink: open_core(settings, storage, sink),
             claims=storage.claims,
-        ) as app,
-    ):
-        settle_heap()
-        if webhook_url is None:
-            await poll(app)
-            return
-        async with serve_webhook(app, url=webhook_url, host=host, port=port):
-            await _until_signal()
+        ) as app:
+            settle_heap()
+            if webhook_url is None:
+                await poll(app)
+                return
+            async with serve_webhook(app, url=webhook_url, host=host, port=port):
+                await _until_signal()
 
 
 def run(

@@ -1,6 +1,7 @@
 """The booking systems the product can drive: ``PORTAL__KIND`` → adapter.
 
-Adding a system is a package under ``adapters/`` and one line in ``_SYSTEMS``.
+Adding a system is a package under ``adapters/``, a loader here and one line in
+``_SYSTEMS``. Only the configured adapter is imported (the others cost start-up time).
 """
 
 from __future__ import annotations
@@ -9,8 +10,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-import adapters.indico
-import adapters.refportal
 from core.booking import BookingSystem
 from core.errors import ConfigError
 
@@ -23,10 +22,19 @@ class _Adapter:
     profile: Path | None = None
 
 
-_SYSTEMS: dict[str, _Adapter] = {
-    "indico": _Adapter(open=adapters.indico.IndicoSystem),
-    "refportal": _Adapter(open=adapters.refportal.RefPortal, profile=adapters.refportal.PROFILE),
-}
+def _indico() -> _Adapter:
+    from adapters.indico import IndicoSystem
+
+    return _Adapter(open=IndicoSystem)
+
+
+def _refportal() -> _Adapter:
+    from adapters.refportal import PROFILE, RefPortal
+
+    return _Adapter(open=RefPortal, profile=PROFILE)
+
+
+_SYSTEMS: dict[str, Callable[[], _Adapter]] = {"indico": _indico, "refportal": _refportal}
 
 
 def kinds() -> list[str]:
@@ -34,10 +42,10 @@ def kinds() -> list[str]:
 
 
 def _adapter(kind: str) -> _Adapter:
-    adapter = _SYSTEMS.get(kind)
-    if adapter is None:
+    load = _SYSTEMS.get(kind)
+    if load is None:
         raise ConfigError(f"PORTAL__KIND={kind!r} is not a booking system I know: {kinds()}")
-    return adapter
+    return load()
 
 
 def choose_system(kind: str, url: str) -> BookingSystem:

@@ -4,6 +4,10 @@ A view may take a chat's turn for a whole update (the Telegram view does, so a c
 updates are handled in arrival order); the core's own turns inside it are then the
 same turn (re-entrant within one task).
 
+The Redis lock names the process holding it: when that process dies (a crash, a
+SIGKILL), the next process wanting the chat takes it at once (``Locks.acquire``) rather
+than waiting out ``lock_ttl``.
+
 The Redis lock is kept as a lease: after a turn this process holds it for ``linger``
 seconds more, so a conversation going back and forth (an answer, a tap, the next
 message) takes it once instead of twice per message. Another process wanting the

@@ -13,6 +13,7 @@ from storage.batching import BatchWriter
 from storage.brain_memory import BrainMemoryRepository
 from storage.documents import ConversationMessageDocument, EventDocument
 from storage.kv import ClaimOnce, KeyLocks, RedisCache, RedisSpendLedger
+from storage.liveness import Heartbeat, ProcessIdentity
 from storage.local_mongo import MEMORY, local_mongo
 from storage.mongo import open_mongo
 from storage.records import ConversationRepository, EventRepository
@@ -62,6 +63,9 @@ async def open_storage(
             )
         await stack.enter_async_context(open_mongo(mongodb_uri, db_name=db_name))
         redis = await stack.enter_async_context(open_redis(redis_url))
+        # Locks name this process; its heartbeat tells others it lives (storage.liveness).
+        identity = ProcessIdentity.current()
+        await stack.enter_async_context(Heartbeat(redis, identity))
         # Redis keys derived from MongoDB data carry the database name: one Redis may
         # serve several databases (tests do).
         scope = f"clubman:{EventDocument.get_pymongo_collection().database.name}:"
@@ -84,7 +88,7 @@ async def open_storage(
             preferences=PreferenceRepository(),
             schedules=ScheduleRepository(),
             brain_memory=BrainMemoryRepository(),
-            locks=KeyLocks(redis),
+            locks=KeyLocks(redis, holder=identity),
             cache=RedisCache(redis),
             ledger=RedisSpendLedger(redis),
             claims=ClaimOnce(redis),

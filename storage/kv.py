@@ -10,6 +10,7 @@ import structlog
 
 from core.errors import StorageError
 from storage.errors import translate_errors
+from storage.liveness import LIVENESS_PREFIX, ProcessIdentity
 from storage.redis_client import RedisClient
 
 __all__ = ["ClaimOnce", "KeyLocks", "RedisCache", "RedisSpendLedger"]
@@ -24,29 +25,64 @@ _EXTEND = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return 0
 """
+# Takes a lock that is free (1) or whose holder is dead (2): its liveness key is gone
+# (a key outside KEYS, which a single Redis allows), or the caller proved it dead on this
+# machine (ARGV[5] is then the very value it saw). Otherwise returns the value held.
+_TAKE_OVER = """
+local held = redis.call('GET', KEYS[1])
+if not held then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  return 1
+end
+local holder = string.match(held, '^(.+)/')
+local dead = held == ARGV[5]
+if not dead and holder and holder ~= ARGV[4] then
+  dead = redis.call('EXISTS', ARGV[3] .. holder) == 0
+end
+if dead then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  return 2
+end
+return held
+"""
 
 
 class KeyLocks:
     """Mutual exclusion per key across processes (e.g. one chat handled at a time).
 
-    The lock expires after ``ttl`` seconds so a crashed holder cannot block a chat
-    forever. Plain ``SET NX PX`` and compare-and-delete/-extend scripts: one round trip
-    each (redis-py's ``Lock`` costs about twice that in CPU, and it runs per message).
+    A lock's value is ``holder/token``: the holder is this process's identity
+    (``storage.liveness``), so a lock held by a dead process is taken over at once,
+    and otherwise it expires after ``ttl`` seconds. Taking a free lock is a plain ``SET
+    NX PX`` and extending/releasing compare-and-set scripts: one round trip each
+    (redis-py's ``Lock`` costs about twice that in CPU, and it runs per message); only
+    a lock found held costs a script that asks after its holder.
     """
 
     def __init__(
-        self, redis: RedisClient, *, prefix: str = "clubman:lock:", poll_seconds: float = 0.01
+        self,
+        redis: RedisClient,
+        *,
+        holder: ProcessIdentity | None = None,
+        prefix: str = "clubman:lock:",
+        poll_seconds: float = 0.01,
     ) -> None:
         self._redis = redis
+        self._holder = holder or ProcessIdentity.current()
         self._prefix = prefix
         self._poll = poll_seconds
         self._release = redis.register_script(_RELEASE)
         self._extend = redis.register_script(_EXTEND)
+        self._take_over = redis.register_script(_TAKE_OVER)
+
+    @property
+    def holder(self) -> str:
+        return str(self._holder)
 
     async def acquire(self, key: str, *, ttl: float = 60.0, wait: float = 120.0) -> str:
-        """Take the lock, waiting up to ``wait`` seconds; returns the holder's token."""
+        """Take the lock, waiting up to ``wait`` seconds (a dead holder's lock at once);
+        returns the holder's token."""
         name = self._prefix + key
-        token = secrets.token_hex(8)
+        token = f"{self._holder}/{secrets.token_hex(8)}"
         loop = asyncio.get_running_loop()
         deadline = loop.time() + wait
         while True:
@@ -54,11 +90,26 @@ class KeyLocks:
                 taken = await self._redis.execute_command(
                     "SET", name, token, "NX", "PX", _millis(ttl)
                 )
+                if not taken:
+                    taken = await self._take_over_dead(name, token, ttl)
             if taken:
                 return token
             if loop.time() >= deadline:
                 raise StorageError(f"timed out waiting for lock {key}")
             await asyncio.sleep(self._poll)
+
+    async def _take_over_dead(self, name: str, token: str, ttl: float) -> bool:
+        args: list[str | int] = [token, _millis(ttl), LIVENESS_PREFIX, str(self._holder)]
+        held = await self._take_over(keys=[name], args=[*args, ""])
+        if not isinstance(held, int):
+            value = held.decode() if isinstance(held, bytes) else str(held)
+            holder = ProcessIdentity.parse(value.rpartition("/")[0])
+            if holder is None or not holder.provably_dead(seen_from=self._holder):
+                return False
+            held = await self._take_over(keys=[name], args=[*args, value])
+        if held == 2:
+            log.info("lock.taken_over", key=name, reason="its holder is dead")
+        return held in (1, 2)
 
     async def extend(self, key: str, token: str, *, ttl: float = 60.0) -> bool:
         """Make a held lock last ``ttl`` seconds from now; False if it is no longer ours."""

@@ -21,8 +21,9 @@ ROOT = Path(__file__).resolve().parent.parent
         ("bench.nlu", ["--commands", "50", "--long", "512"], "long  worst"),
         ("bench.flood", ["--chats", "20"], "delivered: 20"),
         ("bench.redis_pipelining", ["--commands", "100"], "pipelining"),
+        ("bench.restart", ["--restarts", "1"], "kill → first reply"),
     ],
-    ids=["bot", "booking", "booking-indico", "nlu", "flood", "redis"],
+    ids=["bot", "booking", "booking-indico", "nlu", "flood", "redis", "restart"],
 )
 def test_the_benchmark_runs_and_prints_its_numbers(
     bench: str, arguments: list[str], printed: str

@@ -149,7 +149,12 @@ class EventLog(Protocol):
 
 
 class Locks(Protocol):
-    """Mutual exclusion per key across processes; a lock lapses after its ``ttl``."""
+    """Mutual exclusion per key across processes; a lock lapses after its ``ttl``, and
+    one whose holder process is dead is taken over at once."""
+
+    @property
+    def holder(self) -> str:
+        """This process's identity, which every lock it holds carries."""
 
     async def acquire(self, key: str, *, ttl: float = 60.0, wait: float = 120.0) -> str:
         """Take the lock, waiting up to ``wait`` seconds; returns the holder's token."""
