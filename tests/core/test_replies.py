@@ -71,6 +71,15 @@ async def died_at_the_answer(
     yield sink
 
 
+async def reply_reaches(storage: Storage, state: ReplyState) -> None:
+    for _ in range(500):
+        reply = (await the_run(storage)).reply
+        if reply is not None and reply.state is state:
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"the reply never became {state}")
+
+
 async def the_run(storage: Storage) -> ScenarioRun:
     runs = await storage.runs.recent_for_chat(100, limit=1)
     assert runs
@@ -103,10 +112,10 @@ async def test_an_answer_that_never_left_is_sent_once_after_a_restart(
     second = CollectingSink()
     async with core_on(storage, second, clock) as core:
         done = await second.wait_for(Done)
+        # The sweep shows it, then records it sent: wait for the record before stopping.
+        await reply_reaches(storage, ReplyState.SENT)
         assert await core.runner.replies.sweep() == 0  # nothing owed any more
     assert done.text == run.reply.text and len(second.of_kind(Done)) == 1
-    after = await the_run(storage)
-    assert after.reply is not None and after.reply.state is ReplyState.SENT
 
 
 async def test_an_answer_that_may_have_arrived_is_not_sent_again(
