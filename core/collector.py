@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 
 from core.booking.catalogue import Catalogues
 from core.clock import Clock
-from core.commands import Answer, Lang
+from core.commands import Answer, as_lang
 from core.events import AnswerReceived, AnswerRejected, EventBus, SlotMissing
 from core.nlu import SlotParseError
 from core.output import AnswerOutcome
@@ -18,10 +18,6 @@ from core.store import OptionRecord, RunStatus, ScenarioRun, Store
 from core.texts import Run, tr
 
 __all__ = ["SlotCollector"]
-
-
-def _lang(run: ScenarioRun) -> Lang:
-    return "en" if run.lang == "en" else "ru"
 
 
 def _typed_option(options: list[OptionRecord], text: str | None) -> OptionRecord | None:
@@ -55,7 +51,7 @@ class SlotCollector:
         return SlotContext(
             chat_id=run.chat_id,
             user_id=run.user_id,
-            lang=_lang(run),
+            lang=as_lang(run.lang),
             now=self._clock.now(),
             tz=ZoneInfo(run.timezone),
             slots=run.slots,
@@ -66,7 +62,7 @@ class SlotCollector:
         self, run: ScenarioRun, scenario: StepScenario[Any], *, reason: str | None = None
     ) -> None:
         """Ask for the next missing slot, or start the steps when none is missing."""
-        lang = _lang(run)
+        lang = as_lang(run.lang)
         problem = scenario.check_slots(run.slots, self._context(run))
         if problem is not None:
             slot, reason = problem
@@ -96,7 +92,7 @@ class SlotCollector:
     ) -> AnswerOutcome:
         """Apply an answer to the run's pending question."""
         assert run.question is not None
-        lang = _lang(run)
+        lang = as_lang(run.lang)
         key = run.question.key
         if answer.option_id is None and not run.question.allow_free_text:
             # A buttons-only question: the steps after it read option ids, never free text.

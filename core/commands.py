@@ -6,9 +6,14 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-__all__ = ["Answer", "Command", "Lang"]
+__all__ = ["Answer", "Command", "Lang", "as_lang"]
 
 Lang = Literal["ru", "en"]
+
+
+def as_lang(value: str | None) -> Lang:
+    """A stored language (a user's, a run's) as one we speak: English or else Russian."""
+    return "en" if value == "en" else "ru"
 
 
 class Command(BaseModel):

@@ -19,7 +19,7 @@ from core.assist.extractor import SlotExtractor, fill_slots
 from core.booking.catalogue import Catalogues
 from core.clock import Clock
 from core.collector import SlotCollector
-from core.commands import Answer, Command, Lang
+from core.commands import Answer, Command, Lang, as_lang
 from core.errors import ConfigError, ScenarioError
 from core.events import CommandReceived, EventBus, NoScenario, RunFinished, ScenarioChosen
 from core.nlu import Decision, Intent, parse
@@ -53,10 +53,6 @@ class NewCommandPending(BaseModel):
 class UserSettingsView(BaseModel):
     language: Lang
     timezone: str
-
-
-def _lang(value: str | None) -> Lang:
-    return "en" if value == "en" else "ru"
 
 
 class NLUManager:
@@ -162,7 +158,7 @@ class NLUManager:
                 return NewCommandPending(
                     run_id=waiting.short_id,
                     question=waiting.question.text,
-                    lang=_lang(waiting.lang),
+                    lang=as_lang(waiting.lang),
                 )
             await self._answer_locked(
                 waiting,
@@ -376,7 +372,7 @@ class NLUManager:
             return await self._answer_locked(run, answer)
 
     async def _answer_locked(self, run: ScenarioRun, answer: Answer) -> AnswerOutcome:
-        lang = _lang(run.lang)
+        lang = as_lang(run.lang)
         stale = (
             not run.status.awaiting_answer
             or run.question is None
@@ -395,7 +391,7 @@ class NLUManager:
             targets = [r for r in runs if run_id is None or r.short_id == run_id]
             if not targets:
                 user = await self._storage.users.get(user_id)
-                lang = _lang(user.language if user else None)
+                lang = as_lang(user.language if user else None)
                 await self._reply(chat_id, tr(Run.NOTHING_TO_CANCEL, lang), lang)
                 return
             for run in targets:
@@ -407,7 +403,7 @@ class NLUManager:
         if not fresh.status.active:
             return
         question = fresh.question.text if fresh.question else ""
-        lang = _lang(fresh.lang)
+        lang = as_lang(fresh.lang)
         scenario = self._runner.scenario_of(fresh)
         title = scenario.title(lang) if scenario else fresh.scenario
         text = tr(message, lang, title=title, question=question)
@@ -474,7 +470,7 @@ class NLUManager:
     async def user_settings(self, user_id: int) -> UserSettingsView:
         user = await self._storage.users.get_or_create(user_id)
         return UserSettingsView(
-            language=_lang(user.language), timezone=user.timezone or self._default_tz
+            language=as_lang(user.language), timezone=user.timezone or self._default_tz
         )
 
     async def set_language(self, user_id: int, lang: Lang) -> None:

@@ -23,7 +23,7 @@ from datetime import datetime
 
 import structlog
 
-from core.commands import Lang
+from core.commands import as_lang
 from core.errors import StorageError
 from core.output import Done, Failed, Option, Output, OutputSink, Question, Reply
 from core.store import OwedReply, ReplyKind, ReplyState, RunStore, ScenarioRun
@@ -31,10 +31,6 @@ from core.store import OwedReply, ReplyKind, ReplyState, RunStore, ScenarioRun
 __all__ = ["Replies", "question_output"]
 
 log = structlog.get_logger("clubman.replies")
-
-
-def _lang(run: ScenarioRun) -> Lang:
-    return "en" if run.lang == "en" else "ru"
 
 
 def question_output(run: ScenarioRun) -> Question:
@@ -48,7 +44,7 @@ def question_output(run: ScenarioRun) -> Question:
         text=run.question.text,
         options=[Option(id=o.id, label=o.label) for o in run.question.options],
         allow_free_text=run.question.allow_free_text,
-        lang=_lang(run),
+        lang=as_lang(run.lang),
     )
 
 
@@ -107,29 +103,32 @@ class Replies:
         seq = run.reply.seq + 1 if run.reply is not None else 1
         run.reply = OwedReply(seq=seq, kind=kind, text=text, changed_at=now)
 
-    async def send(self, run: ScenarioRun) -> None:
-        """Hand the run's owed reply to the view (it sends it unless someone else has)."""
+    async def send(self, run: ScenarioRun) -> bool:
+        """Hand the run's owed reply to the view (it sends it unless someone else has);
+        False if there was nothing to hand over (not owed, already in flight here, or a
+        question no longer waited on, which is withdrawn)."""
         reply = run.reply
         if reply is None or reply.state is not ReplyState.OWED:
-            return
+            return False
         key = (run.short_id, reply.seq)
         if key in self.in_flight:
-            return
+            return False
         if not _still_owed(run, reply):
             withdrawn = ReplyState.WITHDRAWN
             await self.runs.mark_reply(
                 run.short_id, reply.seq, was=ReplyState.OWED, now=withdrawn, message_id=None
             )
-            return
+            return False
         self.in_flight.add(key)
         await self._sink.deliver(self._output(run, reply), _Receipt(self, run, reply))
+        return True
 
     async def sweep(self) -> int:
-        """Send every reply still owed; how many were handed over."""
+        """Send every reply still owed; how many runs owed one."""
         owing = await self.runs.owing_replies()
         for run in owing:
-            log.info("reply.resent", run_id=run.short_id, kind=run.reply and run.reply.kind)
-            await self.send(run)
+            if await self.send(run):
+                log.info("reply.resent", run_id=run.short_id, kind=run.reply and run.reply.kind)
         return len(owing)
 
     async def sweep_forever(self) -> None:
@@ -142,7 +141,7 @@ class Replies:
 
     @staticmethod
     def _output(run: ScenarioRun, reply: OwedReply) -> Output:
-        lang = _lang(run)
+        lang = as_lang(run.lang)
         if reply.kind is ReplyKind.DONE:
             return Done(chat_id=run.chat_id, run_id=run.short_id, text=reply.text, lang=lang)
         if reply.kind is ReplyKind.ENDED:

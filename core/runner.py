@@ -23,7 +23,7 @@ from zoneinfo import ZoneInfo
 import structlog
 
 from core.clock import Clock
-from core.commands import Lang
+from core.commands import Lang, as_lang
 from core.errors import BrowserError, ClubError, PortalError, ScenarioError, StorageUnavailable
 from core.events import (
     EventBus,
@@ -55,10 +55,6 @@ __all__ = ["OutagePolicy", "ScenarioRunner"]
 log = structlog.get_logger("clubman.runner")
 
 _T = TypeVar("_T")
-
-
-def _lang(run: ScenarioRun) -> Lang:
-    return "en" if run.lang == "en" else "ru"
 
 
 @dataclass(frozen=True)
@@ -99,7 +95,7 @@ class ScenarioRunner:
         return self._scenarios.get(name)
 
     def progress(self, run: ScenarioRun, *, current: str | None = None) -> Progress:
-        lang = _lang(run)
+        lang = as_lang(run.lang)
         scenario = self.scenario_of(run)
         records = {step.name: step.status for step in run.steps}
         views: list[StepView] = []
@@ -147,7 +143,9 @@ class ScenarioRunner:
         """Show the pending question again after ``reason``; it keeps its number, so the
         buttons already shown keep working."""
         question = question_output(run)
-        question.text = tr(Run.INVALID_ANSWER, _lang(run), reason=reason, question=question.text)
+        question.text = tr(
+            Run.INVALID_ANSWER, as_lang(run.lang), reason=reason, question=question.text
+        )
         await self._sink.deliver(question)
 
     def start(self, run: ScenarioRun) -> None:
@@ -216,7 +214,7 @@ class ScenarioRunner:
             run_id=run.short_id,
             chat_id=run.chat_id,
             user_id=run.user_id,
-            lang=_lang(run),
+            lang=as_lang(run.lang),
             now=self._clock.now(),
             tz=ZoneInfo(run.timezone),
             slots=slots,
@@ -315,7 +313,7 @@ class ScenarioRunner:
         await self._bus.publish(
             StepFailed(chat_id=run.chat_id, run_id=run.short_id, step=step, error=error)
         )
-        message = _failure_text(exc, _lang(run))
+        message = _failure_text(exc, as_lang(run.lang))
         self.replies.owe(run, ReplyKind.FAILED, message, now=self._clock.now())
         await self._finish(run, RunStatus.FAILED, error=error)
         await self._sink.deliver(self.progress(run))
@@ -347,7 +345,7 @@ class ScenarioRunner:
         await (pause or self._pause(run)).through(lambda: self._storage.runs.save(run))
 
     def _pause(self, run: ScenarioRun) -> _Pause:
-        lang = _lang(run)
+        lang = as_lang(run.lang)
         text = tr(Run.PAUSED_OUTAGE, lang, title=self.progress(run).title)
         return _Pause(self._outage, self._sink, Reply(chat_id=run.chat_id, text=text, lang=lang))
 

@@ -18,7 +18,7 @@ from core.booking.errors import PortalUnavailable, UnexpectedPage
 from core.booking.models import PageSummary
 from core.browser.controls import press
 from core.browser.guard import NetworkGuard
-from core.browser.pages import close_page, storage_state
+from core.browser.pages import close_page, open_page, storage_state
 from core.browser.summary import summarize
 from core.errors import BrowserError
 
@@ -42,13 +42,9 @@ class PageDriver:
 
     async def _page_now(self) -> Page:
         if self._page is None or self._page.is_closed():
-            try:
-                await self._network.watch_sockets()
-                self._page = await self._context.new_page()
-            except PlaywrightError as exc:
-                raise BrowserError("could not open a page for Indico") from exc
-            self._page.set_default_timeout(self._timeout_ms)
-            self._page.set_default_navigation_timeout(self._timeout_ms)
+            self._page = await open_page(
+                self._context, self._network, timeout_ms=self._timeout_ms, site="Indico"
+            )
         return self._page
 
     async def _own_page(self) -> Page:

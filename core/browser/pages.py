@@ -1,5 +1,5 @@
-"""What every adapter's session does the same with its browser: keep the login
-(the context's storage state) and close its page without hanging."""
+"""What every adapter's session does the same with its browser: open its page (guarded),
+keep the login (the context's storage state) and close its page without hanging."""
 
 from __future__ import annotations
 
@@ -10,11 +10,28 @@ from typing import Any
 from playwright.async_api import BrowserContext, Page
 from playwright.async_api import Error as PlaywrightError
 
+from core.browser.guard import NetworkGuard
 from core.errors import BrowserError
 
-__all__ = ["close_page", "storage_state"]
+__all__ = ["close_page", "open_page", "storage_state"]
 
 _CLOSE_SECONDS = 3.0  # longest wait for a page to close (see close_page)
+
+
+async def open_page(
+    context: BrowserContext, guard: NetworkGuard, *, timeout_ms: float, site: str
+) -> Page:
+    """A new page on ``context`` with the session's timeouts. ``guard`` watches the
+    context's WebSockets first: the page may open one as it loads, long before a
+    brain-chosen action is judged."""
+    try:
+        await guard.watch_sockets()
+        page = await context.new_page()
+    except PlaywrightError as exc:
+        raise BrowserError(f"could not open a page for {site}") from exc
+    page.set_default_timeout(timeout_ms)
+    page.set_default_navigation_timeout(timeout_ms)
+    return page
 
 
 async def storage_state(context: BrowserContext) -> dict[str, Any]:

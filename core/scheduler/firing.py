@@ -18,7 +18,7 @@ from zoneinfo import ZoneInfo
 import structlog
 
 from core.booking.catalogue import Catalogues
-from core.commands import Lang
+from core.commands import as_lang
 from core.errors import ClubError
 from core.manager import NLUManager
 from core.scheduler.entry import what_label
@@ -31,10 +31,6 @@ from core.texts import Schedules, day_label, tr
 __all__ = ["ScheduleFirer"]
 
 log = structlog.get_logger("clubman.scheduler")
-
-
-def _lang(value: str | None) -> Lang:
-    return "en" if value == "en" else "ru"
 
 
 class ScheduleFirer:
@@ -108,7 +104,7 @@ class ScheduleFirer:
         if schedule is None or not any(f is firing for f in schedule.history):
             return None  # someone fired it, or it was paused, meanwhile
         user = await self._storage.users.get(schedule.owner_id)
-        lang = _lang(user.language if user else None)
+        lang = as_lang(user.language if user else None)
         slots: dict[str, Any] = {**schedule.slots, "date": target.isoformat()}
         what = what_label(schedule.slots, lang, self._catalogues.current)
         note = tr(Schedules.FIRING, lang, day=day_label(target, lang), what=what)

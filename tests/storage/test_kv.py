@@ -3,22 +3,13 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from datetime import date
 
 import pytest
 
 from core.errors import StorageError
 from storage.kv import ClaimOnce, KeyLocks, RedisCache, RedisSpendLedger
-from storage.redis_client import RedisClient, open_redis
-
-
-@pytest.fixture(params=["redis-server", "fakeredis"])
-async def redis(request: pytest.FixtureRequest) -> AsyncIterator[RedisClient]:
-    url = request.getfixturevalue("redis_url") if request.param == "redis-server" else None
-    async with open_redis(url) as client:
-        await client.flushdb()
-        yield client
+from storage.redis_client import RedisClient
 
 
 async def test_lock_serialises_holders_of_one_key(redis: RedisClient) -> None:

@@ -11,7 +11,6 @@ import signal
 import subprocess
 import sys
 import textwrap
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -23,14 +22,6 @@ from storage.redis_client import RedisClient, open_redis
 
 ROOT = Path(__file__).resolve().parents[2]
 LOCK = "clubman:lock:chat:7"
-
-
-@pytest.fixture(params=["redis-server", "fakeredis"])
-async def redis(request: pytest.FixtureRequest) -> AsyncIterator[RedisClient]:
-    url = request.getfixturevalue("redis_url") if request.param == "redis-server" else None
-    async with open_redis(url) as client:
-        await client.flushdb()
-        yield client
 
 
 def _elsewhere(pid: int = 4242) -> ProcessIdentity:

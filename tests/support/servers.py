@@ -39,24 +39,6 @@ def _wait_port(port: int, proc: subprocess.Popen[bytes], timeout: float) -> None
     raise RuntimeError(f"{proc.args!r} did not listen on {port} within {timeout} s")
 
 
-@contextmanager
-def _server(argv: Sequence[str], port: int, log: Path, timeout: float) -> Iterator[int]:
-    with log.open("wb") as out:
-        proc = subprocess.Popen(
-            list(argv), stdout=out, stderr=subprocess.STDOUT, preexec_fn=die_with_parent
-        )
-    try:
-        _wait_port(port, proc, timeout)
-        yield proc.pid
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-
-
 def redis_argv(workdir: Path, port: int, *, keep_data: bool = False) -> list[str]:
     executable = shutil.which("redis-server")
     if executable is None:
@@ -94,24 +76,27 @@ def secantus_argv(port: int, storage_path: str = ":memory:") -> list[str]:
 @contextmanager
 def running_redis(workdir: Path) -> Iterator[str]:
     port = free_port()
-    with _server(redis_argv(workdir, port), port, workdir / "redis.log", 10):
+    with restartable(redis_argv(workdir, port), port, workdir / "redis.log", timeout=10):
         yield f"redis://127.0.0.1:{port}/0"
 
 
 @contextmanager
 def running_secantus(workdir: Path, storage_path: str = ":memory:") -> Iterator[str]:
     port = free_port()
-    with _server(secantus_argv(port, storage_path), port, workdir / f"secantus-{port}.log", 30):
+    log = workdir / f"secantus-{port}.log"
+    with restartable(secantus_argv(port, storage_path), port, log):
         yield secantus_uri(port)
 
 
 class Restartable:
-    """A server a test stops and starts again on the same port: an outage."""
+    """A server process on a loopback port; a test may stop it and start it again on the
+    same port (an outage)."""
 
-    def __init__(self, argv: Sequence[str], port: int, log: Path) -> None:
+    def __init__(self, argv: Sequence[str], port: int, log: Path, *, timeout: float = 30) -> None:
         self._argv = list(argv)
         self._port = port
         self._log = log
+        self._timeout = timeout  # to start listening
         self._proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
@@ -119,7 +104,7 @@ class Restartable:
             self._proc = subprocess.Popen(
                 self._argv, stdout=out, stderr=subprocess.STDOUT, preexec_fn=die_with_parent
             )
-        _wait_port(self._port, self._proc, 30)
+        _wait_port(self._port, self._proc, self._timeout)
 
     def stop(self) -> None:
         if self._proc is not None:
@@ -133,8 +118,10 @@ class Restartable:
 
 
 @contextmanager
-def restartable(argv: Sequence[str], port: int, log: Path) -> Iterator[Restartable]:
-    server = Restartable(argv, port, log)
+def restartable(
+    argv: Sequence[str], port: int, log: Path, *, timeout: float = 30
+) -> Iterator[Restartable]:
+    server = Restartable(argv, port, log, timeout=timeout)
     server.start()
     try:
         yield server
