@@ -7,7 +7,7 @@ from typing import Annotated, NoReturn
 
 import typer
 
-from core.errors import ClubError
+from core.errors import ClubError, ConfigError
 from core.logging import configure_logging
 from core.settings import Settings, load_settings
 
@@ -86,17 +86,41 @@ def run(
     ] = None,
     webhook_host: Annotated[str, typer.Option(help="Interface the webhook listens on")] = "0.0.0.0",
     webhook_port: Annotated[int, typer.Option(help="TCP port the webhook listens on")] = 8080,
+    supervised: Annotated[
+        bool,
+        typer.Option(
+            "--supervise/--no-supervise",
+            help="Restart the bot within a second if it crashes (off: leave that to systemd)",
+        ),
+    ] = True,
 ) -> None:
     """Run the Telegram bot: long polling, or a webhook with --webhook-url."""
+    from app.run import preload
     from app.run import run as run_bot
+    from app.supervisor import EXIT_CONFIG, supervise
+    from bot.factory import check_access
 
     settings = _settings()
+
+    def bot() -> int:
+        try:
+            run_bot(settings, webhook_url=webhook_url, host=webhook_host, port=webhook_port)
+        except KeyboardInterrupt:
+            pass
+        except ConfigError as exc:
+            typer.secho(f"clubman: {exc}", err=True, fg=typer.colors.RED)
+            return EXIT_CONFIG
+        except ClubError as exc:
+            typer.secho(f"clubman: {exc}", err=True, fg=typer.colors.RED)
+            return 1
+        return 0
+
     try:
-        run_bot(settings, webhook_url=webhook_url, host=webhook_host, port=webhook_port)
-    except KeyboardInterrupt:
-        pass
+        check_access(settings)  # a missing token fails here, before anything starts
+        preload(settings)
     except ClubError as exc:
         _fail(exc)
+    raise typer.Exit(supervise(bot) if supervised else bot())
 
 
 @app.command()

@@ -15,10 +15,11 @@ from aiohttp import web
 from app.compose import open_core, open_settings_storage
 from app.runtime import run as run_loop
 from app.runtime import settle_heap
+from app.systems import default_profile
 from bot.factory import BotApp, check_access, open_bot_app, webhook_app
 from core.settings import Settings
 
-__all__ = ["poll", "run", "serve", "serve_webhook"]
+__all__ = ["poll", "preload", "run", "serve", "serve_webhook"]
 
 log = structlog.get_logger("clubman.bot")
 
@@ -90,6 +91,14 @@ async def serve(
                 return
             async with serve_webhook(app, url=webhook_url, host=host, port=port):
                 await _until_signal()
+
+
+def preload(settings: Settings) -> None:
+    """Import what ``serve`` would import lazily (the configured adapter, the in-process
+    reference portal), so a supervisor's forked workers start with nothing left to import."""
+    default_profile(settings.portal.kind)
+    if not settings.portal.url:
+        import portal.server  # noqa: F401
 
 
 def run(

@@ -1,7 +1,9 @@
-"""How fast the bot comes back after a crash, with storage warm: ``clubman run`` (the real
-product process) is SIGKILLed in the middle of a booking, right after it answered in that
-chat (so it dies holding the chat's lock), and started again at once, as a supervisor
-would. SecantusDB, redis-server, the reference portal and the fake Bot API server keep
+"""How fast the bot comes back after a crash, with storage warm: the bot is SIGKILLed in the
+middle of a booking, right after it answered in that chat (so it dies holding the chat's
+lock). By default the killed process is ``clubman run``'s worker, and its supervisor forks
+a new one (``app/supervisor.py``); with ``--whole`` the whole ``clubman run`` is killed and
+started again at once, as systemd or docker would (a cold start: every import again).
+SecantusDB, redis-server, the reference portal and the fake Bot API server keep
 running across the kill, and the catalogue is cached from the first start.
 
 Printed per restart: kill → first reply (a message sent to the chat right after the kill
@@ -9,7 +11,7 @@ is answered) and kill → the resumed booking's next step done and finished, and
 new process reached each phase of its start-up (from its log lines, stamped as they
 arrive).
 
-    python -m bench.restart [--restarts 3]
+    python -m bench.restart [--restarts 3] [--whole]
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ BOOK = "забронируй 3 аудитории рядом в главном �
 RESUMED = "run resumed"
 # Start-up phases: the log event that ends each, as the product logs it.
 PHASES = (
-    ("app.starting", "imports done"),
+    ("supervisor.worker_started", "worker forked (imports done)"),
     ("storage.opened", "storage open"),
     ("manager.started", "core open (runs resumed)"),
     ("step.started", RESUMED),
@@ -84,15 +86,30 @@ class BotProcess:
         for raw in self.proc.stderr:
             self.lines.append((time.perf_counter(), raw.decode(errors="replace")))
 
-    def reached(self, event: str) -> float | None:
+    def first(self, event: str, *, after: int = 0) -> int:
+        """The index of ``event``'s first log line from ``after`` on."""
         pattern = re.compile(rf"\] {re.escape(event)}\b")
-        return next((at for at, line in self.lines if pattern.search(line)), None)
+        lines = enumerate(self.lines[after:], after)
+        return next((n for n, (_, line) in lines if pattern.search(line)), len(self.lines))
 
-    def kill(self) -> float:
-        """SIGKILL; returns when it was sent."""
+    def reached(self, event: str, *, after: int = 0) -> float | None:
+        n = self.first(event, after=after)
+        return self.lines[n][0] if n < len(self.lines) else None
+
+    def worker(self) -> int:
+        children = Path(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children").read_text()
+        (pid,) = (int(pid) for pid in children.split())
+        return pid
+
+    def kill(self, *, whole: bool) -> float:
+        """SIGKILL the supervisor's worker (the bot), or with ``whole`` all of ``clubman
+        run`` (a worker left alone would shut down politely); returns when it was sent."""
+        worker = self.worker()
         killed = time.perf_counter()
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait()
+        os.kill(worker, signal.SIGKILL)
+        if whole:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait()
         return killed
 
     def stop(self) -> None:
@@ -144,7 +161,13 @@ async def _lock_taken(storage: Storage, *, timeout: float = 5.0) -> bool:
 
 
 async def restart_once(
-    bot: BotProcess, tg: FakeTelegram, storage: Storage, portal: str, env: Mapping[str, str]
+    bot: BotProcess,
+    tg: FakeTelegram,
+    storage: Storage,
+    portal: str,
+    env: Mapping[str, str],
+    *,
+    whole: bool,
 ) -> tuple[BotProcess, Restart]:
     """A booking is started, the process killed after its login step, then restarted."""
     user = tg.user(CHAT, "Manager")
@@ -162,12 +185,15 @@ async def restart_once(
     await user.send("/help")  # handled in a turn of the chat: it takes the chat's lock
     lock_held = await _lock_taken(storage)
     since = tg.state.seq  # a reply after this is the new process's
-    killed = bot.kill()
+    logged = len(bot.lines)  # the new worker's start-up is logged after this
+    killed = bot.kill(whole=whole)
     run = await _latest_run(storage)
     assert run is not None
     done_at_kill = len(run.done_steps())
 
-    bot = BotProcess.start(env)
+    if whole:
+        bot = BotProcess.start(env)
+        logged = 0
     await user.send("/help")
     replied = asyncio.create_task(
         _stamped(user.wait_for_message(_is_help, timeout=180, since=since))
@@ -189,7 +215,10 @@ async def restart_once(
 
     await _until(resumed, bot, timeout=180)
     reply = await replied
-    phases = {name: at - killed for event, name in PHASES if (at := bot.reached(event))}
+    logged = bot.first("supervisor.worker_started", after=logged)  # the new worker's lines
+    phases = {
+        name: at - killed for event, name in PHASES if (at := bot.reached(event, after=logged))
+    }
     return bot, Restart(
         reply=reply - killed,
         resumed=phases[RESUMED],
@@ -197,7 +226,7 @@ async def restart_once(
         finished=finished - killed,
         lock_held=lock_held,
         phases=phases,
-        log=[f"{at - killed:6.2f} {line.rstrip()}" for at, line in bot.lines],
+        log=[f"{at - killed:6.2f} {line.rstrip()}" for at, line in bot.lines[logged:]],
     )
 
 
@@ -223,7 +252,7 @@ def _env(tg: FakeTelegram, mongo: str, redis: str, portal: str, data: Path) -> d
     }
 
 
-async def bench(restarts: int) -> list[Restart]:
+async def bench(restarts: int, *, whole: bool) -> list[Restart]:
     with tempfile.TemporaryDirectory() as tmp, ExitStack() as stack:
         workdir = Path(tmp)
         mongo = stack.enter_context(running_secantus(workdir))
@@ -238,14 +267,15 @@ async def bench(restarts: int) -> list[Restart]:
             results = []
             try:
                 for _ in range(restarts):
-                    bot, result = await restart_once(bot, tg, storage, portal.url, env)
+                    bot, result = await restart_once(bot, tg, storage, portal.url, env, whole=whole)
                     results.append(result)
             finally:
                 bot.stop()
             return results
 
 
-def report(results: list[Restart], *, log: bool) -> None:
+def report(results: list[Restart], *, log: bool, whole: bool) -> None:
+    print("killed: " + ("the whole clubman run, started again" if whole else "the worker"))
     for n, r in enumerate(results, 1):
         if log:
             print("\n".join(r.log))
@@ -267,8 +297,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--restarts", type=int, default=3)
     parser.add_argument("--log", action="store_true", help="print the new process's log")
+    parser.add_argument(
+        "--whole", action="store_true", help="kill and restart all of clubman run (a cold start)"
+    )
     args = parser.parse_args()
-    report(run_loop(bench(args.restarts)), log=args.log)
+    report(run_loop(bench(args.restarts, whole=args.whole)), log=args.log, whole=args.whole)
 
 
 if __name__ == "__main__":
