@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Annotated, NoReturn
 
 import typer
@@ -21,13 +22,24 @@ app = typer.Typer(
 )
 
 
-def _settings() -> Settings:
+def _settings(*, log_to_file: bool = False) -> Settings:
+    """The settings, with logging set up: on stderr, or with ``log_to_file`` appended to
+    ``log_file(settings)`` (the terminal chat keeps its screen for the conversation)."""
     try:
         settings = load_settings()
     except ClubError as exc:
         _fail(exc)
-    configure_logging(settings.log_level)
+    stream = None
+    if log_to_file:
+        path = log_file(settings)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        stream = path.open("a", encoding="utf-8", buffering=1)  # open while we run
+    configure_logging(settings.log_level, stream=stream)
     return settings
+
+
+def log_file(settings: Settings) -> Path:
+    return settings.data_dir / "logs" / "clubman.log"
 
 
 def _fail(exc: ClubError) -> NoReturn:
@@ -55,14 +67,23 @@ def doctor() -> None:
 @app.command()
 def chat(
     lang: Annotated[str, typer.Option(help="Interface language: ru or en")] = "ru",
+    verbose: Annotated[
+        bool, typer.Option("--verbose", help="Show the log here instead of in its file")
+    ] = False,
 ) -> None:
     """Talk to the bot in this terminal (no Telegram needed)."""
     from app.runtime import run
     from app.terminal import run_chat
 
-    settings = _settings()
+    settings = _settings(log_to_file=not verbose)
     try:
-        run(run_chat(settings, lang="en" if lang == "en" else "ru"))
+        run(
+            run_chat(
+                settings,
+                lang="en" if lang == "en" else "ru",
+                log_path=None if verbose else log_file(settings),
+            )
+        )
     except KeyboardInterrupt:
         typer.echo("\nbye")
     except ClubError as exc:
@@ -72,7 +93,11 @@ def chat(
 @app.command()
 def demo() -> None:
     """Zero-config demo: the Telegram bot if TELEGRAM__TOKEN is set, else the terminal chat."""
-    if _settings().telegram.token is not None:
+    try:
+        token = load_settings().telegram.token  # each view sets up its own logging
+    except ClubError as exc:
+        _fail(exc)
+    if token is not None:
         typer.echo("TELEGRAM__TOKEN is set: starting the bot (Ctrl-C to stop)")
         run()
     else:

@@ -1,5 +1,10 @@
 """``clubman chat``: the same core in a terminal. Questions show numbered options;
-type a number or your own answer. Arrow keys browse the input history."""
+type a number or your own answer. Arrow keys browse the input history.
+
+On a terminal, prompt_toolkit reads the input: what the bot says while you type is printed
+above the prompt, which is redrawn below it, and a run's progress is one line at the
+bottom, updated in place. Piped input is read line by line and progress printed as lines.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +12,7 @@ import asyncio
 import contextlib
 import sys
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TextIO
 
@@ -44,18 +50,25 @@ _MARKS = {
 
 
 class TerminalView:
-    """Renders core output as lines of text."""
+    """Renders core output as lines of text; with ``live``, progress is kept in
+    ``progress_line`` (one line drawn in place by the prompt) instead of printed."""
 
-    def __init__(self, out: TextIO) -> None:
+    def __init__(self, out: TextIO | None = None, *, live: bool = False) -> None:
         self._out = out
+        self._live = live
         self.question: Question | None = None
         # a text held back while a question waits (``NewCommandPending``): 1 starts it anew
         self.held: tuple[Command, NewCommandPending] | None = None
         self._last_progress: dict[str, str] = {}
 
+    @property
+    def progress_line(self) -> str:
+        return "   ".join(self._last_progress.values())
+
     def _print(self, line: str) -> None:
-        self._out.write(line + "\n")
-        self._out.flush()
+        out = self._out or sys.stdout  # read when used: prompt_toolkit patches sys.stdout
+        out.write(line + "\n")
+        out.flush()
 
     async def deliver(self, output: Output, receipt: Receipt | None = None) -> None:
         async with receipted(receipt) as show:
@@ -75,10 +88,13 @@ class TerminalView:
             )
             if self._last_progress.get(output.run_id) != line:
                 self._last_progress[output.run_id] = line
-                self._print(line)
+                if not self._live:
+                    self._print(line)
         elif isinstance(output, Done):
+            self._last_progress.pop(output.run_id, None)
             self._print(f"✓ {output.text}")
         elif isinstance(output, Failed):
+            self._last_progress.pop(output.run_id, None)
             self._print(f"✗ {output.text}")
         elif isinstance(output, Reply):
             self._print(output.text)
@@ -110,7 +126,9 @@ class TerminalView:
 def _start_reader(
     queue: asyncio.Queue[str | None], loop: asyncio.AbstractEventLoop, history: Path | None
 ) -> None:
-    # A daemon thread: a blocked input() must not keep the process alive after Ctrl-C.
+    """Piped input: a daemon thread (a blocked input() must not keep the process alive
+    after Ctrl-C)."""
+
     def read() -> None:
         with contextlib.suppress(ImportError):
             import readline  # noqa: F401 - line editing and history for input()
@@ -130,6 +148,25 @@ def _start_reader(
             loop.call_soon_threadsafe(queue.put_nowait, line)
 
     threading.Thread(target=read, name="stdin", daemon=True).start()
+
+
+async def _prompt(queue: asyncio.Queue[str | None], view: TerminalView, history: Path) -> None:
+    """A terminal: prompt_toolkit, with the progress line as the prompt's bottom toolbar."""
+    from prompt_toolkit import PromptSession
+    from prompt_toolkit.history import FileHistory
+
+    session: PromptSession[str] = PromptSession(
+        history=FileHistory(str(history)),
+        bottom_toolbar=lambda: view.progress_line or None,
+        refresh_interval=0.2,  # the toolbar follows progress without a redraw per step
+    )
+    while True:
+        try:
+            line = await session.prompt_async("> ")
+        except (EOFError, KeyboardInterrupt):
+            await queue.put(None)
+            return
+        await queue.put(line)
 
 
 async def _dispatch(manager: NLUManager, view: TerminalView, line: str, lang: Lang) -> bool:
@@ -177,29 +214,66 @@ async def _new_or_answer(manager: NLUManager, view: TerminalView, *, start_new: 
         await view.deliver(question)
 
 
-async def run_chat(settings: Settings, *, lang: Lang = "ru", out: TextIO = sys.stdout) -> None:
+async def run_chat(
+    settings: Settings,
+    *,
+    lang: Lang = "ru",
+    out: TextIO | None = None,
+    log_path: Path | None = None,
+) -> None:
     from app.compose import open_core, open_settings_storage
 
-    view = TerminalView(out)
-    queue: asyncio.Queue[str | None] = asyncio.Queue()
-    history = settings.data_dir / "chat_history"
+    live = out is None and sys.stdin.isatty() and sys.stdout.isatty()
     settings.data_dir.mkdir(parents=True, exist_ok=True)
-    async with (
-        open_settings_storage(settings) as storage,
-        open_core(settings, storage, view) as services,
-    ):
-        manager = services.manager
-        view._print(manager.greeting(lang, "") + "\n\n" + tr(Terminal.QUIT, lang))
-        _start_reader(queue, asyncio.get_running_loop(), history)
-        while (line := await queue.get()) is not None:
-            line = line.strip()
-            if not line:
-                continue
+    with _patched_stdout(live):
+        view = TerminalView(out, live=live)
+        queue: asyncio.Queue[str | None] = asyncio.Queue()
+        async with (
+            open_settings_storage(settings) as storage,
+            open_core(settings, storage, view) as services,
+        ):
+            manager = services.manager
+            view._print(manager.greeting(lang, "") + "\n\n" + tr(Terminal.QUIT, lang))
+            if log_path is not None:
+                view._print(tr(Terminal.LOG_FILE, lang, path=log_path))
+            history = settings.data_dir / "chat_history"  # readline's format
+            # prompt_toolkit keeps its history in its own format, in a file of its own
+            prompt = _prompt(queue, view, history.with_suffix(".pt")) if live else None
+            reader = asyncio.create_task(prompt) if prompt else None
+            if reader is None:
+                _start_reader(queue, asyncio.get_running_loop(), history)
             try:
-                if not await _dispatch(manager, view, line, lang):
-                    break
-            except StorageError as exc:  # ours to fix: the details go to the log
-                log.warning("chat.storage_error", error=exc.message)
-                view._print(f"✗ {tr(Run.TEMPORARILY_DOWN, lang)}")
-            except ClubError as exc:
-                view._print(f"✗ {exc}")
+                await _converse(manager, view, queue, lang)
+            finally:
+                if reader is not None:
+                    reader.cancel()
+                    await asyncio.gather(reader, return_exceptions=True)
+
+
+@contextlib.contextmanager
+def _patched_stdout(live: bool) -> Iterator[None]:
+    """On a terminal, what is printed goes above the prompt, which is redrawn below."""
+    if not live:
+        yield
+        return
+    from prompt_toolkit.patch_stdout import patch_stdout
+
+    with patch_stdout(raw=True):
+        yield
+
+
+async def _converse(
+    manager: NLUManager, view: TerminalView, queue: asyncio.Queue[str | None], lang: Lang
+) -> None:
+    while (line := await queue.get()) is not None:
+        line = line.strip()
+        if not line:
+            continue
+        try:
+            if not await _dispatch(manager, view, line, lang):
+                break
+        except StorageError as exc:  # ours to fix: the details go to the log
+            log.warning("chat.storage_error", error=exc.message)
+            view._print(f"✗ {tr(Run.TEMPORARILY_DOWN, lang)}")
+        except ClubError as exc:
+            view._print(f"✗ {exc}")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import sys
 from collections.abc import MutableMapping
-from typing import Any
+from typing import Any, TextIO
 
 import structlog
 
@@ -48,13 +48,19 @@ def log_processors(level: str = "INFO", *, json: bool = False) -> list[structlog
     return chain
 
 
-def configure_logging(level: str = "INFO", *, json: bool = False) -> None:
-    logging.basicConfig(format="%(message)s", stream=sys.stderr, level=level)
+def configure_logging(
+    level: str = "INFO", *, json: bool = False, stream: TextIO | None = None
+) -> None:
+    """Log to ``stream`` (stderr unless given: the terminal chat logs to a file)."""
+    if stream is not None:
+        logging.captureWarnings(True)  # or Python's warnings would still reach the screen
+    stream = stream or sys.stderr
+    logging.basicConfig(format="%(message)s", stream=stream, level=level)
     # Its per-job INFO lines drown the terminal chat; our own events say what matters.
     logging.getLogger("apscheduler").setLevel(max(logging.WARNING, logging.getLevelName(level)))
     structlog.configure(
         processors=log_processors(level, json=json),
         wrapper_class=structlog.make_filtering_bound_logger(logging.getLevelName(level)),
-        logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
+        logger_factory=structlog.PrintLoggerFactory(file=stream),
         cache_logger_on_first_use=True,
     )

@@ -51,10 +51,12 @@ class Tmux:
         raise AssertionError(f"not on screen in {timeout} s:\n{self.screen()}")
 
 
-def _chat(tmp_path: Path, env: str = "") -> Iterator[Tmux]:
+def _chat(tmp_path: Path, env: str = "", *, stderr: bool = False) -> Iterator[Tmux]:
+    """``clubman chat`` in tmux; its stderr goes to a file unless ``stderr`` shows it too."""
     assert shutil.which("tmux"), "tmux is installed by `make test` / .ci/run"
     session = f"clubman-{uuid.uuid4().hex[:8]}"
-    env = f"DATA_DIR={tmp_path} LOG_LEVEL=WARNING {env}".strip()
+    env = f"DATA_DIR={tmp_path} {env}".strip()
+    redirect = "" if stderr else f" 2>{tmp_path}/stderr.log"
     subprocess.run(
         [
             "tmux",
@@ -66,7 +68,7 @@ def _chat(tmp_path: Path, env: str = "") -> Iterator[Tmux]:
             "200",
             "-y",
             "50",
-            f"env {env} {CLUBMAN} chat 2>{tmp_path}/stderr.log",
+            f"env {env} {CLUBMAN} chat{redirect}",
         ],
         check=True,
     )
@@ -79,7 +81,7 @@ def _chat(tmp_path: Path, env: str = "") -> Iterator[Tmux]:
 @pytest.fixture
 def chat(tmp_path: Path) -> Iterator[Tmux]:
     """The zero-config demo: the reference portal runs inside the chat process."""
-    yield from _chat(tmp_path)
+    yield from _chat(tmp_path, "LOG_LEVEL=WARNING")
 
 
 @pytest.fixture
@@ -113,7 +115,10 @@ def portal_url(tmp_path: Path) -> Iterator[str]:
 def portal_chat(tmp_path: Path, portal_url: str) -> Iterator[Tmux]:
     """``clubman chat`` configured for the portal started above, on the club's account."""
     env = f"PORTAL__URL={portal_url} PORTAL__USERNAME=club PORTAL__PASSWORD=club-demo"
-    yield from _chat(tmp_path, env)
+    yield from _chat(tmp_path, env, stderr=True)  # logs at INFO: they must not reach the screen
+
+
+LOG_LINE = re.compile(r"\[(debug|info|warning|error|critical)\s*\]|^\d{4}-\d\d-\d\dT", re.MULTILINE)
 
 
 def portal_bookings(url: str, *, user: str) -> list[dict[str, Any]]:
@@ -164,7 +169,9 @@ def test_a_new_request_while_a_question_waits_is_asked_about(chat: Tmux) -> None
     chat.send("/quit")
 
 
-def test_flagship_booking_answered_by_number(portal_chat: Tmux, portal_url: str) -> None:
+def test_flagship_booking_answered_by_number(
+    portal_chat: Tmux, portal_url: str, tmp_path: Path
+) -> None:
     # «послезавтра»: on the real clock it is always within the portal's 14 days and never
     # in the past (unlike «в этот четверг» on a Thursday evening).
     portal_chat.wait_for(lambda s: "/quit" in s)
@@ -177,6 +184,10 @@ def test_flagship_booking_answered_by_number(portal_chat: Tmux, portal_url: str)
     assert found, summary
     shown = sorted(int(n) for n in found.groups())
     assert shown == list(range(shown[0], shown[0] + 3))
+
+    assert not LOG_LINE.search(screen), screen  # the conversation only, logs in their file
+    assert f"Журнал работы: {tmp_path}/logs/clubman.log" in screen
+    assert "step.succeeded" in (tmp_path / "logs" / "clubman.log").read_text()
 
     booked = portal_bookings(portal_url, user="club")
     assert sorted(int(b["room_number"]) for b in booked) == shown

@@ -142,3 +142,4 @@ class Terminal:
     OPTION_HINT = Text("номер варианта или свой ответ", "an option's number or your own answer")
     NOTHING_RUNNING = Text("Сейчас ничего не выполняется.", "Nothing is running.")
     QUIT = Text("/quit — выход / exit", "/quit — выход / exit")
+    LOG_FILE = Text("Журнал работы: {path} (--verbose — здесь)", "Log: {path} (--verbose: here)")
