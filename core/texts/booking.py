@@ -62,6 +62,19 @@ class Bookings:
         "бронь № {number} всё ещё в «Мои брони»", "booking {number} is still in «My bookings»"
     )
     CANCELLED = Text("Отменена бронь: {what}.", "Cancelled: {what}.")
+    CANCELLED_MANY = Text("Отменены брони: {what}.", "Cancelled: {what}.")
+    WHICH_ROOMS = Text(
+        "Отменить все аудитории этой брони или одну?",
+        "Cancel all rooms of this booking, or one?",
+    )
+    ALL_ROOMS = Text("Отменить все {count}", "Cancel all {count}")
+    # «Отменить все три»: the words people say for the few counts a request usually has
+    ALL_ROOMS_WORDS = {
+        2: Text("Отменить обе", "Cancel both"),
+        3: Text("Отменить все три", "Cancel all three"),
+        4: Text("Отменить все четыре", "Cancel all four"),
+    }
+    ONE_ROOM = Text("Только {room}", "Only {room}")
     KEPT = Text("Хорошо, ничего не отменяю.", "OK, nothing cancelled.")
 
 

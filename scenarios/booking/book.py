@@ -28,7 +28,7 @@ from scenarios.booking.selection import Want, choose_rooms
 from scenarios.booking.slots import ANY_BUILDING, BookingSlots, check_booking
 from scenarios.booking.work import PortalWork
 
-__all__ = ["BookRooms", "Booked", "Found", "PreferenceStore"]
+__all__ = ["BookRooms", "Booked", "Found", "PreferenceStore", "purpose_for", "run_of"]
 
 PURPOSE = "Встреча студенческого клуба"
 
@@ -38,6 +38,12 @@ def purpose_for(run_id: str) -> str:
     so a retried step finds what it booked and never mistakes another run's booking
     (another user's on the shared club account) for its own."""
     return f"{PURPOSE} · #{run_id}"
+
+
+def run_of(purpose: str) -> str:
+    """The run whose mark ``purpose_for`` wrote into ``purpose``; "" for other bookings."""
+    head, mark, run_id = purpose.strip().rpartition(" · #")
+    return run_id if mark and head == PURPOSE else ""
 
 
 class Found(BaseModel):

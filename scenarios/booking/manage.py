@@ -1,4 +1,10 @@
-"""``list_bookings`` and ``cancel_booking``: read «Мои брони», cancel with confirmation."""
+"""``list_bookings`` and ``cancel_booking``: read «Мои брони», cancel with confirmation.
+
+The rooms one request booked are one thing to the user: listed on one line
+(«Чт 26.11 18:00–20:00, Корпус на Чайковского: 101, 102, 103») and cancelled together or
+one by one, with one confirmation. A request's bookings carry its run's mark
+(``run_of``); bookings made elsewhere are grouped by building and time.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +12,7 @@ import datetime as dt
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from pydantic import BaseModel
+from pydantic import BaseModel, model_validator
 
 from core.booking import Booking, Catalogue
 from core.booking.catalogue import Catalogues
@@ -16,10 +22,11 @@ from core.nlu import Decision, Intent
 from core.output import Option
 from core.scenario import Step, StepContext, StepScenario
 from core.texts import Bookings, Common, day_label, tr
-from scenarios.booking.labels import span
+from scenarios.booking.book import run_of
+from scenarios.booking.labels import join_rooms, span
 from scenarios.booking.work import PortalWork
 
-__all__ = ["CancelBooking", "ListBookings", "ManageSlots", "describe"]
+__all__ = ["CancelBooking", "ListBookings", "ManageSlots", "describe", "group_requests"]
 
 
 class ManageSlots(BaseModel):
@@ -33,8 +40,16 @@ class Listed(BaseModel):
 
 
 class Chosen(BaseModel):
-    number: str
+    numbers: list[str]  # the site's booking numbers: one request, or one room of it
     text: str
+
+    @model_validator(mode="before")
+    @classmethod
+    def _one_number(cls, data: Any) -> Any:
+        """A cancel checkpointed before requests were one thing named one booking."""
+        if isinstance(data, dict) and "number" in data and "numbers" not in data:
+            return {"numbers": [data["number"]], "text": data.get("text", "")}
+        return data
 
 
 class Confirmation(BaseModel):
@@ -45,31 +60,47 @@ class Cancelled(BaseModel):
     cancelled: bool
 
 
-def describe(booking: Booking, catalogue: Catalogue, lang: Lang) -> str:
-    where = catalogue.building_label(booking.building, lang)
+def _where(booking: Booking, catalogue: Catalogue, lang: Lang) -> str:
     if catalogue.building(booking.building) is None and booking.building_name:
-        where = booking.building_name
-    pending = ""
-    if booking.status == "pending":
-        pending = tr(Bookings.PENDING, lang)
+        return booking.building_name
+    return catalogue.building_label(booking.building, lang)
+
+
+def _rooms(bookings: Sequence[Booking], lang: Lang) -> str:
+    pending = tr(Bookings.PENDING, lang)
+    return join_rooms([b.room + (pending if b.status == "pending" else "") for b in bookings])
+
+
+def describe(bookings: Sequence[Booking], catalogue: Catalogue, lang: Lang) -> str:
+    """«201, 202, Главный корпус, чт 26.11 18:00–20:00»: rooms of one request."""
+    first = bookings[0]
     return (
-        f"{booking.room}, {where}, "
-        f"{day_label(booking.day, lang)} {span(booking.start, booking.end)}{pending}"
+        f"{_rooms(bookings, lang)}, {_where(first, catalogue, lang)}, "
+        f"{day_label(first.day, lang)} {span(first.start, first.end)}"
     )
 
 
-def _matching(bookings: list[Booking], slots: ManageSlots) -> list[Booking]:
-    return sorted(
-        (
-            b
-            for b in bookings
-            if b.is_live
+def _line(bookings: Sequence[Booking], catalogue: Catalogue, lang: Lang) -> str:
+    """«Чт 26.11 18:00–20:00, Корпус на Чайковского: 101, 102, 103»."""
+    first = bookings[0]
+    when = f"{day_label(first.day, lang)} {span(first.start, first.end)}"
+    where = _where(first, catalogue, lang)
+    return f"{when[:1].upper()}{when[1:]}, {where}: {_rooms(bookings, lang)}"
+
+
+def group_requests(bookings: list[Booking], slots: ManageSlots) -> list[list[Booking]]:
+    """The live bookings the slots name, one list per request, in time order."""
+    found: dict[tuple[object, ...], list[Booking]] = {}
+    for b in sorted(bookings, key=lambda b: (b.day, b.start, b.building, b.room)):
+        if (
+            b.is_live
             and (slots.date is None or b.day == slots.date)
             and (not slots.room or b.room in slots.room)
             and (slots.building is None or b.building == slots.building)
-        ),
-        key=lambda b: (b.day, b.start, b.building, b.room),
-    )
+        ):
+            key = (b.day, b.start, b.end, b.building, run_of(b.purpose))
+            found.setdefault(key, []).append(b)
+    return list(found.values())
 
 
 class _PortalScenario(StepScenario[ManageSlots]):
@@ -79,8 +110,8 @@ class _PortalScenario(StepScenario[ManageSlots]):
         self._work = work
         self._catalogues = catalogues
 
-    def _describe(self, booking: Booking, lang: Lang) -> str:
-        return describe(booking, self._catalogues.current, lang)
+    def _describe(self, bookings: Sequence[Booking], lang: Lang) -> str:
+        return describe(bookings, self._catalogues.current, lang)
 
     def initial_slots(self, decision: Decision) -> dict[str, Any]:
         return {
@@ -106,8 +137,9 @@ class ListBookings(_PortalScenario):
 
     async def _read(self, ctx: StepContext[Any]) -> Listed:
         session = await self._work.session(ctx)
-        found = _matching(await session.my_bookings(), ctx.slots)
-        return Listed(lines=[f"№ {b.number}: {self._describe(b, ctx.lang)}" for b in found])
+        requests = group_requests(await session.my_bookings(), ctx.slots)
+        catalogue = self._catalogues.current
+        return Listed(lines=[_line(request, catalogue, ctx.lang) for request in requests])
 
     def summary(self, ctx: StepContext[Any]) -> str:
         lines = ctx.result("read", Listed).lines
@@ -134,21 +166,48 @@ class CancelBooking(_PortalScenario):
 
     async def _choose(self, ctx: StepContext[Any]) -> Chosen:
         session = await self._work.session(ctx)
-        found = _matching(await session.my_bookings(), ctx.slots)
-        if not found:
+        requests = group_requests(await session.my_bookings(), ctx.slots)
+        if not requests:
             raise ScenarioError(ctx.tr(Bookings.NOT_FOUND))
-        if len(found) == 1:
-            return Chosen(number=found[0].number, text=self._describe(found[0], ctx.lang))
-        picked = ctx.answer("which")
-        chosen = next((b for b in found if b.number == picked), None)
-        if chosen is None:
+        request = requests[0]
+        if len(requests) > 1:
+            # a request is named by its first booking's number: stable while it lives
+            picked = ctx.answer("which")
+            chosen = next((r for r in requests if r[0].number == picked), None)
+            if chosen is None:
+                ctx.ask(
+                    "which",
+                    ctx.tr(Bookings.WHICH),
+                    [
+                        Option(id=r[0].number, label=self._describe(r, ctx.lang))
+                        for r in requests[:8]
+                    ],
+                    allow_free_text=False,
+                )
+            request = chosen
+        if len(request) > 1:
+            request = self._rooms_to_cancel(ctx, request)
+        return Chosen(numbers=[b.number for b in request], text=self._describe(request, ctx.lang))
+
+    def _rooms_to_cancel(self, ctx: StepContext[Any], request: list[Booking]) -> list[Booking]:
+        """All rooms of the request, or the one the user picks."""
+        picked = ctx.answer("rooms")
+        if picked == "all":
+            return request
+        one = [b for b in request if b.number == picked]
+        if not one:
+            every = Bookings.ALL_ROOMS_WORDS.get(len(request), Bookings.ALL_ROOMS)
             ctx.ask(
-                "which",
-                ctx.tr(Bookings.WHICH),
-                [Option(id=b.number, label=self._describe(b, ctx.lang)) for b in found[:8]],
+                "rooms",
+                ctx.tr(Bookings.WHICH_ROOMS),
+                [Option(id="all", label=ctx.tr(every, count=len(request)))]
+                + [
+                    Option(id=b.number, label=ctx.tr(Bookings.ONE_ROOM, room=b.room))
+                    for b in request[:8]
+                ],
                 allow_free_text=False,
             )
-        return Chosen(number=chosen.number, text=self._describe(chosen, ctx.lang))
+        return one
 
     async def _confirm(self, ctx: StepContext[Any]) -> Confirmation:
         answer = ctx.answer("confirm")
@@ -169,16 +228,19 @@ class CancelBooking(_PortalScenario):
         if not ctx.result("confirm", Confirmation).confirmed:
             return Cancelled(cancelled=False)
         session = await self._work.session(ctx)
-        number = ctx.result("choose", Chosen).number
-        active = {b.number for b in await session.my_bookings() if b.is_live}
-        if number in active:  # a resumed run may have cancelled it already
-            await session.cancel(number)
-        if number in {b.number for b in await session.my_bookings() if b.is_live}:
-            raise PortalError(ctx.tr(Bookings.STILL_THERE, number=number))
+        numbers = ctx.result("choose", Chosen).numbers
+        live = {b.number for b in await session.my_bookings() if b.is_live}
+        for number in numbers:
+            if number in live:  # a resumed run may have cancelled it already
+                await session.cancel(number)
+        live = {b.number for b in await session.my_bookings() if b.is_live}
+        if still := [number for number in numbers if number in live]:
+            raise PortalError(ctx.tr(Bookings.STILL_THERE, number=", ".join(still)))
         return Cancelled(cancelled=True)
 
     def summary(self, ctx: StepContext[Any]) -> str:
-        what = ctx.result("choose", Chosen).text
+        chosen = ctx.result("choose", Chosen)
         if ctx.result("cancel", Cancelled).cancelled:
-            return ctx.tr(Bookings.CANCELLED, what=what)
+            done = Bookings.CANCELLED_MANY if len(chosen.numbers) > 1 else Bookings.CANCELLED
+            return ctx.tr(done, what=chosen.text)
         return ctx.tr(Bookings.KEPT)

@@ -100,7 +100,7 @@ async def test_list_then_cancel_with_confirmation(
 
     await user.send("/bookings")
     listing = await user.wait_for_message(has("Ваши брони:"), timeout=WAIT)
-    assert "205, Корпус на Чайковского, чт 26.11 18:00–20:00" in (listing.text or "")
+    assert listing.text == "Ваши брони:\n• Чт 26.11 18:00–20:00, Корпус на Чайковского: 205"
     await user.send("мои брони")
     again = await user.wait_for_message(has("Ваши брони:"), timeout=WAIT)
     assert again.message_id != listing.message_id and again.text == listing.text
@@ -115,6 +115,52 @@ async def test_list_then_cancel_with_confirmation(
     assert done.text == "Отменена бронь: 205, Корпус на Чайковского, чт 26.11 18:00–20:00."
     assert await portal_bookings(portal_url, user="club") == []
     assert confirm.reply_markup is None
+
+
+async def test_the_rooms_of_one_request_are_listed_and_cancelled_as_one(
+    app: BotApp, tg: FakeTelegram, portal_url: str
+) -> None:
+    user = tg.user(1, "Анна", language_code="ru")
+    await user.send("забронируй 3 аудитории рядом в Чайковского в четверг с 18 до 20")
+    await user.wait_for_message(has("Забронированы"), timeout=WAIT)
+    first, second, third = (
+        str(n) for n in rooms_of(await portal_bookings(portal_url, user="club"))
+    )
+    await user.send("/bookings")
+    listing = await user.wait_for_message(has("Ваши брони:"), timeout=WAIT)
+    when = "Чт 26.11 18:00–20:00, Корпус на Чайковского"
+    assert listing.text == f"Ваши брони:\n• {when}: {first}, {second}, {third}"
+
+    # One room of the three can be picked (here kept after all, with «Нет»)...
+    await user.send("отмени бронь в четверг")
+    rooms = await user.wait_for_message(has("Отменить все аудитории этой брони"), timeout=WAIT)
+    assert rooms.labels[:4] == [
+        "Отменить все три",
+        f"Только {first}",
+        f"Только {second}",
+        f"Только {third}",
+    ]
+    await user.wait_for_answer(await user.tap(f"Только {second}"))
+    one = f"{second}, Корпус на Чайковского, чт 26.11 18:00–20:00"
+    await user.wait_for_message(has(f"Отменить {one}?"), timeout=WAIT)
+    await user.wait_for_answer(await user.tap("Нет"))
+    await user.wait_for_message(has("ничего не отменяю"), timeout=WAIT)
+    assert len(await portal_bookings(portal_url, user="club")) == 3
+
+    # ... or all three, with one confirmation.
+    await user.send("отмени бронь в четверг")
+    rooms = await user.wait_for_message(
+        lambda m: has("Отменить все аудитории этой брони")(m) and m.message_id != rooms.message_id,
+        timeout=WAIT,
+    )
+    await user.wait_for_answer(await user.tap("Отменить все три"))
+    every = f"{first}, {second}, {third}, Корпус на Чайковского, чт 26.11 18:00–20:00"
+    await user.wait_for_message(has(f"Отменить {every}?"), timeout=WAIT)
+    assert len(await portal_bookings(portal_url, user="club")) == 3  # nothing before «Да»
+    await user.wait_for_answer(await user.tap("Да"))
+    done = await user.wait_for_message(has("Отменены брони"), timeout=WAIT)
+    assert done.text == f"Отменены брони: {every}."
+    assert await portal_bookings(portal_url, user="club") == []
 
 
 async def test_full_building_alternatives_offered_and_one_tapped(

@@ -115,7 +115,7 @@ async def test_list_and_cancel_with_confirmation(
     mark = len(sink.outputs)
     await manager.handle(cmd("мои брони"))
     listing = await sink.wait_for(Done, after=mark, timeout=60)
-    assert "301, Главный корпус, ср 25.11 12:00–13:00" in listing.text
+    assert listing.text == "Ваши брони:\n• Ср 25.11 12:00–13:00, Главный корпус: 301"
     mark = len(sink.outputs)
     await manager.handle(cmd("отмени бронь на среду"))
     confirm = await sink.wait_for(Question, after=mark, timeout=60)

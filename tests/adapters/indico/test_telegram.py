@@ -156,7 +156,7 @@ async def test_list_then_cancel_with_confirmation(
 
     await user.send("/bookings")
     listing = await user.wait_for_message(has("Ваши брони:"), timeout=WAIT)
-    assert listing.text == f"Ваши брони:\n• № {number}: 705, Корпус 7, {when}"
+    assert listing.text == f"Ваши брони:\n• {when[:1].upper()}{when[1:]}, Корпус 7: 705"
     await user.send("мои брони")
     again = await user.wait_for_message(
         lambda m: has("Ваши брони:")(m) and m.message_id != listing.message_id, timeout=WAIT
