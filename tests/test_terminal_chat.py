@@ -193,4 +193,15 @@ def test_flagship_booking_answered_by_number(
     assert sorted(int(b["room_number"]) for b in booked) == shown
     assert {(b["building"], b["start"], b["end"]) for b in booked} == {("main", "18:00", "20:00")}
     assert len({b["date"] for b in booked}) == 1
+
+    # The three rooms are one request: cancelled together, with one confirmation.
+    portal_chat.send("отмени бронь послезавтра")
+    screen = portal_chat.wait_for(lambda s: "? Отменить все аудитории этой брони" in s)
+    portal_chat.send(option_number(screen, "Отменить все три"))
+    every = ", ".join(str(n) for n in shown)
+    screen = portal_chat.wait_for(lambda s: f"? Отменить {every}, Главный корпус, " in s)
+    portal_chat.send(option_number(screen, "Да"))
+    screen = portal_chat.wait_for(lambda s: "✓ Отменены брони: " in s, timeout=180)
+    assert portal_bookings(portal_url, user="club") == []
+    assert not LOG_LINE.search(screen), screen
     portal_chat.send("/quit")
