@@ -33,7 +33,7 @@ from typing import Any
 from app.runtime import run as run_loop
 from app.runtime import settle_heap
 from bot.outbox import FloodLimits
-from core.commands import Command
+from core.commands import Command, Lang
 from core.logging import configure_logging
 from core.output import OutputSink, Reply
 from core.settings import Settings
@@ -108,6 +108,9 @@ class StubCore:
         """Per-chat order in memory only: no Redis lease, as the stub touches no storage."""
         async with self._turns.setdefault(chat_id, asyncio.Lock()):
             yield False
+
+    async def language(self, user_id: int, *, client: Lang | None, name: str = "") -> Lang:
+        return client or "ru"  # the stub keeps no profiles
 
     async def handle(self, command: Command, *, confirm_new: bool = False) -> None:
         await self._sink.deliver(Reply(chat_id=command.chat_id, text=f"stub: {command.text}"))

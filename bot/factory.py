@@ -16,7 +16,12 @@ from aiohttp import web
 
 from bot import errors
 from bot.handlers import routers
-from bot.middlewares import AccessMiddleware, ChatOrderMiddleware, ContextMiddleware
+from bot.middlewares import (
+    AccessMiddleware,
+    ChatOrderMiddleware,
+    ContextMiddleware,
+    LanguageMiddleware,
+)
 from bot.outbox import FloodLimits, Outbox
 from bot.session import BotSession
 from bot.sink import TelegramSink
@@ -120,6 +125,7 @@ def build_dispatcher(
         )
     )
     dispatcher.update.outer_middleware(ChatOrderMiddleware(manager.chat_turn))
+    dispatcher.update.outer_middleware(LanguageMiddleware(manager.language))
     dispatcher.include_routers(*routers(), errors.router())
     dispatcher.startup.register(set_commands)
     return dispatcher

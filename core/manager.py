@@ -22,6 +22,7 @@ from core.collector import SlotCollector
 from core.commands import Answer, Command, Lang, as_lang
 from core.errors import ConfigError, ScenarioError
 from core.events import CommandReceived, EventBus, NoScenario, RunFinished, ScenarioChosen
+from core.language import answer_language
 from core.nlu import Decision, Intent, parse
 from core.output import AnswerOutcome, OutputSink, Question, Reply, RunView
 from core.planner import IntentClassifier, ProxyPlanner
@@ -149,7 +150,7 @@ class NLUManager:
             else:  # both answered from memory: awaited in turn, they cost no tasks
                 user = await self._user(command)
                 waiting = await self._waiting_run(command.chat_id)
-            decision = self._decide(command, user)
+            decision = await self._decide(command, user)
             if waiting is None or self._starts_other(command, decision, waiting):
                 await self._start(command, decision, user)
                 return None
@@ -180,7 +181,7 @@ class NLUManager:
                 return False
             await self._end(run, RunStatus.CANCELLED, Run.CANCELLED)
             user = await self._user(command)
-            await self._start(command, self._decide(command, user), user)
+            await self._start(command, await self._decide(command, user), user)
             return True
 
     async def correct(self, command: Command) -> bool:
@@ -197,7 +198,7 @@ class NLUManager:
                 return False
             await self._received(command)
             user = await self._user(command)
-            decision = self._decide(command, user)
+            decision = await self._decide(command, user)
             if not self._is_command_of(decision, run):
                 await self._answer_locked(
                     run,
@@ -225,18 +226,19 @@ class NLUManager:
             CommandReceived(chat_id=command.chat_id, user_id=command.user_id, text=command.text)
         )
 
-    def _decide(self, command: Command, user: UserProfile) -> Decision:
+    async def _decide(self, command: Command, user: UserProfile) -> Decision:
+        """What the text asks, to be answered in the user's (sticky) language."""
         tz = ZoneInfo(user.timezone or self._default_tz)
         places = self._catalogues.places
         decision = parse(command.text, now=self._clock.now(), tz=tz, places=places)
+        lang = answer_language(user, command.text)
+        if lang != user.language:  # they wrote in another language: it sticks from now on
+            await self.set_language(command.user_id, lang, chosen=False)
+        update: dict[str, Any] = {"lang": lang}
         forced = self._forced_intent(command)
         if forced is not None:
-            # "/schedules" says nothing about the language: the client's setting does.
-            lang = command.lang or decision.lang
-            decision = decision.model_copy(
-                update={"intent": forced, "confidence": 1.0, "lang": lang}
-            )
-        return decision
+            update |= {"intent": forced, "confidence": 1.0}
+        return decision.model_copy(update=update)
 
     def _starts_other(self, command: Command, decision: Decision, waiting: ScenarioRun) -> bool:
         """A command of another kind (or a slash command) starts beside the waiting run."""
@@ -473,9 +475,17 @@ class NLUManager:
             language=as_lang(user.language), timezone=user.timezone or self._default_tz
         )
 
-    async def set_language(self, user_id: int, lang: Lang) -> None:
+    async def language(self, user_id: int, *, client: Lang | None, name: str = "") -> Lang:
+        """The language a user is answered in (``core.language``); a new user's is their
+        client's."""
+        profile = await self._storage.users.profile(user_id, name=name, language=client or "ru")
+        return as_lang(profile.language)
+
+    async def set_language(self, user_id: int, lang: Lang, *, chosen: bool = True) -> None:
+        """``chosen``: picked in /settings, so what they write no longer changes it."""
         user = await self._storage.users.get_or_create(user_id)
         user.language = lang
+        user.language_chosen = user.language_chosen or chosen
         await self._storage.users.save(user)
 
     async def set_timezone(self, user_id: int, tz: str) -> None:

@@ -57,7 +57,8 @@ def new_short_id() -> str:
 class User(BaseModel):
     telegram_id: int
     name: str = ""
-    language: str = "ru"
+    language: str = "ru"  # chosen in /settings, else the one they last wrote in
+    language_chosen: bool = False  # chosen in /settings: what they write no longer changes it
     timezone: str | None = None
     role: str = "manager"
     portal_username: str | None = None
@@ -74,6 +75,7 @@ class UserProfile(BaseModel):
     telegram_id: int
     name: str
     language: str
+    language_chosen: bool = False
     timezone: str | None
     role: str
 

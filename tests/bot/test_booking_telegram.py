@@ -163,6 +163,36 @@ async def test_the_rooms_of_one_request_are_listed_and_cancelled_as_one(
     assert await portal_bookings(portal_url, user="club") == []
 
 
+async def test_the_language_sticks_across_commands_numbers_emoji_and_taps(
+    app: BotApp, tg: FakeTelegram, portal_url: str
+) -> None:
+    # An English Telegram client; the user writes Russian: Russian it is, and it stays.
+    user = tg.user(1, "Анна", language_code="en")
+    await user.send("забронируй 205 в Чайковского в четверг с 18 до 20")
+    await user.wait_for_message(has("Забронирована 205"), timeout=WAIT)
+    for text, russian in [
+        ("/bookings", "Ваши брони:"),
+        ("/status", "Сейчас ничего не выполняется"),
+        ("2", "Я не понял запрос"),
+        ("👍", "Я не понял запрос"),
+    ]:
+        await user.send(text)
+        await user.wait_for_message(has(russian), timeout=WAIT)
+    await user.send("забронируй аудиторию в главном")
+    question = await user.wait_for_message(has("На какую дату?"), timeout=WAIT)
+    answer = await user.wait_for_answer(await user.tap(question.labels[0]))
+    assert (answer.text or "").startswith("Принято: ")
+
+    # /settings switches it, and then what they write does not.
+    await user.send("/cancel")
+    await user.send("/settings")
+    settings = await user.wait_for_message(has("Язык"), timeout=WAIT)
+    await user.wait_for_answer(await user.tap("English", message_id=settings.message_id))
+    await user.send("мои брони")
+    listing = await user.wait_for_message(has("Your bookings:"), timeout=WAIT)
+    assert listing.text == "Your bookings:\n• Thu 26 Nov 18:00–20:00, Chaikovsky building: 205"
+
+
 async def test_full_building_alternatives_offered_and_one_tapped(
     app: BotApp, tg: FakeTelegram, portal_url: str
 ) -> None:

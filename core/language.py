@@ -1,0 +1,37 @@
+"""Which language to answer a user in: theirs, and it sticks.
+
+A language chosen in /settings always wins. Otherwise it is the one the user last wrote
+in, kept on their profile: a text with words in it says which; a slash command, a
+number, an emoji or a room number says nothing, so it never switches the language
+(«/bookings» after Russian messages is answered in Russian). Button taps are answers,
+not texts, and never reach here.
+"""
+
+from __future__ import annotations
+
+import re
+
+from core.commands import Lang, as_lang
+from core.nlu.analysis import has_cyrillic
+from core.store.records import UserProfile
+
+__all__ = ["answer_language", "written_in"]
+
+# Two Latin letters in a row: "ok", "book"; not "301a" or a lone "x".
+_LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
+
+
+def written_in(text: str) -> Lang | None:
+    """The language ``text`` is written in, or None when it does not say."""
+    if text.lstrip().startswith("/"):
+        return None
+    if has_cyrillic(text):
+        return "ru"
+    return "en" if _LATIN_WORD.search(text) else None
+
+
+def answer_language(profile: UserProfile, text: str) -> Lang:
+    """The language to answer ``text`` from this user in."""
+    if profile.language_chosen:
+        return as_lang(profile.language)
+    return written_in(text) or as_lang(profile.language)
