@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime
+from pathlib import Path
 from typing import Annotated, NoReturn
 
 import typer
@@ -137,6 +139,69 @@ def parse(
             typer.echo(json.dumps(payload, ensure_ascii=False))
         else:
             typer.echo(f"{payload['intent']} ({payload['confidence']}): {payload['slots']}")
+
+
+def _since(text: str | None) -> datetime | None:
+    from app.replay import parse_since
+
+    if text is None:
+        return None
+    try:
+        return parse_since(text, now=datetime.now(UTC))
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--since") from None
+
+
+@app.command()
+def runs(
+    chat: Annotated[int | None, typer.Option(help="Only this chat's runs")] = None,
+    since: Annotated[
+        str | None, typer.Option(help="Created since: 30m, 2h, 7d, 1w or an ISO date/time")
+    ] = None,
+    limit: Annotated[int, typer.Option(min=1, help="At most this many, newest first")] = 50,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per line")] = False,
+) -> None:
+    """List stored scenario runs, newest first (ids for `clubman replay`)."""
+    from app.replay import list_runs
+
+    moment = _since(since)
+    settings = _settings()
+    try:
+        found = asyncio.run(list_runs(settings, chat_id=chat, since=moment, limit=limit))
+    except ClubError as exc:
+        _fail(exc)
+    for run in found:
+        if as_json:
+            typer.echo(run.model_dump_json())
+        else:
+            created = run.created_at.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S")
+            typer.echo(
+                f"{run.run_id}  {created}  {run.status:<9}  {run.scenario:<10}  "
+                f"chat {run.chat_id}  {run.command[:60]}"
+            )
+
+
+@app.command()
+def replay(
+    run_id: Annotated[str, typer.Argument(help="The run's id (see `clubman runs`)")],
+    screenshots: Annotated[
+        Path | None, typer.Option(help="Where to write a failed run's screenshot")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the timeline as JSON")] = False,
+) -> None:
+    """Print one run as a timeline: messages, questions, steps, retries, LLM calls."""
+    from app.replay import replay_run
+    from core.timeline import render_timeline
+
+    settings = _settings()
+    try:
+        timeline = asyncio.run(replay_run(settings, run_id, screenshots=screenshots))
+    except ClubError as exc:
+        _fail(exc)
+    if as_json:
+        typer.echo(timeline.model_dump_json(indent=2))
+    else:
+        typer.echo(render_timeline(timeline), nl=False)
 
 
 @app.command()
