@@ -86,15 +86,24 @@ def run(
     webhook_url: Annotated[
         str | None, typer.Option(help="Public HTTPS URL for webhook mode (default: long polling)")
     ] = None,
-    webhook_host: Annotated[str, typer.Option(help="Interface the webhook listens on")] = "0.0.0.0",
+    webhook_host: Annotated[
+        str, typer.Option(help="Interface the webhook (or --metrics-port) listens on")
+    ] = "0.0.0.0",
     webhook_port: Annotated[int, typer.Option(help="TCP port the webhook listens on")] = 8080,
+    metrics_port: Annotated[
+        int | None,
+        typer.Option(help="Long polling: serve /metrics on this port (webhook: on its port)"),
+    ] = None,
 ) -> None:
     """Run the Telegram bot: long polling, or a webhook with --webhook-url."""
     from app.run import run as run_bot
 
     settings = _settings()
     try:
-        run_bot(settings, webhook_url=webhook_url, host=webhook_host, port=webhook_port)
+        run_bot(
+            settings, webhook_url=webhook_url, host=webhook_host, port=webhook_port,
+            metrics_port=metrics_port,
+        )  # fmt: skip
     except KeyboardInterrupt:
         pass
     except ClubError as exc:

@@ -111,6 +111,7 @@ class StepFailed(BaseEvent):
     step: str
     error: str
     error_kind: str = ""  # the error's class ("crashed" for one that is not ours)
+    portal: bool = False  # the booking site failed or refused (a ``PortalError``)
     duration_ms: float = 0.0
 
 

@@ -315,6 +315,7 @@ class ScenarioRunner:
             StepFailed(
                 chat_id=run.chat_id, run_id=run.short_id, step=step, error=error,
                 error_kind=type(exc).__name__ if exc is not None else "crashed",
+                portal=isinstance(exc, PortalError),
                 duration_ms=_millis(record),
             )
         )  # fmt: skip

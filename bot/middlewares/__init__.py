@@ -1,7 +1,14 @@
-"""Update middlewares: log context, access control, per-chat ordering."""
+"""Update middlewares: log context, metrics, access control, per-chat ordering."""
 
 from bot.middlewares.access import AccessMiddleware
 from bot.middlewares.context import ContextMiddleware, update_chat_id
+from bot.middlewares.metrics import UpdateMetricsMiddleware
 from bot.middlewares.order import ChatOrderMiddleware
 
-__all__ = ["AccessMiddleware", "ChatOrderMiddleware", "ContextMiddleware", "update_chat_id"]
+__all__ = [
+    "AccessMiddleware",
+    "ChatOrderMiddleware",
+    "ContextMiddleware",
+    "UpdateMetricsMiddleware",
+    "update_chat_id",
+]
