@@ -347,7 +347,7 @@ class ScenarioRunner:
                 status=status.value,
                 summary=summary,
                 scenario=run.scenario,
-            )  # fmt: skip
+            )
         )
 
     async def _checkpoint(self, run: ScenarioRun, pause: _Pause | None = None) -> None:
