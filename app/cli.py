@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, NoReturn
 
@@ -109,8 +110,14 @@ def run(
     webhook_url: Annotated[
         str | None, typer.Option(help="Public HTTPS URL for webhook mode (default: long polling)")
     ] = None,
-    webhook_host: Annotated[str, typer.Option(help="Interface the webhook listens on")] = "0.0.0.0",
+    webhook_host: Annotated[
+        str, typer.Option(help="Interface the webhook (or --metrics-port) listens on")
+    ] = "0.0.0.0",
     webhook_port: Annotated[int, typer.Option(help="TCP port the webhook listens on")] = 8080,
+    metrics_port: Annotated[
+        int | None,
+        typer.Option(help="Long polling: serve /metrics on this port (webhook: on its port)"),
+    ] = None,
     supervised: Annotated[
         bool,
         typer.Option(
@@ -129,7 +136,10 @@ def run(
 
     def bot() -> int:
         try:
-            run_bot(settings, webhook_url=webhook_url, host=webhook_host, port=webhook_port)
+            run_bot(
+                settings, webhook_url=webhook_url, host=webhook_host, port=webhook_port,
+                metrics_port=metrics_port,
+            )  # fmt: skip
         except KeyboardInterrupt:
             pass
         except ConfigError as exc:
@@ -186,6 +196,69 @@ def parse(
             typer.echo(json.dumps(payload, ensure_ascii=False))
         else:
             typer.echo(f"{payload['intent']} ({payload['confidence']}): {payload['slots']}")
+
+
+def _since(text: str | None) -> datetime | None:
+    from app.replay import parse_since
+
+    if text is None:
+        return None
+    try:
+        return parse_since(text, now=datetime.now(UTC))
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--since") from None
+
+
+@app.command()
+def runs(
+    chat: Annotated[int | None, typer.Option(help="Only this chat's runs")] = None,
+    since: Annotated[
+        str | None, typer.Option(help="Created since: 30m, 2h, 7d, 1w or an ISO date/time")
+    ] = None,
+    limit: Annotated[int, typer.Option(min=1, help="At most this many, newest first")] = 50,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per line")] = False,
+) -> None:
+    """List stored scenario runs, newest first (ids for `clubman replay`)."""
+    from app.replay import list_runs
+
+    moment = _since(since)
+    settings = _settings()
+    try:
+        found = asyncio.run(list_runs(settings, chat_id=chat, since=moment, limit=limit))
+    except ClubError as exc:
+        _fail(exc)
+    for run in found:
+        if as_json:
+            typer.echo(run.model_dump_json())
+        else:
+            created = run.created_at.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S")
+            typer.echo(
+                f"{run.run_id}  {created}  {run.status:<9}  {run.scenario:<10}  "
+                f"chat {run.chat_id}  {run.command[:60]}"
+            )
+
+
+@app.command()
+def replay(
+    run_id: Annotated[str, typer.Argument(help="The run's id (see `clubman runs`)")],
+    screenshots: Annotated[
+        Path | None, typer.Option(help="Where to write a failed run's screenshot")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the timeline as JSON")] = False,
+) -> None:
+    """Print one run as a timeline: messages, questions, steps, retries, LLM calls."""
+    from app.replay import replay_run
+    from core.timeline import render_timeline
+
+    settings = _settings()
+    try:
+        timeline = asyncio.run(replay_run(settings, run_id, screenshots=screenshots))
+    except ClubError as exc:
+        _fail(exc)
+    if as_json:
+        typer.echo(timeline.model_dump_json(indent=2))
+    else:
+        typer.echo(render_timeline(timeline), nl=False)
 
 
 @app.command()

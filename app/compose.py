@@ -21,6 +21,7 @@ from core.browser import BrowserPool
 from core.clock import Clock, SystemClock
 from core.errors import ConfigError
 from core.events import EventBus
+from core.metrics import Metrics
 from core.output import OutputSink
 from core.scheduler import BookingScheduler, ScheduleBook
 from core.settings import Settings
@@ -113,17 +114,25 @@ def _browser_pool(settings: Settings) -> BrowserPool:
 
 @asynccontextmanager
 async def open_core(
-    settings: Settings, storage: Storage, sink: OutputSink, *, clock: Clock | None = None
+    settings: Settings,
+    storage: Storage,
+    sink: OutputSink,
+    *,
+    clock: Clock | None = None,
+    metrics: Metrics | None = None,
 ) -> AsyncIterator[CoreServices]:
     """Everything behind a view, in order: the booking system and its club account, the
     browser pool, the LLM layer, the catalogue, the scenarios, the manager, the
-    scheduler; the manager and the account service come out."""
+    scheduler; the manager and the account service come out. ``metrics`` count what the
+    event bus carries."""
     async with AsyncExitStack() as stack:
         url, account = await stack.enter_async_context(_portal(settings))
         system = choose_system(settings.portal.kind, url)
         pool = await stack.enter_async_context(_browser_pool(settings))
         vault = CredentialVault(storage, settings.security.encryption_key)
         bus = EventBus(storage.events)
+        if metrics is not None:
+            bus.subscribe(metrics.observe)
         assist = await stack.enter_async_context(
             open_assist(
                 settings.llm, cache=storage.cache, ledger=storage.ledger,

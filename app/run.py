@@ -7,6 +7,7 @@ import contextlib
 import secrets
 import signal
 from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack
 from urllib.parse import urlsplit
 
 import structlog
@@ -17,9 +18,11 @@ from app.runtime import run as run_loop
 from app.runtime import settle_heap
 from app.systems import default_profile
 from bot.factory import BotApp, check_access, open_bot_app, webhook_app
+from bot.metrics_http import metrics_app
+from core.metrics import Metrics
 from core.settings import Settings
 
-__all__ = ["poll", "preload", "run", "serve", "serve_webhook"]
+__all__ = ["poll", "preload", "run", "serve", "serve_metrics", "serve_webhook"]
 
 log = structlog.get_logger("clubman.bot")
 
@@ -73,24 +76,53 @@ async def _until_signal() -> None:
             loop.remove_signal_handler(sig)
 
 
+@contextlib.asynccontextmanager
+async def serve_metrics(metrics: Metrics, *, host: str, port: int) -> AsyncIterator[web.AppRunner]:
+    """``GET /metrics`` on a server of its own (long polling has no web server)."""
+    runner = web.AppRunner(metrics_app(metrics), access_log=None)
+    await runner.setup()
+    try:
+        await web.TCPSite(runner, host, port).start()
+        log.info("metrics.serving", host=host, port=port)
+        yield runner
+    finally:
+        await runner.cleanup()
+
+
 async def serve(
-    settings: Settings, *, webhook_url: str | None = None, host: str = "0.0.0.0", port: int = 8080
+    settings: Settings,
+    *,
+    webhook_url: str | None = None,
+    host: str = "0.0.0.0",
+    port: int = 8080,
+    metrics_port: int | None = None,
 ) -> None:
+    """The bot; its metrics on the webhook's ``/metrics``, or in polling mode on
+    ``metrics_port`` (none: not served, still counted)."""
     check_access(settings)  # a missing token fails before storage starts
     log.info("app.starting")  # the start-up phases are logged (bench/restart.py reads them)
-    async with open_settings_storage(settings) as storage:
+    metrics = Metrics()
+    async with AsyncExitStack() as stack:
+        storage = await stack.enter_async_context(open_settings_storage(settings))
         log.info("storage.opened")
-        async with open_bot_app(
-            settings,
-            core=lambda sink: open_core(settings, storage, sink),
-            claims=storage.claims,
-        ) as app:
-            settle_heap()
-            if webhook_url is None:
-                await poll(app)
-                return
-            async with serve_webhook(app, url=webhook_url, host=host, port=port):
-                await _until_signal()
+        app = await stack.enter_async_context(
+            open_bot_app(
+                settings,
+                core=lambda sink: open_core(settings, storage, sink, metrics=metrics),
+                claims=storage.claims,
+                metrics=metrics,
+            )
+        )
+        settle_heap()
+        if webhook_url is None:
+            if metrics_port is not None:
+                await stack.enter_async_context(
+                    serve_metrics(metrics, host=host, port=metrics_port)
+                )
+            await poll(app)
+            return
+        await stack.enter_async_context(serve_webhook(app, url=webhook_url, host=host, port=port))
+        await _until_signal()
 
 
 def preload(settings: Settings) -> None:
@@ -102,7 +134,14 @@ def preload(settings: Settings) -> None:
 
 
 def run(
-    settings: Settings, *, webhook_url: str | None = None, host: str = "0.0.0.0", port: int = 8080
+    settings: Settings,
+    *,
+    webhook_url: str | None = None,
+    host: str = "0.0.0.0",
+    port: int = 8080,
+    metrics_port: int | None = None,
 ) -> None:
     """Run the bot until Ctrl-C / SIGTERM."""
-    run_loop(serve(settings, webhook_url=webhook_url, host=host, port=port))
+    run_loop(
+        serve(settings, webhook_url=webhook_url, host=host, port=port, metrics_port=metrics_port)
+    )

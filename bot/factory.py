@@ -16,16 +16,19 @@ from aiohttp import web
 
 from bot import errors
 from bot.handlers import routers
+from bot.metrics_http import add_metrics_route
 from bot.middlewares import (
     AccessMiddleware,
     ChatOrderMiddleware,
     ContextMiddleware,
     LanguageMiddleware,
+    UpdateMetricsMiddleware,
 )
 from bot.outbox import FloodLimits, Outbox
 from bot.session import BotSession
 from bot.sink import TelegramSink
 from core.errors import ConfigError
+from core.metrics import Metrics
 from core.output import OutputSink
 from core.settings import Settings
 from core.texts import COMMANDS, tr
@@ -70,6 +73,7 @@ class BotApp:
     outbox: Outbox
     sink: TelegramSink
     manager: NLUManager
+    metrics: Metrics | None = None
 
 
 def check_access(settings: Settings) -> None:
@@ -110,12 +114,15 @@ def build_dispatcher(
     sink: TelegramSink,
     claims: Claims,
     accounts: AccountService | None = None,
+    metrics: Metrics | None = None,
 ) -> Dispatcher:
     async def first_refusal(user_id: int) -> bool:
         return await claims.claim(f"refused:{user_id}", owner="bot", ttl_seconds=REFUSAL_TTL)
 
     dispatcher = Dispatcher(manager=manager, sink=sink, accounts=accounts)
     dispatcher.update.outer_middleware(ContextMiddleware())
+    if metrics is not None:
+        dispatcher.update.outer_middleware(UpdateMetricsMiddleware(metrics))
     dispatcher.update.outer_middleware(
         AccessMiddleware(
             allowed=settings.telegram.allowed_users,
@@ -139,14 +146,16 @@ async def open_bot_app(
     claims: Claims,
     limits: FloodLimits | None = None,
     progress_interval: float = 1.0,
+    metrics: Metrics | None = None,
 ) -> AsyncIterator[BotApp]:
     """Open the Telegram view around the core that ``core`` opens with this view's sink;
-    ``claims`` remembers whom the bot has refused already."""
+    ``claims`` remembers whom the bot has refused already; ``metrics`` (the app's, also
+    given to the core) counts updates and 429s."""
     check_access(settings)
     async with AsyncExitStack() as stack:
         bot = make_bot(settings)
         stack.push_async_callback(bot.session.close)
-        outbox = Outbox(bot, limits=limits)
+        outbox = Outbox(bot, limits=limits, metrics=metrics)
         stack.push_async_callback(outbox.close)
         sink = TelegramSink(bot, outbox, progress_interval=progress_interval)
         stack.push_async_callback(sink.close)
@@ -159,6 +168,7 @@ async def open_bot_app(
             sink=sink,
             claims=claims,
             accounts=services.accounts,
+            metrics=metrics,
         )
         yield BotApp(
             settings=settings,
@@ -167,12 +177,14 @@ async def open_bot_app(
             outbox=outbox,
             sink=sink,
             manager=manager,
+            metrics=metrics,
         )
 
 
 def webhook_app(app: BotApp, *, path: str, secret_token: str) -> web.Application:
     """An aiohttp app serving the webhook at ``path``; requests without Telegram's
-    ``X-Telegram-Bot-Api-Secret-Token`` header (or with a wrong one) get 401."""
+    ``X-Telegram-Bot-Api-Secret-Token`` header (or with a wrong one) get 401. With the
+    app's metrics, ``GET /metrics`` serves them."""
     from aiogram.webhook.aiohttp_server import SimpleRequestHandler, setup_application
 
     web_app = web.Application()
@@ -180,4 +192,6 @@ def webhook_app(app: BotApp, *, path: str, secret_token: str) -> web.Application
         web_app, path=path
     )
     setup_application(web_app, app.dispatcher, bot=app.bot)
+    if app.metrics is not None:
+        add_metrics_route(web_app, app.metrics)
     return web_app

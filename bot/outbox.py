@@ -26,6 +26,8 @@ from aiogram.exceptions import (
 from aiogram.methods import TelegramMethod
 from aiolimiter import AsyncLimiter
 
+from core.metrics import Metrics
+
 __all__ = ["FloodLimits", "Outbox", "OutboxStats", "is_not_modified"]
 
 log = structlog.get_logger("clubman.bot.outbox")
@@ -91,8 +93,10 @@ class Outbox:
         limits: FloodLimits | None = None,
         idle_seconds: float = 30.0,
         max_attempts: int = 5,
+        metrics: Metrics | None = None,
     ) -> None:
         self._bot = bot
+        self._metrics = metrics
         self._limits = limits or FloodLimits()
         self._global = AsyncLimiter(
             self._limits.global_burst, self._limits.global_burst / self._limits.global_rate
@@ -200,6 +204,8 @@ class Outbox:
                 # Flood control: this chat waits, the others go on; the call is retried.
                 self.stats.retry_after += 1
                 self.stats.slept += exc.retry_after
+                if self._metrics is not None:
+                    self._metrics.throttled(type(job.method).__name__)
                 log.warning(
                     "outbox.retry_after",
                     chat_id=chat_id,

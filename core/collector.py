@@ -122,6 +122,7 @@ class SlotCollector:
                     key=key,
                     value=run.answers[key],
                     via=via,
+                    label=label or "",
                 )
             )
             self._runner.start(run)
@@ -142,8 +143,13 @@ class SlotCollector:
         run.slots[key] = value
         await self._bus.publish(
             AnswerReceived(
-                chat_id=run.chat_id, run_id=run.short_id, key=key, value=str(value), via=via
-            )
+                chat_id=run.chat_id,
+                run_id=run.short_id,
+                key=key,
+                value=str(value),
+                via=via,
+                label=label or "",
+            )  # fmt: skip
         )
         await self.advance(run, scenario)
         return AnswerOutcome(

@@ -19,9 +19,11 @@ __all__ = [
     "AnswerRejected",
     "BaseEvent",
     "CommandReceived",
+    "ContextAcquired",
     "EventBus",
     "EventStore",
     "NoScenario",
+    "PortalRetried",
     "QuestionAsked",
     "RunFinished",
     "RunResumed",
@@ -81,8 +83,9 @@ class QuestionAsked(BaseEvent):
 class AnswerReceived(BaseEvent):
     kind = "answer.received"
     key: str
-    value: str
+    value: str  # what the run keeps: an option's id, or the parsed slot value
     via: Literal["button", "text"]
+    label: str = ""  # what the user saw and chose (a button's label, or their text)
 
 
 class AnswerRejected(BaseEvent):
@@ -100,12 +103,33 @@ class StepSucceeded(BaseEvent):
     kind = "step.succeeded"
     step: str
     result: dict[str, Any]
+    duration_ms: float = 0.0  # on the core's clock, as the step's record
 
 
 class StepFailed(BaseEvent):
     kind = "step.failed"
     step: str
     error: str
+    error_kind: str = ""  # the error's class ("crashed" for one that is not ours)
+    portal: bool = False  # the booking site failed or refused (a ``PortalError``)
+    duration_ms: float = 0.0
+
+
+class PortalRetried(BaseEvent):
+    """A transient portal failure (a 5xx page, a timeout) about to be tried again."""
+
+    kind = "portal.retried"
+    action: str
+    attempt: int
+    reason: str
+
+
+class ContextAcquired(BaseEvent):
+    """A run got its browser context; ``wait_ms`` is the time queued for a free one."""
+
+    kind = "browser.context"
+    wait_ms: float
+    queued: bool
 
 
 class RunResumed(BaseEvent):
@@ -116,6 +140,7 @@ class RunResumed(BaseEvent):
 class RunFinished(BaseEvent):
     kind = "run.finished"
     status: str
+    scenario: str = ""
     summary: str | None = None
 
 

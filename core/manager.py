@@ -285,16 +285,15 @@ class NLUManager:
                 command.chat_id, tr(Run.NOT_CONFIGURED, lang, what=choice.intent.value), lang
             )
             return
-        await self._bus.publish(
-            ScenarioChosen(
-                chat_id=command.chat_id,
-                scenario=scenario.name,
-                intent=choice.intent.value,
-                score=choice.score,
-                via=choice.via,
-            )
+        chosen = ScenarioChosen(
+            chat_id=command.chat_id,
+            scenario=scenario.name,
+            intent=choice.intent.value,
+            score=choice.score,
+            via=choice.via,
         )
         if isinstance(scenario, InstantScenario):
+            await self._bus.publish(chosen)
             answer = await scenario.respond(command, decision)
             await self._reply(command.chat_id, answer, lang)
             return
@@ -315,6 +314,9 @@ class NLUManager:
         )
         run = await self._storage.runs.create(run)
         structlog.contextvars.bind_contextvars(run_id=run.short_id)
+        # Published once the run exists, so its id puts the choice on the run's timeline.
+        chosen.run_id = run.short_id
+        await self._bus.publish(chosen)
         await self._collector.advance(run, scenario)
 
     async def start_scenario(
@@ -415,7 +417,12 @@ class NLUManager:
         self._runner.replies.owe(fresh, ReplyKind.ENDED, text, now=self._clock.now())
         await self._storage.runs.save(fresh)
         await self._bus.publish(
-            RunFinished(chat_id=fresh.chat_id, run_id=fresh.short_id, status=status.value)
+            RunFinished(
+                chat_id=fresh.chat_id,
+                run_id=fresh.short_id,
+                status=status.value,
+                scenario=fresh.scenario,
+            )  # fmt: skip
         )
         await self._runner.replies.send(fresh)
 

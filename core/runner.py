@@ -272,19 +272,21 @@ class ScenarioRunner:
                 await self._step_failed(run, step.name, started, None, shot)
                 return
             results[step.name] = result
-            run.steps.append(
-                StepRecord(
-                    name=step.name,
-                    status=StepStatus.DONE,
-                    result=result,
-                    started_at=started,
-                    finished_at=self._clock.now(),
-                )
+            record = StepRecord(
+                name=step.name,
+                status=StepStatus.DONE,
+                result=result,
+                started_at=started,
+                finished_at=self._clock.now(),
             )
+            run.steps.append(record)
             await self._checkpoint(run, pause)
             await self._bus.publish(
-                StepSucceeded(chat_id=run.chat_id, run_id=run_id, step=step.name, result=result)
-            )
+                StepSucceeded(
+                    chat_id=run.chat_id, run_id=run_id, step=step.name, result=result,
+                    duration_ms=_millis(record),
+                )
+            )  # fmt: skip
         await self._sink.deliver(self.progress(run))
         summary = scenario.summary(self._context(run, slots, results))
         self.replies.owe(run, ReplyKind.DONE, summary, now=self._clock.now())
@@ -301,18 +303,22 @@ class ScenarioRunner:
     ) -> None:
         error = exc.message if exc is not None else "crashed"
         run.failure_screenshot = screenshot
-        run.steps.append(
-            StepRecord(
-                name=step,
-                status=StepStatus.FAILED,
-                error=error,
-                started_at=started,
-                finished_at=self._clock.now(),
-            )
+        record = StepRecord(
+            name=step,
+            status=StepStatus.FAILED,
+            error=error,
+            started_at=started,
+            finished_at=self._clock.now(),
         )
+        run.steps.append(record)
         await self._bus.publish(
-            StepFailed(chat_id=run.chat_id, run_id=run.short_id, step=step, error=error)
-        )
+            StepFailed(
+                chat_id=run.chat_id, run_id=run.short_id, step=step, error=error,
+                error_kind=type(exc).__name__ if exc is not None else "crashed",
+                portal=isinstance(exc, PortalError),
+                duration_ms=_millis(record),
+            )
+        )  # fmt: skip
         message = _failure_text(exc, as_lang(run.lang))
         self.replies.owe(run, ReplyKind.FAILED, message, now=self._clock.now())
         await self._finish(run, RunStatus.FAILED, error=error)
@@ -336,7 +342,11 @@ class ScenarioRunner:
         await self._checkpoint(run, pause)
         await self._bus.publish(
             RunFinished(
-                chat_id=run.chat_id, run_id=run.short_id, status=status.value, summary=summary
+                chat_id=run.chat_id,
+                run_id=run.short_id,
+                status=status.value,
+                summary=summary,
+                scenario=run.scenario,
             )
         )
 
@@ -348,6 +358,10 @@ class ScenarioRunner:
         lang = as_lang(run.lang)
         text = tr(Run.PAUSED_OUTAGE, lang, title=self.progress(run).title)
         return _Pause(self._outage, self._sink, Reply(chat_id=run.chat_id, text=text, lang=lang))
+
+
+def _millis(record: StepRecord) -> float:
+    return round((record.finished_at - record.started_at).total_seconds() * 1000, 1)
 
 
 def _failure_text(exc: ClubError | None, lang: Lang) -> str:

@@ -8,6 +8,7 @@ ids count up within a process).
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from core.store.records import Direction, utcnow
@@ -102,3 +103,19 @@ class ConversationRepository:
                 .to_list()
             )
         return list(reversed(newest))
+
+    async def between(
+        self, chat_id: int, *, since: datetime, until: datetime
+    ) -> list[ConversationMessageDocument]:
+        """Uses the (chat_id, at) index; for a run's timeline."""
+        await self._writer.flush()
+        with translate_errors(f"loading messages of chat {chat_id}"):
+            return (
+                await ConversationMessageDocument.find(
+                    ConversationMessageDocument.chat_id == chat_id,
+                    ConversationMessageDocument.at >= since,
+                    ConversationMessageDocument.at <= until,
+                )
+                .sort("+at", "+_id")
+                .to_list()
+            )

@@ -145,6 +145,18 @@ class RunRepository:
                 .to_list()
             )
 
+    async def recent(
+        self, *, chat_id: int | None = None, since: datetime | None = None, limit: int = 50
+    ) -> list[ScenarioRunDocument]:
+        """For ``clubman runs``, an operator's occasional look: no index of its own."""
+        query: dict[str, object] = {}
+        if chat_id is not None:
+            query["chat_id"] = chat_id
+        if since is not None:
+            query["created_at"] = {"$gte": since}
+        with translate_errors("listing recent runs"):
+            return await ScenarioRunDocument.find(query).sort("-created_at").limit(limit).to_list()
+
     async def mark_reply(
         self, short_id: str, seq: int, *, was: ReplyState, now: ReplyState, message_id: int | None
     ) -> bool:

@@ -20,6 +20,7 @@ from tenacity import (
 )
 
 from adapters.indico.errors import SystemUnavailable
+from core.booking import OnRetry, PortalRetry
 
 __all__ = ["RetryPolicy", "with_retries"]
 
@@ -40,14 +41,25 @@ class RetryPolicy:
         return min(self.max_delay, self.base_delay * 2 ** (attempt - 1))
 
 
-async def with_retries(policy: RetryPolicy, action: Callable[[], Awaitable[T]], *, what: str) -> T:
+async def with_retries(
+    policy: RetryPolicy,
+    action: Callable[[], Awaitable[T]],
+    *,
+    what: str,
+    on_retry: OnRetry | None = None,
+) -> T:
     """``action`` again on ``SystemUnavailable`` until the policy runs out; the last one
-    is raised as it is (the session maps it to ``PortalUnavailable``)."""
+    is raised as it is (the session maps it to ``PortalUnavailable``). ``on_retry``
+    hears of each retry."""
 
-    def before_sleep(state: RetryCallState) -> None:
+    async def before_sleep(state: RetryCallState) -> None:
         outcome = state.outcome
         error = outcome.exception() if outcome is not None else None
         log.warning("indico.retry", action=what, attempt=state.attempt_number, reason=str(error))
+        if on_retry is not None:
+            await on_retry(
+                PortalRetry(action=what, attempt=state.attempt_number, reason=str(error))
+            )
 
     retrying = AsyncRetrying(
         stop=stop_after_attempt(max(1, policy.attempts)),

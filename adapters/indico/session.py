@@ -33,6 +33,7 @@ from core.booking.errors import (
     SlotTaken,
 )
 from core.booking.models import Availability, Booking, Catalogue, Room, RoomAvailability
+from core.booking.port import OnRetry
 
 __all__ = ["IndicoSession", "LoginFlow"]
 
@@ -55,6 +56,7 @@ class IndicoSession(PageDriver):
         password: str,
         login_flow: LoginFlow,
         retry: RetryPolicy | None = None,
+        on_retry: OnRetry | None = None,
         timeout_s: float = 30,
     ) -> None:
         super().__init__(context, timeout_s=timeout_s)
@@ -63,6 +65,7 @@ class IndicoSession(PageDriver):
         self._password = password
         self._login_flow = login_flow
         self._policy = retry or RetryPolicy()
+        self._on_retry = on_retry
         self._timeout_s = timeout_s
         self._client: IndicoClient | None = None
         self._indico: im.Catalogue | None = None  # every room, for naming bookings
@@ -84,7 +87,7 @@ class IndicoSession(PageDriver):
             log.info("indico.login")
             return await self._login_flow(page, self._base_url, self._username, self._password)
 
-        self._client = await with_retries(self._policy, send, what="вход")
+        self._client = await with_retries(self._policy, send, what="вход", on_retry=self._on_retry)
         return self._client
 
     async def _client_now(self) -> IndicoClient:
@@ -101,6 +104,7 @@ class IndicoSession(PageDriver):
                     self._policy,
                     lambda: resume(self._context, self._base_url, timeout_s=self._timeout_s),
                     what="вход",
+                    on_retry=self._on_retry,
                 )
                 return self._client
             except ie.SessionExpired:
@@ -118,7 +122,9 @@ class IndicoSession(PageDriver):
                 client = await self._client_now()
                 if not retry:
                     return await call(client)
-                return await with_retries(self._policy, partial(call, client), what=what)
+                return await with_retries(
+                    self._policy, partial(call, client), what=what, on_retry=self._on_retry
+                )
             except ie.SessionExpired as exc:
                 if relogged:
                     raise SessionExpired(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from adapters.indico.api import login
 from adapters.indico.retry import RetryPolicy
 from adapters.indico.session import IndicoSession, LoginFlow
+from core.booking import OnRetry
 from core.browser import BrowserContext
 
 __all__ = ["IndicoSystem"]
@@ -32,7 +33,12 @@ class IndicoSystem:
         return f"IndicoSystem({self.url!r})"
 
     def open_session(
-        self, context: BrowserContext, *, username: str, password: str
+        self,
+        context: BrowserContext,
+        *,
+        username: str,
+        password: str,
+        on_retry: OnRetry | None = None,
     ) -> IndicoSession:
         return IndicoSession(
             context,
@@ -41,5 +47,6 @@ class IndicoSystem:
             password=password,
             login_flow=self._login_flow,
             retry=self._retry,
+            on_retry=on_retry,
             timeout_s=self._timeout_s,
         )

@@ -24,6 +24,7 @@ from tenacity import (
     wait_exponential,
 )
 
+from core.booking import OnRetry, PortalRetry
 from core.booking.errors import PortalUnavailable
 from core.errors import BrowserError
 
@@ -72,13 +73,24 @@ def _first_line(exc: BaseException) -> str:
     return (str(exc).strip().splitlines() or [type(exc).__name__])[0][:200]
 
 
-async def with_retries(policy: RetryPolicy, action: Callable[[], Awaitable[T]], *, what: str) -> T:
-    """``action`` with retries on ``Transient``; ``PortalUnavailable`` when they run out."""
+async def with_retries(
+    policy: RetryPolicy,
+    action: Callable[[], Awaitable[T]],
+    *,
+    what: str,
+    on_retry: OnRetry | None = None,
+) -> T:
+    """``action`` with retries on ``Transient``; ``PortalUnavailable`` when they run out.
+    ``on_retry`` hears of each retry (the run's timeline, the metrics)."""
 
-    def before_sleep(state: RetryCallState) -> None:
+    async def before_sleep(state: RetryCallState) -> None:
         outcome = state.outcome
         error = outcome.exception() if outcome is not None else None
         log.warning("portal.retry", action=what, attempt=state.attempt_number, reason=str(error))
+        if on_retry is not None:
+            await on_retry(
+                PortalRetry(action=what, attempt=state.attempt_number, reason=str(error))
+            )
 
     retrying = AsyncRetrying(
         stop=stop_after_attempt(max(1, policy.attempts)),

@@ -35,6 +35,7 @@ from core.booking.errors import (
     UnexpectedPage,
 )
 from core.booking.models import Availability, Booking, Building, Catalogue, PageSummary, Room, Rules
+from core.booking.port import OnRetry
 from core.browser.controls import press
 from core.browser.guard import NetworkGuard
 from core.browser.pages import close_page, open_page, storage_state
@@ -72,8 +73,10 @@ class PortalSession:
         password: str,
         timeout_ms: int = 15000,
         retry: RetryPolicy | None = None,
+        on_retry: OnRetry | None = None,
     ) -> None:
         self._context = context
+        self._on_retry = on_retry
         self._base_url = base_url.rstrip("/")
         self._username = username
         self._password = password
@@ -124,7 +127,7 @@ class PortalSession:
         relogged = False
         while True:
             try:
-                return await with_retries(self._policy, attempt, what=what)
+                return await with_retries(self._policy, attempt, what=what, on_retry=self._on_retry)
             except Bounced:
                 if relogged:
                     raise SessionExpired(
@@ -132,7 +135,7 @@ class PortalSession:
                     ) from None
                 relogged = True
                 log.info("portal.login_needed", action=what)
-                await with_retries(self._policy, self._login, what="вход")
+                await with_retries(self._policy, self._login, what="вход", on_retry=self._on_retry)
 
     async def _login(self) -> None:
         login = LoginPage(await self._own_page(), self._base_url)
@@ -176,7 +179,7 @@ class PortalSession:
         """
         logins_before = self._logins
         if not await self._has_cookies():
-            await with_retries(self._policy, self._login, what="вход")
+            await with_retries(self._policy, self._login, what="вход", on_retry=self._on_retry)
 
         async def check(page: Page) -> None:
             self._my_loaded_at = None  # until this attempt has read it

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from adapters.refportal.retry import RetryPolicy
 from adapters.refportal.session import PortalSession
+from core.booking import OnRetry
 from core.browser import BrowserContext
 
 __all__ = ["PROFILE", "RefPortal"]
@@ -25,8 +26,14 @@ class RefPortal:
         return f"RefPortal({self.url!r})"
 
     def open_session(
-        self, context: BrowserContext, *, username: str, password: str
+        self,
+        context: BrowserContext,
+        *,
+        username: str,
+        password: str,
+        on_retry: OnRetry | None = None,
     ) -> PortalSession:
         return PortalSession(
-            context, base_url=self.url, username=username, password=password, retry=self._retry
-        )
+            context, base_url=self.url, username=username, password=password,
+            retry=self._retry, on_retry=on_retry,
+        )  # fmt: skip

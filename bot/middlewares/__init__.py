@@ -1,8 +1,10 @@
-"""Update middlewares: log context, access control, per-chat ordering, the user's language."""
+"""Update middlewares: log context, metrics, access control, per-chat ordering, the user's
+language."""
 
 from bot.middlewares.access import AccessMiddleware
 from bot.middlewares.context import ContextMiddleware, update_chat_id
 from bot.middlewares.language import LanguageMiddleware
+from bot.middlewares.metrics import UpdateMetricsMiddleware
 from bot.middlewares.order import ChatOrderMiddleware
 
 __all__ = [
@@ -10,5 +12,6 @@ __all__ = [
     "ChatOrderMiddleware",
     "ContextMiddleware",
     "LanguageMiddleware",
+    "UpdateMetricsMiddleware",
     "update_chat_id",
 ]

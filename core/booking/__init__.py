@@ -32,7 +32,7 @@ from core.booking.models import (
     RoomAvailability,
     Rules,
 )
-from core.booking.port import BookingSession, BookingSystem
+from core.booking.port import BookingSession, BookingSystem, OnRetry, PortalRetry
 
 __all__ = [
     "Availability",
@@ -44,8 +44,10 @@ __all__ = [
     "Catalogue",
     "LockedOut",
     "LoginFailed",
+    "OnRetry",
     "OutcomeUnknown",
     "PageSummary",
+    "PortalRetry",
     "PortalUnavailable",
     "Room",
     "RoomAvailability",

@@ -9,13 +9,28 @@ caller is a model from ``core.booking.models`` or an error from ``core.booking.e
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from datetime import date, time
 from typing import Any, Protocol
+
+from pydantic import BaseModel
 
 from core.booking.models import Availability, Booking, Catalogue, PageSummary, Room
 from core.browser import BrowserContext
 
-__all__ = ["BookingSession", "BookingSystem"]
+__all__ = ["BookingSession", "BookingSystem", "OnRetry", "PortalRetry"]
+
+
+class PortalRetry(BaseModel):
+    """A transient failure the session is about to try again (``attempt`` failed)."""
+
+    action: str
+    attempt: int
+    reason: str  # e.g. "HTTP 500 at /login"; never a credential
+
+
+# Told of every retry, so a run's timeline and the metrics see what the adapter absorbed.
+OnRetry = Callable[[PortalRetry], Awaitable[None]]
 
 
 class BookingSession(Protocol):
@@ -90,5 +105,10 @@ class BookingSystem(Protocol):
     url: str
 
     def open_session(
-        self, context: BrowserContext, *, username: str, password: str
+        self,
+        context: BrowserContext,
+        *,
+        username: str,
+        password: str,
+        on_retry: OnRetry | None = None,
     ) -> BookingSession: ...

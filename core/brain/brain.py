@@ -79,6 +79,8 @@ class Brain:
             render_situation(situation, answers=labels),
             purpose="brain",
             user_id=ctx.user_id,
+            chat_id=ctx.chat_id,
+            run_id=ctx.run_id,
             max_tokens=600,
         )
 

@@ -18,9 +18,10 @@ log = structlog.get_logger(__name__)
 
 
 def cache_key(provider: str, model: str, request: LLMRequest, json_schema: dict[str, Any]) -> str:
-    """``llm:<provider>:<model>:<sha256>``; the user id is not part of the answer, so not hashed."""
+    """``llm:<provider>:<model>:<sha256>``; who asks (user, chat, run) is not part of the
+    answer, so not hashed."""
     payload = {
-        "request": request.model_dump(mode="json", exclude={"user_id"}),
+        "request": request.model_dump(mode="json", exclude={"user_id", "chat_id", "run_id"}),
         "schema": json_schema,
     }
     blob = json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":"))

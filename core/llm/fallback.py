@@ -232,6 +232,8 @@ class FallbackLLM:
             model=model,
             purpose=request.purpose,
             user_id=request.user_id,
+            chat_id=request.chat_id,
+            run_id=request.run_id,
             input_tokens=tokens[0],
             output_tokens=tokens[1],
             cost_usd=cost_usd,

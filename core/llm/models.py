@@ -44,6 +44,9 @@ class LLMRequest(BaseModel):
     temperature: float = Field(default=0.0, ge=0.0, le=2.0)
     purpose: str = "answer"
     user_id: int | None = None
+    # The run it serves, if any: its calls then show on the run's timeline.
+    chat_id: int | None = None
+    run_id: str | None = None
 
     @classmethod
     def ask(
@@ -53,6 +56,8 @@ class LLMRequest(BaseModel):
         *,
         purpose: str = "answer",
         user_id: int | None = None,
+        chat_id: int | None = None,
+        run_id: str | None = None,
         max_tokens: int = 1024,
         temperature: float = 0.0,
     ) -> LLMRequest:
@@ -62,6 +67,8 @@ class LLMRequest(BaseModel):
             messages=(ChatMessage(role="user", content=text),),
             purpose=purpose,
             user_id=user_id,
+            chat_id=chat_id,
+            run_id=run_id,
             max_tokens=max_tokens,
             temperature=temperature,
         )
@@ -109,6 +116,8 @@ class LLMCallRecord(BaseModel):
     model: str
     purpose: str
     user_id: int | None = None
+    chat_id: int | None = None
+    run_id: str | None = None
     input_tokens: int = 0
     output_tokens: int = 0
     cost_usd: float = 0.0

@@ -65,6 +65,11 @@ class RunStore(Protocol):
 
     async def recent_for_chat(self, chat_id: int, *, limit: int = 10) -> Sequence[ScenarioRun]: ...
 
+    async def recent(
+        self, *, chat_id: int | None = None, since: datetime | None = None, limit: int = 50
+    ) -> Sequence[ScenarioRun]:
+        """The newest runs first, of one chat or all, created at ``since`` or later."""
+
     async def mark_reply(
         self, short_id: str, seq: int, *, was: ReplyState, now: ReplyState, message_id: int | None
     ) -> bool:
@@ -134,6 +139,11 @@ class ConversationLog(Protocol):
 
     async def history(self, chat_id: int, *, limit: int = 50) -> Sequence[ConversationMessage]:
         """The last ``limit`` messages, oldest first."""
+
+    async def between(
+        self, chat_id: int, *, since: datetime, until: datetime
+    ) -> Sequence[ConversationMessage]:
+        """The chat's messages stored in [``since``, ``until``], oldest first."""
 
 
 class EventLog(Protocol):

@@ -7,6 +7,7 @@ the run's task ends, whatever the outcome.
 
 from __future__ import annotations
 
+import time
 from contextlib import AsyncExitStack
 from typing import Any, Protocol
 
@@ -20,11 +21,13 @@ from core.booking import (
     LockedOut,
     LoginFailed,
     PageSummary,
+    PortalRetry,
     UnexpectedPage,
 )
 from core.brain import Brain, PageSnapshot, Situation
 from core.browser import BrowserContext, BrowserPool, screenshot
 from core.errors import PortalError
+from core.events import ContextAcquired, PortalRetried
 from core.pause import NeedsAnswer
 from core.scenario import StepContext
 from core.texts import Book
@@ -83,11 +86,28 @@ class PortalWork:
         username, password = await self._login_for(ctx)
         state = await self._vault.session(ctx.user_id)
         stack = AsyncExitStack()
+        queued = False
+
+        async def on_queued() -> None:
+            nonlocal queued
+            queued = True
+            await ctx.queued()
+
+        async def on_retry(retry: PortalRetry) -> None:
+            await ctx.emit(PortalRetried(chat_id=ctx.chat_id, run_id=ctx.run_id,
+                                         **retry.model_dump()))  # fmt: skip
+
         try:
+            asked = time.perf_counter()
             context = await stack.enter_async_context(
-                self._pool.context(storage_state=state, on_queued=ctx.queued)
+                self._pool.context(storage_state=state, on_queued=on_queued)
             )
-            session = self._system.open_session(context, username=username, password=password)
+            waited = round((time.perf_counter() - asked) * 1000, 1)
+            await ctx.emit(ContextAcquired(chat_id=ctx.chat_id, run_id=ctx.run_id,
+                                           wait_ms=waited, queued=queued))  # fmt: skip
+            session = self._system.open_session(
+                context, username=username, password=password, on_retry=on_retry
+            )
             stack.push_async_callback(session.close)
             try:
                 await self._logged_in(session, ctx)

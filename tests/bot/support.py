@@ -19,7 +19,9 @@ from core.booking.catalogue import Catalogues
 from core.browser import BrowserPool
 from core.clock import Clock
 from core.commands import Command
+from core.events import EventBus
 from core.manager import NLUManager
+from core.metrics import Metrics
 from core.nlu import Decision, Intent
 from core.output import Option, OutputSink
 from core.pause import QuestionSpec
@@ -164,14 +166,19 @@ async def running_bot(
     polling: bool = True,
     core: CoreFactory | None = None,
     clock: Clock | None = None,
+    metrics: Metrics | None = None,
 ) -> AsyncIterator[BotApp]:
     """The bot as ``clubman run`` builds it, but on the given storage and scenarios
-    (and ``clock``, e.g. a manual one the portal also runs on)."""
+    (and ``clock``, e.g. a manual one the portal also runs on; ``metrics`` counting, as
+    ``app.run.serve`` wires them)."""
     chosen = list(scenarios) if scenarios is not None else default_scenarios()
 
     def real_core(
         settings: Settings, opened: Storage, sink: OutputSink
     ) -> AbstractAsyncContextManager[NLUManager]:
+        bus = EventBus(opened.events)
+        if metrics is not None:
+            bus.subscribe(metrics.observe)
         return build_core(
             settings,
             opened,
@@ -179,6 +186,7 @@ async def running_bot(
             catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE),
             scenarios=chosen,
             clock=clock,
+            bus=bus,
         )
 
     settings = settings_for(tg, allowed=allowed, allow_all=allow_all and not allowed)
@@ -189,6 +197,7 @@ async def running_bot(
         claims=storage.claims,
         limits=limits,
         progress_interval=progress_interval,
+        metrics=metrics,
     ) as app:
         if not polling:
             yield app
@@ -220,6 +229,8 @@ async def product_bot(
     clock: Clock | None = None,
     account: PortalAccount | None = None,
     max_contexts: int = 2,
+    polling: bool = True,
+    metrics: Metrics | None = None,
 ) -> AsyncIterator[BotApp]:
     """The bot with every product scenario on ``system`` (the reference portal's test
     catalogue), booking through the club's account (``club``/``club-demo`` by default)."""
@@ -233,5 +244,7 @@ async def product_bot(
             catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE),
             preferences=storage.preferences,
         )
-        async with running_bot(tg, storage, scenarios=scenarios, clock=clock) as running:
+        async with running_bot(
+            tg, storage, scenarios=scenarios, clock=clock, polling=polling, metrics=metrics
+        ) as running:
             yield running

@@ -12,6 +12,7 @@ from core.booking import (
     Booking,
     BookingRejected,
     Catalogue,
+    OnRetry,
     PageSummary,
     Room,
     RoomAvailability,
@@ -34,7 +35,12 @@ class MemorySite:
         self._numbers = itertools.count(1)
 
     def open_session(
-        self, context: BrowserContext, *, username: str, password: str
+        self,
+        context: BrowserContext,
+        *,
+        username: str,
+        password: str,
+        on_retry: OnRetry | None = None,
     ) -> MemorySession:
         return MemorySession(self)
 
