@@ -6,7 +6,16 @@ from __future__ import annotations
 
 from aiogram.filters.callback_data import CallbackData
 
-__all__ = ["AnswerCb", "CancelCb", "LangCb", "LoginCb", "NewCommandCb", "OtherCb", "TzCb"]
+__all__ = [
+    "AnswerCb",
+    "CalendarCb",
+    "CancelCb",
+    "LangCb",
+    "LoginCb",
+    "NewCommandCb",
+    "OtherCb",
+    "TzCb",
+]
 
 
 class AnswerCb(CallbackData, prefix="a"):
@@ -49,3 +58,9 @@ class NewCommandCb(CallbackData, prefix="n"):
 
     run: str
     new: bool
+
+
+class CalendarCb(CallbackData, prefix="c"):
+    """«📅 В календарь» under a final answer: the bookings of run ``run`` as an .ics file."""
+
+    run: str

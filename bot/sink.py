@@ -12,11 +12,13 @@ from aiogram.methods import (
     EditMessageReplyMarkup,
     EditMessageText,
     SendChatAction,
+    SendDocument,
     SendMessage,
     SendPhoto,
 )
 from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, Message
 
+from bot.keyboards import calendar_keyboard
 from bot.outbox import Gate, Outbox
 from bot.progress import ProgressBoard
 from bot.render import MAX_CAPTION, MAX_TEXT, render_question, split_text
@@ -71,7 +73,8 @@ class TelegramSink:
             self.typing(output.chat_id)
         elif isinstance(output, Done):
             await self._board.finish(output.run_id)
-            last = self.send_text(output.chat_id, output.text, gate=gate)
+            keyboard = calendar_keyboard(output.run_id, output.lang) if output.calendar else None
+            last = self.send_text(output.chat_id, output.text, keyboard=keyboard, gate=gate)
         elif isinstance(output, Failed):
             await self._board.finish(output.run_id)
             last = self._send_failure(output, gate)
@@ -99,6 +102,14 @@ class TelegramSink:
             )
         assert future is not None
         return future
+
+    def send_document(
+        self, chat_id: int, content: bytes, *, filename: str, caption: str | None = None
+    ) -> asyncio.Future[Message]:
+        document = BufferedInputFile(content, filename=filename)
+        return self._outbox.post(
+            chat_id, SendDocument(chat_id=chat_id, document=document, caption=caption)
+        )
 
     def edit_text(
         self,

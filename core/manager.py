@@ -17,6 +17,7 @@ from pydantic import BaseModel
 
 from core.assist.extractor import SlotExtractor, fill_slots
 from core.booking.catalogue import Catalogues
+from core.calendar import CalendarFile, calendar_file
 from core.clock import Clock
 from core.collector import SlotCollector
 from core.commands import Answer, Command, Lang, as_lang
@@ -475,6 +476,21 @@ class NLUManager:
         if self._guide is None:
             raise ConfigError("no help scenario is registered")
         return self._guide
+
+    async def calendar_file(self, run_id: str, *, chat_id: int) -> CalendarFile | None:
+        """The ``.ics`` a finished run of this chat offers (its bookings, in its user's time
+        zone); None for another chat's run or one that offers none."""
+        run = await self._storage.runs.get(run_id)
+        if run is None or run.chat_id != chat_id:
+            return None
+        scenario, context = self._runner.scenario_of(run), self._runner.finished(run)
+        events = scenario.calendar(context) if scenario and context else []
+        if not events:
+            return None
+        return calendar_file(
+            events, timezone=run.timezone, filename=f"bookings-{run.short_id}.ics",
+            now=self._clock.now(),
+        )  # fmt: skip
 
     async def user_settings(self, user_id: int) -> UserSettingsView:
         user = await self._storage.users.get_or_create(user_id)

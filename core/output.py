@@ -93,6 +93,7 @@ class Done(BaseModel):
     run_id: str
     text: str
     lang: Lang = "ru"
+    calendar: bool = False  # the view offers the run's bookings as an .ics file
 
 
 class Failed(BaseModel):

@@ -98,10 +98,12 @@ class Replies:
         self.in_flight: set[tuple[str, int]] = set()  # handed to the view by this process
 
     @staticmethod
-    def owe(run: ScenarioRun, kind: ReplyKind, text: str, *, now: datetime) -> None:
+    def owe(
+        run: ScenarioRun, kind: ReplyKind, text: str, *, now: datetime, calendar: bool = False
+    ) -> None:
         """Make ``kind`` the reply ``run`` owes; the caller's next save stores it."""
         seq = run.reply.seq + 1 if run.reply is not None else 1
-        run.reply = OwedReply(seq=seq, kind=kind, text=text, changed_at=now)
+        run.reply = OwedReply(seq=seq, kind=kind, text=text, calendar=calendar, changed_at=now)
 
     async def send(self, run: ScenarioRun) -> bool:
         """Hand the run's owed reply to the view (it sends it unless someone else has);
@@ -143,7 +145,13 @@ class Replies:
     def _output(run: ScenarioRun, reply: OwedReply) -> Output:
         lang = as_lang(run.lang)
         if reply.kind is ReplyKind.DONE:
-            return Done(chat_id=run.chat_id, run_id=run.short_id, text=reply.text, lang=lang)
+            return Done(
+                chat_id=run.chat_id,
+                run_id=run.short_id,
+                text=reply.text,
+                lang=lang,
+                calendar=reply.calendar,
+            )
         if reply.kind is ReplyKind.ENDED:
             return Reply(chat_id=run.chat_id, run_id=run.short_id, text=reply.text, lang=lang)
         if reply.kind is ReplyKind.FAILED:

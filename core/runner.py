@@ -94,6 +94,15 @@ class ScenarioRunner:
     def scenario_of_name(self, name: str) -> StepScenario[Any] | None:
         return self._scenarios.get(name)
 
+    def finished(self, run: ScenarioRun) -> StepContext[Any] | None:
+        """A done run's context as its summary saw it (what the run offers is read there)."""
+        scenario = self.scenario_of(run)
+        if scenario is None or run.status is not RunStatus.DONE:
+            return None
+        slots = scenario.slot_model.model_validate(run.slots)
+        results = {s.name: s.result for s in run.steps if s.status is StepStatus.DONE}
+        return self._context(run, slots, results)
+
     def progress(self, run: ScenarioRun, *, current: str | None = None) -> Progress:
         lang = as_lang(run.lang)
         scenario = self.scenario_of(run)
@@ -288,8 +297,10 @@ class ScenarioRunner:
                 )
             )  # fmt: skip
         await self._sink.deliver(self.progress(run))
-        summary = scenario.summary(self._context(run, slots, results))
-        self.replies.owe(run, ReplyKind.DONE, summary, now=self._clock.now())
+        context = self._context(run, slots, results)
+        summary = scenario.summary(context)
+        calendar = bool(scenario.calendar(context))
+        self.replies.owe(run, ReplyKind.DONE, summary, now=self._clock.now(), calendar=calendar)
         await self._finish(run, RunStatus.DONE, summary=summary, pause=pause)
         await self.replies.send(run)
 

@@ -14,6 +14,7 @@ from zoneinfo import ZoneInfo
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
+from core.calendar import CalendarEvent
 from core.commands import Command, Lang
 from core.events import BaseEvent
 from core.nlu import Decision, Intent, Places, SlotParseError, parse_slot, question_for
@@ -183,6 +184,10 @@ class StepScenario(BaseScenario, Generic[S]):
 
     @abstractmethod
     def summary(self, ctx: StepContext[Any]) -> str: ...
+
+    def calendar(self, ctx: StepContext[Any]) -> list[CalendarEvent]:
+        """What a finished run offers for the user's calendar (none by default)."""
+        return []
 
     async def screenshot(self, run_id: str) -> bytes | None:
         """A picture of what the run saw when a step failed, if it has one."""

@@ -10,6 +10,7 @@ __all__ = ["routers"]
 def routers() -> list[Router]:
     from bot.handlers import (
         bookings,
+        calendar,
         callbacks,
         cancel,
         edits,
@@ -27,8 +28,8 @@ def routers() -> list[Router]:
     # (the bulk of updates), then commands and buttons, then any other slash command, which
     # goes to the core like text, then captions and media; last, any button no router knew.
     modules = (
-        login, text, start, help, status, cancel, bookings, settings, callbacks, new_command,
-        edits,
+        login, text, start, help, status, cancel, bookings, settings, calendar, callbacks,
+        new_command, edits,
     )  # fmt: skip
     return [
         *(module.router() for module in modules),

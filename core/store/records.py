@@ -178,6 +178,7 @@ class OwedReply(BaseModel):
     seq: int  # one more than the run's previous reply: marks name the reply they mean
     kind: ReplyKind
     text: str
+    calendar: bool = False  # a final answer that offers its bookings as a calendar file
     state: ReplyState = ReplyState.OWED
     message_id: int | None = None
     changed_at: datetime = Field(default_factory=utcnow)

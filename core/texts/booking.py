@@ -43,6 +43,17 @@ class Book:
     BOOKED_MANY = Text("Забронированы {rooms} ({where})", "Booked {rooms} ({where})")
 
 
+class Calendar:
+    """Bookings in the user's calendar (an ``.ics`` file)."""
+
+    TITLE = Text("Аудитория {room}", "Room {room}")
+    OFFER = Text("📅 В календарь", "📅 Add to calendar")
+    FILE = Text(
+        "Файл для календаря: откройте его, и брони появятся там.",
+        "Open this file to add the bookings to your calendar.",
+    )
+
+
 class Bookings:
     """The ``list_bookings`` and ``cancel_booking`` scenarios."""
 

@@ -16,12 +16,13 @@ from pydantic import BaseModel
 
 from core.booking import Booking, BookingSession, Room, SlotTaken
 from core.booking.catalogue import Catalogues
+from core.calendar import CalendarEvent
 from core.errors import PortalError, ScenarioError
 from core.nlu import Decision, Intent
 from core.output import Option
 from core.pause import NeedsAnswer, QuestionSpec
 from core.scenario import SlotContext, Step, StepContext, StepScenario
-from core.texts import Book, day_label, tr
+from core.texts import Book, Calendar, day_label, tr
 from scenarios.booking.alternatives import Placement, as_options, find_alternatives
 from scenarios.booking.labels import join_rooms, span
 from scenarios.booking.selection import Want, choose_rooms
@@ -334,6 +335,22 @@ class BookRooms(StepScenario[BookingSlots]):
         where += span(place.start, place.end)
         booked_text = Book.BOOKED_MANY if len(rooms) > 1 else Book.BOOKED_ONE
         return ctx.tr(booked_text, rooms=join_rooms(rooms), where=where)
+
+    def calendar(self, ctx: StepContext[Any]) -> list[CalendarEvent]:
+        booked = ctx.result("book", Booked)
+        place = booked.place
+        where = self._catalogues.current.building_label(place.building, ctx.lang)
+        return [
+            CalendarEvent(
+                uid=number,
+                title=ctx.tr(Calendar.TITLE, room=room.number),
+                location=f"{room.number}, {where}",
+                day=place.day,
+                start=place.start,
+                end=place.end,
+            )
+            for number, room in zip(booked.numbers, booked.rooms, strict=True)
+        ]
 
     async def screenshot(self, run_id: str) -> bytes | None:
         return await self._work.screenshot(run_id)

@@ -16,12 +16,13 @@ from pydantic import BaseModel, model_validator
 
 from core.booking import Booking, Catalogue
 from core.booking.catalogue import Catalogues
+from core.calendar import CalendarEvent
 from core.commands import Lang
 from core.errors import PortalError, ScenarioError
 from core.nlu import Decision, Intent
 from core.output import Option
 from core.scenario import Step, StepContext, StepScenario
-from core.texts import Bookings, Common, day_label, tr
+from core.texts import Bookings, Calendar, Common, day_label, tr
 from scenarios.booking.book import run_of
 from scenarios.booking.labels import join_rooms, span
 from scenarios.booking.work import PortalWork
@@ -37,6 +38,7 @@ class ManageSlots(BaseModel):
 
 class Listed(BaseModel):
     lines: list[str]
+    upcoming: list[CalendarEvent] = []  # every room listed, for the calendar file
 
 
 class Chosen(BaseModel):
@@ -139,7 +141,24 @@ class ListBookings(_PortalScenario):
         session = await self._work.session(ctx)
         requests = group_requests(await session.my_bookings(), ctx.slots)
         catalogue = self._catalogues.current
-        return Listed(lines=[_line(request, catalogue, ctx.lang) for request in requests])
+        return Listed(
+            lines=[_line(request, catalogue, ctx.lang) for request in requests],
+            upcoming=[
+                CalendarEvent(
+                    uid=b.number,
+                    title=ctx.tr(Calendar.TITLE, room=b.room),
+                    location=f"{b.room}, {_where(b, catalogue, ctx.lang)}",
+                    day=b.day,
+                    start=b.start,
+                    end=b.end,
+                )
+                for request in requests
+                for b in request
+            ],
+        )
+
+    def calendar(self, ctx: StepContext[Any]) -> list[CalendarEvent]:
+        return ctx.result("read", Listed).upcoming
 
     def summary(self, ctx: StepContext[Any]) -> str:
         lines = ctx.result("read", Listed).lines

@@ -5,8 +5,11 @@ reference portal, all on one manual clock (Monday 23.11.2026, 10:00 in Moscow)."
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable
+from datetime import datetime, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
+import icalendar
 import pytest
 
 from adapters.refportal import RefPortal
@@ -191,6 +194,47 @@ async def test_the_language_sticks_across_commands_numbers_emoji_and_taps(
     await user.send("мои брони")
     listing = await user.wait_for_message(has("Your bookings:"), timeout=WAIT)
     assert listing.text == "Your bookings:\n• Thu 26 Nov 18:00–20:00, Chaikovsky building: 205"
+
+
+def calendar_of(
+    tg: FakeTelegram, message: StoredMessage
+) -> list[tuple[str, str, datetime, datetime]]:
+    """The events of the .ics a message carries: summary, location, start, end."""
+    assert message.document is not None and message.document["file_name"].endswith(".ics")
+    parsed = icalendar.Calendar.from_ical(tg.state.files[message.document["file_id"]])
+    return sorted(
+        (str(e["summary"]), str(e["location"]), e.decoded("dtstart"), e.decoded("dtend"))
+        for e in parsed.walk("VEVENT")
+    )
+
+
+async def test_a_booking_and_the_bookings_list_offer_a_calendar_file(
+    app: BotApp, tg: FakeTelegram, portal_url: str
+) -> None:
+    user = tg.user(1, "Анна", language_code="ru")
+    await user.send("забронируй 2 аудитории рядом в Чайковского в четверг с 18 до 20")
+    done = await user.wait_for_message(has("Забронированы"), timeout=WAIT)
+    assert done.labels == ["📅 В календарь"]
+    await user.wait_for_answer(await user.tap("📅 В календарь", message_id=done.message_id))
+    sent = await user.wait_for_message(lambda m: m.document is not None, timeout=WAIT)
+    moscow = ZoneInfo("Europe/Moscow")
+    start, end = (
+        datetime(2026, 11, 26, 18, tzinfo=moscow),
+        datetime(2026, 11, 26, 20, tzinfo=moscow),
+    )
+    rooms = [str(n) for n in rooms_of(await portal_bookings(portal_url, user="club"))]
+    expected = [
+        (f"Аудитория {room}", f"{room}, Корпус на Чайковского", start, end) for room in rooms
+    ]
+    events = calendar_of(tg, sent)
+    assert events == expected
+    assert all(event[2].utcoffset() == timedelta(hours=3) for event in events)
+
+    await user.send("/bookings")
+    listing = await user.wait_for_message(has("Ваши брони:"), timeout=WAIT)
+    await user.wait_for_answer(await user.tap("📅 В календарь", message_id=listing.message_id))
+    everything = await user.wait_for_message(lambda m: m.document is not None, timeout=WAIT)
+    assert calendar_of(tg, everything) == expected
 
 
 async def test_full_building_alternatives_offered_and_one_tapped(

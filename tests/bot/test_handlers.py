@@ -38,8 +38,8 @@ async def test_settings_show_and_change_language_and_zone(
         await user.wait_for_message(lambda m: "• English" in m.labels)
         await user.wait_for_answer(await user.tap("Novosibirsk"))
         await user.wait_for_message(lambda m: "• Novosibirsk" in m.labels)
-        await user.send("/settings Europe/Berlin")
-        await user.wait_for_message(lambda m: "Часовой пояс: Europe/Berlin." in (m.text or ""))
+        await user.send("/settings Europe/Berlin")  # answered in the language just chosen
+        await user.wait_for_message(lambda m: "Time zone: Europe/Berlin." in (m.text or ""))
     settings = await storage.users.get(user.id)
     assert settings is not None
     assert (settings.language, settings.timezone) == ("en", "Europe/Berlin")

@@ -12,7 +12,7 @@ __all__ = ["LIMITED_METHODS", "RateLimiter", "RateLimits", "too_many_requests"]
 
 # Methods that put content into a chat; lower-case, as method names are case-insensitive.
 LIMITED_METHODS = frozenset(
-    {"sendmessage", "sendphoto", "editmessagetext", "editmessagereplymarkup"}
+    {"sendmessage", "sendphoto", "senddocument", "editmessagetext", "editmessagereplymarkup"}
 )
 
 

@@ -76,6 +76,7 @@ class ApiServer:
             "deletemycommands": bot.delete_my_commands,
             "sendmessage": messages.send_message,
             "sendphoto": messages.send_photo,
+            "senddocument": messages.send_document,
             "editmessagetext": messages.edit_message_text,
             "editmessagereplymarkup": messages.edit_message_reply_markup,
             "deletemessage": messages.delete_message,

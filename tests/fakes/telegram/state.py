@@ -75,6 +75,7 @@ class StoredMessage:
     entities: list[JsonDict] = field(default_factory=list)
     caption: str | None = None
     photo: list[JsonDict] | None = None
+    document: JsonDict | None = None  # file_id, file_name, file_size; content in ``files``
     reply_markup: JsonDict | None = None
     deleted: bool = False
     edit_date: int | None = None
@@ -111,8 +112,11 @@ class StoredMessage:
             data["text"] = self.text
             if self.entities:
                 data["entities"] = self.entities
-        if self.photo is not None:
-            data["photo"] = self.photo
+        if self.photo is not None or self.document is not None:
+            if self.photo is not None:
+                data["photo"] = self.photo
+            if self.document is not None:
+                data["document"] = self.document
             if self.caption is not None:
                 data["caption"] = self.caption
                 if self.entities:
