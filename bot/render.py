@@ -90,7 +90,8 @@ def status_text(runs: Sequence[RunView], lang: Lang) -> str:
         return tr(Bot.STATUS_EMPTY, lang)
     blocks = [tr(Bot.STATUS_HEADER, lang)]
     for run in runs:
-        lines = [f"{run.title} [{run.run_id}]", *_steps(run.steps)]
+        who = f"{run.requester}: " if run.requester else ""
+        lines = [f"{who}{run.title} [{run.run_id}]", *_steps(run.steps)]
         if run.question:
             lines.append(tr(Bot.STATUS_WAITING, lang, question=run.question))
         blocks.append("\n".join(lines))

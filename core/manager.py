@@ -23,7 +23,7 @@ from core.collector import SlotCollector
 from core.commands import Answer, Command, Lang, as_lang
 from core.errors import ConfigError, ScenarioError
 from core.events import CommandReceived, EventBus, NoScenario, RunFinished, ScenarioChosen
-from core.language import answer_language
+from core.language import answer_language, known_language, written_in
 from core.nlu import Decision, Intent, parse
 from core.output import AnswerOutcome, OutputSink, Question, Reply, RunView
 from core.planner import IntentClassifier, ProxyPlanner
@@ -232,9 +232,10 @@ class NLUManager:
         tz = ZoneInfo(user.timezone or self._default_tz)
         places = self._catalogues.places
         decision = parse(command.text, now=self._clock.now(), tz=tz, places=places)
-        lang = answer_language(user, command.text)
-        if lang != user.language:  # they wrote in another language: it sticks from now on
-            await self.set_language(command.user_id, lang, chosen=False)
+        lang = answer_language(user, command.text, client=command.lang)
+        learnt = not user.language_chosen and written_in(command.text) is not None
+        if learnt and (lang != user.language or not user.language_learned):
+            await self.set_language(command.user_id, lang, chosen=False)  # it sticks
         update: dict[str, Any] = {"lang": lang}
         forced = self._forced_intent(command)
         if forced is not None:
@@ -390,17 +391,28 @@ class NLUManager:
 
     # --- cancel, status, expiry ---------------------------------------------------------
 
-    async def cancel(self, *, chat_id: int, user_id: int, run_id: str | None = None) -> None:
+    async def cancel(
+        self, *, chat_id: int, user_id: int, run_id: str | None = None, admin: bool = False
+    ) -> None:
+        """Cancel the chat's active runs (or ``run_id``) that this user may: their own, or
+        any with ``admin`` (a group's administrator, as the view knows)."""
         async with self._sessions.turn(chat_id):
             runs = await self._storage.runs.active_for_chat(chat_id)
             targets = [r for r in runs if run_id is None or r.short_id == run_id]
-            if not targets:
+            allowed = [r for r in targets if admin or r.user_id == user_id]
+            if not allowed:
                 user = await self._storage.users.get(user_id)
                 lang = as_lang(user.language if user else None)
-                await self._reply(chat_id, tr(Run.NOTHING_TO_CANCEL, lang), lang)
+                refusal = Run.NOT_YOURS if targets else Run.NOTHING_TO_CANCEL
+                await self._reply(chat_id, tr(refusal, lang), lang)
                 return
-            for run in targets:
+            for run in allowed:
                 await self._end(run, RunStatus.CANCELLED, Run.CANCELLED)
+
+    async def may_cancel(self, *, chat_id: int, user_id: int, run_id: str, admin: bool) -> bool:
+        """False when run ``run_id`` of this chat is someone else's and ``admin`` is not set."""
+        run = await self._storage.runs.get(run_id)
+        return run is None or run.chat_id != chat_id or admin or run.user_id == user_id
 
     async def _end(self, run: ScenarioRun, status: RunStatus, message: Text) -> None:
         await self._runner.stop(run.short_id)
@@ -444,9 +456,15 @@ class NLUManager:
                 log.exception("expiry.failed")
 
     async def status(self, chat_id: int) -> list[RunView]:
+        """The chat's active runs; in a group (a negative chat id, as Telegram's are) each
+        names who asked, as the members see one another's requests."""
         views = []
         for run in await self._storage.runs.active_for_chat(chat_id):
             progress = self._runner.progress(run)
+            requester = None
+            if chat_id < 0:
+                user = await self._storage.users.get(run.user_id)
+                requester = (user.name if user else "") or str(run.user_id)
             views.append(
                 RunView(
                     run_id=run.short_id,
@@ -455,6 +473,7 @@ class NLUManager:
                     title=progress.title,
                     steps=progress.steps,
                     question=run.question.text if run.question else None,
+                    requester=requester,
                 )
             )
         return views
@@ -502,13 +521,15 @@ class NLUManager:
         """The language a user is answered in (``core.language``); a new user's is their
         client's."""
         profile = await self._storage.users.profile(user_id, name=name, language=client or "ru")
-        return as_lang(profile.language)
+        return known_language(profile, client=client)
 
     async def set_language(self, user_id: int, lang: Lang, *, chosen: bool = True) -> None:
-        """``chosen``: picked in /settings, so what they write no longer changes it."""
+        """``chosen``: picked in /settings, so what they write no longer changes it; else
+        learnt from what they wrote."""
         user = await self._storage.users.get_or_create(user_id)
         user.language = lang
         user.language_chosen = user.language_chosen or chosen
+        user.language_learned = True
         await self._storage.users.save(user)
 
     async def set_timezone(self, user_id: int, tz: str) -> None:

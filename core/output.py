@@ -149,3 +149,4 @@ class RunView(BaseModel):
     title: str
     steps: list[StepView]
     question: str | None = None
+    requester: str | None = None  # who asked, shown in group chats

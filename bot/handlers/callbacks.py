@@ -9,11 +9,13 @@ from __future__ import annotations
 import contextlib
 from typing import TYPE_CHECKING
 
+from aiogram import Bot as AiogramBot
 from aiogram import Router
 from aiogram.exceptions import TelegramBadRequest
 from aiogram.types import CallbackQuery, Message
 
 from bot.callbacks import AnswerCb, CancelCb, OtherCb
+from bot.chat_admin import is_chat_admin
 from bot.keyboards.question import INDEX_MARK
 from bot.render import chosen_text
 from core.commands import Answer, Lang
@@ -108,13 +110,19 @@ async def on_cancel(
     manager: NLUManager,
     sink: TelegramSink,
     lang: Lang,
+    bot: AiogramBot,
 ) -> None:
-    await _ack(query, tr(Bot.CANCELLING, lang))
     message = _message(query)
     chat_id = message.chat.id if message else query.from_user.id
+    user_id, run_id = query.from_user.id, callback_data.run
+    admin = message is not None and await is_chat_admin(bot, message.chat, user_id)
+    if not await manager.may_cancel(chat_id=chat_id, user_id=user_id, run_id=run_id, admin=admin):
+        await _ack(query, tr(Run.NOT_YOURS, lang))  # the question stays for its owner
+        return
+    await _ack(query, tr(Bot.CANCELLING, lang))
     if message is not None:
         sink.remove_keyboard(chat_id, message.message_id)
-    await manager.cancel(chat_id=chat_id, user_id=query.from_user.id, run_id=callback_data.run)
+    await manager.cancel(chat_id=chat_id, user_id=user_id, run_id=run_id, admin=admin)
 
 
 async def on_unknown(query: CallbackQuery, lang: Lang) -> None:

@@ -59,6 +59,7 @@ class User(BaseModel):
     name: str = ""
     language: str = "ru"  # chosen in /settings, else the one they last wrote in
     language_chosen: bool = False  # chosen in /settings: what they write no longer changes it
+    language_learned: bool = False  # they wrote in it (else their client's language leads)
     timezone: str | None = None
     role: str = "manager"
     portal_username: str | None = None
@@ -76,6 +77,7 @@ class UserProfile(BaseModel):
     name: str
     language: str
     language_chosen: bool = False
+    language_learned: bool = False
     timezone: str | None
     role: str
 

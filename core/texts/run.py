@@ -22,6 +22,10 @@ class Run:
         "Got the correction: starting “{title}” over.",
     )
     NOTHING_TO_CANCEL = Text("Сейчас нечего отменять.", "There is nothing to cancel.")
+    NOT_YOURS = Text(
+        "Это запрос другого участника: отменить его может он сам или администратор чата.",
+        "That is another member's request: only they or a chat admin can cancel it.",
+    )
     EXPIRED = Text(
         "Вопрос «{question}» остался без ответа, и я отменил «{title}». Напишите заново, когда "
         "будет удобно.",

@@ -139,6 +139,25 @@ class FakeTelegram:
             self._users[user_id] = SimUser(chat, state=self.state, queue=self.queue)
         return self._users[user_id]
 
+    def member(
+        self,
+        group_id: int,
+        user_id: int,
+        first_name: str = "User",
+        *,
+        admin: bool = False,
+        language_code: str | None = None,
+    ) -> SimUser:
+        """User ``user_id`` writing in the group ``group_id`` (negative, as Telegram's are),
+        the group created on first use; ``admin`` makes them one of its administrators."""
+        group = self.state.chats.setdefault(
+            group_id, Chat(id=group_id, type="supergroup", title=f"Group {group_id}")
+        )
+        if admin:
+            group.admins.add(user_id)
+        person = Chat(id=user_id, first_name=first_name, language_code=language_code)
+        return SimUser(group, state=self.state, queue=self.queue, person=person)
+
     def messages(self, chat_id: int, *, include_deleted: bool = False) -> list[StoredMessage]:
         return self.state.bot_messages(chat_id, include_deleted=include_deleted)
 

@@ -39,6 +39,17 @@ def _keyboard(markup: Any) -> JsonDict | None:
     return None
 
 
+# What getChatMember says of an administrator besides their status (all fields required).
+_ADMIN_RIGHTS = dict.fromkeys(
+    (
+        "is_anonymous", "can_manage_chat", "can_delete_messages", "can_manage_video_chats",
+        "can_restrict_members", "can_promote_members", "can_change_info", "can_invite_users",
+        "can_post_stories", "can_edit_stories", "can_delete_stories", "can_send_welcome_messages",
+    ),
+    False,
+)  # fmt: skip
+
+
 class MessageMethods:
     def __init__(self, state: TelegramState, *, callback_query_ttl: float) -> None:
         self.state = state
@@ -179,6 +190,21 @@ class MessageMethods:
         message.deleted = True
         self.state.touch(message)
         return True
+
+    async def get_chat_member(self, params: JsonDict) -> JsonDict:
+        chat = self.chat(params)
+        user_id = int(params.get("user_id") or 0)
+        person = self.state.chats.get(user_id)
+        user = (
+            person.user_dict() if person else {"id": user_id, "is_bot": False, "first_name": "User"}
+        )
+        if chat.type == "private":
+            status = "member" if user_id == chat.id else "left"
+        else:
+            status = "administrator" if user_id in chat.admins else "member"
+        if status == "administrator":
+            return {"status": status, "user": user, "can_be_edited": False, **_ADMIN_RIGHTS}
+        return {"status": status, "user": user}
 
     async def send_chat_action(self, params: JsonDict) -> bool:
         self.chat(params)

@@ -81,6 +81,7 @@ class ApiServer:
             "editmessagereplymarkup": messages.edit_message_reply_markup,
             "deletemessage": messages.delete_message,
             "sendchataction": messages.send_chat_action,
+            "getchatmember": messages.get_chat_member,
             "answercallbackquery": messages.answer_callback_query,
         }
 

@@ -47,10 +47,12 @@ class Chat:
     username: str | None = None
     language_code: str | None = None
     blocked: bool = False  # the user blocked the bot: sends fail with 403
+    title: str | None = None  # a group's
+    admins: set[int] = field(default_factory=set)  # a group's administrators' user ids
 
     def chat_dict(self) -> JsonDict:
         data: JsonDict = {"id": self.id, "type": self.type}
-        for key in ("first_name", "last_name", "username"):
+        for key in ("title", "first_name", "last_name", "username"):
             if (value := getattr(self, key)) is not None:
                 data[key] = value
         return data

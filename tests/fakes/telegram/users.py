@@ -47,10 +47,19 @@ def _describe(messages: list[StoredMessage]) -> str:
 
 
 class SimUser:
-    """A user in a private chat with the bot (chat id == user id)."""
+    """A user in a private chat with the bot (chat id == user id), or with ``person`` a
+    member of the group ``chat`` (messages from ``person``, in the group)."""
 
-    def __init__(self, chat: Chat, *, state: TelegramState, queue: UpdateQueue) -> None:
+    def __init__(
+        self,
+        chat: Chat,
+        *,
+        state: TelegramState,
+        queue: UpdateQueue,
+        person: Chat | None = None,
+    ) -> None:
         self.chat = chat
+        self.person = person or chat
         self._state = state
         self._queue = queue
         self._mark = state.seq  # bot messages changed after this count as new replies
@@ -58,12 +67,13 @@ class SimUser:
 
     @property
     def id(self) -> int:
-        return self.chat.id
+        """The user's id (in a private chat also the chat's)."""
+        return self.person.id
 
     @property
     def user(self) -> dict[str, Any]:
         """The ``User`` object Telegram puts in ``from``."""
-        return self.chat.user_dict()
+        return self.person.user_dict()
 
     @property
     def messages(self) -> list[StoredMessage]:
