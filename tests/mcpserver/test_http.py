@@ -9,6 +9,7 @@ import contextlib
 import signal
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import httpx2
 
@@ -99,7 +100,7 @@ async def test_killed_between_confirm_and_result_a_retry_books_once(world: World
     assert len(await world.storage.runs.recent_for_chat(USER, limit=5)) == 1
 
 
-async def _confirm_once(url: str, token: str, confirm: dict[str, object]) -> None:
+async def _confirm_once(url: str, token: str, confirm: dict[str, Any]) -> None:
     async with http_session(url, token) as session:
         await session.call_tool("book_rooms", confirm)
 
