@@ -135,3 +135,28 @@ async def test_two_adjacent_rooms_booked_once_and_cancelled(world: World, tg: Fa
         await user.wait_for_message(_has("Отменена бронь"), timeout=WAIT)
     assert _count(user.messages, "Забронированы") == 1
     assert _count(user.messages, "Отменена бронь") == 1
+
+
+async def test_a_run_waiting_on_a_question_shows_in_status_and_asks_in_telegram(
+    world: World, tg: FakeTelegram
+) -> None:
+    """Two plans for the same rooms, both confirmed: the first books them; the second
+    finds them taken and asks the user, in Telegram, which other time to take. /status
+    shows that run, and the agent hears that it waits."""
+    user = tg.user(USER, "Анна", language_code="ru")
+    async with running_bot(tg, world.storage), stdio_session(_session_env(world), world.tmp) as s:
+        first = await call(s, "book_rooms", BookingAnswer, query=two_adjacent())
+        second = await call(s, "book_rooms", BookingAnswer, query=two_adjacent())
+        assert first.plan == second.plan
+        for offer in (first, second):
+            confirm = {"query": two_adjacent(), "confirm_token": offer.confirm_token}
+            outcome = (await call(s, "book_rooms", BookingAnswer, **confirm)).run
+        assert outcome is not None and outcome.state == "waiting", outcome
+        assert outcome.question is not None
+
+        asked = await user.wait_for_message(_has(outcome.question), timeout=WAIT)
+        assert asked.labels  # the other times, as buttons
+        await user.send("/status")
+        status = await user.wait_for_message(_has(f"[{outcome.run_id}]"), timeout=WAIT)
+        assert "Бронирование" in (status.text or "")
+    assert len(await portal_bookings(world.portal, user="club")) == 2
