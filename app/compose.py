@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import structlog
 from pydantic import SecretStr
 
 from app.systems import choose_system, default_profile
-from bot.factory import CoreServices
 from core.accounts import AccountService
 from core.agent import AgentService, Confirmations
 from core.app import build_core
@@ -33,6 +33,9 @@ from scenarios.booking.desk import PortalDesk
 from scenarios.registry import all_scenarios
 from storage import Storage, open_storage
 from storage.files import FileCache
+
+if TYPE_CHECKING:  # aiogram's types take seconds to import; the MCP server needs none
+    from bot.factory import CoreServices
 
 __all__ = [
     "DEMO_ACCOUNT",
@@ -183,6 +186,8 @@ async def open_core(
 ) -> AsyncIterator[CoreServices]:
     """The core the Telegram bot and the terminal chat use: the manager and the account
     service."""
+    from bot.factory import CoreServices
+
     async with _open(settings, storage, sink, clock=clock) as core:
         yield CoreServices(manager=core.manager, accounts=core.accounts)
 

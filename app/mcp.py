@@ -41,6 +41,14 @@ def parse_listen(value: str) -> tuple[str, int]:
 async def serve_mcp(settings: Settings, *, http: tuple[str, int] | None) -> None:
     """Serve until stopped: on stdio (the caller's token from ``CLUBMAN_MCP_TOKEN``), or
     on streamable HTTP at ``http``, path ``/mcp``, every request with a bearer token."""
+    if settings.mongodb_uri is None or settings.redis_url is None:
+        # Its runs are the bot's chats' runs: the same MongoDB and Redis, or a local
+        # SecantusDB and fakeredis of its own that the bot never sees (and a second
+        # SecantusDB on the bot's data directory).
+        raise ConfigError(
+            "the MCP server needs the bot's MongoDB and Redis",
+            hint="set MONGODB_URI and REDIS_URL as for `clubman run`",
+        )
     token = os.environ.get(TOKEN_ENV, "")
     async with open_settings_storage(settings) as storage:
         tokens = AccessTokens(storage.access_tokens, clock=SystemClock())

@@ -7,6 +7,8 @@ booked and nothing of another user shown."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 from typing import Any
 
 from core.agent import BookingAnswer, BookingInfo, CancelAnswer, FoundRooms, RunOutcome
@@ -15,6 +17,7 @@ from tests.bot.support import running_bot
 from tests.fakes.telegram import FakeTelegram, StoredMessage
 from tests.mcpserver.conftest import World
 from tests.mcpserver.support import (
+    CLUBMAN,
     booking_day,
     call,
     call_error,
@@ -81,6 +84,16 @@ async def test_tools_catalogue_free_rooms_and_bad_input(world: World) -> None:
         revoked = await call_error(session, "find_rooms", query=two_adjacent())
         assert "revoked" in revoked
     assert await portal_bookings(world.portal, user="club") == []
+
+
+def test_stdio_without_a_live_token_does_not_start(world: World) -> None:
+    made_up = subprocess.run(
+        [CLUBMAN, "mcp"], env={**os.environ, **world.env, "CLUBMAN_MCP_TOKEN": "clubman_x"},
+        capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    assert made_up.returncode == 2
+    assert "CLUBMAN_MCP_TOKEN is missing, unknown or revoked" in made_up.stderr
+    assert "clubman_x" not in made_up.stderr  # a token is never echoed
 
 
 def _has(text: str) -> Any:
