@@ -62,18 +62,19 @@ async def serve_mcp(settings: Settings, *, http: tuple[str, int] | None) -> None
                 log.info("mcp.serving", transport="stdio")
                 await build_server(agent, EnvTokenCaller(tokens, token)).run_stdio_async()
                 return
-            await _serve_http(agent_server=build_server(
-                agent, BearerCaller(), verifier=ClubTokenVerifier(tokens),
-                public_url=f"http://{_url_host(http[0])}:{http[1]}",
-            ), host=http[0], port=http[1])  # fmt: skip
+            host, port = http
+            url_host = f"[{host}]" if ":" in host else host
+            server = build_server(
+                agent,
+                BearerCaller(),
+                verifier=ClubTokenVerifier(tokens),
+                public_url=f"http://{url_host}:{port}",
+            )
+            await _serve_http(server, host=host, port=port)
 
 
-def _url_host(host: str) -> str:
-    return f"[{host}]" if ":" in host else host
-
-
-async def _serve_http(*, agent_server: MCPServer, host: str, port: int) -> None:
-    app = agent_server.streamable_http_app(streamable_http_path=MCP_PATH, host=host)
+async def _serve_http(server: MCPServer, *, host: str, port: int) -> None:
+    app = server.streamable_http_app(streamable_http_path=MCP_PATH, host=host)
     log.info("mcp.serving", transport="streamable-http", host=host, port=port, path=MCP_PATH)
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False)
     await uvicorn.Server(config).serve()

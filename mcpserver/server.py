@@ -22,6 +22,7 @@ from core.agent import (
     BookingInfo,
     CancelAnswer,
     FoundRooms,
+    ProgressFn,
     RoomsQuery,
     RunOutcome,
     ScheduleInfo,
@@ -50,7 +51,9 @@ ConfirmToken = Annotated[
 _READS = ToolAnnotations(read_only_hint=True, destructive_hint=False)
 
 
-def _progress(ctx: Context):  # type: ignore[no-untyped-def]
+def _progress(ctx: Context) -> ProgressFn:
+    """The run's steps as the call's progress notifications (none unless asked for)."""
+
     async def report(done: float, total: float, message: str) -> None:
         await ctx.report_progress(done, total, message)
 

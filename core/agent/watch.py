@@ -20,18 +20,21 @@ __all__ = ["ProgressFn", "RunWatch", "outcome_of"]
 ProgressFn = Callable[[float, float, str], Awaitable[None]]
 
 
-def _state(status: RunStatus) -> RunState:
-    if status is RunStatus.RUNNING:
-        return "running"
-    if status.awaiting_answer:
-        return "waiting"
-    return status.value  # type: ignore[return-value]  # done, failed, cancelled, expired
+_STATES: dict[RunStatus, RunState] = {
+    RunStatus.COLLECTING: "waiting",  # both wait on the user's answer, in Telegram
+    RunStatus.WAITING: "waiting",
+    RunStatus.RUNNING: "running",
+    RunStatus.DONE: "done",
+    RunStatus.FAILED: "failed",
+    RunStatus.CANCELLED: "cancelled",
+    RunStatus.EXPIRED: "expired",
+}
 
 
 def outcome_of(run: ScenarioRun) -> RunOutcome:
     return RunOutcome(
         run_id=run.short_id,
-        state=_state(run.status),
+        state=_STATES[run.status],
         summary=run.summary,
         error=run.error,
         question=run.question.text if run.question else None,
