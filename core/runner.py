@@ -37,7 +37,6 @@ from core.events import (
 from core.output import OutputSink, Progress, Reply, StepState, StepView
 from core.pause import NeedsAnswer, QuestionSpec
 from core.replies import Replies, question_output
-from core.run_lease import RunLeases
 from core.scenario import StepContext, StepScenario
 from core.store import (
     OptionRecord,
@@ -87,7 +86,6 @@ class ScenarioRunner:
         self._waiting_ttl = waiting_ttl
         self._outage = outage or OutagePolicy()
         self._tasks: dict[str, asyncio.Task[None]] = {}
-        self._leases = RunLeases(storage.locks)
         self.replies = Replies(storage.runs, sink)
 
     def scenario_of(self, run: ScenarioRun) -> StepScenario[Any] | None:
@@ -231,26 +229,18 @@ class ScenarioRunner:
             await asyncio.gather(after, return_exceptions=True)
         structlog.contextvars.bind_contextvars(run_id=run_id)
         pause = _Pause(self._outage, self._sink, None)
-        lease = await pause.through(lambda: self._leases.take(run_id))
-        if lease is None:
-            log.info("run.held_elsewhere")  # another process is running it (core.run_lease)
+        run = await pause.through(lambda: self._storage.runs.get(run_id))
+        if run is None or run.status is not RunStatus.RUNNING:
+            return
+        scenario = self.scenario_of(run)
+        if scenario is None:
+            await self._finish(run, RunStatus.FAILED, error=f"unknown scenario {run.scenario}")
             return
         try:
-            # Read under the lease: the holder before may have moved it on.
-            run = await pause.through(lambda: self._storage.runs.get(run_id))
-            if run is None or run.status is not RunStatus.RUNNING:
-                return
-            scenario = self.scenario_of(run)
-            if scenario is None:
-                await self._finish(run, RunStatus.FAILED, error=f"unknown scenario {run.scenario}")
-                return
-            try:
-                await self._run_steps(run, scenario)
-            finally:
-                # Browser contexts and the like are the scenario's to close, on every path.
-                await scenario.release(run_id)
+            await self._run_steps(run, scenario)
         finally:
-            await lease.release()
+            # Browser contexts and the like are the scenario's to close, on every path.
+            await scenario.release(run_id)
 
     async def _run_steps(self, run: ScenarioRun, scenario: StepScenario[Any]) -> None:
         run_id = run.short_id
