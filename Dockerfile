@@ -17,6 +17,7 @@ COPY app ./app
 COPY adapters ./adapters
 COPY bot ./bot
 COPY core ./core
+COPY mcpserver ./mcpserver
 COPY scenarios ./scenarios
 COPY storage ./storage
 COPY portal ./portal

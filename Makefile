@@ -56,7 +56,7 @@ lint: install
 	$(BIN)/lint-imports
 
 typecheck: install
-	$(BIN)/mypy app adapters bot core scenarios storage portal tests bench
+	$(BIN)/mypy app adapters bot core scenarios storage portal tests bench mcpserver
 
 # Indico 3.2.9 (the real room booking server the Indico tests run) in its own venv.
 indico: install indico-deps

@@ -262,6 +262,49 @@ def replay(
 
 
 @app.command()
+def mcp(
+    http: Annotated[
+        str | None,
+        typer.Option(help="Serve streamable HTTP on HOST:PORT (path /mcp) instead of stdio"),
+    ] = None,
+) -> None:
+    """The MCP server. On stdio (default) it acts for the user whose token is in
+    CLUBMAN_MCP_TOKEN; over HTTP every request bears its user's token."""
+    from app.mcp import parse_listen, serve_mcp
+    from app.runtime import run as run_loop
+
+    settings = _settings()
+    try:
+        listen = parse_listen(http) if http is not None else None
+        run_loop(serve_mcp(settings, http=listen))
+    except KeyboardInterrupt:
+        pass
+    except ClubError as exc:
+        _fail(exc)
+
+
+@app.command("mcp-token")
+def mcp_token(
+    user_id: Annotated[int, typer.Argument(help="The user's Telegram id")],
+    revoke: Annotated[
+        bool, typer.Option("--revoke", help="Revoke every token of the user instead")
+    ] = False,
+) -> None:
+    """Print a new MCP access token for a Telegram user (shown once, stored hashed)."""
+    from app.mcp import issue_token, revoke_tokens
+
+    settings = _settings()
+    try:
+        if revoke:
+            count = asyncio.run(revoke_tokens(settings, user_id))
+            typer.echo(f"revoked {count} token(s) of user {user_id}")
+        else:
+            typer.echo(asyncio.run(issue_token(settings, user_id)))
+    except ClubError as exc:
+        _fail(exc)
+
+
+@app.command()
 def keygen() -> None:
     """Print a new key for SECURITY__ENCRYPTION_KEY (stored portal passwords and sessions)."""
     from cryptography.fernet import Fernet

@@ -5,13 +5,15 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import structlog
 from pydantic import SecretStr
 
 from app.systems import choose_system, default_profile
-from bot.factory import CoreServices
 from core.accounts import AccountService
+from core.agent import AgentService, Confirmations
 from core.app import build_core
 from core.assist import open_assist
 from core.booking import Catalogue
@@ -21,18 +23,24 @@ from core.browser import BrowserPool
 from core.clock import Clock, SystemClock
 from core.errors import ConfigError
 from core.events import EventBus
+from core.manager import NLUManager
 from core.metrics import Metrics
 from core.output import OutputSink
 from core.scheduler import BookingScheduler, ScheduleBook
 from core.settings import Settings
 from core.vault import CredentialVault
 from scenarios.booking import PortalAccount, PortalWork, read_catalogue
+from scenarios.booking.desk import PortalDesk
 from scenarios.registry import all_scenarios
 from storage import Storage, open_storage
 from storage.files import FileCache
 
+if TYPE_CHECKING:  # aiogram's types take seconds to import; the MCP server needs none
+    from bot.factory import CoreServices
+
 __all__ = [
     "DEMO_ACCOUNT",
+    "open_agent",
     "open_core",
     "current_catalogue",
     "open_settings_storage",
@@ -112,19 +120,28 @@ def _browser_pool(settings: Settings) -> BrowserPool:
     )
 
 
+@dataclass(frozen=True)
+class _Core:
+    manager: NLUManager
+    accounts: AccountService
+    work: PortalWork
+    catalogues: Catalogues
+    schedules: ScheduleBook
+    clock: Clock
+
+
 @asynccontextmanager
-async def open_core(
+async def _open(
     settings: Settings,
     storage: Storage,
     sink: OutputSink,
     *,
     clock: Clock | None = None,
     metrics: Metrics | None = None,
-) -> AsyncIterator[CoreServices]:
+) -> AsyncIterator[_Core]:
     """Everything behind a view, in order: the booking system and its club account, the
     browser pool, the LLM layer, the catalogue, the scenarios, the manager, the
-    scheduler; the manager and the account service come out. ``metrics`` count what the
-    event bus carries."""
+    scheduler. ``metrics`` count what the event bus carries."""
     async with AsyncExitStack() as stack:
         url, account = await stack.enter_async_context(_portal(settings))
         system = choose_system(settings.portal.kind, url)
@@ -146,10 +163,10 @@ async def open_core(
         catalogues = await stack.enter_async_context(
             _catalogues(settings, read=work.read_catalogue, clock=clock)
         )
+        schedules = ScheduleBook(storage, bus=bus, clock=clock)
         scenarios = all_scenarios(
             work=work, catalogues=catalogues, preferences=storage.preferences,
-            answerer=assist.answerer,
-            schedules=ScheduleBook(storage, bus=bus, clock=clock),
+            answerer=assist.answerer, schedules=schedules,
         )  # fmt: skip
         manager = await stack.enter_async_context(
             build_core(
@@ -168,4 +185,39 @@ async def open_core(
         accounts = AccountService(
             vault=vault, checker=work, can_save=settings.security.encryption_key is not None
         )
-        yield CoreServices(manager=manager, accounts=accounts)
+        yield _Core(manager, accounts, work, catalogues, schedules, clock)
+
+
+@asynccontextmanager
+async def open_core(
+    settings: Settings,
+    storage: Storage,
+    sink: OutputSink,
+    *,
+    clock: Clock | None = None,
+    metrics: Metrics | None = None,
+) -> AsyncIterator[CoreServices]:
+    """The core the Telegram bot and the terminal chat use: the manager and the account
+    service."""
+    from bot.factory import CoreServices
+
+    async with _open(settings, storage, sink, clock=clock, metrics=metrics) as core:
+        yield CoreServices(manager=core.manager, accounts=core.accounts)
+
+
+@asynccontextmanager
+async def open_agent(
+    settings: Settings, storage: Storage, sink: OutputSink, *, clock: Clock | None = None
+) -> AsyncIterator[AgentService]:
+    """The agent API (the MCP server's) on a core of its own over the same storage: its
+    runs are the users' chats' runs, resumed here after a restart like the bot's."""
+    async with _open(settings, storage, sink, clock=clock) as core:
+        desk = PortalDesk(
+            work=core.work, catalogues=core.catalogues, preferences=storage.preferences
+        )
+        yield AgentService(
+            manager=core.manager, desk=desk, runs=storage.runs, users=storage.users,
+            confirmations=Confirmations(storage.confirmations, clock=core.clock),
+            schedules=core.schedules, catalogues=core.catalogues, clock=core.clock,
+            default_timezone=settings.timezone,
+        )  # fmt: skip

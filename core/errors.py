@@ -10,7 +10,8 @@
     ├── BrowserError         Chromium / Playwright failures
     ├── PortalError          the booking portal said no or misbehaved
     ├── LLMError             every configured LLM provider failed
-    └── ScenarioError        a scenario cannot go on
+    ├── ScenarioError        a scenario cannot go on
+    └── AgentError           a request through the agent API (MCP) was refused
 
 Third-party exceptions are translated into these where we call the library
 (``raise ... from exc``); the bot's error router turns them into polite messages.
@@ -19,6 +20,7 @@ Third-party exceptions are translated into these where we call the library
 from __future__ import annotations
 
 __all__ = [
+    "AgentError",
     "BrowserError",
     "ClubError",
     "ConcurrencyError",
@@ -86,3 +88,7 @@ class LLMError(ClubError):
 
 class ScenarioError(ClubError):
     """A scenario cannot continue."""
+
+
+class AgentError(ClubError):
+    """A request through the agent API (the MCP server) cannot be served as asked."""

@@ -31,7 +31,15 @@ from core.replies import question_output
 from core.runner import ScenarioRunner
 from core.scenario import BaseScenario, GuideScenario, InstantScenario, StepScenario
 from core.sessions import ChatSessions
-from core.store import Direction, ReplyKind, RunStatus, ScenarioRun, Store, UserProfile
+from core.store import (
+    Direction,
+    ReplyKind,
+    RunStatus,
+    ScenarioRun,
+    Store,
+    UserProfile,
+    new_short_id,
+)
 from core.texts import Run, Text, tr
 
 __all__ = ["NLUManager", "NewCommandPending", "UserSettingsView"]
@@ -331,17 +339,27 @@ class NLUManager:
         lang: Lang,
         schedule_id: str | None = None,
         note: str | None = None,
+        run_id: str | None = None,
+        answers: dict[str, str] | None = None,
     ) -> str:
-        """Start a run without a typed command (a schedule firing); returns its id.
+        """Start a run without a typed command (a schedule firing, an agent's confirmed
+        plan); returns its id.
 
-        Missing slots are still asked in the chat; ``note`` is said first.
+        Missing slots are still asked in the chat; ``note`` is said first; ``answers``
+        answer the steps' questions in advance. A run given ``run_id`` that exists already
+        is left as it is: starting it again (in this process or another, the chat's turn
+        orders them) starts nothing.
         """
         chosen = self._runner.scenario_of_name(scenario)
         if chosen is None:
             raise ScenarioError(f"no scenario {scenario!r} is registered")
         async with self._sessions.turn(chat_id):
+            if run_id is not None and await self._storage.runs.get(run_id) is not None:
+                return run_id
             user = await self._storage.users.get_or_create(user_id)
             run = ScenarioRun(
+                short_id=run_id or new_short_id(),
+                answers=dict(answers or {}),
                 chat_id=chat_id,
                 user_id=user_id,
                 scenario=scenario,

@@ -24,6 +24,7 @@ from core.store.records import (
     User,
     utcnow,
 )
+from storage.access import AccessTokenDocument, ConfirmationDocument
 from storage.brain_memory import BrainMemoryEntry
 
 __all__ = [
@@ -115,6 +116,8 @@ ALL_DOCUMENTS: list[type[Document]] = [
     ScheduleDocument,
     PreferenceDocument,
     BrainMemoryEntry,
+    AccessTokenDocument,
+    ConfirmationDocument,
 ]
 
 _D = TypeVar("_D", bound=Document)

@@ -8,6 +8,7 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from storage.access import AccessTokenRepository, ConfirmationRepository
 from storage.active_runs import ActiveRunIndex
 from storage.batching import BatchWriter
 from storage.brain_memory import BrainMemoryRepository
@@ -42,6 +43,8 @@ class Storage:
     claims: ClaimOnce
     redis: RedisClient
     mongodb_uri: str
+    access_tokens: AccessTokenRepository
+    confirmations: ConfirmationRepository
 
 
 @asynccontextmanager
@@ -94,4 +97,6 @@ async def open_storage(
             claims=ClaimOnce(redis),
             redis=redis,
             mongodb_uri=mongodb_uri,
+            access_tokens=AccessTokenRepository(),
+            confirmations=ConfirmationRepository(),
         )

@@ -67,3 +67,14 @@ def test_bot_token_without_allow_list_is_flagged(tmp_path: Path) -> None:
     assert result.returncode == 1
     assert "TELEGRAM__ALLOWED_USERS is empty" in result.stdout
     assert "123:abc" not in result.stdout + result.stderr
+
+
+def test_mcp_without_the_bots_storage_or_with_a_bad_listen_address_is_one_line(
+    tmp_path: Path,
+) -> None:
+    alone = run("mcp", env={"DATA_DIR": str(tmp_path)})
+    assert alone.returncode == 2
+    assert "MONGODB_URI" in alone.stderr and "Traceback" not in alone.stderr
+    bad = run("mcp", "--http", "localhost", env={"DATA_DIR": str(tmp_path)})
+    assert bad.returncode == 2
+    assert "HOST:PORT" in bad.stderr and len(bad.stderr.strip().splitlines()) == 1

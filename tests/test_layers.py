@@ -53,13 +53,16 @@ def _lint(tree: Path) -> subprocess.CompletedProcess[str]:
         ("storage/leak.py", "import core.manager\n", "Storage takes from core only"),
         ("portal/leak.py", "import core.errors\n", "The reference website stands alone"),
         ("scenarios/leak.py", "import playwright\n", "Only core.browser and the adapters"),
+        ("mcpserver/leak.py", "import scenarios.booking\n", "The MCP server is a view"),
+        ("mcpserver/leak2.py", "import storage\n", "The MCP server is a view"),
     ],
 )
 def test_a_wrong_import_breaks_lint_imports(
     tmp_path: Path, module: str, line: str, contract: str
 ) -> None:
     tree = tmp_path / "tree"
-    for package in ("app", "adapters", "bot", "core", "portal", "scenarios", "storage"):
+    packages = ("app", "adapters", "bot", "core", "mcpserver", "portal", "scenarios", "storage")
+    for package in packages:
         shutil.copytree(ROOT / package, tree / package, ignore=shutil.ignore_patterns("*.pyc"))
     shutil.copy(ROOT / "pyproject.toml", tree / "pyproject.toml")
     assert _lint(tree).returncode == 0, "the unchanged tree must pass"

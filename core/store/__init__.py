@@ -4,6 +4,13 @@ The core imports these, never ``storage``; ``storage`` implements them (its docu
 are subclasses of the records) and imports nothing else of the core but ``core.errors``.
 """
 
+from core.store.access import (
+    AccessTokenRecord,
+    AccessTokenStore,
+    ConfirmAction,
+    ConfirmationRecord,
+    ConfirmationStore,
+)
 from core.store.ports import (
     Claims,
     ConversationLog,
@@ -42,6 +49,11 @@ from core.store.records import (
 
 __all__ = [
     "ACTIVE_STATUSES",
+    "AccessTokenRecord",
+    "AccessTokenStore",
+    "ConfirmAction",
+    "ConfirmationRecord",
+    "ConfirmationStore",
     "Claims",
     "ClickRole",
     "ClickTarget",

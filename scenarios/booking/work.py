@@ -8,7 +8,8 @@ the run's task ends, whatever the outcome.
 from __future__ import annotations
 
 import time
-from contextlib import AsyncExitStack
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any, Protocol
 
 from pydantic import BaseModel, SecretStr
@@ -26,11 +27,12 @@ from core.booking import (
 )
 from core.brain import Brain, PageSnapshot, Situation
 from core.browser import BrowserContext, BrowserPool, screenshot
+from core.commands import Lang
 from core.errors import PortalError
 from core.events import ContextAcquired, PortalRetried
 from core.pause import NeedsAnswer
 from core.scenario import StepContext
-from core.texts import Book
+from core.texts import Book, tr
 
 __all__ = ["Credentials", "PortalAccount", "PortalWork", "SessionVault", "read_catalogue"]
 
@@ -142,6 +144,26 @@ class PortalWork:
                 ctx, step="login", expected="the «Мои брони» page after logging in",
                 page=_snapshot(exc.summary), driver=session, probe=probe, problem=exc.message,
             )  # fmt: skip
+
+    @asynccontextmanager
+    async def reader(self, user_id: int, lang: Lang) -> AsyncIterator[BookingSession]:
+        """A logged-in session outside any run, for reading (the agent API's free rooms
+        and bookings): the user's account as a run would use, closed after the block. A
+        surprising page fails it (no brain: there is no run to ask about it)."""
+        personal = await self._vault.credentials(user_id)
+        if personal is not None:
+            username, password = personal.username, personal.password.get_secret_value()
+        else:
+            username, password = _club_login(self._account, tr(Book.NO_ACCOUNT, lang))
+        state = await self._vault.session(user_id)
+        async with self._pool.context(storage_state=state) as context:
+            session = self._system.open_session(context, username=username, password=password)
+            try:
+                await session.ensure_logged_in()
+                await self._vault.save_session(user_id, await session.storage_state())
+                yield session
+            finally:
+                await session.close()
 
     async def check_login(self, username: str, password: SecretStr) -> LoginVerdict:
         """Log in with these credentials on a fresh context (no saved cookies) and say what

@@ -1,0 +1,192 @@
+"""What the agent API takes and gives: typed requests and answers, no site types.
+
+Each tool of the MCP server takes one of the requests and returns one of the answers
+(their JSON schemas are the tools' input and output schemas), so every field carries a
+description an LLM client reads.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from core.nlu import MAX_ROOMS
+
+__all__ = [
+    "BookingAnswer",
+    "BookingInfo",
+    "BookingPlan",
+    "BuildingInfo",
+    "BuildingRooms",
+    "CancelAnswer",
+    "CancelRequest",
+    "CatalogueView",
+    "FoundRooms",
+    "RoomInfo",
+    "RoomsQuery",
+    "RulesInfo",
+    "RunOutcome",
+    "RunState",
+    "ScheduleInfo",
+    "ScheduleRequest",
+    "Weekday",
+]
+
+Weekday = Literal["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+RunState = Literal["running", "waiting", "done", "failed", "cancelled", "expired"]
+
+
+class _Request(BaseModel):
+    model_config = ConfigDict(extra="forbid")  # a misspelt field is an error, not ignored
+
+
+class RoomsQuery(_Request):
+    """Rooms wanted: where, when, how many."""
+
+    date: dt.date = Field(description="The day, YYYY-MM-DD")
+    start: dt.time = Field(description="Start time, HH:MM (on the site's time grid)")
+    end: dt.time = Field(description="End time, HH:MM")
+    building: str | None = Field(
+        None, description="A building code from the catalogue resource; omit for any building"
+    )
+    rooms: int = Field(1, ge=1, le=MAX_ROOMS, description="How many rooms")
+    adjacent: bool = Field(False, description="The rooms must stand side by side")
+    capacity: int | None = Field(None, ge=1, description="People each room must seat")
+    room_numbers: list[str] | None = Field(
+        None, max_length=MAX_ROOMS, description="Exactly these room numbers (in one building)"
+    )
+
+
+class RoomInfo(BaseModel):
+    number: str
+    building: str = Field(description="Building code")
+    floor: int | None = None
+    capacity: int | None = None
+
+
+class BuildingRooms(BaseModel):
+    building: str = Field(description="Building code")
+    building_name: str
+    free: list[RoomInfo] = Field(description="Rooms free for the whole time asked")
+    suggested: list[str] = Field(
+        description="The room numbers a booking would take here; empty if it cannot be met"
+    )
+
+
+class FoundRooms(BaseModel):
+    date: dt.date
+    start: dt.time
+    end: dt.time
+    buildings: list[BuildingRooms]
+
+
+class BookingPlan(BaseModel):
+    """Exactly what a confirmed booking will book."""
+
+    building: str
+    building_name: str
+    date: dt.date
+    start: dt.time
+    end: dt.time
+    rooms: list[str] = Field(description="Room numbers")
+    capacity: int | None = None
+
+
+class RunOutcome(BaseModel):
+    """A run started through the agent API (it shows in the user's /status in Telegram,
+    where its final answer and any question go too)."""
+
+    run_id: str
+    state: RunState
+    summary: str | None = Field(None, description="The final answer, once done")
+    error: str | None = None
+    question: str | None = Field(
+        None, description="A question the run waits on; the user answers it in Telegram"
+    )
+    steps_done: list[str] = Field(default_factory=list)
+
+
+class BookingAnswer(BaseModel):
+    """Without a confirm token: the plan and the token that confirms it. With one: the
+    plan and the run booking it."""
+
+    plan: BookingPlan
+    confirm_token: str | None = Field(
+        None, description="Call again with the same query and this token to book the plan"
+    )
+    expires_at: dt.datetime | None = None
+    run: RunOutcome | None = None
+
+
+class BookingInfo(BaseModel):
+    number: str = Field(description="The booking's number on the site")
+    building: str
+    building_name: str
+    room: str
+    date: dt.date
+    start: dt.time
+    end: dt.time
+    status: str = Field(description="active or pending (awaiting approval)")
+
+
+class CancelRequest(_Request):
+    number: str = Field(min_length=1, max_length=64, description="The booking's number")
+
+
+class CancelAnswer(BaseModel):
+    booking: BookingInfo
+    confirm_token: str | None = Field(
+        None, description="Call again with the same number and this token to cancel"
+    )
+    expires_at: dt.datetime | None = None
+    run: RunOutcome | None = None
+
+
+class ScheduleRequest(_Request):
+    """A weekly booking: the same rooms and times on the given weekdays, booked as each
+    date enters the site's booking window."""
+
+    weekdays: list[Weekday] = Field(min_length=1, max_length=7)
+    start: dt.time
+    end: dt.time
+    building: str | None = Field(None, description="A building code; omit for any building")
+    rooms: int = Field(1, ge=1, le=MAX_ROOMS)
+    adjacent: bool = False
+    capacity: int | None = Field(None, ge=1)
+    room_numbers: list[str] | None = Field(None, max_length=MAX_ROOMS)
+
+
+class ScheduleInfo(BaseModel):
+    id: str
+    weekdays: list[str]
+    start: str | None
+    end: str | None
+    building: str | None
+    rooms: int
+    adjacent: bool
+    room_numbers: list[str] | None
+    status: str
+    label: str = Field(description="As the bot shows it")
+
+
+class RulesInfo(BaseModel):
+    opens: dt.time
+    closes: dt.time
+    step_minutes: int
+    longest_minutes: int
+    horizon_days: int
+
+
+class BuildingInfo(BaseModel):
+    code: str
+    name: str
+    name_en: str
+    rooms: list[RoomInfo]
+
+
+class CatalogueView(BaseModel):
+    system: str
+    buildings: list[BuildingInfo]
+    rules: RulesInfo

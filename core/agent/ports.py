@@ -1,0 +1,43 @@
+"""What the agent API is given of the booking system (``scenarios.booking.desk`` on the
+configured site): reading it outside any run, and the runs that change it."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any, Protocol
+
+from pydantic import BaseModel, Field
+
+from core.agent.models import BookingInfo, BookingPlan, FoundRooms, RoomsQuery, ScheduleRequest
+from core.commands import Lang
+
+__all__ = ["BookingDesk", "RunRequest"]
+
+
+class RunRequest(BaseModel):
+    """A scenario run to start as it is: its slots filled, its questions answered."""
+
+    scenario: str
+    slots: dict[str, Any]
+    answers: dict[str, str] = Field(default_factory=dict)
+
+
+class BookingDesk(Protocol):
+    def check(self, query: RoomsQuery, *, lang: Lang, today: dt.date) -> None:
+        """Raise ``AgentError`` with the reason (in ``lang``) when the site's rules refuse
+        ``query`` before the site is asked."""
+
+    async def find(self, user_id: int, lang: Lang, query: RoomsQuery) -> FoundRooms:
+        """Free rooms and the ones a booking would take, per building (reads only)."""
+
+    def booking_run(self, plan: BookingPlan, query: RoomsQuery) -> RunRequest:
+        """The run that books exactly ``plan``."""
+
+    async def bookings(self, user_id: int, lang: Lang) -> list[BookingInfo]:
+        """The user's live bookings on the site (reads only)."""
+
+    def cancel_run(self, booking: BookingInfo) -> RunRequest:
+        """The run that cancels ``booking``, its confirmation already given."""
+
+    def schedule_slots(self, request: ScheduleRequest, *, lang: Lang) -> dict[str, Any]:
+        """The schedule's booking slots; ``AgentError`` when the site's rules refuse them."""
