@@ -183,7 +183,13 @@ class ScenarioRunner:
         await asyncio.gather(task, return_exceptions=True)
 
     async def resume_all(self) -> int:
-        runs = await self._storage.runs.with_status(RunStatus.RUNNING)
+        """Continue the running runs no other live process is executing; how many."""
+        runs = []
+        for run in await self._storage.runs.with_status(RunStatus.RUNNING):
+            if await self._executed_elsewhere(run):
+                log.info("run.left_to_its_process", run_id=run.short_id)
+            else:
+                runs.append(run)
         for run in runs:
             scenario = self.scenario_of(run)
             pending = (
@@ -200,6 +206,10 @@ class ScenarioRunner:
             )
             self.start(run)
         return len(runs)
+
+    async def _executed_elsewhere(self, run: ScenarioRun) -> bool:
+        me = self._storage.locks.holder
+        return run.runner not in (None, me) and await self._storage.locks.alive(run.runner)
 
     async def close(self) -> None:
         """Stop every task; their runs stay ``running`` and resume on the next start."""
@@ -256,6 +266,9 @@ class ScenarioRunner:
         slots = scenario.slot_model.model_validate(run.slots)
         results = {s.name: s.result for s in run.steps if s.status is StepStatus.DONE}
         pause = self._pause(run)
+        if run.runner != self._storage.locks.holder:  # ours now (``resume_all``)
+            run.runner = self._storage.locks.holder
+            await self._checkpoint(run, pause)
         for step in scenario.steps():
             if step.name in results:
                 continue

@@ -111,6 +111,15 @@ class KeyLocks:
             log.info("lock.taken_over", key=name, reason="its holder is dead")
         return held in (1, 2)
 
+    async def alive(self, holder: str) -> bool:
+        identity = ProcessIdentity.parse(holder)
+        if identity is None or identity.provably_dead(seen_from=self._holder):
+            return False
+        if identity == self._holder:
+            return True
+        with translate_errors("reading a process's heartbeat"):
+            return bool(await self._redis.exists(identity.liveness_key))
+
     async def extend(self, key: str, token: str, *, ttl: float = 60.0) -> bool:
         """Make a held lock last ``ttl`` seconds from now; False if it is no longer ours."""
         with translate_errors(f"extending lock {key}"):

@@ -173,6 +173,10 @@ class Locks(Protocol):
 
     async def release(self, key: str, token: str) -> None: ...
 
+    async def alive(self, holder: str) -> bool:
+        """Whether the process ``holder`` names (another's ``holder``) still runs: its
+        heartbeat is fresh and, on this machine, its pid still runs it."""
+
 
 class Claims(Protocol):
     async def claim(self, key: str, *, owner: str, ttl_seconds: int) -> bool:

@@ -207,6 +207,9 @@ class ScenarioRun(BaseModel):
     error: str | None = None
     failure_screenshot: bytes | None = None  # PNG of the page when a step failed
     reply: OwedReply | None = None
+    # The process executing the run (``Locks.holder``): another process starting beside it
+    # (the MCP server beside the bot) leaves the run to it while it lives.
+    runner: str | None = None
     schedule_id: str | None = None
     created_at: datetime = Field(default_factory=utcnow)
     updated_at: datetime = Field(default_factory=utcnow)

@@ -166,3 +166,19 @@ async def test_a_killed_bot_process_lock_is_taken_over_at_once(
         finally:
             child.kill()
             child.wait()
+
+
+async def test_whether_a_holder_lives_is_told_by_its_heartbeat_and_its_pid(
+    redis: RedisClient,
+) -> None:
+    locks = KeyLocks(redis)
+    assert await locks.alive(locks.holder)  # this process
+    assert not await locks.alive(str(_elsewhere()))  # no heartbeat
+    await redis.set(_elsewhere().liveness_key, b"1", px=60_000)
+    assert await locks.alive(str(_elsewhere()))
+    assert not await locks.alive("a lock of an older version")
+    gone = subprocess.Popen([sys.executable, "-c", ""])
+    gone.wait()
+    dead = dataclasses.replace(ProcessIdentity.current(), pid=gone.pid)
+    await redis.set(dead.liveness_key, b"1", px=60_000)
+    assert not await locks.alive(str(dead))  # its pid no longer runs it
