@@ -142,12 +142,9 @@ def run(
             )  # fmt: skip
         except KeyboardInterrupt:
             pass
-        except ConfigError as exc:
+        except ClubError as exc:  # a configuration error is not retried by the supervisor
             typer.secho(f"clubman: {exc}", err=True, fg=typer.colors.RED)
-            return EXIT_CONFIG
-        except ClubError as exc:
-            typer.secho(f"clubman: {exc}", err=True, fg=typer.colors.RED)
-            return 1
+            return EXIT_CONFIG if isinstance(exc, ConfigError) else 1
         return 0
 
     try:

@@ -59,8 +59,7 @@ class CrashLoop:
 
 
 def _run_worker(work: Callable[[], int]) -> int:  # pragma: no cover - runs in the child
-    for signum in _STOP_SIGNALS:
-        signal.signal(signum, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the supervisor's handlers are not ours
     signal.signal(signal.SIGINT, signal.default_int_handler)
     die_with_parent()
     try:

@@ -16,7 +16,7 @@ from core.commands import Lang, as_lang
 from core.nlu.analysis import has_cyrillic
 from core.store.records import UserProfile
 
-__all__ = ["answer_language", "known_language", "written_in"]
+__all__ = ["answer_language", "known_language", "learnt_language", "written_in"]
 
 # Two Latin letters in a row: "ok", "book"; not "301a" or a lone "x".
 _LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
@@ -43,3 +43,13 @@ def answer_language(profile: UserProfile, text: str, *, client: Lang | None) -> 
     if profile.language_chosen:
         return as_lang(profile.language)
     return written_in(text) or known_language(profile, client=client)
+
+
+def learnt_language(profile: UserProfile, text: str) -> Lang | None:
+    """The language ``text`` teaches the profile to keep, if it changes what it keeps."""
+    written = written_in(text)
+    if profile.language_chosen or written is None:
+        return None
+    if written == profile.language and profile.language_learned:
+        return None
+    return written

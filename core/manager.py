@@ -23,7 +23,7 @@ from core.collector import SlotCollector
 from core.commands import Answer, Command, Lang, as_lang
 from core.errors import ConfigError, ScenarioError
 from core.events import CommandReceived, EventBus, NoScenario, RunFinished, ScenarioChosen
-from core.language import answer_language, known_language, written_in
+from core.language import answer_language, known_language, learnt_language
 from core.nlu import Decision, Intent, parse
 from core.output import AnswerOutcome, OutputSink, Question, Reply, RunView
 from core.planner import IntentClassifier, ProxyPlanner
@@ -241,9 +241,8 @@ class NLUManager:
         places = self._catalogues.places
         decision = parse(command.text, now=self._clock.now(), tz=tz, places=places)
         lang = answer_language(user, command.text, client=command.lang)
-        learnt = not user.language_chosen and written_in(command.text) is not None
-        if learnt and (lang != user.language or not user.language_learned):
-            await self.set_language(command.user_id, lang, chosen=False)  # it sticks
+        if (learnt := learnt_language(user, command.text)) is not None:
+            await self.set_language(command.user_id, learnt, chosen=False)  # it sticks
         update: dict[str, Any] = {"lang": lang}
         forced = self._forced_intent(command)
         if forced is not None:

@@ -99,9 +99,7 @@ class ScenarioRunner:
         scenario = self.scenario_of(run)
         if scenario is None or run.status is not RunStatus.DONE:
             return None
-        slots = scenario.slot_model.model_validate(run.slots)
-        results = {s.name: s.result for s in run.steps if s.status is StepStatus.DONE}
-        return self._context(run, slots, results)
+        return self._context(run, *_checkpointed(run, scenario))
 
     def progress(self, run: ScenarioRun, *, current: str | None = None) -> Progress:
         lang = as_lang(run.lang)
@@ -263,8 +261,7 @@ class ScenarioRunner:
 
     async def _run_steps(self, run: ScenarioRun, scenario: StepScenario[Any]) -> None:
         run_id = run.short_id
-        slots = scenario.slot_model.model_validate(run.slots)
-        results = {s.name: s.result for s in run.steps if s.status is StepStatus.DONE}
+        slots, results = _checkpointed(run, scenario)
         pause = self._pause(run)
         if run.runner != self._storage.locks.holder:  # ours now (``resume_all``)
             run.runner = self._storage.locks.holder
@@ -382,6 +379,14 @@ class ScenarioRunner:
         lang = as_lang(run.lang)
         text = tr(Run.PAUSED_OUTAGE, lang, title=self.progress(run).title)
         return _Pause(self._outage, self._sink, Reply(chat_id=run.chat_id, text=text, lang=lang))
+
+
+def _checkpointed(
+    run: ScenarioRun, scenario: StepScenario[Any]
+) -> tuple[Any, dict[str, dict[str, Any]]]:
+    """The run's slots and the results of its done steps, as last saved."""
+    slots = scenario.slot_model.model_validate(run.slots)
+    return slots, {s.name: s.result for s in run.steps if s.status is StepStatus.DONE}
 
 
 def _millis(record: StepRecord) -> float:
