@@ -138,10 +138,12 @@ async def _open(
     *,
     clock: Clock | None = None,
     metrics: Metrics | None = None,
+    messenger: bool = True,
 ) -> AsyncIterator[_Core]:
     """Everything behind a view, in order: the booking system and its club account, the
     browser pool, the LLM layer, the catalogue, the scenarios, the manager, the
-    scheduler. ``metrics`` count what the event bus carries."""
+    scheduler. ``metrics`` count what the event bus carries; ``messenger``: the view
+    sends messages (the MCP server's leaves them to the bot, reminders too)."""
     async with AsyncExitStack() as stack:
         url, account = await stack.enter_async_context(_portal(settings))
         system = choose_system(settings.portal.kind, url)
@@ -180,6 +182,7 @@ async def _open(
                 storage=storage, manager=manager, clock=clock,
                 settings=settings.scheduler, owner_id=storage.locks.holder, bus=bus,
                 catalogues=catalogues,
+                reminders=manager.runner.reminders if messenger else None,
             )
         )  # fmt: skip
         accounts = AccountService(
@@ -211,7 +214,7 @@ async def open_agent(
 ) -> AsyncIterator[AgentService]:
     """The agent API (the MCP server's) on a core of its own over the same storage: its
     runs are the users' chats' runs, resumed here after a restart like the bot's."""
-    async with _open(settings, storage, sink, clock=clock) as core:
+    async with _open(settings, storage, sink, clock=clock, messenger=False) as core:
         desk = PortalDesk(
             work=core.work, catalogues=core.catalogues, preferences=storage.preferences
         )

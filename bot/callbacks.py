@@ -14,6 +14,7 @@ __all__ = [
     "LoginCb",
     "NewCommandCb",
     "OtherCb",
+    "RemindCb",
     "TzCb",
 ]
 
@@ -45,6 +46,12 @@ class LangCb(CallbackData, prefix="l"):
 
 class TzCb(CallbackData, prefix="t"):
     tz: str
+
+
+class RemindCb(CallbackData, prefix="r"):
+    """/settings: reminders an hour before each booking on (``on``) or off."""
+
+    on: bool
 
 
 class LoginCb(CallbackData, prefix="lg"):

@@ -132,7 +132,7 @@ def build_dispatcher(
         )
     )
     dispatcher.update.outer_middleware(ChatOrderMiddleware(manager.chat_turn))
-    dispatcher.update.outer_middleware(LanguageMiddleware(manager.language))
+    dispatcher.update.outer_middleware(LanguageMiddleware(manager.user_settings.language))
     dispatcher.include_routers(*routers(), errors.router())
     dispatcher.startup.register(set_commands)
     return dispatcher

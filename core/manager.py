@@ -10,7 +10,7 @@ from contextlib import AbstractAsyncContextManager
 from datetime import timedelta
 from types import TracebackType
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo
 
 import structlog
 from pydantic import BaseModel
@@ -23,7 +23,7 @@ from core.collector import SlotCollector
 from core.commands import Answer, Command, Lang, as_lang
 from core.errors import ConfigError, ScenarioError
 from core.events import CommandReceived, EventBus, NoScenario, RunFinished, ScenarioChosen
-from core.language import answer_language, known_language, learnt_language
+from core.language import answer_language, learnt_language
 from core.nlu import Decision, Intent, parse
 from core.output import AnswerOutcome, OutputSink, Question, Reply, RunView
 from core.planner import IntentClassifier, ProxyPlanner
@@ -41,8 +41,9 @@ from core.store import (
     new_short_id,
 )
 from core.texts import Run, Text, tr
+from core.user_settings import UserSettings
 
-__all__ = ["NLUManager", "NewCommandPending", "UserSettingsView"]
+__all__ = ["NLUManager", "NewCommandPending"]
 
 log = structlog.get_logger("clubman.manager")
 
@@ -58,11 +59,6 @@ class NewCommandPending(BaseModel):
     run_id: str
     question: str
     lang: Lang
-
-
-class UserSettingsView(BaseModel):
-    language: Lang
-    timezone: str
 
 
 class NLUManager:
@@ -105,6 +101,7 @@ class NLUManager:
             storage=storage, runner=self._runner, bus=bus, clock=clock, catalogues=catalogues
         )
         self._sessions = ChatSessions(storage)
+        self.user_settings = UserSettings(storage.users, default_timezone=default_timezone)
         self._expiry_task: asyncio.Task[None] | None = None
         self._sweep_task: asyncio.Task[None] | None = None
 
@@ -242,7 +239,8 @@ class NLUManager:
         decision = parse(command.text, now=self._clock.now(), tz=tz, places=places)
         lang = answer_language(user, command.text, client=command.lang)
         if (learnt := learnt_language(user, command.text)) is not None:
-            await self.set_language(command.user_id, learnt, chosen=False)  # it sticks
+            # it sticks
+            await self.user_settings.set_language(command.user_id, learnt, chosen=False)
         update: dict[str, Any] = {"lang": lang}
         forced = self._forced_intent(command)
         if forced is not None:
@@ -527,36 +525,3 @@ class NLUManager:
             events, timezone=run.timezone, filename=f"bookings-{run.short_id}.ics",
             now=self._clock.now(),
         )  # fmt: skip
-
-    async def user_settings(self, user_id: int) -> UserSettingsView:
-        user = await self._storage.users.get_or_create(user_id)
-        return UserSettingsView(
-            language=as_lang(user.language), timezone=user.timezone or self._default_tz
-        )
-
-    async def language(self, user_id: int, *, client: Lang | None, name: str = "") -> Lang:
-        """The language a user is answered in (``core.language``); a new user's is their
-        client's."""
-        profile = await self._storage.users.profile(user_id, name=name, language=client or "ru")
-        return known_language(profile, client=client)
-
-    async def set_language(self, user_id: int, lang: Lang, *, chosen: bool = True) -> None:
-        """``chosen``: picked in /settings, so what they write no longer changes it; else
-        learnt from what they wrote."""
-        user = await self._storage.users.get_or_create(user_id)
-        user.language = lang
-        user.language_chosen = user.language_chosen or chosen
-        user.language_learned = True
-        await self._storage.users.save(user)
-
-    async def set_timezone(self, user_id: int, tz: str) -> None:
-        try:
-            ZoneInfo(tz)
-        # OSError: a name too long for a file name (zoneinfo looks names up as files).
-        except (ZoneInfoNotFoundError, ValueError, OSError) as exc:
-            raise ConfigError(
-                f"unknown time zone {tz!r}", hint="use a name like Europe/Moscow"
-            ) from exc
-        user = await self._storage.users.get_or_create(user_id)
-        user.timezone = tz
-        await self._storage.users.save(user)

@@ -36,6 +36,7 @@ from core.events import (
 )
 from core.output import OutputSink, Progress, Reply, StepState, StepView
 from core.pause import NeedsAnswer, QuestionSpec
+from core.reminders import Reminders
 from core.replies import Replies, question_output
 from core.scenario import StepContext, StepScenario
 from core.store import (
@@ -87,6 +88,7 @@ class ScenarioRunner:
         self._outage = outage or OutagePolicy()
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self.replies = Replies(storage.runs, sink)
+        self.reminders = Reminders(storage.reminders, storage.users, sink, clock=clock)
 
     def scenario_of(self, run: ScenarioRun) -> StepScenario[Any] | None:
         return self._scenarios.get(run.scenario)
@@ -310,6 +312,8 @@ class ScenarioRunner:
         context = self._context(run, slots, results)
         summary = scenario.summary(context)
         calendar = bool(scenario.calendar(context))
+        changes = scenario.changes(context)
+        await pause.through(lambda: self.reminders.note(run, changes))
         self.replies.owe(run, ReplyKind.DONE, summary, now=self._clock.now(), calendar=calendar)
         await self._finish(run, RunStatus.DONE, summary=summary, pause=pause)
         await self.replies.send(run)

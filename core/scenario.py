@@ -20,6 +20,7 @@ from core.events import BaseEvent
 from core.nlu import Decision, Intent, Places, SlotParseError, parse_slot, question_for
 from core.output import Option
 from core.pause import NeedsAnswer, QuestionSpec
+from core.reminders import BookingChanges
 from core.texts import Run, Text, tr
 
 __all__ = [
@@ -188,6 +189,11 @@ class StepScenario(BaseScenario, Generic[S]):
     def calendar(self, ctx: StepContext[Any]) -> list[CalendarEvent]:
         """What a finished run offers for the user's calendar (none by default)."""
         return []
+
+    def changes(self, ctx: StepContext[Any]) -> BookingChanges:
+        """What a finished run booked or cancelled (its reminders follow it; none by
+        default)."""
+        return BookingChanges()
 
     async def screenshot(self, run_id: str) -> bytes | None:
         """A picture of what the run saw when a step failed, if it has one."""

@@ -26,6 +26,7 @@ from core.store.records import (
 )
 from storage.access import AccessTokenDocument, ConfirmationDocument
 from storage.brain_memory import BrainMemoryEntry
+from storage.reminders import ReminderDocument
 
 __all__ = [
     "ALL_DOCUMENTS",
@@ -118,6 +119,7 @@ ALL_DOCUMENTS: list[type[Document]] = [
     BrainMemoryEntry,
     AccessTokenDocument,
     ConfirmationDocument,
+    ReminderDocument,
 ]
 
 _D = TypeVar("_D", bound=Document)

@@ -19,6 +19,7 @@ from storage.local_mongo import MEMORY, local_mongo
 from storage.mongo import open_mongo
 from storage.records import ConversationRepository, EventRepository
 from storage.redis_client import RedisClient, open_redis
+from storage.reminders import ReminderRepository
 from storage.runs import RunRepository
 from storage.schedules import ScheduleRepository
 from storage.users import PreferenceRepository, UserRepository
@@ -45,6 +46,7 @@ class Storage:
     mongodb_uri: str
     access_tokens: AccessTokenRepository
     confirmations: ConfirmationRepository
+    reminders: ReminderRepository
 
 
 @asynccontextmanager
@@ -99,4 +101,5 @@ async def open_storage(
             mongodb_uri=mongodb_uri,
             access_tokens=AccessTokenRepository(),
             confirmations=ConfirmationRepository(),
+            reminders=ReminderRepository(),
         )

@@ -1,5 +1,5 @@
-"""/settings: language (RU/EN) and time zone, by buttons or ``/settings Area/City``; an
-argument it does not know is answered with the choices."""
+"""/settings: language (RU/EN), time zone and reminders, by buttons (or
+``/settings Area/City``); an argument it does not know is answered with the choices."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from typing import TYPE_CHECKING
 
 from aiogram import F, Router
 from aiogram.filters import Command, CommandObject
-from aiogram.types import CallbackQuery, Message
+from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message
 
-from bot.callbacks import LangCb, TzCb
+from bot.callbacks import LangCb, RemindCb, TzCb
 from bot.keyboards.settings import settings_keyboard
 from bot.settings_choice import LanguageChoice, ZoneChoice, parse_choice, shown
 from core.commands import Lang
@@ -18,6 +18,7 @@ from core.texts import Bot, tr
 if TYPE_CHECKING:
     from bot.sink import TelegramSink
     from core.manager import NLUManager
+    from core.user_settings import UserSettingsView
 
 __all__ = ["router"]
 
@@ -29,36 +30,46 @@ async def settings(
     arg = command.args or ""
     choice = parse_choice(arg)
     if isinstance(choice, LanguageChoice):
-        await manager.set_language(user_id, choice.lang)
+        await manager.user_settings.set_language(user_id, choice.lang)
         sink.send_text(message.chat.id, tr(Bot.LANGUAGE_SET, choice.lang))
     elif isinstance(choice, ZoneChoice):
-        await manager.set_timezone(user_id, choice.zone)
+        await manager.user_settings.set_timezone(user_id, choice.zone)
         sink.send_text(message.chat.id, tr(Bot.TIMEZONE_SET, lang, tz=choice.zone))
     elif arg.strip():
         sink.send_text(message.chat.id, tr(Bot.SETTINGS_UNKNOWN, lang, arg=shown(arg)))
-    current = await manager.user_settings(user_id)
-    body = tr(Bot.SETTINGS, lang, language=current.language.upper(), timezone=current.timezone)
-    keyboard = settings_keyboard(language=current.language, timezone=current.timezone)
-    sink.send_text(message.chat.id, body, keyboard=keyboard)
+    current = await manager.user_settings.view(user_id)
+    sink.send_text(message.chat.id, _body(current, lang), keyboard=_keyboard(current))
+
+
+def _body(current: UserSettingsView, lang: Lang) -> str:
+    reminders = Bot.REMINDERS_ON if current.reminders else Bot.REMINDERS_OFF
+    return tr(
+        Bot.SETTINGS, lang, language=current.language.upper(), timezone=current.timezone,
+        reminders=tr(reminders, lang),
+    )  # fmt: skip
+
+
+def _keyboard(current: UserSettingsView) -> InlineKeyboardMarkup:
+    return settings_keyboard(
+        language=current.language, timezone=current.timezone, reminders=current.reminders
+    )
 
 
 async def _refresh(
     query: CallbackQuery, manager: NLUManager, sink: TelegramSink, lang: Lang
 ) -> None:
-    current = await manager.user_settings(query.from_user.id)
+    current = await manager.user_settings.view(query.from_user.id)
     if query.message is None:
         return
     chat_id, message_id = query.message.chat.id, query.message.message_id
-    body = tr(Bot.SETTINGS, lang, language=current.language.upper(), timezone=current.timezone)
-    keyboard = settings_keyboard(language=current.language, timezone=current.timezone)
-    sink.edit_text(chat_id, message_id, body, keyboard=keyboard)
+    sink.edit_text(chat_id, message_id, _body(current, lang), keyboard=_keyboard(current))
 
 
 async def on_language(
     query: CallbackQuery, callback_data: LangCb, manager: NLUManager, sink: TelegramSink
 ) -> None:
     new: Lang = "en" if callback_data.lang == "en" else "ru"
-    await manager.set_language(query.from_user.id, new)
+    await manager.user_settings.set_language(query.from_user.id, new)
     await query.answer(tr(Bot.LANGUAGE_SET, new))
     await _refresh(query, manager, sink, new)
 
@@ -66,8 +77,20 @@ async def on_language(
 async def on_timezone(
     query: CallbackQuery, callback_data: TzCb, manager: NLUManager, sink: TelegramSink, lang: Lang
 ) -> None:
-    await manager.set_timezone(query.from_user.id, callback_data.tz)
+    await manager.user_settings.set_timezone(query.from_user.id, callback_data.tz)
     await query.answer(tr(Bot.TIMEZONE_SET, lang, tz=callback_data.tz))
+    await _refresh(query, manager, sink, lang)
+
+
+async def on_reminders(
+    query: CallbackQuery,
+    callback_data: RemindCb,
+    manager: NLUManager,
+    sink: TelegramSink,
+    lang: Lang,
+) -> None:
+    await manager.user_settings.set_reminders(query.from_user.id, callback_data.on)
+    await query.answer(tr(Bot.REMINDERS_SET if callback_data.on else Bot.REMINDERS_UNSET, lang))
     await _refresh(query, manager, sink, lang)
 
 
@@ -77,4 +100,5 @@ def router() -> Router:
     router.message.register(settings, Command("settings"))
     router.callback_query.register(on_language, LangCb.filter(F.lang.in_({"ru", "en"})))
     router.callback_query.register(on_timezone, TzCb.filter())
+    router.callback_query.register(on_reminders, RemindCb.filter())
     return router

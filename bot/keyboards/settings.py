@@ -1,10 +1,12 @@
-"""The /settings keyboard: language and a few common time zones."""
+"""The /settings keyboard: language, reminders and a few common time zones."""
 
 from __future__ import annotations
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.callbacks import LangCb, TzCb
+from bot.callbacks import LangCb, RemindCb, TzCb
+from core.commands import Lang
+from core.texts import Bot, tr
 
 __all__ = ["TIMEZONES", "settings_keyboard"]
 
@@ -27,7 +29,11 @@ def _mark(text: str, chosen: bool) -> str:
     return f"• {text}" if chosen else text
 
 
-def settings_keyboard(*, language: str, timezone: str) -> InlineKeyboardMarkup:
+def settings_keyboard(*, language: Lang, timezone: str, reminders: bool) -> InlineKeyboardMarkup:
+    remind = InlineKeyboardButton(
+        text=_mark(tr(Bot.REMIND_BUTTON, language), reminders),
+        callback_data=RemindCb(on=not reminders).pack(),  # a tap switches it
+    )
     rows = [
         [
             InlineKeyboardButton(
@@ -36,7 +42,8 @@ def settings_keyboard(*, language: str, timezone: str) -> InlineKeyboardMarkup:
             InlineKeyboardButton(
                 text=_mark("English", language == "en"), callback_data=LangCb(lang="en").pack()
             ),
-        ]
+        ],
+        [remind],
     ]
     zones = [
         InlineKeyboardButton(

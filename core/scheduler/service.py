@@ -27,17 +27,19 @@ from core.clock import Clock
 from core.errors import ClubError
 from core.events import BaseEvent, EventBus, RunFinished
 from core.manager import NLUManager
+from core.reminders import Reminders
 from core.scheduler.book import ScheduleChanged
 from core.scheduler.firing import ScheduleFirer
 from core.scheduler.settings import SchedulerSettings
 from core.scheduler.trigger import WindowTrigger
 from core.store import Schedule, ScheduleStatus, Store
 
-__all__ = ["TICK_JOB", "BookingScheduler"]
+__all__ = ["REMIND_JOB", "TICK_JOB", "BookingScheduler"]
 
 log = structlog.get_logger("clubman.scheduler")
 
 TICK_JOB = "schedules:tick"
+REMIND_JOB = "reminders:send"
 _SOON = ":soon"  # suffix of a one-off job that fires a new schedule right away
 
 
@@ -52,8 +54,12 @@ class BookingScheduler:
         catalogues: Catalogues,
         owner_id: str,
         bus: EventBus | None = None,
+        reminders: Reminders | None = None,
     ) -> None:
+        """``reminders``: sent by this process (the one with the messenger), due ones on
+        every tick and every ``remind_every_seconds``."""
         self._storage = storage
+        self._reminders = reminders
         self._manager = manager
         self._clock = clock
         self._settings = settings
@@ -94,6 +100,13 @@ class BookingScheduler:
             next_run_time=dt.datetime.now(dt.UTC),  # catch up at once after downtime
             replace_existing=True,
         )
+        if self._reminders is not None:
+            self._timer.add_job(
+                self._remind_job,
+                IntervalTrigger(seconds=self._settings.remind_every_seconds, timezone=dt.UTC),
+                id=REMIND_JOB,
+                replace_existing=True,
+            )
         log.info("scheduler.started", owner=self._owner, jobs=len(self.job_ids()))
         return self
 
@@ -111,7 +124,9 @@ class BookingScheduler:
     def job_ids(self) -> list[str]:
         """Ids of the schedules that have a timer job."""
         return sorted(
-            j.id for j in self._timer.get_jobs() if j.id != TICK_JOB and _SOON not in j.id
+            j.id
+            for j in self._timer.get_jobs()
+            if j.id not in (TICK_JOB, REMIND_JOB) and _SOON not in j.id
         )
 
     def next_fire_time(self, schedule_id: str) -> dt.datetime | None:
@@ -202,14 +217,30 @@ class BookingScheduler:
         except Exception:
             log.exception("scheduler.tick_failed")
 
+    async def _remind_job(self) -> None:
+        structlog.contextvars.clear_contextvars()
+        try:
+            await self.remind(self._clock.now())
+        except Exception:
+            log.exception("scheduler.remind_failed")
+
     # --- the work (tests drive these with a manual clock) -------------------------------
 
     async def tick(self, now: dt.datetime | None = None) -> list[str]:
-        """Sync jobs with the documents, settle firings, fire what is due; returns run ids."""
+        """Sync jobs with the documents, settle firings, fire what is due, send due
+        reminders; returns the ids of the runs started."""
         moment = now or self._clock.now()
         await self.rebuild()
         await self.reconcile(moment)
-        return await self.fire_due(moment)
+        started = await self.fire_due(moment)
+        await self.remind(moment)
+        return started
+
+    async def remind(self, now: dt.datetime) -> int:
+        """Send the reminders due at ``now``; how many were handed to the view."""
+        if self._closed or self._reminders is None:
+            return 0
+        return await self._reminders.send_due(now)
 
     async def fire_due(self, now: dt.datetime) -> list[str]:
         """Fire every active schedule's due dates; returns the ids of the runs started."""

@@ -34,6 +34,8 @@ class SchedulerSettings(BaseModel):
     # of one job are coalesced into one.
     misfire_grace_seconds: int | None = 6 * 3600
     coalesce: bool = True
+    # How often due reminders of bookings are looked for (they are due an hour before).
+    remind_every_seconds: float = Field(default=30.0, gt=0)
     # A new schedule's first firing waits this long, so «создана» is said before it.
     first_fire_delay_seconds: float = Field(default=1.0, ge=0)
 

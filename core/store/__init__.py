@@ -46,6 +46,7 @@ from core.store.records import (
     new_short_id,
     utcnow,
 )
+from core.store.reminders import ReminderRecord, ReminderRoom, ReminderState, ReminderStore
 
 __all__ = [
     "ACTIVE_STATUSES",
@@ -69,6 +70,10 @@ __all__ = [
     "PendingQuestion",
     "ReplyKind",
     "ReplyState",
+    "ReminderRecord",
+    "ReminderRoom",
+    "ReminderState",
+    "ReminderStore",
     "RunStatus",
     "RunStore",
     "ScenarioRun",

@@ -28,6 +28,7 @@ from core.store.records import (
     User,
     UserProfile,
 )
+from core.store.reminders import ReminderStore
 
 __all__ = [
     "Claims",
@@ -200,6 +201,9 @@ class Store(Protocol):
 
     @property
     def events(self) -> EventLog: ...
+
+    @property
+    def reminders(self) -> ReminderStore: ...
 
     @property
     def locks(self) -> Locks: ...

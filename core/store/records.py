@@ -61,6 +61,7 @@ class User(BaseModel):
     language_chosen: bool = False  # chosen in /settings: what they write no longer changes it
     language_learned: bool = False  # they wrote in it (else their client's language leads)
     timezone: str | None = None
+    reminders: bool = False  # «напоминать за 1 час» in /settings
     role: str = "manager"
     portal_username: str | None = None
     # Fernet token; the key lives in settings, never next to the data.

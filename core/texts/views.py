@@ -27,11 +27,18 @@ class Bot:
     STATUS_HEADER = Text("Текущие задачи:", "Current tasks:")
     STATUS_WAITING = Text("ждёт ответа: {question}", "waiting for an answer: {question}")
     SETTINGS = Text(
-        "Настройки\nЯзык: {language}\nЧасовой пояс: {timezone}\n\nВыберите язык и пояс кнопками "
-        "или напишите, например, /settings Europe/Berlin.",
-        "Settings\nLanguage: {language}\nTime zone: {timezone}\n\nPick a language and a zone "
-        "below or send e.g. /settings Europe/Berlin.",
+        "Настройки\nЯзык: {language}\nЧасовой пояс: {timezone}\nНапоминания: {reminders}\n\n"
+        "Выберите кнопками или напишите, например, /settings Europe/Berlin.",
+        "Settings\nLanguage: {language}\nTime zone: {timezone}\nReminders: {reminders}\n\n"
+        "Pick below or send e.g. /settings Europe/Berlin.",
     )
+    REMINDERS_ON = Text("за 1 час до брони", "1 hour before a booking")
+    REMINDERS_OFF = Text("выключены", "off")
+    REMIND_BUTTON = Text("🔔 Напоминать за 1 час", "🔔 Remind me 1 hour before")
+    REMINDERS_SET = Text(
+        "Напомню за час до каждой брони.", "I will remind you an hour before each booking."
+    )
+    REMINDERS_UNSET = Text("Напоминания выключены.", "Reminders are off.")
     LANGUAGE_SET = Text("Язык: русский.", "Language: English.")
     TIMEZONE_SET = Text("Часовой пояс: {tz}.", "Time zone: {tz}.")
     SETTINGS_UNKNOWN = Text(

@@ -21,6 +21,7 @@ from core.commands import Lang
 from core.errors import PortalError, ScenarioError
 from core.nlu import Decision, Intent
 from core.output import Option
+from core.reminders import BookingChanges
 from core.scenario import Step, StepContext, StepScenario
 from core.texts import Bookings, Calendar, Common, day_label, tr
 from scenarios.booking.book import run_of
@@ -263,3 +264,8 @@ class CancelBooking(_PortalScenario):
             done = Bookings.CANCELLED_MANY if len(chosen.numbers) > 1 else Bookings.CANCELLED
             return ctx.tr(done, what=chosen.text)
         return ctx.tr(Bookings.KEPT)
+
+    def changes(self, ctx: StepContext[Any]) -> BookingChanges:
+        if not ctx.result("cancel", Cancelled).cancelled:
+            return BookingChanges()
+        return BookingChanges(cancelled=ctx.result("choose", Chosen).numbers)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.callbacks import AnswerCb, CancelCb, OtherCb
+from bot.callbacks import AnswerCb, CancelCb, OtherCb, RemindCb
 from bot.keyboards import question_keyboard, settings_keyboard
 from bot.render import error_text, progress_text, split_text, status_text
 from core.output import Option, Progress, Question, RunView, StepState, StepView
@@ -75,9 +75,14 @@ def test_question_keyboard_has_other_only_with_free_text_and_always_cancel() -> 
 
 
 def test_settings_keyboard_marks_current_choice_and_fits() -> None:
-    keyboard = settings_keyboard(language="en", timezone="Asia/Novosibirsk")
+    keyboard = settings_keyboard(language="en", timezone="Asia/Novosibirsk", reminders=False)
     labels = [b.text for row in keyboard.inline_keyboard for b in row]
     assert "• English" in labels and "Русский" in labels and "• Novosibirsk" in labels
+    assert "🔔 Remind me 1 hour before" in labels  # off: unmarked, a tap turns it on
+    on = settings_keyboard(language="ru", timezone="UTC", reminders=True)
+    remind = on.inline_keyboard[1][0]
+    assert remind.text == "• 🔔 Напоминать за 1 час"
+    assert RemindCb.unpack(remind.callback_data or "").on is False  # a tap turns it off
     assert all(
         len((b.callback_data or "").encode()) <= 64 for row in keyboard.inline_keyboard for b in row
     )

@@ -1,0 +1,178 @@
+"""Reminders of upcoming bookings: «напоминать за 1 час», per user, off by default.
+
+A booking run that finishes tells what it booked (``StepScenario.changes``), and the
+runner notes it here before the run is saved done: one reminder per request, due an
+hour before it starts (``core.store.reminders`` keeps it). A run that cancels bookings
+takes their rooms out of the reminders; a reminder left without rooms is never sent.
+
+The scheduler calls ``send_due`` on its timer. Whether the user wants reminders is read
+then, so turning them on covers the bookings already made. A reminder due after its
+booking began (the bot was down) is skipped, not sent late. Sending follows the
+replies' outbox (``core.replies``): claimed right before the message leaves, so it goes
+out once across restarts and processes, and never twice.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from zoneinfo import ZoneInfo
+
+import structlog
+from pydantic import BaseModel
+
+from core.clock import Clock
+from core.commands import as_lang
+from core.errors import StorageError
+from core.output import OutputSink, Reply
+from core.store import (
+    ReminderRecord,
+    ReminderRoom,
+    ReminderState,
+    ReminderStore,
+    ScenarioRun,
+    UserStore,
+)
+from core.texts import Remind, day_label, tr
+
+__all__ = ["LEAD", "BookedRequest", "BookingChanges", "ReminderRoom", "Reminders", "reminder_text"]
+
+log = structlog.get_logger("clubman.reminders")
+
+LEAD = dt.timedelta(hours=1)  # «напоминать за 1 час»
+
+
+class BookedRequest(BaseModel):
+    """The rooms one request booked, at one place and time (wall clock, the run's zone)."""
+
+    place: str
+    day: dt.date
+    start: dt.time
+    end: dt.time
+    rooms: list[ReminderRoom]
+
+
+class BookingChanges(BaseModel):
+    """What a finished run did to the club's bookings."""
+
+    made: BookedRequest | None = None
+    cancelled: list[str] = []  # the site's booking numbers
+
+
+def reminder_text(record: ReminderRecord, *, now: dt.datetime) -> str:
+    lang = as_lang(record.lang)
+    zone = ZoneInfo(record.timezone)
+    start, end = record.starts_at.astimezone(zone), record.ends_at.astimezone(zone)
+    span = f"{start:%H:%M}–{end:%H:%M}"
+    if start.date() == now.astimezone(zone).date():
+        when = tr(Remind.TODAY, lang, span=span)
+    else:
+        when = tr(Remind.ON_DAY, lang, day=day_label(start.date(), lang), span=span)
+    rooms = ", ".join(room.room for room in record.rooms)
+    return tr(Remind.UPCOMING, lang, when=when, place=record.place, rooms=rooms)
+
+
+class _Receipt:
+    def __init__(self, reminders: Reminders, run_id: str) -> None:
+        self._reminders = reminders
+        self._run_id = run_id
+
+    async def attempting(self) -> bool:
+        store = self._reminders.store
+        try:
+            taken = await store.mark(
+                self._run_id, was=ReminderState.PENDING, now=ReminderState.ATTEMPTED
+            )
+        except StorageError:
+            log.warning("reminder.postponed", run_id=self._run_id)  # the next round sends it
+            taken = False
+        if not taken:
+            self._reminders.in_flight.discard(self._run_id)
+        return taken
+
+    async def sent(self, message_id: int | None) -> None:
+        self._reminders.in_flight.discard(self._run_id)
+        try:
+            await self._reminders.store.mark(
+                self._run_id,
+                was=ReminderState.ATTEMPTED,
+                now=ReminderState.SENT,
+                message_id=message_id,
+            )
+        except StorageError:  # it did arrive; left ATTEMPTED it is not sent again either
+            log.warning("reminder.sent_unrecorded", run_id=self._run_id)
+
+
+class Reminders:
+    def __init__(
+        self, store: ReminderStore, users: UserStore, sink: OutputSink, *, clock: Clock
+    ) -> None:
+        self.store = store
+        self._users = users
+        self._sink = sink
+        self._clock = clock
+        self.in_flight: set[str] = set()  # handed to the view by this process
+
+    async def note(self, run: ScenarioRun, changes: BookingChanges) -> None:
+        """Keep the reminders in step with what ``run`` booked or cancelled."""
+        if changes.made is not None:
+            await self._plan(run, changes.made)
+        if changes.cancelled:
+            await self._forget(set(changes.cancelled))
+
+    async def _plan(self, run: ScenarioRun, made: BookedRequest) -> None:
+        zone = ZoneInfo(run.timezone)
+        starts = dt.datetime.combine(made.day, made.start, tzinfo=zone).astimezone(dt.UTC)
+        ends = dt.datetime.combine(made.day, made.end, tzinfo=zone).astimezone(dt.UTC)
+        due = starts - LEAD
+        if due <= self._clock.now():  # booked within the hour: nothing to remind of
+            return
+        record = ReminderRecord(
+            run_id=run.short_id, chat_id=run.chat_id, user_id=run.user_id, lang=run.lang,
+            timezone=run.timezone, place=made.place, rooms=made.rooms,
+            starts_at=starts, ends_at=ends, due_at=due,
+        )  # fmt: skip
+        if await self.store.plan(record):
+            log.info("reminder.planned", run_id=run.short_id, due_at=due.isoformat())
+
+    async def _forget(self, numbers: set[str]) -> None:
+        for record in await self.store.pending():
+            kept = [room for room in record.rooms if room.number not in numbers]
+            if len(kept) < len(record.rooms):
+                await self._keep(record, kept, numbers)
+
+    async def _keep(
+        self, record: ReminderRecord, kept: Sequence[ReminderRoom], numbers: set[str]
+    ) -> None:
+        for _ in range(3):  # another cancel of the same request may change it meanwhile
+            if await self.store.keep_rooms(record.run_id, was=record.rooms, rooms=kept):
+                log.info("reminder.rooms_cancelled", run_id=record.run_id, left=len(kept))
+                return
+            reloaded = await self.store.get(record.run_id)
+            if reloaded is None or reloaded.state is not ReminderState.PENDING:
+                return
+            record = reloaded
+            kept = [room for room in record.rooms if room.number not in numbers]
+
+    async def send_due(self, now: dt.datetime | None = None) -> int:
+        """Hand every due reminder to the view; how many were handed over."""
+        moment = now or self._clock.now()
+        handed = 0
+        for record in await self.store.due(moment):
+            if record.run_id in self.in_flight:
+                continue
+            if moment >= record.starts_at or not await self._wanted(record.user_id):
+                await self.store.mark(
+                    record.run_id, was=ReminderState.PENDING, now=ReminderState.SKIPPED
+                )
+                continue
+            self.in_flight.add(record.run_id)
+            text = reminder_text(record, now=moment)
+            reply = Reply(chat_id=record.chat_id, text=text, lang=as_lang(record.lang))
+            await self._sink.deliver(reply, _Receipt(self, record.run_id))
+            handed += 1
+        return handed
+
+    async def _wanted(self, user_id: int) -> bool:
+        user = await self._users.get(user_id)
+        return user is not None and user.reminders

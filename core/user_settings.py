@@ -1,0 +1,66 @@
+"""What a user sets in /settings: language, time zone and reminders, on their record."""
+
+from __future__ import annotations
+
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from pydantic import BaseModel
+
+from core.commands import Lang, as_lang
+from core.errors import ConfigError
+from core.language import known_language
+from core.store import UserStore
+
+__all__ = ["UserSettings", "UserSettingsView"]
+
+
+class UserSettingsView(BaseModel):
+    language: Lang
+    timezone: str
+    reminders: bool  # «напоминать за 1 час»
+
+
+class UserSettings:
+    def __init__(self, users: UserStore, *, default_timezone: str) -> None:
+        self._users = users
+        self._default_tz = default_timezone
+
+    async def view(self, user_id: int) -> UserSettingsView:
+        user = await self._users.get_or_create(user_id)
+        return UserSettingsView(
+            language=as_lang(user.language),
+            timezone=user.timezone or self._default_tz,
+            reminders=user.reminders,
+        )
+
+    async def language(self, user_id: int, *, client: Lang | None, name: str = "") -> Lang:
+        """The language a user is answered in (``core.language``); a new user's is their
+        client's."""
+        profile = await self._users.profile(user_id, name=name, language=client or "ru")
+        return known_language(profile, client=client)
+
+    async def set_language(self, user_id: int, lang: Lang, *, chosen: bool = True) -> None:
+        """``chosen``: picked in /settings, so what they write no longer changes it; else
+        learnt from what they wrote."""
+        user = await self._users.get_or_create(user_id)
+        user.language = lang
+        user.language_chosen = user.language_chosen or chosen
+        user.language_learned = True
+        await self._users.save(user)
+
+    async def set_timezone(self, user_id: int, tz: str) -> None:
+        try:
+            ZoneInfo(tz)
+        # OSError: a name too long for a file name (zoneinfo looks names up as files).
+        except (ZoneInfoNotFoundError, ValueError, OSError) as exc:
+            raise ConfigError(
+                f"unknown time zone {tz!r}", hint="use a name like Europe/Moscow"
+            ) from exc
+        user = await self._users.get_or_create(user_id)
+        user.timezone = tz
+        await self._users.save(user)
+
+    async def set_reminders(self, user_id: int, on: bool) -> None:
+        user = await self._users.get_or_create(user_id)
+        user.reminders = on
+        await self._users.save(user)
