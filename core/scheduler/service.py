@@ -6,6 +6,9 @@ schedule id) and a tick runs at once, so dates missed while the bot was down are
 then; the tick repeats every ``tick_seconds`` (retries, catch-up, other processes' new
 schedules). Jobs coalesce missed runs and have a misfire grace; firing itself
 (``firing.ScheduleFirer``) is idempotent, so a late or repeated run books nothing twice.
+
+In the process that has the messenger, the timer also sends the reminders of bookings
+that are due (``core.reminders``), every ``remind_every_seconds`` and on each tick.
 """
 
 from __future__ import annotations
