@@ -110,6 +110,10 @@ class IndicoStack:
         """The environment an Indico process (CLI, seed script) needs."""
         env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV"))}
         env["INDICO_CONFIG"] = str(self.config_path)
+        # Indico stores and shows times in DEFAULT_TIMEZONE, but checks a room's
+        # max_advance_days against ``date.today()``, the process's local date: a server
+        # runs in its own zone, else for hours each night the two dates differ by one.
+        env["TZ"] = self.timezone
         env["PATH"] = f"{self.venv / 'bin'}{os.pathsep}{env.get('PATH', '')}"
         # Indico looks up passwords in an online breach list at login (and may fetch other
         # things): a closed loopback proxy makes every outbound HTTP(S) call fail at once.
