@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from datetime import date, time, timedelta
+from datetime import time, timedelta
 
 import pytest
 import pytest_asyncio
@@ -35,8 +35,11 @@ async def _room(session: BookingSession, number: str) -> Room:
     return next(r for r in (await session.catalogue()).rooms if r.number == number)
 
 
-async def _refusal(session: BookingSession, room: Room, days: int, start: time, end: time) -> str:
-    day = date.today() + timedelta(days=days)  # Indico counts from the server's date.today()
+async def _refusal(
+    site: IndicoHarness, session: BookingSession, room: Room, days: int, start: time, end: time
+) -> str:
+    # Indico counts days ahead from its process's date.today(), in its own zone (TZ).
+    day = site.server.today() + timedelta(days=days)
     with pytest.raises(BookingRejected) as refused:
         await session.book(room=room, day=day, start=start, end=end, purpose="refused #r9")
     assert refused.value.code is not None
@@ -44,19 +47,21 @@ async def _refusal(session: BookingSession, room: Room, days: int, start: time, 
 
 
 async def test_beyond_the_rooms_horizon_is_too_far_in_indicos_words(
-    session: BookingSession,
+    session: BookingSession, site: IndicoHarness
 ) -> None:
     room = await _room(session, "705")
     assert room.horizon_days == 29  # max_advance_days 30 in the seed
-    said = await _refusal(session, room, 30, time(10), time(11))
+    said = await _refusal(site, session, room, 30, time(10), time(11))
     assert said.startswith("too_far: ") and "30 days in advance" in said
 
 
-async def test_spanning_midnight_outside_hours_and_the_past(session: BookingSession) -> None:
+async def test_spanning_midnight_outside_hours_and_the_past(
+    session: BookingSession, site: IndicoHarness
+) -> None:
     room = await _room(session, "706")
-    assert (await _refusal(session, room, 8, time(23), time(1))).startswith("spans_midnight")
-    assert (await _refusal(session, room, 8, time(6), time(7))).startswith("outside_hours")
-    assert (await _refusal(session, room, -1, time(10), time(11))).startswith("in_past")
+    assert (await _refusal(site, session, room, 8, time(23), time(1))).startswith("spans_midnight")
+    assert (await _refusal(site, session, room, 8, time(6), time(7))).startswith("outside_hours")
+    assert (await _refusal(site, session, room, -1, time(10), time(11))).startswith("in_past")
 
 
 async def test_an_approval_room_is_marked_and_booked_as_pending(
