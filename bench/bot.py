@@ -95,6 +95,11 @@ async def converse(users: Sequence[SimUser], messages: int, *, expect: str = "")
     )
 
 
+class StubUserSettings:
+    async def language(self, user_id: int, *, client: Lang | None, name: str = "") -> Lang:
+        return client or "ru"  # the stub keeps no profiles
+
+
 class StubCore:
     """Stands in for the manager: replies at once, touches no storage. Shows what the
     Telegram layer (dispatcher, middlewares, sink, outbox) costs on its own."""
@@ -102,15 +107,13 @@ class StubCore:
     def __init__(self, sink: OutputSink) -> None:
         self._sink = sink
         self._turns: dict[int, asyncio.Lock] = {}
+        self.user_settings = StubUserSettings()
 
     @asynccontextmanager
     async def chat_turn(self, chat_id: int) -> AsyncIterator[bool]:
         """Per-chat order in memory only: no Redis lease, as the stub touches no storage."""
         async with self._turns.setdefault(chat_id, asyncio.Lock()):
             yield False
-
-    async def language(self, user_id: int, *, client: Lang | None, name: str = "") -> Lang:
-        return client or "ru"  # the stub keeps no profiles
 
     async def handle(self, command: Command, *, confirm_new: bool = False) -> None:
         await self._sink.deliver(Reply(chat_id=command.chat_id, text=f"stub: {command.text}"))
