@@ -138,12 +138,12 @@ async def _open(
     *,
     clock: Clock | None = None,
     metrics: Metrics | None = None,
-    messenger: bool = True,
+    reminders: bool = True,
 ) -> AsyncIterator[_Core]:
     """Everything behind a view, in order: the booking system and its club account, the
     browser pool, the LLM layer, the catalogue, the scenarios, the manager, the
-    scheduler. ``metrics`` count what the event bus carries; ``messenger``: the view
-    sends messages (the MCP server's leaves them to the bot, reminders too)."""
+    scheduler. ``metrics`` count what the event bus carries; ``reminders``: the scheduler
+    sends the due reminders of bookings (only the bot's does)."""
     async with AsyncExitStack() as stack:
         url, account = await stack.enter_async_context(_portal(settings))
         system = choose_system(settings.portal.kind, url)
@@ -182,7 +182,7 @@ async def _open(
                 storage=storage, manager=manager, clock=clock,
                 settings=settings.scheduler, owner_id=storage.locks.holder, bus=bus,
                 catalogues=catalogues,
-                reminders=manager.runner.reminders if messenger else None,
+                reminders=manager.runner.reminders if reminders else None,
             )
         )  # fmt: skip
         accounts = AccountService(
@@ -199,12 +199,16 @@ async def open_core(
     *,
     clock: Clock | None = None,
     metrics: Metrics | None = None,
+    reminders: bool = True,
 ) -> AsyncIterator[CoreServices]:
     """The core the Telegram bot and the terminal chat use: the manager and the account
-    service."""
+    service. ``reminders``: this view sends the due reminders of bookings (the bot; not
+    the terminal chat, which would take the Telegram users' on a shared database)."""
     from bot.factory import CoreServices
 
-    async with _open(settings, storage, sink, clock=clock, metrics=metrics) as core:
+    async with _open(
+        settings, storage, sink, clock=clock, metrics=metrics, reminders=reminders
+    ) as core:
         yield CoreServices(manager=core.manager, accounts=core.accounts)
 
 
@@ -214,7 +218,7 @@ async def open_agent(
 ) -> AsyncIterator[AgentService]:
     """The agent API (the MCP server's) on a core of its own over the same storage: its
     runs are the users' chats' runs, resumed here after a restart like the bot's."""
-    async with _open(settings, storage, sink, clock=clock, messenger=False) as core:
+    async with _open(settings, storage, sink, clock=clock, reminders=False) as core:
         desk = PortalDesk(
             work=core.work, catalogues=core.catalogues, preferences=storage.preferences
         )

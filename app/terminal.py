@@ -230,7 +230,7 @@ async def run_chat(
         queue: asyncio.Queue[str | None] = asyncio.Queue()
         async with (
             open_settings_storage(settings) as storage,
-            open_core(settings, storage, view) as services,
+            open_core(settings, storage, view, reminders=False) as services,
         ):
             manager = services.manager
             view._print(manager.greeting(lang, "") + "\n\n" + tr(Terminal.QUIT, lang))

@@ -18,6 +18,7 @@ __all__ = [
     "AnswerReceived",
     "AnswerRejected",
     "BaseEvent",
+    "BookingsCancelled",
     "CommandReceived",
     "ContextAcquired",
     "EventBus",
@@ -130,6 +131,14 @@ class ContextAcquired(BaseEvent):
     kind = "browser.context"
     wait_ms: float
     queued: bool
+
+
+class BookingsCancelled(BaseEvent):
+    """Bookings a run cancelled on the site (as soon as they are gone, even if the run
+    then fails on others): their reminders are dropped."""
+
+    kind = "bookings.cancelled"
+    numbers: list[str]
 
 
 class RunResumed(BaseEvent):

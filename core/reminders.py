@@ -1,9 +1,10 @@
 """Reminders of upcoming bookings: «напоминать за 1 час», per user, off by default.
 
-A booking run that finishes tells what it booked (``StepScenario.changes``), and the
-runner notes it here before the run is saved done: one reminder per request, due an
-hour before it starts (``core.store.reminders`` keeps it). A run that cancels bookings
-takes their rooms out of the reminders; a reminder left without rooms is never sent.
+A booking run that finishes tells what it booked (``StepScenario.booked``), and the
+runner plans its reminder here before the run is saved done: one per request, due an
+hour before it starts (``core.store.reminders`` keeps it). Bookings cancelled on the site
+(``BookingsCancelled``, published by the cancelling step) leave the reminders; a reminder
+left without rooms is never sent.
 
 The scheduler calls ``send_due`` on its timer. Whether the user wants reminders is read
 then, so turning them on covers the bookings already made. A reminder due after its
@@ -23,7 +24,8 @@ from pydantic import BaseModel
 
 from core.clock import Clock
 from core.commands import as_lang
-from core.errors import StorageError
+from core.errors import StorageError, StorageUnavailable
+from core.events import BaseEvent, BookingsCancelled
 from core.output import OutputSink, Reply
 from core.store import (
     ReminderRecord,
@@ -35,7 +37,7 @@ from core.store import (
 )
 from core.texts import Remind, day_label, tr
 
-__all__ = ["LEAD", "BookedRequest", "BookingChanges", "ReminderRoom", "Reminders", "reminder_text"]
+__all__ = ["LEAD", "BookedRequest", "ReminderRoom", "Reminders", "reminder_text"]
 
 log = structlog.get_logger("clubman.reminders")
 
@@ -50,13 +52,6 @@ class BookedRequest(BaseModel):
     start: dt.time
     end: dt.time
     rooms: list[ReminderRoom]
-
-
-class BookingChanges(BaseModel):
-    """What a finished run did to the club's bookings."""
-
-    made: BookedRequest | None = None
-    cancelled: list[str] = []  # the site's booking numbers
 
 
 def reminder_text(record: ReminderRecord, *, now: dt.datetime) -> str:
@@ -113,14 +108,18 @@ class Reminders:
         self._clock = clock
         self.in_flight: set[str] = set()  # handed to the view by this process
 
-    async def note(self, run: ScenarioRun, changes: BookingChanges) -> None:
-        """Keep the reminders in step with what ``run`` booked or cancelled."""
-        if changes.made is not None:
-            await self._plan(run, changes.made)
-        if changes.cancelled:
-            await self._forget(set(changes.cancelled))
+    async def on_event(self, event: BaseEvent) -> None:
+        if not isinstance(event, BookingsCancelled) or not event.numbers:
+            return
+        try:
+            await self.forget(set(event.numbers))
+        except StorageUnavailable:
+            raise  # the cancelling step waits for storage and is run again (idempotent)
+        except StorageError:  # the bookings are gone on the site all the same
+            log.exception("reminder.forget_failed", run_id=event.run_id)
 
-    async def _plan(self, run: ScenarioRun, made: BookedRequest) -> None:
+    async def plan(self, run: ScenarioRun, made: BookedRequest) -> None:
+        """The reminder of what ``run`` booked (once, however often it is planned)."""
         zone = ZoneInfo(run.timezone)
         starts = dt.datetime.combine(made.day, made.start, tzinfo=zone).astimezone(dt.UTC)
         ends = dt.datetime.combine(made.day, made.end, tzinfo=zone).astimezone(dt.UTC)
@@ -135,7 +134,8 @@ class Reminders:
         if await self.store.plan(record):
             log.info("reminder.planned", run_id=run.short_id, due_at=due.isoformat())
 
-    async def _forget(self, numbers: set[str]) -> None:
+    async def forget(self, numbers: set[str]) -> None:
+        """Take the bookings ``numbers`` out of the pending reminders."""
         for record in await self.store.pending():
             kept = [room for room in record.rooms if room.number not in numbers]
             if len(kept) < len(record.rooms):
@@ -153,6 +153,7 @@ class Reminders:
                 return
             record = reloaded
             kept = [room for room in record.rooms if room.number not in numbers]
+        log.warning("reminder.rooms_kept", run_id=record.run_id)  # changed each time we wrote
 
     async def send_due(self, now: dt.datetime | None = None) -> int:
         """Hand every due reminder to the view; how many were handed over."""
@@ -161,17 +162,24 @@ class Reminders:
         for record in await self.store.due(moment):
             if record.run_id in self.in_flight:
                 continue
-            if moment >= record.starts_at or not await self._wanted(record.user_id):
-                await self.store.mark(
-                    record.run_id, was=ReminderState.PENDING, now=ReminderState.SKIPPED
-                )
-                continue
-            self.in_flight.add(record.run_id)
-            text = reminder_text(record, now=moment)
-            reply = Reply(chat_id=record.chat_id, text=text, lang=as_lang(record.lang))
-            await self._sink.deliver(reply, _Receipt(self, record.run_id))
-            handed += 1
+            try:
+                handed += await self._send(record, moment)
+            except Exception:  # one reminder's trouble must not stop the others
+                self.in_flight.discard(record.run_id)
+                log.exception("reminder.send_failed", run_id=record.run_id)
         return handed
+
+    async def _send(self, record: ReminderRecord, now: dt.datetime) -> int:
+        if now >= record.starts_at or not await self._wanted(record.user_id):
+            await self.store.mark(
+                record.run_id, was=ReminderState.PENDING, now=ReminderState.SKIPPED
+            )
+            return 0
+        self.in_flight.add(record.run_id)
+        text = reminder_text(record, now=now)
+        reply = Reply(chat_id=record.chat_id, text=text, lang=as_lang(record.lang))
+        await self._sink.deliver(reply, _Receipt(self, record.run_id))
+        return 1
 
     async def _wanted(self, user_id: int) -> bool:
         user = await self._users.get(user_id)

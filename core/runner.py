@@ -89,6 +89,7 @@ class ScenarioRunner:
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self.replies = Replies(storage.runs, sink)
         self.reminders = Reminders(storage.reminders, storage.users, sink, clock=clock)
+        bus.subscribe(self.reminders.on_event)
 
     def scenario_of(self, run: ScenarioRun) -> StepScenario[Any] | None:
         return self._scenarios.get(run.scenario)
@@ -312,11 +313,24 @@ class ScenarioRunner:
         context = self._context(run, slots, results)
         summary = scenario.summary(context)
         calendar = bool(scenario.calendar(context))
-        changes = scenario.changes(context)
-        await pause.through(lambda: self.reminders.note(run, changes))
+        await pause.through(lambda: self._plan_reminder(run, scenario, context))
         self.replies.owe(run, ReplyKind.DONE, summary, now=self._clock.now(), calendar=calendar)
         await self._finish(run, RunStatus.DONE, summary=summary, pause=pause)
         await self.replies.send(run)
+
+    async def _plan_reminder(
+        self, run: ScenarioRun, scenario: StepScenario[Any], context: StepContext[Any]
+    ) -> None:
+        """A reminder is second to the booking's answer: a failure to plan it is logged,
+        and the run finishes (an outage is waited out like a checkpoint's)."""
+        try:
+            booked = scenario.booked(context)
+            if booked is not None:
+                await self.reminders.plan(run, booked)
+        except StorageUnavailable:
+            raise
+        except Exception:
+            log.exception("reminder.plan_failed")
 
     async def _step_failed(
         self,

@@ -20,7 +20,7 @@ from core.events import BaseEvent
 from core.nlu import Decision, Intent, Places, SlotParseError, parse_slot, question_for
 from core.output import Option
 from core.pause import NeedsAnswer, QuestionSpec
-from core.reminders import BookingChanges
+from core.reminders import BookedRequest
 from core.texts import Run, Text, tr
 
 __all__ = [
@@ -190,10 +190,10 @@ class StepScenario(BaseScenario, Generic[S]):
         """What a finished run offers for the user's calendar (none by default)."""
         return []
 
-    def changes(self, ctx: StepContext[Any]) -> BookingChanges:
-        """What a finished run booked or cancelled (its reminders follow it; none by
+    def booked(self, ctx: StepContext[Any]) -> BookedRequest | None:
+        """What a finished run booked: the request its reminder is planned for (none by
         default)."""
-        return BookingChanges()
+        return None
 
     async def screenshot(self, run_id: str) -> bytes | None:
         """A picture of what the run saw when a step failed, if it has one."""

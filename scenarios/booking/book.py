@@ -21,7 +21,7 @@ from core.errors import PortalError, ScenarioError
 from core.nlu import Decision, Intent
 from core.output import Option
 from core.pause import NeedsAnswer, QuestionSpec
-from core.reminders import BookedRequest, BookingChanges, ReminderRoom
+from core.reminders import BookedRequest, ReminderRoom
 from core.scenario import SlotContext, Step, StepContext, StepScenario
 from core.texts import Book, Calendar, day_label, tr
 from scenarios.booking.alternatives import Placement, as_options, find_alternatives
@@ -353,10 +353,10 @@ class BookRooms(StepScenario[BookingSlots]):
             for number, room in zip(booked.numbers, booked.rooms, strict=True)
         ]
 
-    def changes(self, ctx: StepContext[Any]) -> BookingChanges:
+    def booked(self, ctx: StepContext[Any]) -> BookedRequest:
         booked = ctx.result("book", Booked)
         place = booked.place
-        made = BookedRequest(
+        return BookedRequest(
             place=self._catalogues.current.building_label(place.building, ctx.lang),
             day=place.day,
             start=place.start,
@@ -366,7 +366,6 @@ class BookRooms(StepScenario[BookingSlots]):
                 for number, room in zip(booked.numbers, booked.rooms, strict=True)
             ],
         )
-        return BookingChanges(made=made)
 
     async def screenshot(self, run_id: str) -> bytes | None:
         return await self._work.screenshot(run_id)

@@ -19,9 +19,9 @@ from core.booking.catalogue import Catalogues
 from core.calendar import CalendarEvent
 from core.commands import Lang
 from core.errors import PortalError, ScenarioError
+from core.events import BookingsCancelled
 from core.nlu import Decision, Intent
 from core.output import Option
-from core.reminders import BookingChanges
 from core.scenario import Step, StepContext, StepScenario
 from core.texts import Bookings, Calendar, Common, day_label, tr
 from scenarios.booking.book import run_of
@@ -254,6 +254,9 @@ class CancelBooking(_PortalScenario):
             if number in live:  # a resumed run may have cancelled it already
                 await session.cancel(number)
         live = {b.number for b in await session.my_bookings() if b.is_live}
+        if gone := [number for number in numbers if number not in live]:
+            # Told before a failure on others: these are gone either way (their reminders).
+            await ctx.emit(BookingsCancelled(chat_id=ctx.chat_id, run_id=ctx.run_id, numbers=gone))
         if still := [number for number in numbers if number in live]:
             raise PortalError(ctx.tr(Bookings.STILL_THERE, number=", ".join(still)))
         return Cancelled(cancelled=True)
@@ -264,8 +267,3 @@ class CancelBooking(_PortalScenario):
             done = Bookings.CANCELLED_MANY if len(chosen.numbers) > 1 else Bookings.CANCELLED
             return ctx.tr(done, what=chosen.text)
         return ctx.tr(Bookings.KEPT)
-
-    def changes(self, ctx: StepContext[Any]) -> BookingChanges:
-        if not ctx.result("cancel", Cancelled).cancelled:
-            return BookingChanges()
-        return BookingChanges(cancelled=ctx.result("choose", Chosen).numbers)

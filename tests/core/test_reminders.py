@@ -5,14 +5,22 @@ only to users who turned them on, never late."""
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 import pytest
 
 from core.clock import ManualClock
-from core.output import Reply
-from core.reminders import BookedRequest, BookingChanges, Reminders, reminder_text
-from core.store import ReminderRecord, ReminderRoom, ReminderState, ScenarioRun
+from core.commands import Command
+from core.errors import StorageError
+from core.events import BookingsCancelled
+from core.output import Done, Reply
+from core.reminders import BookedRequest, Reminders, reminder_text
+from core.scenario import StepContext
+from core.store import ReminderRecord, ReminderRoom, ReminderState, RunStatus, ScenarioRun
+from scenarios.help import HelpScenario, UnknownScenario
 from storage import Storage
+from tests.core.conftest import CoreFactory
+from tests.support.scenarios import TrackedScenario
 from tests.support.sinks import CollectingSink
 
 # Monday 23.11.2026, 10:00 in Moscow; the booking is Thursday 26.11, 18:00–20:00 there.
@@ -26,19 +34,19 @@ def rooms(*numbers: int) -> list[ReminderRoom]:
     return [ReminderRoom(number=f"B{n}", room=str(n)) for n in numbers]
 
 
-def booked(*numbers: int, start: int = 18) -> BookingChanges:
-    made = BookedRequest(
+def booked(*numbers: int, start: int = 18) -> BookedRequest:
+    return BookedRequest(
         place="Корпус на Чайковского",
         day=dt.date(2026, 11, 26),
         start=dt.time(start, 0),
         end=dt.time(20, 0),
         rooms=rooms(*numbers),
     )
-    return BookingChanges(made=made)
 
 
-def cancelled(*numbers: int) -> BookingChanges:
-    return BookingChanges(cancelled=[f"B{n}" for n in numbers])
+def cancelled(*numbers: int) -> BookingsCancelled:
+    """What a cancelling step publishes once the bookings are gone."""
+    return BookingsCancelled(run_id="cancel", numbers=[f"B{n}" for n in numbers])
 
 
 def a_run(run_id: str, *, lang: str = "ru") -> ScenarioRun:
@@ -68,8 +76,8 @@ async def reminders(storage: Storage, sink: CollectingSink, clock: ManualClock) 
 async def test_one_reminder_per_request_an_hour_before_and_only_once(
     reminders: Reminders, storage: Storage, sink: CollectingSink
 ) -> None:
-    await reminders.note(a_run("run1"), booked(101, 102, 103))
-    await reminders.note(a_run("run1"), booked(101, 102, 103))  # the run resumed and finished again
+    await reminders.plan(a_run("run1"), booked(101, 102, 103))
+    await reminders.plan(a_run("run1"), booked(101, 102, 103))  # the run resumed and finished again
     assert [r.run_id for r in await storage.reminders.pending()] == ["run1"]
 
     assert await reminders.send_due(HOUR_BEFORE - dt.timedelta(minutes=1)) == 0
@@ -87,7 +95,7 @@ async def test_one_reminder_per_request_an_hour_before_and_only_once(
 async def test_a_second_sender_does_not_send_it_again(
     reminders: Reminders, storage: Storage, sink: CollectingSink, clock: ManualClock
 ) -> None:
-    await reminders.note(a_run("run1"), booked(101))
+    await reminders.plan(a_run("run1"), booked(101))
     other_sink = CollectingSink()  # another process (or this one after a restart)
     other = Reminders(storage.reminders, storage.users, other_sink, clock=clock)
     assert await reminders.send_due(HOUR_BEFORE) == 1
@@ -98,10 +106,10 @@ async def test_a_second_sender_does_not_send_it_again(
 async def test_cancelled_rooms_leave_the_reminder_and_a_request_cancelled_whole_is_not_sent(
     reminders: Reminders, storage: Storage, sink: CollectingSink
 ) -> None:
-    await reminders.note(a_run("run1"), booked(101, 102, 103))
-    await reminders.note(a_run("run2"), booked(201))
-    await reminders.note(a_run("cancel1"), cancelled(102))
-    await reminders.note(a_run("cancel2"), cancelled(201))
+    await reminders.plan(a_run("run1"), booked(101, 102, 103))
+    await reminders.plan(a_run("run2"), booked(201))
+    await reminders.on_event(cancelled(102))
+    await reminders.on_event(cancelled(201))
 
     gone = await storage.reminders.get("run2")
     assert gone is not None and gone.state is ReminderState.CANCELLED and gone.rooms == []
@@ -113,11 +121,11 @@ async def test_cancelled_rooms_leave_the_reminder_and_a_request_cancelled_whole_
 async def test_a_cancel_meanwhile_is_not_lost(reminders: Reminders, storage: Storage) -> None:
     """Two cancels of rooms of one request at once: each write is checked against the rooms
     it read, so neither undoes the other."""
-    await reminders.note(a_run("run1"), booked(101, 102, 103))
+    await reminders.plan(a_run("run1"), booked(101, 102, 103))
     (stale,) = await storage.reminders.pending()
-    await reminders.note(a_run("cancel1"), cancelled(101))
+    await reminders.on_event(cancelled(101))
     assert not await storage.reminders.keep_rooms("run1", was=stale.rooms, rooms=rooms(101, 103))
-    await reminders.note(a_run("cancel2"), cancelled(103))
+    await reminders.on_event(cancelled(103))
     record = await storage.reminders.get("run1")
     assert record is not None and [r.room for r in record.rooms] == ["102"]
 
@@ -128,8 +136,8 @@ async def test_users_without_reminders_get_none_and_turning_them_on_covers_earli
     user = await storage.users.get_or_create(USER)
     user.reminders = False
     await storage.users.save(user)
-    await reminders.note(a_run("run1"), booked(101))
-    await reminders.note(a_run("run2"), booked(102, 103, start=19))
+    await reminders.plan(a_run("run1"), booked(101))
+    await reminders.plan(a_run("run2"), booked(102, 103, start=19))
 
     assert await reminders.send_due(HOUR_BEFORE) == 0  # off: skipped, for good
     skipped = await storage.reminders.get("run1")
@@ -145,13 +153,13 @@ async def test_users_without_reminders_get_none_and_turning_them_on_covers_earli
 async def test_not_sent_late_nor_planned_within_the_hour(
     reminders: Reminders, storage: Storage, sink: CollectingSink, clock: ManualClock
 ) -> None:
-    await reminders.note(a_run("run1"), booked(101))
+    await reminders.plan(a_run("run1"), booked(101))
     assert await reminders.send_due(STARTS + dt.timedelta(minutes=5)) == 0  # the bot was down
     missed = await storage.reminders.get("run1")
     assert missed is not None and missed.state is ReminderState.SKIPPED
 
     clock.set(HOUR_BEFORE + dt.timedelta(minutes=30))  # booked half an hour before
-    await reminders.note(a_run("run2"), booked(102))
+    await reminders.plan(a_run("run2"), booked(102))
     assert await storage.reminders.get("run2") is None
     assert sink.outputs == []
 
@@ -164,3 +172,23 @@ def test_the_text_says_today_in_the_requests_language() -> None:
     )  # fmt: skip
     text = reminder_text(record, now=HOUR_BEFORE)
     assert text == "🔔 Reminder: today 18:00–20:00, Chaikovsky building: 101, 102."
+
+
+class _ReminderTrouble(TrackedScenario):
+    """Books (in a test's way), then cannot say what for: the reminder cannot be planned."""
+
+    def booked(self, ctx: StepContext[Any]) -> BookedRequest:
+        raise StorageError("the reminders collection refused the write")
+
+
+async def test_a_reminder_that_cannot_be_planned_does_not_keep_the_booking_from_finishing(
+    make_core: CoreFactory, storage: Storage, sink: CollectingSink
+) -> None:
+    async with make_core(_ReminderTrouble(), HelpScenario(), UnknownScenario()) as core:
+        await core.handle(
+            Command(chat_id=USER, user_id=USER, text="забронируй аудиторию завтра с 10 до 12")
+        )
+        done = await sink.wait_for(Done)
+    run = await storage.runs.get(done.run_id)
+    assert run is not None and run.status is RunStatus.DONE
+    assert await storage.reminders.pending() == []
