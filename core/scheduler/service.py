@@ -8,7 +8,7 @@ schedules). Jobs coalesce missed runs and have a misfire grace; firing itself
 (``firing.ScheduleFirer``) is idempotent, so a late or repeated run books nothing twice.
 
 In the process that has the messenger, the timer also sends the reminders of bookings
-that are due (``core.reminders``), every ``remind_every_seconds`` and on each tick.
+that are due (``core.reminders``): at once at start-up, then every ``remind_every_seconds``.
 """
 
 from __future__ import annotations
@@ -59,8 +59,8 @@ class BookingScheduler:
         bus: EventBus | None = None,
         reminders: Reminders | None = None,
     ) -> None:
-        """``reminders``: sent by this process (the one with the messenger), due ones on
-        every tick and every ``remind_every_seconds``."""
+        """``reminders``: sent by this process (the one with the messenger), due ones
+        every ``remind_every_seconds``."""
         self._storage = storage
         self._reminders = reminders
         self._manager = manager
@@ -108,6 +108,7 @@ class BookingScheduler:
                 self._remind_job,
                 IntervalTrigger(seconds=self._settings.remind_every_seconds, timezone=dt.UTC),
                 id=REMIND_JOB,
+                next_run_time=dt.datetime.now(dt.UTC),  # those that fell due while down
                 replace_existing=True,
             )
         log.info("scheduler.started", owner=self._owner, jobs=len(self.job_ids()))
@@ -230,14 +231,11 @@ class BookingScheduler:
     # --- the work (tests drive these with a manual clock) -------------------------------
 
     async def tick(self, now: dt.datetime | None = None) -> list[str]:
-        """Sync jobs with the documents, settle firings, fire what is due, send due
-        reminders; returns the ids of the runs started."""
+        """Sync jobs with the documents, settle firings, fire what is due; returns run ids."""
         moment = now or self._clock.now()
         await self.rebuild()
         await self.reconcile(moment)
-        started = await self.fire_due(moment)
-        await self.remind(moment)
-        return started
+        return await self.fire_due(moment)
 
     async def remind(self, now: dt.datetime) -> int:
         """Send the reminders due at ``now``; how many were handed to the view."""

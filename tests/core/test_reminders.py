@@ -23,8 +23,8 @@ from tests.core.conftest import CoreFactory
 from tests.support.scenarios import TrackedScenario
 from tests.support.sinks import CollectingSink
 
-# Monday 23.11.2026, 10:00 in Moscow; the booking is Thursday 26.11, 18:00–20:00 there.
-NOW = dt.datetime(2026, 11, 23, 7, 0, tzinfo=dt.UTC)
+# The core's clock stands at Monday 23.11.2026, 10:00 in Moscow (tests.core.conftest);
+# the booking is Thursday 26.11, 18:00–20:00 there.
 STARTS = dt.datetime(2026, 11, 26, 15, 0, tzinfo=dt.UTC)
 HOUR_BEFORE = STARTS - dt.timedelta(hours=1)
 USER = 7
@@ -53,16 +53,6 @@ def a_run(run_id: str, *, lang: str = "ru") -> ScenarioRun:
     return ScenarioRun(
         short_id=run_id, chat_id=USER, user_id=USER, scenario="book_rooms", lang=lang
     )
-
-
-@pytest.fixture
-def clock() -> ManualClock:
-    return ManualClock(NOW)
-
-
-@pytest.fixture
-def sink() -> CollectingSink:
-    return CollectingSink()
 
 
 @pytest.fixture
