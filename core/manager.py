@@ -157,6 +157,10 @@ class NLUManager:
                 user = await self._user(command)
                 waiting = await self._waiting_run(command.chat_id)
             decision = await self._decide(command, user)
+            if self._declines(command, decision, waiting):
+                assert waiting is not None
+                await self._end(waiting, RunStatus.CANCELLED, Run.CANCELLED)
+                return None
             if waiting is None or self._starts_other(command, decision, waiting):
                 await self._start(command, decision, user)
                 return None
@@ -255,6 +259,16 @@ class NLUManager:
             decision.intent is not Intent.UNKNOWN
             and decision.confidence >= _NEW_COMMAND_CONFIDENCE
             and decision.intent.value != waiting.scenario
+        )
+
+    @staticmethod
+    def _declines(command: Command, decision: Decision, waiting: ScenarioRun | None) -> bool:
+        """«не надо ничего бронировать» while one's own request waits: it is dropped."""
+        return (
+            waiting is not None
+            and waiting.user_id == command.user_id
+            and decision.intent is Intent.DECLINE
+            and decision.confidence >= _NEW_COMMAND_CONFIDENCE
         )
 
     @staticmethod

@@ -15,6 +15,9 @@ from core.scenario import BaseScenario
 
 __all__ = ["Choice", "IntentClassifier", "ProxyPlanner"]
 
+# What a negated command may never become, whoever classifies it.
+_BOOKING = frozenset({Intent.BOOK_ROOMS, Intent.SCHEDULE_BOOKING})
+
 
 class IntentClassifier(Protocol):
     async def classify(self, text: str, intents: Sequence[Intent]) -> Intent | None: ...
@@ -59,7 +62,8 @@ class ProxyPlanner:
             intent = decision.intent if decision.intent in best.intents else min(best.intents)
             return Choice(intent=intent, scenario=best, score=best_score)
         if self._classifier is not None:
-            classified = await self._classifier.classify(text, list(Intent))
+            offered = [i for i in Intent if not (decision.negated and i in _BOOKING)]
+            classified = await self._classifier.classify(text, offered)
             if classified is not None and classified is not Intent.UNKNOWN:
                 return Choice(
                     intent=classified,

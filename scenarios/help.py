@@ -12,7 +12,7 @@ from core.nlu import Decision, Intent
 from core.scenario import GuideScenario, InstantScenario
 from core.texts import Guide, tr
 
-__all__ = ["HelpScenario", "UnknownScenario", "examples", "greeting", "help_text"]
+__all__ = ["DeclineScenario", "HelpScenario", "UnknownScenario", "examples", "greeting", "help_text"]
 
 
 def examples(lang: Lang) -> list[str]:
@@ -76,3 +76,14 @@ class UnknownScenario(InstantScenario):
                 return f"{said}\n\n{tr(Guide.CAN_DO, decision.lang)}"
         closest = closest_examples(command.text, decision.lang)
         return tr(Guide.UNKNOWN, decision.lang, closest=_bullets(closest))
+
+
+class DeclineScenario(InstantScenario):
+    """A refusal («не бронируй ничего», "never mind, don't book"): nothing is done, and the
+    user is told so, so that silence is never mistaken for a booking."""
+
+    name = "decline"
+    intents: ClassVar[frozenset[Intent]] = frozenset({Intent.DECLINE})
+
+    async def respond(self, command: Command, decision: Decision) -> str:
+        return tr(Guide.DECLINED, decision.lang)

@@ -6,7 +6,7 @@ from core.assist.answerer import UnknownAnswerer
 from core.booking.catalogue import Catalogues
 from core.scenario import BaseScenario
 from scenarios.booking import BookRooms, CancelBooking, ListBookings, PortalWork, PreferenceStore
-from scenarios.help import HelpScenario, UnknownScenario
+from scenarios.help import DeclineScenario, HelpScenario, UnknownScenario
 from scenarios.schedules import (
     CancelSchedule,
     ListSchedules,
@@ -40,5 +40,6 @@ def all_scenarios(
         CancelBooking(work=work, catalogues=catalogues),
         *recurring,
         HelpScenario(),
+        DeclineScenario(),
         UnknownScenario(answerer=answerer),
     ]

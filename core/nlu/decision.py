@@ -39,6 +39,7 @@ class Intent(StrEnum):
     LIST_SCHEDULES = "list_schedules"
     CANCEL_SCHEDULE = "cancel_schedule"
     HELP = "help"
+    DECLINE = "decline"  # a refusal: «не бронируй ничего»
     UNKNOWN = "unknown"
 
 
@@ -73,6 +74,7 @@ class Decision(BaseModel):
     next_action: NextAction = "execute"
     clarification_question: str | None = None
     lang: Lang = "en"
+    negated: bool = False  # the command denies booking: nothing may book or schedule it
 
     def to_json(self) -> dict[str, object]:
         """The public decision JSON (``clubman parse --json``): slots hold only what was found."""
@@ -84,4 +86,5 @@ class Decision(BaseModel):
             "next_action": self.next_action,
             "clarification_question": self.clarification_question,
             "lang": self.lang,
+            "negated": self.negated,
         }

@@ -10,6 +10,7 @@ from datetime import date
 
 from core.nlu.analysis import Tok, analyze, has_cyrillic
 from core.nlu.decision import Intent, Lang, Slots
+from core.nlu.negation import Denial, deny
 from core.nlu.places import Places
 from core.nlu.slots import extract_slots
 
@@ -17,11 +18,18 @@ __all__ = ["score", "score_intents"]
 
 # Only whether a date is present matters for scoring, not which date: any fixed day will do.
 _REFERENCE_DAY = date(2026, 1, 5)
-_INTENTS = tuple(Intent)  # iterating an Enum class is slow, and this runs per message
+_INTENTS = tuple(Intent)
+_STANDS = 0.5  # a score that still stands beside a negation
+# Undoing what a negation names is likelier than not, but said less plainly than «отмени»:
+# the scenarios confirm before they undo anything.
+_UNDO = 0.8  # iterating an Enum class is slow, and this runs per message
 
 
-def score(toks: tuple[Tok, ...], slots: Slots) -> dict[Intent, float]:
-    """Scores for already analysed tokens and their slots (``parse`` calls this)."""
+def score(
+    toks: tuple[Tok, ...], slots: Slots, denial: Denial | None = None
+) -> dict[Intent, float]:
+    """Scores for already analysed tokens, their slots and what a negation in them denies
+    (``parse`` calls this)."""
     has = {t.concept for t in toks if t.concept is not None}
     s = dict.fromkeys(_INTENTS, 0.0)
     has_time = slots.start is not None or slots.end is not None
@@ -29,6 +37,7 @@ def score(toks: tuple[Tok, ...], slots: Slots) -> dict[Intent, float]:
     query = bool(has & {"LIST", "MY", "PAST"})
     schedule_ctx = bool(has & {"SCHED", "WEEKLY"}) or slots.recurrence is not None
     stop = bool(has & {"CANCEL", "DISABLE"})
+    refused = denial is not None and denial.denied == "book"
 
     book = 0.0
     if "BOOK" in has:
@@ -49,6 +58,8 @@ def score(toks: tuple[Tok, ...], slots: Slots) -> dict[Intent, float]:
         book = min(book, 0.3)
     if stop:
         book = min(book, 0.2)
+    if refused:
+        book = 0.0
     if schedule_ctx:
         s[Intent.SCHEDULE_BOOKING] = book if book >= 0.5 else 0.0
         if has_time and not (stop or query):
@@ -86,8 +97,36 @@ def score(toks: tuple[Tok, ...], slots: Slots) -> dict[Intent, float]:
     if "HELP" in has:
         others = max(s.values())
         s[Intent.HELP] = 0.9 if others < 0.5 else 0.4
+    if denial is not None:
+        _refuse(s, denial, slots, schedule_ctx=schedule_ctx)
     s[Intent.UNKNOWN] = round(1.0 - max(s.values()), 4)
     return s
+
+
+def _refuse(s: dict[Intent, float], denial: Denial, slots: Slots, *, schedule_ctx: bool) -> None:
+    """A denied booking never books: it undoes one (a recurring one when the command is
+    recurring, a concrete one when it names a day, a time or a room) or, said of nothing
+    concrete, declines. A denied cancel or listing declines too, unless something else
+    the command says still stands («не отменяй, а забронируй 302»)."""
+    if denial.denied == "cancel":
+        s[Intent.CANCEL_BOOKING] = s[Intent.CANCEL_SCHEDULE] = 0.0
+    elif denial.denied == "list":
+        s[Intent.LIST_BOOKINGS] = s[Intent.LIST_SCHEDULES] = 0.0
+    else:
+        s[Intent.BOOK_ROOMS] = s[Intent.SCHEDULE_BOOKING] = 0.0
+    if max(s.values()) >= _STANDS:
+        return
+    if denial.denied == "book" and not denial.nothing:
+        concrete = bool(slots.date or slots.start or slots.end or slots.room)
+        if schedule_ctx:
+            s[Intent.CANCEL_SCHEDULE] = _UNDO
+            return
+        if concrete:
+            s[Intent.CANCEL_BOOKING] = _UNDO
+            return
+    # A refusal that also names details («не надо, в главном») may be an answer to a question.
+    bare = not (slots.building or slots.capacity or slots.rooms or slots.date or slots.start)
+    s[Intent.DECLINE] = 0.9 if bare or denial.nothing else 0.6
 
 
 def score_intents(text: str, *, places: Places) -> dict[Intent, float]:
@@ -95,4 +134,5 @@ def score_intents(text: str, *, places: Places) -> dict[Intent, float]:
     of «в 7-м корпусе» is a building, not a time."""
     toks = analyze(text)
     lang: Lang = "ru" if has_cyrillic(text) else "en"
-    return score(toks, extract_slots(toks, today=_REFERENCE_DAY, lang=lang, places=places))
+    slots = extract_slots(toks, today=_REFERENCE_DAY, lang=lang, places=places)
+    return score(toks, slots, deny(toks))

@@ -27,6 +27,7 @@ from core.nlu.analysis import Tok, analyze, has_cyrillic
 from core.nlu.bounds import out_of_bounds
 from core.nlu.decision import WEEKDAYS, Decision, Intent, Lang, Recurrence, SlotName, Slots
 from core.nlu.intents import score
+from core.nlu.negation import deny
 from core.nlu.places import Places
 from core.nlu.questions import question_for
 from core.nlu.slots import extract_slots
@@ -35,6 +36,7 @@ __all__ = ["MIN_CONFIDENCE", "detect_lang", "local_today", "parse"]
 
 MIN_CONFIDENCE = 0.5
 _CANDIDATES = tuple(i for i in Intent if i is not Intent.UNKNOWN)  # Enum iteration is slow
+_NO_SLOTS = frozenset({Intent.UNKNOWN, Intent.HELP, Intent.DECLINE})
 _BOOKING = frozenset({Intent.BOOK_ROOMS, Intent.SCHEDULE_BOOKING})
 _WEEKLY = frozenset({Intent.SCHEDULE_BOOKING, Intent.CANCEL_SCHEDULE, Intent.LIST_SCHEDULES})
 _REQUIRED: dict[Intent, tuple[SlotName, ...]] = {
@@ -63,13 +65,14 @@ def parse(text: str, *, now: datetime, tz: ZoneInfo, places: Places) -> Decision
     lang = detect_lang(text)
     toks = analyze(text)
     slots = extract_slots(toks, today=local_today(now, tz), lang=lang, places=places)
-    scores = score(toks, slots)
+    denial = deny(toks)
+    scores = score(toks, slots, denial)
     intent: Intent = max(_CANDIDATES, key=scores.__getitem__)
     if scores[intent] < MIN_CONFIDENCE:
         intent = Intent.UNKNOWN
     confidence = scores[intent]
 
-    if intent in (Intent.UNKNOWN, Intent.HELP):
+    if intent in _NO_SLOTS:
         slots = Slots()
     elif intent in _BOOKING:
         if slots.room:
@@ -95,6 +98,7 @@ def parse(text: str, *, now: datetime, tz: ZoneInfo, places: Places) -> Decision
         next_action="clarify" if missing else "execute",
         clarification_question=question,
         lang=lang,
+        negated=denial is not None and denial.denied == "book",
     )
 
 

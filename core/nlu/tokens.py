@@ -35,7 +35,7 @@ _TOKEN = re.compile(
     r"|(?P<comma>[,&+;])"
     r"|(?P<sign>[№#])"
 )
-_DASHES = str.maketrans({"–": "-", "—": "-", "−": "-", "‐": "-", "ё": "е"})
+_DASHES = str.maketrans({"–": "-", "—": "-", "−": "-", "‐": "-", "ё": "е", "’": "'"})
 _ORDINAL_SUFFIXES = frozenset(
     {"st", "nd", "rd", "th", "го", "е", "ое", "ого", "й", "м", "ом", "ой", "ым"}
 )

@@ -37,6 +37,10 @@ class Guide:
         "Я не понял запрос. Может быть, вы имели в виду:\n{closest}\n\nВсё, что я умею: /help",
         "I did not understand that. Perhaps you meant:\n{closest}\n\nEverything I can do: /help",
     )
+    DECLINED = Text(
+        "Хорошо, ничего не бронирую и ничего не меняю.",
+        "All right: I'm not booking or changing anything.",
+    )
     CAN_DO = Text(
         "А я умею бронировать аудитории, показывать и отменять брони, бронировать "
         "каждую неделю. Примеры: /help",

@@ -91,6 +91,7 @@ def test_missing_slots_are_asked_in_order() -> None:
         "next_action": "clarify",
         "clarification_question": "На какую дату?",
         "lang": "ru",
+        "negated": False,
     }
 
 

@@ -23,6 +23,7 @@ _KEYS = {
     "next_action",
     "clarification_question",
     "lang",
+    "negated",
 }
 _SLOT_KEYS = {
     "date",
@@ -34,6 +35,7 @@ _SLOT_KEYS = {
     "room",
     "capacity",
     "recurrence",
+    "unknown_place",
 }
 
 _VERBS = ["забронируй", "book", "нужна", "reserve", "бронирй", ""]
@@ -86,6 +88,8 @@ def _check(decision: Decision) -> None:
         assert s.rooms is not None
         if s.room:
             assert s.rooms == len(s.room)
+    if decision.negated:  # a denied booking never books
+        assert decision.intent not in (Intent.BOOK_ROOMS, Intent.SCHEDULE_BOOKING)
     if not bounded:  # kept as written, and asked about
         assert decision.missing[0] == "rooms"
 

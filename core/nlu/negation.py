@@ -1,0 +1,100 @@
+"""Negation: which predicate of a command a «не» / "not" / «хватит» denies.
+
+A negation denies the predicate it governs, not the command: «не бронируй» denies booking,
+while «не смогу прийти, отмени бронь» denies coming, and «не могли бы вы забронировать»
+(a polite request) and «не забудь забронировать» deny nothing of ours. So the scope of a
+negation is the word right after it, skipping only words that cannot be its head
+(pronouns, «больше», «уже», "please", auxiliaries: «мне больше не нужна», "we don't
+really need"). If that word is one of the command's predicates (book, need, cancel,
+list…), it is denied; any other word (a verb we do not know, a number, a date) ends the
+scope with nothing denied. A cease verb («хватит», «перестань», "stop") governs a
+booking noun too ("stop booking 301").
+
+One pass over the tokens, each looked at a bounded number of times: linear in the text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from core.nlu.analysis import Tok
+
+__all__ = ["Denial", "Denied", "deny"]
+
+Denied = Literal["book", "cancel", "list"]
+
+_NEGATORS = frozenset(
+    {"не", "ни", "никогда", "not", "never", "dont", "don't", "doesn't", "doesnt", "won't",
+     "wont", "didn't", "didnt", "shouldn't", "mustn't", "nope"}
+)  # fmt: skip
+_CEASE = frozenset(
+    {"хватит", "перестань", "перестаньте", "прекрати", "прекратите", "стоп", "stop", "quit",
+     "cease"}
+)  # fmt: skip
+# «no longer», "no need", "no more": «no» negates only before these
+_NO_HEADS = frozenset({"longer", "need", "more"})
+# Words a negation reaches over to its head.
+_TRANSPARENT = frozenset(
+    {"мне", "нам", "мы", "я", "ты", "вы", "меня", "нас", "тебе", "вам", "больше", "уже",
+     "еще", "пока", "пожалуйста", "плиз", "совсем", "точно", "теперь", "тогда", "же", "ли",
+     "это", "эту", "этот", "i", "we", "you", "me", "us", "it", "please", "really", "actually",
+     "anymore", "more", "longer", "ever", "even", "do", "does", "did", "to", "have", "will",
+     "go", "ahead", "then", "now", "just", "the", "a", "an", "any"}
+)  # fmt: skip
+_NOTHING = frozenset(
+    {"ничего", "ничто", "никаких", "никакой", "никакую", "ни", "anything", "nothing", "none"}
+)  # fmt: skip
+_BOOK = frozenset({"BOOK", "NEED", "PAST"})
+_HEADS: dict[str, Denied] = {
+    "BOOK": "book",
+    "NEED": "book",
+    "PAST": "book",
+    "CANCEL": "cancel",
+    "DISABLE": "cancel",
+    "LIST": "list",
+}
+_MOST_SKIPPED = 4  # «мне больше уже не нужна»: a scope never reaches further
+
+
+@dataclass(frozen=True, slots=True)
+class Denial:
+    denied: Denied
+    nothing: bool  # «ничего», "anything": the whole request is refused, nothing concrete
+
+
+def _is_negator(toks: tuple[Tok, ...], i: int) -> bool:
+    text = toks[i].text
+    if text in _NEGATORS:
+        return True
+    return text == "no" and i + 1 < len(toks) and toks[i + 1].text in _NO_HEADS
+
+
+def _head(toks: tuple[Tok, ...], i: int, *, cease: bool) -> Denied | None:
+    """The predicate a negation at ``i`` governs, if it is one of ours."""
+    skipped = 0
+    for j in range(i + 1, len(toks)):
+        tok = toks[j]
+        if tok.concept is not None and tok.concept in _HEADS and tok.text not in _TRANSPARENT:
+            return _HEADS[tok.concept]
+        if cease and tok.concept == "BOOKINGS":
+            return "book"
+        if tok.kind != "word" or tok.text not in _TRANSPARENT or skipped == _MOST_SKIPPED:
+            return None
+        skipped += 1
+    return None
+
+
+def deny(toks: tuple[Tok, ...]) -> Denial | None:
+    """The first predicate a negation in ``toks`` denies, or ``None``."""
+    for i, tok in enumerate(toks):
+        if tok.kind != "word":
+            continue
+        cease = tok.text in _CEASE
+        if not (cease or _is_negator(toks, i)):
+            continue
+        denied = _head(toks, i, cease=cease)
+        if denied is not None:
+            nothing = any(t.text in _NOTHING for t in toks)
+            return Denial(denied=denied, nothing=nothing)
+    return None
