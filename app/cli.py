@@ -162,7 +162,8 @@ def parse(
     tz: Annotated[str | None, typer.Option(help="Time zone (default: TIMEZONE)")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the decision as JSON")] = False,
 ) -> None:
-    """Print the decision the NLU makes for a command (for debugging)."""
+    """Print the decision the NLU makes for a command (for debugging). Building names come
+    from the cached catalogue, else from the site; with neither, it parses without them."""
     import json
     import sys
     from datetime import datetime
@@ -183,8 +184,15 @@ def parse(
         moment = moment.replace(tzinfo=zone)
     try:
         places = Places.from_catalogue(asyncio.run(current_catalogue(settings)))
-    except ClubError as exc:
-        _fail(exc)
+    except ClubError as exc:  # a decision needs no site: parse with no building names
+        reason = exc.message.splitlines()[0] if exc.message else type(exc).__name__
+        typer.secho(
+            f"clubman: no catalogue cached and the site is not reachable ({reason}): "
+            "parsing without building names",
+            err=True,
+            fg=typer.colors.YELLOW,
+        )
+        places = Places.empty()
     lines = sys.stdin if text == "-" else [text]
     for line in lines:
         decision = nlu_parse(line.rstrip("\n"), now=moment, tz=zone, places=places)

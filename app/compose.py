@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import TYPE_CHECKING
 
 import structlog
@@ -21,7 +22,7 @@ from core.booking.catalogue import Catalogues
 from core.booking.profile import load_profile
 from core.browser import BrowserPool
 from core.clock import Clock, SystemClock
-from core.errors import ConfigError
+from core.errors import ClubError, ConfigError, PortalError
 from core.events import EventBus
 from core.manager import NLUManager
 from core.metrics import Metrics
@@ -40,9 +41,11 @@ if TYPE_CHECKING:  # aiogram's types take seconds to import; the MCP server need
 
 __all__ = [
     "DEMO_ACCOUNT",
+    "cached_catalogue",
+    "catalogues_for",
+    "current_catalogue",
     "open_agent",
     "open_core",
-    "current_catalogue",
     "open_settings_storage",
 ]
 
@@ -84,10 +87,15 @@ async def _portal(settings: Settings) -> AsyncIterator[tuple[str, PortalAccount]
         yield portal.url, PortalAccount(username=username, password=password)
 
 
-def _catalogues(
-    settings: Settings, *, read: Callable[[], Awaitable[Catalogue]], clock: Clock
+def catalogues_for(
+    settings: Settings,
+    *,
+    read: Callable[[], Awaitable[Catalogue]],
+    clock: Clock,
+    refresh_every: timedelta = timedelta(days=1),
 ) -> Catalogues:
-    """The catalogue, cached in ``DATA_DIR`` (it outlives a restart while the site is down)."""
+    """The catalogue, cached in ``DATA_DIR`` (it outlives a restart while the site is down):
+    the bot's, and any tool's that reads the same cache."""
     kind = settings.portal.kind
     return Catalogues(
         read=read,
@@ -95,12 +103,36 @@ def _catalogues(
         key=f"{kind}:{settings.portal.url or 'in-process'}",
         profile=load_profile(settings.portal.profile or default_profile(kind)),
         clock=clock,
+        refresh_every=refresh_every,
     )
 
 
+async def cached_catalogue(settings: Settings) -> Catalogue | None:
+    """The catalogue the bot last cached, however old, read with no browser; None when
+    there is none (or its file cannot be read)."""
+
+    async def cache_only() -> Catalogue:
+        raise PortalError("only the cached catalogue is read here")
+
+    # Never stale: a cached catalogue is taken whatever its age, and the site not asked.
+    cache = catalogues_for(
+        settings, read=cache_only, clock=SystemClock(), refresh_every=timedelta.max
+    )
+    try:
+        return await cache.load()
+    except ClubError as exc:
+        log.debug("catalogue.not_cached", error=exc.message)
+        return None
+
+
 async def current_catalogue(settings: Settings) -> Catalogue:
-    """The catalogue the product uses (``clubman parse``): the cached one, else read from
-    the site with the club's account."""
+    """The catalogue for a tool with no running bot (``clubman parse``): the cached one,
+    however old (no browser started), else one read from the site with the club's
+    account (and cached). ``ClubError`` when neither can be had: no account, no browser,
+    the site down."""
+    cached = await cached_catalogue(settings)
+    if cached is not None:
+        return cached
     async with AsyncExitStack() as stack:
 
         async def read() -> Catalogue:
@@ -109,7 +141,7 @@ async def current_catalogue(settings: Settings) -> Catalogue:
             system = choose_system(settings.portal.kind, url)
             return await read_catalogue(pool, system, account)
 
-        return await _catalogues(settings, read=read, clock=SystemClock()).load()
+        return await catalogues_for(settings, read=read, clock=SystemClock()).refresh()
 
 
 def _browser_pool(settings: Settings) -> BrowserPool:
@@ -163,7 +195,7 @@ async def _open(
         )
         clock = clock or SystemClock()
         catalogues = await stack.enter_async_context(
-            _catalogues(settings, read=work.read_catalogue, clock=clock)
+            catalogues_for(settings, read=work.read_catalogue, clock=clock)
         )
         schedules = ScheduleBook(storage, bus=bus, clock=clock)
         scenarios = all_scenarios(
