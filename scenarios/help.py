@@ -12,7 +12,14 @@ from core.nlu import Decision, Intent
 from core.scenario import GuideScenario, InstantScenario
 from core.texts import Guide, tr
 
-__all__ = ["DeclineScenario", "HelpScenario", "UnknownScenario", "examples", "greeting", "help_text"]
+__all__ = [
+    "DeclineScenario",
+    "HelpScenario",
+    "UnknownScenario",
+    "examples",
+    "greeting",
+    "help_text",
+]
 
 
 def examples(lang: Lang) -> list[str]:

@@ -46,7 +46,7 @@ class ScheduleStore(Protocol):
 
 
 class Confirmed(BaseModel):
-    create: bool
+    create: bool  # yes: create (or, stopping, stop)
 
 
 class Created(BaseModel):
@@ -72,6 +72,7 @@ class Picked(BaseModel):
 class Stopped(BaseModel):
     deleted: bool
     label: str
+    kept: bool = False  # the user said no
 
 
 class _Base(StepScenario[Any]):
@@ -256,13 +257,42 @@ class CancelSchedule(_Base):
     title_text = Schedules.STOP_TITLE
 
     def initial_slots(self, decision: Decision) -> dict[str, Any]:
-        return {k: v for k, v in super().initial_slots(decision).items() if k == "recurrence"}
+        found = super().initial_slots(decision).items()
+        return {k: v for k, v in found if k in ("recurrence", "room")}
 
     def steps(self) -> Sequence[Step]:
         return [
             Step("choose", Schedules.STEP_CHOOSE, self._choose),
+            Step("confirm", Schedules.STEP_CONFIRM_STOP, self._confirm_stop),
             Step("apply", Schedules.STEP_STOP, self._stop),
         ]
+
+    async def _confirm_stop(self, ctx: StepContext[Any]) -> Confirmed:
+        """Always asked: a schedule is undone only by a yes («больше не занимай…» may be
+        read wrong, and the schedule would stop booking in silence)."""
+        answer = ctx.answer("confirm")
+        if answer is None:
+            chosen = ctx.result("choose", Picked)
+            days = [d for d in ctx.slots.weekdays() if d not in chosen.left]
+            text = (
+                ctx.tr(
+                    Schedules.CONFIRM_STOP_ON,
+                    label=chosen.label,
+                    days=weekdays_label(days, ctx.lang),
+                )
+                if chosen.left
+                else ctx.tr(Schedules.CONFIRM_DELETE, label=chosen.label)
+            )
+            ctx.ask(
+                "confirm",
+                text,
+                [
+                    Option(id="yes", label=ctx.tr(Common.YES)),
+                    Option(id="no", label=ctx.tr(Common.NO)),
+                ],
+                allow_free_text=False,
+            )
+        return Confirmed(create=answer == "yes")
 
     async def _choose(self, ctx: StepContext[Any]) -> Picked:
         days: list[str] = ctx.slots.weekdays()
@@ -272,6 +302,9 @@ class CancelSchedule(_Base):
             for e in await self._store.of_owner(ctx.user_id)
             if not days or set(days) & set(e.weekdays)
         ]
+        rooms = set(ctx.slots.room or ())
+        if with_rooms := [e for e in found if rooms & set(e.slots.get("room") or ())]:
+            found = with_rooms  # a room named narrows the choice; none matching leaves it
         if not found:
             raise ScenarioError(
                 ctx.tr(Schedules.NOT_FOUND_ON, days=weekdays_label(days, ctx.lang))
@@ -293,6 +326,8 @@ class CancelSchedule(_Base):
 
     async def _stop(self, ctx: StepContext[Any]) -> Stopped:
         chosen = ctx.result("choose", Picked)
+        if not ctx.result("confirm", Confirmed).create:
+            return Stopped(deleted=False, label=chosen.label, kept=True)
         if chosen.left:
             entry = await self._store.set_weekdays(chosen.id, chosen.left)
             label = entry.label(ctx.lang, self._catalogues.current) if entry else chosen.label
@@ -302,6 +337,8 @@ class CancelSchedule(_Base):
 
     def summary(self, ctx: StepContext[Any]) -> str:
         done = ctx.result("apply", Stopped)
+        if done.kept:
+            return ctx.tr(Schedules.NOT_STOPPED)
         if done.deleted:
             return ctx.tr(Schedules.DELETED, label=done.label)
         days = weekdays_label(ctx.slots.weekdays(), ctx.lang)

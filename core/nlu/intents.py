@@ -25,9 +25,7 @@ _STANDS = 0.5  # a score that still stands beside a negation
 _UNDO = 0.8  # iterating an Enum class is slow, and this runs per message
 
 
-def score(
-    toks: tuple[Tok, ...], slots: Slots, denial: Denial | None = None
-) -> dict[Intent, float]:
+def score(toks: tuple[Tok, ...], slots: Slots, denial: Denial | None = None) -> dict[Intent, float]:
     """Scores for already analysed tokens, their slots and what a negation in them denies
     (``parse`` calls this)."""
     has = {t.concept for t in toks if t.concept is not None}

@@ -72,16 +72,13 @@ def _is_negator(toks: tuple[Tok, ...], i: int) -> bool:
 
 def _head(toks: tuple[Tok, ...], i: int, *, cease: bool) -> Denied | None:
     """The predicate a negation at ``i`` governs, if it is one of ours."""
-    skipped = 0
-    for j in range(i + 1, len(toks)):
-        tok = toks[j]
+    for skipped, tok in enumerate(toks[i + 1 : i + 2 + _MOST_SKIPPED]):
         if tok.concept is not None and tok.concept in _HEADS and tok.text not in _TRANSPARENT:
             return _HEADS[tok.concept]
         if cease and tok.concept == "BOOKINGS":
             return "book"
         if tok.kind != "word" or tok.text not in _TRANSPARENT or skipped == _MOST_SKIPPED:
             return None
-        skipped += 1
     return None
 
 

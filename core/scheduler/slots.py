@@ -32,6 +32,7 @@ class WeekdaySlots(BaseModel):
     """«отключи автобронь по средам»: which weekdays, if said."""
 
     recurrence: Recurrence | None = None
+    room: list[str] | None = None  # «больше не занимай 301 по вторникам»: the one with 301
 
     def weekdays(self) -> list[str]:
         return list(self.recurrence.weekdays) if self.recurrence else []

@@ -51,6 +51,15 @@ class Schedules:
         "нет регулярных броней на {days}", "there are no recurring bookings on {days}"
     )
     WHICH = Text("Какую регулярную бронь отключить?", "Which recurring booking to stop?")
+    STEP_CONFIRM_STOP = Text("Подтверждение", "Confirmation")
+    CONFIRM_DELETE = Text(
+        "Удалить регулярную бронь {label}?", "Delete the recurring booking {label}?"
+    )
+    CONFIRM_STOP_ON = Text(
+        "Отключить регулярную бронь {label} по дням: {days}?",
+        "Stop the recurring booking {label} on {days}?",
+    )
+    NOT_STOPPED = Text("Хорошо, регулярную бронь не трогаю.", "OK, the recurring booking stays.")
     DELETED = Text(
         "Регулярная бронь удалена: {label}. Уже сделанные брони остались.",
         "Recurring booking deleted: {label}. Bookings already made stay.",

@@ -155,6 +155,12 @@ async def test_cancel_by_weekday_takes_the_day_out_or_asks_which(
     )
     async with make_system(started=False) as system:
         await system.say("отключи автобронь по средам")
+        confirm = await sink.wait_for(Question)
+        assert confirm.text == (
+            "Отключить регулярную бронь пн, ср 18:00–20:00, 405, Главный корпус по дням: ср?"
+        )
+        assert (await storage.schedules.get(monwed.id)).weekdays == ["mon", "wed"]  # type: ignore[union-attr]
+        await system.tap(confirm, "yes")
         done = await sink.wait_for(Done)
         assert done.text == "Отключено по дням: ср. Осталось: пн 18:00–20:00, 405, Главный корпус."
         assert (await storage.schedules.get(monwed.id)).weekdays == ["mon"]  # type: ignore[union-attr]
@@ -164,8 +170,35 @@ async def test_cancel_by_weekday_takes_the_day_out_or_asks_which(
         assert which.key == "which" and len(which.options) == 2
         chosen = next(o for o in which.options if o.label.startswith("чт"))
         await system.tap(which, chosen.id)
+        confirm = await sink.wait_for(Question, lambda q: q.key == "confirm", after=mark)
+        assert confirm.key == "confirm" and confirm.text == f"Удалить регулярную бронь {LABEL}?"
+        await system.tap(confirm, "yes")
         done = await sink.wait_for(Done, after=mark)
         assert done.text.startswith(f"Регулярная бронь удалена: {LABEL}.")
     gone = await storage.schedules.get(thursday.id)
     assert gone is not None and gone.status is ScheduleStatus.DELETED
     assert [str(s.id) for s in await storage.schedules.for_owner(CHAT)] == [monwed.id]
+
+
+async def test_a_schedule_said_no_to_stays(
+    make_system: SystemFactory, sink: CollectingSink, storage: Storage, clock: ManualClock
+) -> None:
+    """«больше не занимай 405 по четвергам» is confirmed first; «Нет» keeps it whole."""
+    book = ScheduleBook(storage, bus=EventBus(), clock=clock)
+    slots = {"start": "18:00", "end": "20:00", "rooms": 1, "building": "main", "room": ["405"]}
+    other = {**slots, "room": ["301"]}
+    thursday = await book.create(
+        owner_id=CHAT, chat_id=CHAT, weekdays=["thu"], slots=slots, timezone="Europe/Moscow"
+    )
+    await book.create(
+        owner_id=CHAT, chat_id=CHAT, weekdays=["thu"], slots=other, timezone="Europe/Moscow"
+    )
+    async with make_system(started=False) as system:
+        await system.say("больше не занимай нам 405 по четвергам")
+        confirm = await sink.wait_for(Question)  # the room named picks one of the two
+        assert confirm.key == "confirm" and confirm.text == f"Удалить регулярную бронь {LABEL}?"
+        await system.tap(confirm, "no")
+        done = await sink.wait_for(Done)
+        assert done.text == "Хорошо, регулярную бронь не трогаю."
+    kept = await storage.schedules.get(thursday.id)
+    assert kept is not None and kept.status is ScheduleStatus.ACTIVE
