@@ -2,6 +2,7 @@
 parse time of a 4096-character text (Telegram's longest message).
 
     python bench/nlu.py [--commands 5000] [--seed 1] [--long 4096]
+    python bench/nlu.py --corpus [--misses]     accuracy on tests/nlu/corpus, both halves
 
 Commands are a generated mix of Russian and English booking, listing, cancelling,
 schedule, help and off-topic texts, with typos and varied case. Two passes are timed:
@@ -159,12 +160,54 @@ def _report(label: str, timings: list[float]) -> str:
     )
 
 
+def _report_corpus(*, misses: bool) -> str:
+    """Accuracy per category for both halves of the corpus (``tests.nlu.measure``)."""
+    from tests.nlu.measure import entries, measure, refusals
+
+    corpus = entries()
+    scores = measure(corpus)
+    categories = sorted({c for c, _ in scores if c != "all"}) + ["all"]
+    lines = [
+        f"{'category':<16} {'tuning: n  intent  slots  exact':>34} "
+        f"{'held-back: n  intent  slots  exact':>37}"
+    ]
+    for category in categories:
+        row = f"{category:<16}"
+        for half in ("tuning", "held-back"):
+            got = scores.get((category, half))
+            if got is None:
+                row += f"{'-':>37}"
+                continue
+            row += (
+                f"{got.commands:>14} {got.intent_share:>7.1%} {got.slot_share:>6.1%} "
+                f"{got.exact / got.commands:>6.1%}"
+            )
+        lines.append(row)
+    wrong = refusals(corpus)
+    lines.append(f"negated commands that book or schedule: {len(wrong)}")
+    if misses:
+        lines.append("tuning misses:")
+        lines.extend(f"  {miss}" for miss in scores[("all", "tuning")].misses)
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--commands", type=int, default=5000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--long", type=int, default=4096, help="length of the long texts")
+    parser.add_argument(
+        "--corpus",
+        action="store_true",
+        help="measure accuracy on tests/nlu/corpus (both halves, per category) instead",
+    )
+    parser.add_argument(
+        "--misses", action="store_true", help="with --corpus: list the tuning misses"
+    )
     args = parser.parse_args()
+    if args.corpus:
+        print(_report_corpus(misses=args.misses))
+        return
     texts = generate(args.commands, args.seed)
     t0 = time.perf_counter()
     places = refportal_places()

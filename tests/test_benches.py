@@ -19,11 +19,12 @@ ROOT = Path(__file__).resolve().parent.parent
         ("bench.booking", ["--repeat", "1", "--users", "2"], "ratio scenario/script"),
         ("bench.booking", ["--system", "indico", "--repeat", "1"], "ratio scenario/script"),
         ("bench.nlu", ["--commands", "50", "--long", "512"], "long  worst"),
+        ("bench.nlu", ["--corpus"], "negated commands that book or schedule: 0"),
         ("bench.flood", ["--chats", "20"], "delivered: 20"),
         ("bench.redis_pipelining", ["--commands", "100"], "pipelining"),
         ("bench.restart", ["--restarts", "1"], "kill → first reply"),
     ],
-    ids=["bot", "booking", "booking-indico", "nlu", "flood", "redis", "restart"],
+    ids=["bot", "booking", "booking-indico", "nlu", "nlu-corpus", "flood", "redis", "restart"],
 )
 def test_the_benchmark_runs_and_prints_its_numbers(
     bench: str, arguments: list[str], printed: str

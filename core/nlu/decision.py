@@ -26,7 +26,16 @@ Weekday = Literal["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
 WEEKDAYS: tuple[Weekday, ...] = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 
 SlotName = Literal[
-    "date", "start", "end", "rooms", "adjacent", "building", "room", "capacity", "recurrence"
+    "date",
+    "start",
+    "end",
+    "rooms",
+    "adjacent",
+    "building",
+    "room",
+    "capacity",
+    "recurrence",
+    "unknown_place",
 ]
 NextAction = Literal["execute", "clarify"]
 
@@ -60,6 +69,9 @@ class Slots(BaseModel):
     room: list[str] | None = None
     capacity: int | None = None
     recurrence: Recurrence | None = None
+    # A building named that the site does not have («в корпусе на Невском»), as written:
+    # asked about by name, never dropped.
+    unknown_place: str | None = None
 
     @field_serializer("start", "end", when_used="json-unless-none")
     def _hhmm(self, value: dt.time) -> str:

@@ -31,6 +31,7 @@ from core.nlu.negation import deny
 from core.nlu.places import Places
 from core.nlu.questions import question_for
 from core.nlu.slots import extract_slots
+from core.nlu.unknown_place import as_written
 
 __all__ = ["MIN_CONFIDENCE", "detect_lang", "local_today", "parse"]
 
@@ -72,6 +73,8 @@ def parse(text: str, *, now: datetime, tz: ZoneInfo, places: Places) -> Decision
         intent = Intent.UNKNOWN
     confidence = scores[intent]
 
+    if slots.unknown_place is not None:
+        slots = slots.model_copy(update={"unknown_place": as_written(text, slots.unknown_place)})
     if intent in _NO_SLOTS:
         slots = Slots()
     elif intent in _BOOKING:

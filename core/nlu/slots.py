@@ -22,6 +22,7 @@ from core.nlu.decision import Lang, Slots
 from core.nlu.places import Places
 from core.nlu.recurrence import extract_recurrence
 from core.nlu.times import extract_times
+from core.nlu.unknown_place import unknown_place
 
 __all__ = ["MAX_ROOMS", "extract_slots", "room_numbers"]
 
@@ -124,6 +125,7 @@ def extract_slots(toks: tuple[Tok, ...], *, today: date, lang: Lang, places: Pla
     rooms = _count(toks, used)
     numbers = room_numbers(toks, used)
     building = places.building_in(toks)
+    unknown = None if building else unknown_place(toks)
     adjacent = True if any(t.is_("ADJ") for t in toks) else None
     return Slots(
         date=when,
@@ -135,4 +137,5 @@ def extract_slots(toks: tuple[Tok, ...], *, today: date, lang: Lang, places: Pla
         room=numbers or None,
         capacity=capacity,
         recurrence=recurrence,
+        unknown_place=unknown,
     )

@@ -26,6 +26,7 @@ class BookingSlots(BaseModel):
     building: str | None = None  # a catalogue building code, or "any"
     room: list[str] | None = None
     capacity: int | None = None
+    unknown_place: str | None = None  # a building named that the site does not have
 
 
 def _minutes(value: dt.time) -> int:
@@ -68,6 +69,8 @@ def check_booking(
     model = BookingSlots.model_validate(slots)
     if model.building not in (None, ANY_BUILDING) and catalogue.building(model.building) is None:
         return broken("building", Limits.NO_SUCH_BUILDING)
+    if model.building is None and model.unknown_place:
+        return broken("building", Limits.UNKNOWN_BUILDING, name=model.unknown_place)
     if (counted := _count_problem(model, catalogue)) is not None:
         slot, reason = counted
         most = MAX_ROOMS if slot != "capacity" else _largest(catalogue, model.building)

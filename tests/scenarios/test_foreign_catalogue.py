@@ -86,7 +86,8 @@ async def test_the_building_question_offers_the_catalogues_buildings(
 ) -> None:
     await manager.handle(cmd("забронируй аудиторию в главном корпусе завтра с 10 до 12"))
     question = await sink.wait_for(Question, timeout=30)
-    assert question.text == "В каком корпусе?"  # «главный» names nothing here
+    # «главный» names nothing here: asked about by name, never booked in any building
+    assert question.text == "Корпуса «главном» я не знаю. В каком корпусе?"
     assert [o.label for o in question.options] == ["Корпус Б", "Библиотека", "Любой"]
     accepted = await manager.answer(
         Answer(chat_id=100, user_id=100, run_id=question.run_id, seq=question.seq, option_id="b")
