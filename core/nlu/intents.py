@@ -52,7 +52,9 @@ def score(toks: tuple[Tok, ...], slots: Slots, denial: Denial | None = None) -> 
         book = 0.55  # «в четверг с 18 до 20»: most likely a booking, but said weakly
     elif room_spec or "NEED" in has:
         book = 0.4
-    if "PAST" in has or (query and not has_time and has & {"BOOKINGS", "MY", "LIST"}):
+    if ("PAST" in has and "NEED" not in has) or (  # "need a room booked" is a booking
+        query and not has_time and has & {"BOOKINGS", "MY", "LIST"}
+    ):
         book = min(book, 0.3)
     if stop:
         book = min(book, 0.2)
@@ -85,6 +87,8 @@ def score(toks: tuple[Tok, ...], slots: Slots, denial: Denial | None = None) -> 
             listing = 0.8
         elif "BOOKINGS" in has and not has_time:
             listing = 0.75
+        elif "MY" in has and "ROOM" in has and "BOOK" not in has and not has_time:
+            listing = 0.8  # "what rooms are mine on wednesday"
         elif "LIST" in has and ("HAVE" in has or toks[0].text == "что у меня"):
             listing = 0.7 if slots.date is not None else 0.45
         elif "SCHED" in has and book < 0.5:
@@ -96,12 +100,14 @@ def score(toks: tuple[Tok, ...], slots: Slots, denial: Denial | None = None) -> 
         others = max(s.values())
         s[Intent.HELP] = 0.9 if others < 0.5 else 0.4
     if denial is not None:
-        _refuse(s, denial, slots, schedule_ctx=schedule_ctx)
+        _refuse(s, denial, slots, schedule_ctx=schedule_ctx, query=query)
     s[Intent.UNKNOWN] = round(1.0 - max(s.values()), 4)
     return s
 
 
-def _refuse(s: dict[Intent, float], denial: Denial, slots: Slots, *, schedule_ctx: bool) -> None:
+def _refuse(
+    s: dict[Intent, float], denial: Denial, slots: Slots, *, schedule_ctx: bool, query: bool
+) -> None:
     """A denied booking never books: it undoes one (a recurring one when the command is
     recurring, a concrete one when it names a day, a time or a room) or, said of nothing
     concrete, declines. A denied cancel or listing declines too, unless something else
@@ -112,6 +118,8 @@ def _refuse(s: dict[Intent, float], denial: Denial, slots: Slots, *, schedule_ct
         s[Intent.LIST_BOOKINGS] = s[Intent.LIST_SCHEDULES] = 0.0
     else:
         s[Intent.BOOK_ROOMS] = s[Intent.SCHEDULE_BOOKING] = 0.0
+        if not query:  # "no booking needed" names bookings, but asks for no list
+            s[Intent.LIST_BOOKINGS] = s[Intent.LIST_SCHEDULES] = 0.0
     if max(s.values()) >= _STANDS:
         return
     if denial.denied == "book" and not denial.nothing:

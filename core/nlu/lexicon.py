@@ -34,7 +34,7 @@ _WORDS: tuple[tuple[str, str], ...] = (
         "BOOK",
         "забронируй забронируйте забронировать забронирую бронируй бронируйте бронировать "
         "бронирую забронь зарезервируй зарезервировать резервируй займи занять занимай "
-        "занимайте занимать "
+        "занимайте занимать hold reserving "
         "book reserve get grab",
     ),
     (
@@ -45,7 +45,8 @@ _WORDS: tuple[tuple[str, str], ...] = (
     ),
     (
         "NEED",
-        "нужна нужен нужно нужны надо хочу хотим хотел хотела need needs want would like требуется",
+        "нужна нужен нужно нужны надо хочу хотим хотел хотела понадобится понадобятся понадобится "
+        "need needs needed want would like требуется",
     ),
     (
         "ROOM",
@@ -67,7 +68,7 @@ _WORDS: tuple[tuple[str, str], ...] = (
     (
         "CANCEL",
         "отмени отменить отмените отменяй удали удалить удалите сними снять убери "
-        "cancel delete remove drop unbook",
+        "освободи освободить освободите cancel delete remove drop unbook scrap",
     ),
     (
         "DISABLE",
@@ -82,9 +83,13 @@ _WORDS: tuple[tuple[str, str], ...] = (
     ),
     ("EVERY", "каждый каждую каждое каждые каждого every each"),
     ("WEEKLY", "еженедельно еженедельная еженедельную weekly"),
-    ("HELP", "help помощь помоги помогите справка хелп команды commands умеешь"),
+    (
+        "HELP",
+        "help помощь помоги помогите справка хелп команды commands умеешь пользоваться "
+        "инструкция instructions",
+    ),
     ("GREET", "привет здравствуй здравствуйте hi hello hey"),
-    ("TODAY", "сегодня today tonight"),
+    ("TODAY", "сегодня седня today tonight"),
     ("TOMORROW", "завтра tomorrow tmrw tmr"),
     ("AFTER_TOMORROW", "послезавтра"),
     ("YESTERDAY", "вчера yesterday"),
@@ -181,6 +186,12 @@ PHRASES: tuple[tuple[tuple[str, ...], Sense], ...] = tuple(
         ("how does this work", Sense("HELP")),
         ("how does it work", Sense("HELP")),
         ("how to use", Sense("HELP")),
+        ("how do i use", Sense("HELP")),
+        ("как это работает", Sense("HELP")),
+        ("free up", Sense("CANCEL")),
+        ("in the morning", Sense("MORNING")),
+        ("in the evening", Sense("EVENING")),
+        ("in the afternoon", Sense("PM")),
         ("turn off", Sense("DISABLE")),
         ("switch off", Sense("DISABLE")),
         ("half an hour", Sense("HALF_HOUR")),
@@ -208,6 +219,9 @@ _NOT_TYPOS_TEXT = (
 )
 _NOT_TYPOS = frozenset(_NOT_TYPOS_TEXT.split())
 _STEM_MIN = 4
+# Read by their exact forms only: short words, and «каждый», whose «каждая» agrees with rooms
+# («две аудитории … каждая в пятницу»), never with a weekday.
+_NO_STEMS = frozenset({"NUM", "TO", "FROM", "AT", "FOR", "EVERY"})
 
 
 def _exact_table() -> dict[str, Sense]:
@@ -234,7 +248,7 @@ def _tables() -> tuple[dict[str, Sense], dict[str, Sense], tuple[str, ...]]:
     stems: dict[str, Sense] = {}
     clashes: set[str] = set()
     for form, sense in exact.items():
-        if not _is_cyrillic(form) or sense.concept in {"NUM", "TO", "FROM", "AT", "FOR"}:
+        if not _is_cyrillic(form) or sense.concept in _NO_STEMS:
             continue
         key = stem(form)
         if len(key) < _STEM_MIN:

@@ -54,6 +54,10 @@ _HEADS: dict[str, Denied] = {
     "DISABLE": "cancel",
     "LIST": "list",
 }
+# Concepts a negation reaches over too: «хватит каждую среду занимать», «не завтра бронируй»
+_TRANSPARENT_CONCEPTS = frozenset(
+    {"EVERY", "WD", "WDP", "WEEKLY", "TODAY", "TOMORROW", "AFTER_TOMORROW"}
+)
 _MOST_SKIPPED = 4  # «мне больше уже не нужна»: a scope never reaches further
 
 
@@ -75,9 +79,10 @@ def _head(toks: tuple[Tok, ...], i: int, *, cease: bool) -> Denied | None:
     for skipped, tok in enumerate(toks[i + 1 : i + 2 + _MOST_SKIPPED]):
         if tok.concept is not None and tok.concept in _HEADS and tok.text not in _TRANSPARENT:
             return _HEADS[tok.concept]
-        if cease and tok.concept == "BOOKINGS":
+        if cease and tok.concept == "BOOKINGS":  # "stop booking", "no booking needed"
             return "book"
-        if tok.kind != "word" or tok.text not in _TRANSPARENT or skipped == _MOST_SKIPPED:
+        passable = tok.text in _TRANSPARENT or tok.concept in _TRANSPARENT_CONCEPTS
+        if tok.kind != "word" or not passable or skipped == _MOST_SKIPPED:
             return None
     return None
 
@@ -87,7 +92,7 @@ def deny(toks: tuple[Tok, ...]) -> Denial | None:
     for i, tok in enumerate(toks):
         if tok.kind != "word":
             continue
-        cease = tok.text in _CEASE
+        cease = tok.text in _CEASE or tok.text == "no"
         if not (cease or _is_negator(toks, i)):
             continue
         denied = _head(toks, i, cease=cease)

@@ -31,6 +31,7 @@ _COUNT_SKIP = 2  # adjectives allowed between a count and its noun ("two free ad
 _UNITS = frozenset({"PEOPLE", "HOUR", "MINUTE", "DAY", "WEEK", "MONTH"})
 _PLURAL_NOUNS = frozenset({"аудиторий", "комнат", "кабинетов", "rooms", "classrooms"})
 _ROOM_NUMBER_DIGITS = 4  # longer digit runs are never room numbers
+_CAPACITY_WORDS = frozenset({"fits", "fit", "seats", "group", "seating", "holds"})
 
 
 def _number(tok: Tok) -> int | None:
@@ -57,6 +58,16 @@ def _capacity(toks: tuple[Tok, ...], used: set[int]) -> int | None:
         if value is not None and nxt is not None and nxt.is_("PEOPLE"):
             used.update(range(first, i + 2))
             return value
+        if tok.is_("PEOPLE") or tok.text in _CAPACITY_WORDS:
+            # «человек на 15», «мест на 60», «человек 45», "fits 20", "a group of 15"
+            j = i + 1
+            if j < len(toks) and (toks[j].is_("FOR") or toks[j].text == "of"):
+                j += 1
+            found = _number(toks[j]) if j < len(toks) and j not in used else None
+            after = toks[j + 1] if j + 1 < len(toks) else None
+            if found is not None and not (after is not None and after.concept in _UNITS):
+                used.update(range(i, j + 1))
+                return found
         if tok.is_("CAPACITY"):
             for j in range(i + 1, min(i + 4, len(toks))):
                 found, _ = _signed(toks, j, used)

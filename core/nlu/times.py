@@ -44,8 +44,11 @@ def _marker(tok: Tok) -> str | None:
     return _MARKERS.get(tok.concept or "")
 
 
-def read_clock(toks: tuple[Tok, ...], i: int, *, loose: bool) -> Clock | None:
-    """A time of day starting at ``toks[i]``; bare numbers count only when ``loose``."""
+def read_clock(
+    toks: tuple[Tok, ...], i: int, *, loose: bool, range_end: bool = False
+) -> Clock | None:
+    """A time of day starting at ``toks[i]``; bare numbers count only when ``loose``. The
+    end of a range may stand before a room noun («с 18 до 20 аудиторию любую»)."""
     if i >= len(toks):
         return None
     tok = toks[i]
@@ -60,7 +63,8 @@ def read_clock(toks: tuple[Tok, ...], i: int, *, loose: bool) -> Clock | None:
         number = tok.number
         if number is None or number != int(number) or number > 99:
             return None
-        if nxt is not None and nxt.concept in _BLOCKERS:
+        blocked = nxt is not None and nxt.concept in _BLOCKERS
+        if blocked and not (range_end and nxt is not None and nxt.concept == "ROOM"):
             return None
         marked = nxt is not None and (_marker(nxt) is not None or nxt.text in _HOUR_WORDS)
         if not (loose or (marked and kind == "int")):
@@ -133,9 +137,17 @@ def _read_duration(toks: tuple[Tok, ...], i: int) -> tuple[int, int] | None:
     return minutes, j
 
 
+def _ranges(toks: tuple[Tok, ...], j: int) -> bool:
+    """Whether ``toks[j]`` joins two bare numbers into a range: a dash, or "to" before a
+    marked end ("3 to 5pm"; a bare "3 to 5" may be minutes to the hour)."""
+    if toks[j].kind == "dash":
+        return True
+    return toks[j].text == "to" and j + 2 < len(toks) and _marker(toks[j + 2]) is not None
+
+
 def _range_end(toks: tuple[Tok, ...], j: int) -> Clock | None:
     if j < len(toks) and (toks[j].is_("TO", "AND") or toks[j].kind == "dash"):
-        return read_clock(toks, j + 1, loose=True)
+        return read_clock(toks, j + 1, loose=True, range_end=True)
     return None
 
 
@@ -174,7 +186,7 @@ def extract_times(toks: tuple[Tok, ...], used: set[int]) -> tuple[time | None, t
                 i = found[1]
                 continue
         else:
-            dash_range = i + 2 < n and toks[i + 1].kind == "dash" and toks[i + 2].kind == "int"
+            dash_range = i + 2 < n and toks[i + 2].kind == "int" and _ranges(toks, i + 1)
             first = read_clock(toks, i, loose=dash_range and tok.kind == "int")
         if first is None:
             i += 1
