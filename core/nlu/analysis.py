@@ -70,7 +70,7 @@ def analyze(text: str) -> tuple[Tok, ...]:
             tok = made[raw[i]] = _with_sense(kind, word, sense_of(word) if kind == "word" else None)
         out.append(tok)
         i += 1
-    return tuple(_merge_compound_numbers(out))
+    return tuple(_merge_compound_numbers(_book_as_noun(out)))
 
 
 @lru_cache(maxsize=1)
@@ -88,6 +88,17 @@ def _phrase_at(words: list[str], i: int) -> tuple[int, Sense] | None:
         if tuple(words[i : i + n]) == phrase:
             return n, sense
     return None
+
+
+# After these the English "book" is a noun ("a good book"), not the verb of booking.
+_BEFORE_NOUN = frozenset({"a", "an", "the", "good", "this", "that", "my", "your", "his", "her"})
+
+
+def _book_as_noun(toks: list[Tok]) -> list[Tok]:
+    for i in range(1, len(toks)):
+        if toks[i].text == "book" and toks[i - 1].text in _BEFORE_NOUN:
+            toks[i] = Tok("word", "book")
+    return toks
 
 
 def _merge_compound_numbers(toks: list[Tok]) -> list[Tok]:

@@ -92,6 +92,16 @@ def _at(toks: tuple[Tok, ...], i: int) -> Tok | None:
     return toks[i] if 0 <= i < len(toks) else None
 
 
+def _week_after(toks: tuple[Tok, ...], j: int) -> tuple[str, int] | None:
+    """("next" or "this", index after) for "next week" / «на этой неделе» at ``j``."""
+    if j < len(toks) and toks[j].is_("FOR", "AT", "IN"):  # «на следующей неделе», "in"
+        j += 1
+    nxt, week = _at(toks, j), _at(toks, j + 1)
+    if nxt is None or week is None or not week.is_("WEEK") or nxt.concept not in _WEEKDAY_MODES:
+        return None
+    return _WEEKDAY_MODES[nxt.concept or ""], j + 2
+
+
 def _read_date(
     toks: tuple[Tok, ...], i: int, today: date, lang: Lang
 ) -> tuple[date | None, int] | None:
@@ -112,7 +122,10 @@ def _read_date(
                 break
             if prev.concept not in _SKIP_BEFORE_WEEKDAY and prev.text != "on":
                 break
-        return weekday_date(today, WEEKDAYS.index(tok.arg), mode), i + 1
+        end = i + 1
+        if mode == "this" and (week := _week_after(toks, i + 1)) is not None:
+            mode, end = week  # "monday next week", «в понедельник на следующей неделе»
+        return weekday_date(today, WEEKDAYS.index(tok.arg), mode), end
     day = _day(tok)
     if day is not None and nxt is not None:
         after = _at(toks, i + 2)
@@ -139,6 +152,10 @@ def _read_date(
     if kind == "iso":
         y, m, d = (int(p) for p in tok.text.split("-"))
         return _safe(y, m, d), i + 1
+    if concept == "WEEK" and nxt is not None and nxt.text == "from":  # "a week from today"
+        after = _at(toks, i + 2)
+        if after is not None and after.is_("TODAY", "TOMORROW"):
+            return _later(today, 7 + _RELATIVE_DAYS[after.concept or ""]), i + 3
     if concept == "IN" and nxt is not None:
         amount = 1.0 if nxt.is_("ART", "WEEK", "DAY") else nxt.number
         end = i + 2 if nxt.is_("WEEK", "DAY") else i + 3  # «через неделю», «через 2 недели»

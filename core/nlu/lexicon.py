@@ -46,7 +46,7 @@ _WORDS: tuple[tuple[str, str], ...] = (
     (
         "NEED",
         "нужна нужен нужно нужны надо хочу хотим хотел хотела понадобится понадобятся понадобится "
-        "need needs needed want would like требуется",
+        "need needs needed needing want would like требуется",
     ),
     (
         "ROOM",
@@ -68,7 +68,8 @@ _WORDS: tuple[tuple[str, str], ...] = (
     (
         "CANCEL",
         "отмени отменить отмените отменяй удали удалить удалите сними снять убери "
-        "освободи освободить освободите cancel delete remove drop unbook scrap",
+        "освободи освободить освободите аннулируй аннулировать отказываюсь отказаться откажись "
+        "cancel delete remove drop unbook scrap release",
     ),
     (
         "DISABLE",
@@ -187,8 +188,17 @@ PHRASES: tuple[tuple[tuple[str, ...], Sense], ...] = tuple(
         ("how does it work", Sense("HELP")),
         ("how to use", Sense("HELP")),
         ("how do i use", Sense("HELP")),
+        ("how do you work", Sense("HELP")),
+        ("what do you do", Sense("HELP")),
+        ("who are you", Sense("HELP")),
+        ("what can i ask", Sense("HELP")),
+        ("кто ты", Sense("HELP")),
+        ("что это за бот", Sense("HELP")),
+        ("что ты такое", Sense("HELP")),
+        ("за мной", Sense("MY")),
         ("как это работает", Sense("HELP")),
         ("free up", Sense("CANCEL")),
+        ("call off", Sense("CANCEL")),
         ("in the morning", Sense("MORNING")),
         ("in the evening", Sense("EVENING")),
         ("in the afternoon", Sense("PM")),

@@ -7,8 +7,8 @@ negation is the word right after it, skipping only words that cannot be its head
 (pronouns, «больше», «уже», "please", auxiliaries: «мне больше не нужна», "we don't
 really need"). If that word is one of the command's predicates (book, need, cancel,
 list…), it is denied; any other word (a verb we do not know, a number, a date) ends the
-scope with nothing denied. A cease verb («хватит», «перестань», "stop") governs a
-booking noun too ("stop booking 301").
+scope with nothing denied. A cease verb («хватит», «перестань», "stop") or "no" negates
+like «не»; a booking noun is a head too ("stop booking 301", "no booking needed").
 
 One pass over the tokens, each looked at a bounded number of times: linear in the text.
 """
@@ -40,7 +40,8 @@ _TRANSPARENT = frozenset(
      "еще", "пока", "пожалуйста", "плиз", "совсем", "точно", "теперь", "тогда", "же", "ли",
      "это", "эту", "этот", "i", "we", "you", "me", "us", "it", "please", "really", "actually",
      "anymore", "more", "longer", "ever", "even", "do", "does", "did", "to", "have", "will",
-     "go", "ahead", "then", "now", "just", "the", "a", "an", "any"}
+     "go", "ahead", "then", "now", "just", "the", "a", "an", "any", "be", "going", "gonna",
+     "bother", "want", "wanna"}
 )  # fmt: skip
 _NOTHING = frozenset(
     {"ничего", "ничто", "никаких", "никакой", "никакую", "ни", "anything", "nothing", "none"}
@@ -74,12 +75,12 @@ def _is_negator(toks: tuple[Tok, ...], i: int) -> bool:
     return text == "no" and i + 1 < len(toks) and toks[i + 1].text in _NO_HEADS
 
 
-def _head(toks: tuple[Tok, ...], i: int, *, cease: bool) -> Denied | None:
+def _head(toks: tuple[Tok, ...], i: int) -> Denied | None:
     """The predicate a negation at ``i`` governs, if it is one of ours."""
     for skipped, tok in enumerate(toks[i + 1 : i + 2 + _MOST_SKIPPED]):
         if tok.concept is not None and tok.concept in _HEADS and tok.text not in _TRANSPARENT:
             return _HEADS[tok.concept]
-        if cease and tok.concept == "BOOKINGS":  # "stop booking", "no booking needed"
+        if tok.concept == "BOOKINGS":  # "stop booking", "no booking needed", "don't bother booking"
             return "book"
         passable = tok.text in _TRANSPARENT or tok.concept in _TRANSPARENT_CONCEPTS
         if tok.kind != "word" or not passable or skipped == _MOST_SKIPPED:
@@ -95,7 +96,7 @@ def deny(toks: tuple[Tok, ...]) -> Denial | None:
         cease = tok.text in _CEASE or tok.text == "no"
         if not (cease or _is_negator(toks, i)):
             continue
-        denied = _head(toks, i, cease=cease)
+        denied = _head(toks, i)
         if denied is not None:
             nothing = any(t.text in _NOTHING for t in toks)
             return Denial(denied=denied, nothing=nothing)

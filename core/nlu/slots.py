@@ -31,7 +31,8 @@ _COUNT_SKIP = 2  # adjectives allowed between a count and its noun ("two free ad
 _UNITS = frozenset({"PEOPLE", "HOUR", "MINUTE", "DAY", "WEEK", "MONTH"})
 _PLURAL_NOUNS = frozenset({"аудиторий", "комнат", "кабинетов", "rooms", "classrooms"})
 _ROOM_NUMBER_DIGITS = 4  # longer digit runs are never room numbers
-_CAPACITY_WORDS = frozenset({"fits", "fit", "seats", "group", "seating", "holds"})
+_EXCEPT = frozenset({"не", "not", "кроме", "except", "без", "without"})
+_CAPACITY_WORDS = frozenset({"fits", "fit", "seats", "group", "team", "seating", "holds"})
 
 
 def _number(tok: Tok) -> int | None:
@@ -115,6 +116,9 @@ def room_numbers(toks: tuple[Tok, ...], used: set[int], *, any_length: bool = Fa
         if nxt is not None and nxt.concept in _UNITS:
             continue
         prev = toks[i - 1] if i > 0 else None
+        if prev is not None and prev.text in _EXCEPT:  # «не 301, а 302»: never 301
+            used.add(i)
+            continue
         after_noun = prev is not None and prev.is_("ROOM", "ROOMNO")
         digits = tok.text if tok.kind == "int" else tok.text[:-1]
         long_enough = 3 <= len(digits) <= _ROOM_NUMBER_DIGITS and not digits.startswith("0")

@@ -120,6 +120,9 @@ def _read_duration(toks: tuple[Tok, ...], i: int) -> tuple[int, int] | None:
         if amount is None or i + 1 >= n:
             return None
         unit = toks[i + 1]
+        halves = _and_a_half(toks, i + 1)  # "two and a half hours"
+        if halves is not None:
+            return round((amount + 0.5) * 60), halves
         if unit.is_("HOUR"):
             minutes, j = round(amount * 60), i + 2
         elif unit.is_("MINUTE"):
@@ -135,6 +138,16 @@ def _read_duration(toks: tuple[Tok, ...], i: int) -> tuple[int, int] | None:
     elif j + 2 < n and toks[j].is_("AND") and toks[j + 1].is_("ART") and toks[j + 2].is_("HALF"):
         minutes, j = minutes + 30, j + 3
     return minutes, j
+
+
+def _and_a_half(toks: tuple[Tok, ...], j: int) -> int | None:
+    """The index after "and a half hours" / «с половиной часа» at ``j``, or None."""
+    k = j + 1 if j < len(toks) and toks[j].is_("AND", "FROM") else None
+    if k is not None and k < len(toks) and toks[k].is_("ART"):
+        k += 1
+    if k is None or k + 1 >= len(toks) or not toks[k].is_("HALF") or not toks[k + 1].is_("HOUR"):
+        return None
+    return k + 2
 
 
 def _ranges(toks: tuple[Tok, ...], j: int) -> bool:
