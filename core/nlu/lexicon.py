@@ -229,6 +229,8 @@ _NOT_TYPOS_TEXT = (
 )
 _NOT_TYPOS = frozenset(_NOT_TYPOS_TEXT.split())
 _STEM_MIN = 4
+# Colloquial forms taken as written but never as the target of a typo («сгдня» is no «седня»).
+_EXACT_ONLY = frozenset({"седня"})
 # Read by their exact forms only: short words, and «каждый», whose «каждая» agrees with rooms
 # («две аудитории … каждая в пятницу»), never with a weekday.
 _NO_STEMS = frozenset({"NUM", "TO", "FROM", "AT", "FOR", "EVERY"})
@@ -268,7 +270,7 @@ def _tables() -> tuple[dict[str, Sense], dict[str, Sense], tuple[str, ...]]:
         stems.setdefault(key, sense)
     for key in clashes:
         del stems[key]
-    fuzzy = tuple(w for w in exact if len(w) >= 5)
+    fuzzy = tuple(w for w in exact if len(w) >= 5 and w not in _EXACT_ONLY)
     return exact, stems, fuzzy
 
 

@@ -40,7 +40,7 @@ def _is_name(tok: Tok) -> bool:
 
 
 def _after(toks: tuple[Tok, ...], noun: int) -> list[str]:
-    j, words = noun + 1, []
+    j, words = noun + 1, list[str]()
     if j < len(toks) and toks[j].text in _LINKS:
         words.append(toks[j].text)
         j += 1
@@ -51,7 +51,7 @@ def _after(toks: tuple[Tok, ...], noun: int) -> list[str]:
 
 
 def _before(toks: tuple[Tok, ...], noun: int) -> list[str]:
-    k, words = noun - 1, []
+    k, words = noun - 1, list[str]()
     while k >= 0 and len(words) < _LONGEST - 1 and _is_name(toks[k]):
         words.insert(0, toks[k].text)
         k -= 1
