@@ -60,6 +60,12 @@ def score(toks: tuple[Tok, ...], slots: Slots, denial: Denial | None = None) -> 
         book = min(book, 0.2)
     if refused:
         book = 0.0
+    # «как забронировать аудиторию?», "how do I book a room": how it is done, not a request
+    how_to = any(t.text in ("как", "how") for t in toks[:2]) and not (
+        has_time or slots.date or slots.room
+    )
+    if how_to:
+        book = min(book, 0.4)
     if schedule_ctx:
         s[Intent.SCHEDULE_BOOKING] = book if book >= 0.5 else 0.0
         if has_time and not (stop or query):
@@ -87,8 +93,8 @@ def score(toks: tuple[Tok, ...], slots: Slots, denial: Denial | None = None) -> 
             listing = 0.8
         elif "BOOKINGS" in has and not has_time:
             listing = 0.75
-        elif "MY" in has and "ROOM" in has and "BOOK" not in has and not has_time:
-            listing = 0.8  # "what rooms are mine on wednesday"
+        elif has & {"MY", "HAVE"} and "ROOM" in has and "BOOK" not in has and not has_time:
+            listing = 0.8  # "what rooms are mine on wednesday", "where do i have rooms"
         elif "LIST" in has and ("HAVE" in has or toks[0].text == "что у меня"):
             listing = 0.7 if slots.date is not None else 0.45
         elif "SCHED" in has and book < 0.5:
@@ -96,7 +102,7 @@ def score(toks: tuple[Tok, ...], slots: Slots, denial: Denial | None = None) -> 
         target = Intent.LIST_SCHEDULES if schedule_ctx else Intent.LIST_BOOKINGS
         s[target] = max(s[target], listing)
 
-    if "HELP" in has:
+    if "HELP" in has or (how_to and "BOOK" in has):
         others = max(s.values())
         s[Intent.HELP] = 0.9 if others < 0.5 else 0.4
     if denial is not None:

@@ -86,8 +86,9 @@ _WORDS: tuple[tuple[str, str], ...] = (
     ("WEEKLY", "еженедельно еженедельная еженедельную weekly"),
     (
         "HELP",
-        "help помощь помоги помогите справка хелп команды commands умеешь пользоваться "
-        "инструкция instructions",
+        "help помощь помоги помогите справка хелп команды команд commands умеешь умеет "
+        "пользоваться инструкция инструкцию возможности функции функционал руководство "
+        "памятка instructions usage guide manual tutorial features capabilities",
     ),
     ("GREET", "привет здравствуй здравствуйте hi hello hey"),
     ("TODAY", "сегодня седня today tonight"),
@@ -112,8 +113,10 @@ _WORDS: tuple[tuple[str, str], ...] = (
     ("WEEK", "неделя неделю недели недель week weeks"),
     (
         "PEOPLE",
-        "человек человека людей чел участников студентов гостей мест места "
-        "people persons person pax guests students participants seats",
+        "человек человека людей чел участников студентов гостей мест места персон персоны "
+        "слушателей посетителей зрителей членов "
+        "people persons person pax guests students participants seats seat attendees ppl "
+        "folks members visitors",
     ),
     ("CAPACITY", "вместимость вместимостью вместимости capacity"),
     (
@@ -193,6 +196,19 @@ PHRASES: tuple[tuple[tuple[str, ...], Sense], ...] = tuple(
         ("who are you", Sense("HELP")),
         ("what can i ask", Sense("HELP")),
         ("кто ты", Sense("HELP")),
+        ("не понимаю", Sense("HELP")),
+        ("не понял как", Sense("HELP")),
+        ("как работать", Sense("HELP")),
+        ("как ты работаешь", Sense("HELP")),
+        ("что можно делать", Sense("HELP")),
+        ("что ты делаешь", Sense("HELP")),
+        ("don't understand", Sense("HELP")),
+        ("do not understand", Sense("HELP")),
+        ("i'm lost", Sense("HELP")),
+        ("how does this bot work", Sense("HELP")),
+        ("what are you able to do", Sense("HELP")),
+        ("what is this bot", Sense("HELP")),
+        ("getting started", Sense("HELP")),
         ("что это за бот", Sense("HELP")),
         ("что ты такое", Sense("HELP")),
         ("за мной", Sense("MY")),
@@ -205,6 +221,7 @@ PHRASES: tuple[tuple[tuple[str, ...], Sense], ...] = tuple(
         ("turn off", Sense("DISABLE")),
         ("switch off", Sense("DISABLE")),
         ("half an hour", Sense("HALF_HOUR")),
+        ("пол часа", Sense("HALF_HOUR")),
         ("a half hour", Sense("HALF_HOUR")),
         ("a couple of", Sense("NUM", 2)),
         ("couple of", Sense("NUM", 2)),
@@ -225,7 +242,8 @@ _NOT_TYPOS_TEXT = (
     "среди через может можно есть будет было такой такие также тоже здесь хорошо спасибо "
     "погода погоду погоды новости дела делаешь пока почему сколько когда кто "
     "there these those where other their about after could would should think thing "
-    "things thanks three hello world weather today's rooms' hours"
+    "things thanks three hello world weather today's rooms' hours starting started starts "
+    "standard stunning"
 )
 _NOT_TYPOS = frozenset(_NOT_TYPOS_TEXT.split())
 _STEM_MIN = 4

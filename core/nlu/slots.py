@@ -32,7 +32,10 @@ _UNITS = frozenset({"PEOPLE", "HOUR", "MINUTE", "DAY", "WEEK", "MONTH"})
 _PLURAL_NOUNS = frozenset({"аудиторий", "комнат", "кабинетов", "rooms", "classrooms"})
 _ROOM_NUMBER_DIGITS = 4  # longer digit runs are never room numbers
 _EXCEPT = frozenset({"не", "not", "кроме", "except", "без", "without"})
-_CAPACITY_WORDS = frozenset({"fits", "fit", "seats", "group", "team", "seating", "holds"})
+_CAPACITY_WORDS = frozenset(
+    {"fits", "fit", "group", "team", "class", "seating", "holds", "группа", "группу", "группы",
+     "группе", "команда", "команды", "команду"}
+)  # fmt: skip
 
 
 def _number(tok: Tok) -> int | None:
@@ -59,10 +62,15 @@ def _capacity(toks: tuple[Tok, ...], used: set[int]) -> int | None:
         if value is not None and nxt is not None and nxt.is_("PEOPLE"):
             used.update(range(first, i + 2))
             return value
+        after = toks[i + 2] if i + 2 < len(toks) else None
+        seats = after is not None and after.is_("PEOPLE")  # "a 40-seat room"
+        if value is not None and nxt is not None and nxt.kind == "dash" and seats:
+            used.update(range(first, i + 3))
+            return value
         if tok.is_("PEOPLE") or tok.text in _CAPACITY_WORDS:
             # «человек на 15», «мест на 60», «человек 45», "fits 20", "a group of 15"
             j = i + 1
-            if j < len(toks) and (toks[j].is_("FOR") or toks[j].text == "of"):
+            if j < len(toks) and (toks[j].is_("FOR") or toks[j].text in ("of", "из")):
                 j += 1
             found = _number(toks[j]) if j < len(toks) and j not in used else None
             after = toks[j + 1] if j + 1 < len(toks) else None

@@ -151,11 +151,15 @@ def _and_a_half(toks: tuple[Tok, ...], j: int) -> int | None:
 
 
 def _ranges(toks: tuple[Tok, ...], j: int) -> bool:
-    """Whether ``toks[j]`` joins two bare numbers into a range: a dash, or "to" before a
-    marked end ("3 to 5pm"; a bare "3 to 5" may be minutes to the hour)."""
+    """Whether ``toks[j]`` joins a bare number to a time into a range: a dash, or "to"
+    before a marked end or one with minutes ("3 to 5pm", "10 to 11:30"; a bare "3 to 5"
+    may be minutes to the hour)."""
+    end = toks[j + 1]
     if toks[j].kind == "dash":
-        return True
-    return toks[j].text == "to" and j + 2 < len(toks) and _marker(toks[j + 2]) is not None
+        return end.kind in ("int", "clock")
+    if toks[j].text != "to" or end.kind not in ("int", "clock"):
+        return False
+    return end.kind == "clock" or (j + 2 < len(toks) and _marker(toks[j + 2]) is not None)
 
 
 def _range_end(toks: tuple[Tok, ...], j: int) -> Clock | None:
@@ -199,7 +203,7 @@ def extract_times(toks: tuple[Tok, ...], used: set[int]) -> tuple[time | None, t
                 i = found[1]
                 continue
         else:
-            dash_range = i + 2 < n and toks[i + 2].kind == "int" and _ranges(toks, i + 1)
+            dash_range = i + 2 < n and _ranges(toks, i + 1)
             first = read_clock(toks, i, loose=dash_range and tok.kind == "int")
         if first is None:
             i += 1
