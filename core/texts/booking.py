@@ -104,6 +104,7 @@ class Limits:
     """Why a booking request breaks the booking system's rules."""
 
     NO_SUCH_BUILDING = Text("Такого корпуса нет", "There is no such building")
+    UNKNOWN_ROOM = Text("Аудитории {number} я не знаю", "I don't know room {number}")
     UNKNOWN_BUILDING = Text("Корпуса «{name}» я не знаю", "I don't know the building “{name}”")
     NEEDS_APPROVAL = Text(
         "Аудиторию {number} бронируют только с подтверждением администратора, такие я не "

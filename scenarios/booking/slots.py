@@ -57,6 +57,17 @@ def _count_problem(model: BookingSlots, catalogue: Catalogue) -> tuple[str, Text
     return None
 
 
+def _unknown_room(model: BookingSlots, catalogue: Catalogue) -> str | None:
+    """A room number named that no room of the building (or, with none named, of the site)
+    has; a catalogue that lists no rooms there cannot tell, so it names none."""
+    if not model.room:
+        return None
+    anywhere = model.building in (None, ANY_BUILDING)
+    known = catalogue.rooms if anywhere else catalogue.rooms_in(model.building or "")
+    numbers = {room.number for room in known}
+    return next((n for n in model.room if numbers and n not in numbers), None)
+
+
 def check_booking(
     slots: dict[str, object], lang: Lang, *, today: dt.date, catalogue: Catalogue
 ) -> tuple[str, str] | None:
@@ -75,6 +86,8 @@ def check_booking(
         slot, reason = counted
         most = MAX_ROOMS if slot != "capacity" else _largest(catalogue, model.building)
         return broken(slot, reason, most=most)
+    if (unknown := _unknown_room(model, catalogue)) is not None:
+        return broken("room", Limits.UNKNOWN_ROOM, number=unknown)
     if model.room and model.building not in (None, ANY_BUILDING):
         # The bot never books a room that waits for someone's approval: say so up front.
         by_number = {room.number: room for room in catalogue.rooms_in(model.building)}

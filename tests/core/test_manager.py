@@ -12,7 +12,7 @@ from core.events import BaseEvent, CommandReceived, EventBus
 from core.manager import NLUManager
 from core.output import Done, Progress, Question, Reply
 from core.store import RunStatus
-from scenarios.help import HelpScenario, UnknownScenario
+from scenarios.help import DeclineScenario, HelpScenario, UnknownScenario
 from storage import EventDocument, Storage
 from tests.core.conftest import CoreFactory
 from tests.support.scenarios import TrackedScenario
@@ -321,3 +321,26 @@ async def test_unstored_events_still_reach_subscribers(storage: Storage) -> None
     await storage.events.flush()
     assert [e.kind for e in seen] == ["command.received"]
     assert await EventDocument.find(EventDocument.chat_id == 102).to_list() == []
+
+
+async def test_a_refusal_drops_ones_own_waiting_request_and_books_nothing(
+    make_core: CoreFactory, sink: CollectingSink, storage: Storage
+) -> None:
+    """«не надо ничего бронировать» while one's booking waits for a «Да»: the request is
+    cancelled, never confirmed; a refusal with details («не надо, в главном») stays an
+    answer."""
+    scenario = TrackedScenario(confirm=True)
+    async with make_core(scenario, DeclineScenario(), HelpScenario(), UnknownScenario()) as core:
+        await core.handle(cmd("забронируй аудиторию завтра с 10 до 12"))
+        question = await sink.wait_for(Question)
+        mark = len(sink.outputs)
+        await core.handle(cmd("не надо ничего бронировать"))
+        ended = await sink.wait_for(Reply, after=mark)
+        assert ended.text.startswith("Отменено")
+        run = await storage.runs.get(question.run_id)
+        assert run is not None and run.status is RunStatus.CANCELLED
+        mark = len(sink.outputs)
+        await core.handle(cmd("не бронируй ничего"))  # nothing waits now: said, not done
+        said = await sink.wait_for(Reply, after=mark)
+        assert said.text == "Хорошо, ничего не бронирую и ничего не меняю."
+    assert "finish" not in scenario.executed

@@ -142,6 +142,22 @@ async def test_a_room_that_needs_approval_is_refused_up_front_and_another_asked_
     assert [b.room_id for b in site.bookings] == ["lib-2"]
 
 
+async def test_an_unknown_room_number_is_asked_about_by_number(
+    manager: NLUManager, sink: CollectingSink, site: MemorySite
+) -> None:
+    """A number the building has no room for is never dropped nor sent to the site."""
+    await manager.handle(cmd("забронируй 999 в библиотеке завтра с 10 до 12"))
+    question = await sink.wait_for(Question, timeout=30)
+    assert question.text == "Аудитории 999 я не знаю. Какая аудитория?"
+    assert site.bookings == []
+    accepted = await manager.answer(
+        Answer(chat_id=100, user_id=100, run_id=question.run_id, seq=question.seq, text="102")
+    )
+    assert accepted.accepted, accepted.note
+    done = await sink.wait_for(Done, timeout=30)
+    assert done.text == "Забронирована 102 (Библиотека, вт 24.11, 10:00–12:00)"
+
+
 async def test_a_rooms_own_horizon_bounds_a_request_for_that_room(
     manager: NLUManager, sink: CollectingSink, site: MemorySite
 ) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from core.booking.models import Building, Catalogue, Room
 from core.nlu.places import Places
+from portal.data import BUILDINGS as PORTAL_BUILDINGS
 
 __all__ = [
     "FOREIGN_CATALOGUE",
@@ -14,6 +15,26 @@ __all__ = [
     "numbered_places",
     "refportal_places",
 ]
+
+_LISTED = (
+    Room(id="main-301", building="main", number="301", floor=3, capacity=30),
+    Room(id="main-302", building="main", number="302", floor=3, capacity=30),
+    Room(id="chaikovsky-101", building="chaikovsky", number="101", floor=1, capacity=20),
+    Room(id="lab-207", building="lab", number="207", floor=2, capacity=16),
+)
+
+
+def _portal_rooms(listed: tuple[Room, ...]) -> tuple[Room, ...]:
+    """The rest of the reference portal's rooms, so that a room number the portal has is
+    known here too (an unknown one is asked about)."""
+    taken = {room.id for room in listed}
+    return tuple(
+        Room(id=r.id, building=r.building, number=r.number, floor=r.floor, capacity=r.capacity)
+        for building in PORTAL_BUILDINGS
+        for r in building.rooms
+        if r.id not in taken
+    )
+
 
 REFPORTAL_CATALOGUE = Catalogue(
     system="refportal",
@@ -47,12 +68,7 @@ REFPORTAL_CATALOGUE = Catalogue(
             words=("лаб", "лабе", "лабы", "лабка", "lab", "labs", "laboratory", "laboratories"),
         ),
     ),
-    rooms=(
-        Room(id="main-301", building="main", number="301", floor=3, capacity=30),
-        Room(id="main-302", building="main", number="302", floor=3, capacity=30),
-        Room(id="chaikovsky-101", building="chaikovsky", number="101", floor=1, capacity=20),
-        Room(id="lab-207", building="lab", number="207", floor=2, capacity=16),
-    ),
+    rooms=_LISTED + _portal_rooms(_LISTED),
 )
 
 FOREIGN_CATALOGUE = Catalogue(
