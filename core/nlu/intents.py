@@ -106,13 +106,19 @@ def score(toks: tuple[Tok, ...], slots: Slots, denial: Denial | None = None) -> 
         others = max(s.values())
         s[Intent.HELP] = 0.9 if others < 0.5 else 0.4
     if denial is not None:
-        _refuse(s, denial, slots, schedule_ctx=schedule_ctx, query=query)
+        _refuse(s, denial, slots, schedule_ctx=schedule_ctx, query=query, named="BOOKINGS" in has)
     s[Intent.UNKNOWN] = round(1.0 - max(s.values()), 4)
     return s
 
 
 def _refuse(
-    s: dict[Intent, float], denial: Denial, slots: Slots, *, schedule_ctx: bool, query: bool
+    s: dict[Intent, float],
+    denial: Denial,
+    slots: Slots,
+    *,
+    schedule_ctx: bool,
+    query: bool,
+    named: bool,
 ) -> None:
     """A denied booking never books: it undoes one (a recurring one when the command is
     recurring, a concrete one when it names a day, a time or a room) or, said of nothing
@@ -126,6 +132,8 @@ def _refuse(
         s[Intent.BOOK_ROOMS] = s[Intent.SCHEDULE_BOOKING] = 0.0
         if not query:  # "no booking needed" names bookings, but asks for no list
             s[Intent.LIST_BOOKINGS] = s[Intent.LIST_SCHEDULES] = 0.0
+        if not (named or slots.date or slots.start or slots.room or schedule_ctx):
+            s[Intent.CANCEL_BOOKING] = 0.0  # «отмена, не бронируй»: "cancel that", no booking
     if max(s.values()) >= _STANDS:
         return
     if denial.denied == "book" and not denial.nothing:
@@ -137,7 +145,8 @@ def _refuse(
             s[Intent.CANCEL_BOOKING] = _UNDO
             return
     # A refusal that also names details («не надо, в главном») may be an answer to a question.
-    bare = not (slots.building or slots.capacity or slots.rooms or slots.date or slots.start)
+    said = slots.building or slots.capacity or slots.rooms not in (None, 1)
+    bare = not (said or slots.date or slots.start)
     s[Intent.DECLINE] = 0.9 if bare or denial.nothing else 0.6
 
 

@@ -34,7 +34,7 @@ _WORDS: tuple[tuple[str, str], ...] = (
         "BOOK",
         "забронируй забронируйте забронировать забронирую бронируй бронируйте бронировать "
         "бронирую забронь зарезервируй зарезервировать резервируй займи занять занимай "
-        "занимайте занимать hold reserving "
+        "занимайте занимать hold reserving поставь поставить ставь запланируй планируй "
         "book reserve get grab",
     ),
     (
@@ -214,6 +214,8 @@ PHRASES: tuple[tuple[tuple[str, ...], Sense], ...] = tuple(
         ("за мной", Sense("MY")),
         ("как это работает", Sense("HELP")),
         ("free up", Sense("CANCEL")),
+        ("changed my mind", Sense("NEVERMIND")),  # not "my" bookings
+        ("change of plans", Sense("NEVERMIND")),
         ("call off", Sense("CANCEL")),
         ("in the morning", Sense("MORNING")),
         ("in the evening", Sense("EVENING")),

@@ -49,6 +49,7 @@ _NOTHING = frozenset(
 _BOOK = frozenset({"BOOK", "NEED", "PAST"})
 _HEADS: dict[str, Denied] = {
     "BOOK": "book",
+    "SCHED": "book",  # "don't schedule anything"
     "NEED": "book",
     "PAST": "book",
     "CANCEL": "cancel",
@@ -76,13 +77,19 @@ def _is_negator(toks: tuple[Tok, ...], i: int) -> bool:
 
 
 def _head(toks: tuple[Tok, ...], i: int) -> Denied | None:
-    """The predicate a negation at ``i`` governs, if it is one of ours."""
+    """The predicate a negation at ``i`` governs, if it is one of ours ("no" reaches over a
+    room noun: "no room needed")."""
+    over_room = toks[i].text == "no"
     for skipped, tok in enumerate(toks[i + 1 : i + 2 + _MOST_SKIPPED]):
         if tok.concept is not None and tok.concept in _HEADS and tok.text not in _TRANSPARENT:
             return _HEADS[tok.concept]
         if tok.concept == "BOOKINGS":  # "stop booking", "no booking needed", "don't bother booking"
             return "book"
-        passable = tok.text in _TRANSPARENT or tok.concept in _TRANSPARENT_CONCEPTS
+        passable = (
+            tok.text in _TRANSPARENT
+            or tok.concept in _TRANSPARENT_CONCEPTS
+            or (over_room and tok.concept == "ROOM")
+        )
         if tok.kind != "word" or not passable or skipped == _MOST_SKIPPED:
             return None
     return None
