@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from datetime import UTC, datetime
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, SecretStr
@@ -17,7 +18,7 @@ from core.app import build_core
 from core.booking import BookingSystem
 from core.booking.catalogue import Catalogues
 from core.browser import BrowserPool
-from core.clock import Clock
+from core.clock import Clock, ManualClock
 from core.commands import Command
 from core.events import EventBus
 from core.manager import NLUManager
@@ -33,15 +34,18 @@ from core.scenario import (
     StepContext,
     StepScenario,
 )
+from core.scheduler import ScheduleBook
 from core.settings import Settings, load_settings
 from core.texts import Text
 from core.vault import CredentialVault
 from scenarios.booking import PortalAccount, PortalWork
-from scenarios.help import HelpScenario, UnknownScenario
+from scenarios.help import DeclineScenario, HelpScenario, UnknownScenario
 from scenarios.registry import all_scenarios
+from scenarios.schedules import CancelSchedule, ListSchedules, ScheduleBooking
 from storage import Storage
 from tests.fakes.telegram import FakeTelegram, RateLimits
 from tests.support.catalogues import REFPORTAL_CATALOGUE
+from tests.support.scenarios import TrackedScenario
 
 __all__ = [
     "CoreFactory",
@@ -51,6 +55,7 @@ __all__ = [
     "EchoScenario",
     "product_bot",
     "running_bot",
+    "schedules_core",
     "settings_for",
 ]
 
@@ -248,3 +253,40 @@ async def product_bot(
             tg, storage, scenarios=scenarios, clock=clock, polling=polling, metrics=metrics
         ) as running:
             yield running
+
+
+SCHEDULES_NOW = datetime(2026, 11, 23, 7, 0, tzinfo=UTC)  # Monday 10:00 in Moscow
+
+
+def schedules_core(booker: TrackedScenario | None = None) -> CoreFactory:
+    """The schedule scenarios (and the refusal) on the test's storage, booking through
+    ``booker``, which records every step it runs: an empty record is nothing booked."""
+
+    def opens(
+        settings: Settings, storage: Storage, sink: OutputSink
+    ) -> AbstractAsyncContextManager[NLUManager]:
+        clock = ManualClock(SCHEDULES_NOW)
+        bus = EventBus(storage.events)
+        book = ScheduleBook(storage, bus=bus, clock=clock)
+        catalogues = Catalogues.fixed(REFPORTAL_CATALOGUE)
+        booking = booker or TrackedScenario()  # a fresh one each time, unless watched
+        scenarios = [
+            booking,
+            ScheduleBooking(catalogues=catalogues, store=book, booking=booking),
+            ListSchedules(catalogues=catalogues, store=book),
+            CancelSchedule(catalogues=catalogues, store=book),
+            HelpScenario(),
+            DeclineScenario(),
+            UnknownScenario(),
+        ]
+        return build_core(
+            settings,
+            storage,
+            sink,
+            catalogues=catalogues,
+            scenarios=scenarios,
+            clock=clock,
+            bus=bus,
+        )
+
+    return opens

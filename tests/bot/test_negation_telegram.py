@@ -7,25 +7,14 @@ on the reference portal."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from contextlib import AbstractAsyncContextManager
 from datetime import UTC, datetime
 
 from adapters.refportal import RefPortal
-from core.app import build_core
-from core.booking.catalogue import Catalogues
 from core.clock import ManualClock
-from core.events import EventBus
-from core.manager import NLUManager
-from core.output import OutputSink
-from core.scheduler import ScheduleBook
-from core.settings import Settings
 from core.store import Schedule, ScheduleStatus
-from scenarios.help import DeclineScenario, HelpScenario, UnknownScenario
-from scenarios.schedules import CancelSchedule, ListSchedules, ScheduleBooking
 from storage import Storage
-from tests.bot.support import CoreFactory, product_bot, running_bot
+from tests.bot.support import product_bot, running_bot, schedules_core
 from tests.fakes.telegram import FakeTelegram, SimUser, StoredMessage
-from tests.support.catalogues import REFPORTAL_CATALOGUE
 from tests.support.portal import portal_bookings
 from tests.support.scenarios import TrackedScenario
 
@@ -37,39 +26,6 @@ MessageCheck = Callable[[StoredMessage], bool]
 
 def has(text: str) -> MessageCheck:
     return lambda m: text in (m.text or "")
-
-
-def schedules_core(booker: TrackedScenario) -> CoreFactory:
-    """The schedule scenarios (and the refusal) on the test's storage, booking through
-    ``booker``, which records every step it runs: an empty record is nothing booked."""
-
-    def opens(
-        settings: Settings, storage: Storage, sink: OutputSink
-    ) -> AbstractAsyncContextManager[NLUManager]:
-        clock = ManualClock(NOW)
-        bus = EventBus(storage.events)
-        book = ScheduleBook(storage, bus=bus, clock=clock)
-        catalogues = Catalogues.fixed(REFPORTAL_CATALOGUE)
-        scenarios = [
-            booker,
-            ScheduleBooking(catalogues=catalogues, store=book, booking=booker),
-            ListSchedules(catalogues=catalogues, store=book),
-            CancelSchedule(catalogues=catalogues, store=book),
-            HelpScenario(),
-            DeclineScenario(),
-            UnknownScenario(),
-        ]
-        return build_core(
-            settings,
-            storage,
-            sink,
-            catalogues=catalogues,
-            scenarios=scenarios,
-            clock=clock,
-            bus=bus,
-        )
-
-    return opens
 
 
 async def create_schedule(user: SimUser, command: str) -> None:

@@ -4,57 +4,13 @@ from the /schedules list, through the real bot stack and the fake Bot API server
 from __future__ import annotations
 
 import asyncio
-from contextlib import AbstractAsyncContextManager
-from datetime import UTC, datetime
 
-from core.app import build_core
-from core.booking.catalogue import Catalogues
-from core.clock import ManualClock
-from core.events import EventBus
-from core.manager import NLUManager
-from core.output import OutputSink
-from core.scheduler import ScheduleBook
-from core.settings import Settings
 from core.store import Schedule, ScheduleStatus
-from scenarios.help import HelpScenario, UnknownScenario
-from scenarios.schedules import CancelSchedule, ListSchedules, ScheduleBooking
 from storage import Storage
-from tests.bot.support import running_bot
+from tests.bot.support import running_bot, schedules_core
 from tests.fakes.telegram import FakeTelegram
-from tests.support.catalogues import REFPORTAL_CATALOGUE
-from tests.support.scenarios import TrackedScenario
 
-NOW = datetime(2026, 11, 23, 7, 0, tzinfo=UTC)
-
-
-def schedule_core(
-    settings: Settings, storage: Storage, sink: OutputSink
-) -> AbstractAsyncContextManager[NLUManager]:
-    clock = ManualClock(NOW)
-    bus = EventBus(storage.events)
-    book = ScheduleBook(storage, bus=bus, clock=clock)
-    booker = TrackedScenario()
-    scenarios = [
-        booker,
-        ScheduleBooking(
-            catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE),
-            store=book,
-            booking=booker,
-        ),
-        ListSchedules(catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE), store=book),
-        CancelSchedule(catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE), store=book),
-        HelpScenario(),
-        UnknownScenario(),
-    ]
-    return build_core(
-        settings,
-        storage,
-        sink,
-        catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE),
-        scenarios=scenarios,
-        clock=clock,
-        bus=bus,
-    )
+schedule_core = schedules_core()
 
 
 async def test_create_pause_resume_delete_by_tapping(tg: FakeTelegram, storage: Storage) -> None:

@@ -7,11 +7,12 @@ import itertools
 import json
 import random
 from datetime import datetime, timedelta
+from typing import get_args
 from zoneinfo import ZoneInfo
 
 import pytest
 
-from core.nlu import Decision, Intent, parse
+from core.nlu import Decision, Intent, SlotName, parse
 from core.nlu.slots import MAX_ROOMS
 from tests.core.nlu.conftest import NOW, PLACES, TZ, decide
 
@@ -25,18 +26,7 @@ _KEYS = {
     "lang",
     "negated",
 }
-_SLOT_KEYS = {
-    "date",
-    "start",
-    "end",
-    "rooms",
-    "adjacent",
-    "building",
-    "room",
-    "capacity",
-    "recurrence",
-    "unknown_place",
-}
+_SLOT_KEYS = set(get_args(SlotName))
 
 _VERBS = ["забронируй", "book", "нужна", "reserve", "бронирй", ""]
 _COUNTS = ["", "две аудитории", "3 rooms", "a room", "аудиторию", "пять комнат"]
