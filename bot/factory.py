@@ -23,6 +23,7 @@ from bot.middlewares import (
     ContextMiddleware,
     LanguageMiddleware,
     UpdateMetricsMiddleware,
+    UpdateOnceMiddleware,
 )
 from bot.outbox import FloodLimits, Outbox
 from bot.session import BotSession
@@ -63,6 +64,7 @@ class CoreServices:
 # services. The composition root (``app/``) says which core, on which storage.
 CoreFactory = Callable[[OutputSink], AbstractAsyncContextManager["NLUManager | CoreServices"]]
 REFUSAL_TTL = 30 * 24 * 3600  # a refused user hears it again after a month at most
+UPDATE_TTL = 2 * 24 * 3600  # Telegram keeps an undelivered update for 24 hours
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +121,9 @@ def build_dispatcher(
     async def first_refusal(user_id: int) -> bool:
         return await claims.claim(f"refused:{user_id}", owner="bot", ttl_seconds=REFUSAL_TTL)
 
+    async def first_delivery(key: str) -> bool:
+        return await claims.claim(key, owner="bot", ttl_seconds=UPDATE_TTL)
+
     dispatcher = Dispatcher(manager=manager, sink=sink, accounts=accounts)
     dispatcher.update.outer_middleware(ContextMiddleware())
     if metrics is not None:
@@ -132,6 +137,7 @@ def build_dispatcher(
         )
     )
     dispatcher.update.outer_middleware(ChatOrderMiddleware(manager.chat_turn))
+    dispatcher.update.outer_middleware(UpdateOnceMiddleware(first_delivery))
     dispatcher.update.outer_middleware(LanguageMiddleware(manager.user_settings.language))
     dispatcher.include_routers(*routers(), errors.router())
     dispatcher.startup.register(set_commands)

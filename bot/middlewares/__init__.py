@@ -1,10 +1,11 @@
-"""Update middlewares: log context, metrics, access control, per-chat ordering, the user's
-language."""
+"""Update middlewares: log context, metrics, access control, per-chat ordering, each
+update once, the user's language."""
 
 from bot.middlewares.access import AccessMiddleware
 from bot.middlewares.context import ContextMiddleware, update_chat_id
 from bot.middlewares.language import LanguageMiddleware
 from bot.middlewares.metrics import UpdateMetricsMiddleware
+from bot.middlewares.once import UpdateOnceMiddleware
 from bot.middlewares.order import ChatOrderMiddleware
 
 __all__ = [
@@ -13,5 +14,6 @@ __all__ = [
     "ContextMiddleware",
     "LanguageMiddleware",
     "UpdateMetricsMiddleware",
+    "UpdateOnceMiddleware",
     "update_chat_id",
 ]

@@ -1,4 +1,5 @@
-"""Only allowed users get through. Anyone else gets one polite refusal, then silence."""
+"""Only allowed users get through. Anyone else gets one polite refusal, then silence; an
+update with no sender gets nothing."""
 
 from __future__ import annotations
 
@@ -42,7 +43,10 @@ class AccessMiddleware(BaseMiddleware):
 
     async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
         user: User | None = data.get("event_from_user")
-        if user is None or self.allows(user.id):
+        if user is None:  # no sender (a channel post, a poll): nobody the list allows
+            log.info("access.no_sender")
+            return None
+        if self.allows(user.id):
             return await handler(event, data)
         log.info("access.refused", user_id=user.id)
         if not isinstance(event, Update):

@@ -150,6 +150,24 @@ async def test_user_not_on_the_allow_list_gets_one_refusal(
     assert [m.text for m in stranger.messages] == [tr(Bot.REFUSAL, "en", user_id=666)]
 
 
+async def test_an_update_with_no_sender_is_refused_whatever_it_says(
+    tg: FakeTelegram, storage: Storage
+) -> None:
+    """The allow list covers every update: a message with no sender (a channel's, an
+    anonymous admin's) in an allowed user's chat runs nothing."""
+    member = tg.user(1, "Анна")
+    async with running_bot(tg, storage, allowed=[member.id], allow_all=False):
+        tg.put_update(
+            {"message": {"message_id": 9001, "date": 1, "text": "/bookings",
+                         "chat": {"id": member.id, "type": "private"},
+                         "entities": [{"type": "bot_command", "offset": 0, "length": 9}]}}
+        )  # fmt: skip
+        await member.send("/help")  # the same chat, after it: it has been handled
+        await member.wait_for_message()
+        await asyncio.sleep(0.2)
+    assert len(member.messages) == 1 and "/bookings" in (member.messages[0].text or "")  # help
+
+
 async def test_burst_of_100_messages_in_one_chat_is_handled_in_order(
     tg: FakeTelegram, storage: Storage
 ) -> None:

@@ -165,6 +165,10 @@ class FakeTelegram:
         """Queue a raw update (without ``update_id``); returns it with its new id."""
         return self.queue.put(body)
 
+    def redeliver(self, update: dict[str, Any]) -> None:
+        """Deliver an update again with the same ``update_id`` (polling or webhook)."""
+        self.queue.redeliver(update)
+
     # records -------------------------------------------------------------------------
     @property
     def calls(self) -> list[RecordedCall]:

@@ -58,6 +58,12 @@ class UpdateQueue:
         self._wake()
         return update
 
+    def redeliver(self, update: JsonDict) -> None:
+        """Queue ``update`` again with its own id, as Telegram does when its offset was never
+        confirmed (the bot died after handling it)."""
+        self._pending = sorted([*self._pending, dict(update)], key=lambda u: u["update_id"])
+        self._wake()
+
     def _wake(self) -> None:
         self._arrived.set()
         self._arrived = asyncio.Event()
