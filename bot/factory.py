@@ -189,12 +189,14 @@ async def open_bot_app(
 
 def webhook_app(app: BotApp, *, path: str, secret_token: str) -> web.Application:
     """An aiohttp app serving the webhook at ``path``; requests without Telegram's
-    ``X-Telegram-Bot-Api-Secret-Token`` header (or with a wrong one) get 401. With the
-    app's metrics, ``GET /metrics`` serves them."""
-    from aiogram.webhook.aiohttp_server import SimpleRequestHandler, setup_application
+    ``X-Telegram-Bot-Api-Secret-Token`` header (or with a wrong one) get 401, bodies that
+    are no update 400. With the app's metrics, ``GET /metrics`` serves them."""
+    from aiogram.webhook.aiohttp_server import setup_application
+
+    from bot.webhook import UpdateRequestHandler
 
     web_app = web.Application()
-    SimpleRequestHandler(app.dispatcher, app.bot, secret_token=secret_token).register(
+    UpdateRequestHandler(app.dispatcher, app.bot, secret_token=secret_token).register(
         web_app, path=path
     )
     setup_application(web_app, app.dispatcher, bot=app.bot)
