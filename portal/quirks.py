@@ -27,7 +27,13 @@ LAYOUTS = ("default", "alt")
 # "ok", «Oтменить» with a Latin O, «От‍менить» with a zero-width joiner, and the very
 # notice (checkbox, «Продолжить») with its form posting to the cancel-all endpoint, or
 # with «Продолжить» sending "cancel-all" over a WebSocket the page opened when it loaded.
-HOSTILE = ("transform", "homoglyph", "zero_width", "innocent", "socket")
+# The rest acknowledge the real notice (POST /notice) and also try to cancel everything
+# out of the guard's sight: from a popup (by POST, or over a socket, at once and again two
+# seconds later), from a new tab, from a timer, from a pagehide beacon, from a worker.
+HOSTILE = (
+    "transform", "homoglyph", "zero_width", "innocent", "socket",
+    "popup", "popup_socket", "new_tab", "timer", "beacon", "worker",
+)  # fmt: skip
 _BUILDING_CODES = {b.code for b in BUILDINGS}
 
 

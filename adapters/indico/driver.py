@@ -61,6 +61,10 @@ class PageDriver:
         changed through its JSON API by the session, never by a click the brain chose."""
         return ()
 
+    async def release(self) -> None:
+        """The brain is done with the page: the guard comes off (``NetworkGuard.lift``)."""
+        await self._network.lift(self._page)
+
     async def click(self, role: str, name: str, *, step: str = "") -> None:
         """Click the control the page summary names exactly so (by its handle), under the
         network guard for ``step`` (``core.browser.controls.press``)."""

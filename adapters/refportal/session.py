@@ -366,6 +366,10 @@ class PortalSession:
         """The portal endpoints a brain-chosen action in ``step`` may send a change to."""
         return tuple(f"{self._base_url}{path}" for path in MAY_CHANGE.get(step, ()))
 
+    async def release(self) -> None:
+        """The brain is done with the page: the guard comes off (``NetworkGuard.lift``)."""
+        await self._network.lift(self._page)
+
     async def click(self, role: str, name: str, *, step: str = "") -> None:
         """Click the control the page summary names exactly so (by its handle), under the
         network guard for ``step`` (``core.browser.controls.press``)."""

@@ -49,6 +49,10 @@ class PageDriver(Protocol):
     async def click(self, role: str, name: str, *, step: str = "") -> None: ...
     async def check(self, label: str, *, step: str = "") -> None: ...
 
+    async def release(self) -> None:
+        """Take the guard off the actions so far (``NetworkGuard.lift``): windows they
+        opened close, the page is blanked; ``HarmPrevented`` for anything blocked since."""
+
 
 class Brain:
     def __init__(self, llm: LLM | None, memory: BrainMemory, *, max_rounds: int = 3) -> None:
@@ -170,6 +174,7 @@ class Brain:
         if remembered:
             after = await self._replay(ctx, step, page, remembered, driver, probe)
             if after is None:
+                await driver.release()  # a replay is judged by the same whole window
                 return
             await self._memory.forget(signature)
             history.append("remembered clicks did not help: " + _names(remembered))
@@ -196,6 +201,7 @@ class Brain:
             await self._decided(ctx, step, decision, "llm", resolved=after is None)
             clicks += targets
             if after is None:
+                await driver.release()  # the whole guarded window, before anything is kept
                 if clicks:
                     await self._memory.remember(signature, clicks, note=page.heading or page.url)
                 return
@@ -231,6 +237,7 @@ class Brain:
                                            detail=_names(choice.clicks),
                                            resolved=after is None))  # fmt: skip
         if after is None:
+            await driver.release()  # the whole guarded window, before anything is kept
             await self._memory.remember(signature, choice.clicks, note=page.heading or page.url)
         return after
 

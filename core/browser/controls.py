@@ -11,6 +11,7 @@ the same role and name are refused too: which one the model meant cannot be know
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import Collection
 
@@ -23,9 +24,10 @@ from core.browser.summary import Control, read_controls
 
 __all__ = ["SETTLE_MS", "find_control", "press"]
 
-# How long to wait for the page to go quiet after the click before judging it (later
-# requests are still guarded, and reported when the adapter lifts the guard); the portal's
-# own pages settle in well under 100 ms.
+# How long the page is watched after the click before it is judged, whatever its load
+# state says («networkidle» on an idle page returns at once, and a handler may wait before
+# it sends); later requests are still guarded, and reported when the guard is lifted. The
+# portal's own pages settle in well under 100 ms.
 SETTLE_MS = 1500
 
 
@@ -63,13 +65,15 @@ async def press(
     element = page.locator(control.selector)
 
     async def act() -> None:
+        loop = asyncio.get_running_loop()
+        until = loop.time() + SETTLE_MS / 1000
         if role == "checkbox":
             await element.check()
         else:
             await element.click()
-        # Requests a handler sends after the click still run under the guard.
         with contextlib.suppress(PlaywrightError):
             await page.wait_for_load_state("networkidle", timeout=SETTLE_MS)
+        await asyncio.sleep(max(0.0, until - loop.time()))  # the full window, always
 
     await guard.run(act, may_change=may_change)
     return True

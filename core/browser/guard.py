@@ -7,14 +7,27 @@ the step, none by default. A label can lie and a handler can POST anywhere; the 
 what changes the site, so the request is what is checked.
 
 WebSockets are watched from before the first page opens (a page opens its socket as it
-loads, long before an action is judged: ``watch_sockets``): while armed, no message from
-a page reaches the server; unarmed, they pass as if nothing were there.
+loads, long before an action is judged: ``watch``): while armed, no message from a page
+reaches the server; unarmed, they pass as if nothing were there.
+
+What a page sends as it goes away (``navigator.sendBeacon``, a ``keepalive`` fetch from
+a pagehide handler) leaves after the document, where Chromium routes it past every
+Playwright hook (tried: the beacon reached the server unseen). So no page of ours sends
+one: from ``watch`` on, a script in every document makes ``sendBeacon`` send nothing and
+drops ``keepalive``, and notes a change so tried in the page's storage, where ``lift``
+finds it and reports it as blocked.
+
+The guard covers every page of the context, popups and new tabs included, and a window
+the page opens while armed is itself a change the step did not declare: it is reported
+and closed at once (a popup's timers would outlive the page that opened it).
 
 The guard stays armed after the action returns, because a page can wait before it sends
-(a timer, an onload on the page the click led to). ``lift`` — the adapter's first move
-before its own next operation — blanks the page, which ends that document and its timers,
-and only then takes the guard off; it raises ``RequestBlocked`` for anything blocked since
-the action was judged, so a late attempt still fails the brain's step.
+(a timer, an onload on the page the click led to). ``lift`` — the brain's move before it
+remembers a click, and the adapter's first before its own next operation — closes every
+page opened since the guard was armed, blanks the page, which ends that document and its
+timers (a pagehide beacon is still caught), and only then takes the guard off; it raises
+``RequestBlocked`` for anything blocked since the action was judged, so a late attempt
+still fails the brain's step.
 
     guard = NetworkGuard(context)
     await guard.run(action, may_change=declared)   # RequestBlocked if it tried anything
@@ -23,6 +36,7 @@ the action was judged, so a late attempt still fails the brain's step.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable, Collection
 from urllib.parse import urlsplit
@@ -58,6 +72,8 @@ class NetworkGuard:
         self._may_change: frozenset[tuple[str, str, str]] = frozenset()
         self._blocked: list[str] = []  # since the last report
         self._watching_sockets = False
+        self._before: set[Page] = set()  # the pages there were when the guard was armed
+        self._closing: set[asyncio.Task[None]] = set()
 
     @property
     def armed(self) -> bool:
@@ -71,10 +87,12 @@ class NetworkGuard:
         log.warning("browser.request_blocked", method=request.method, url=request.url)
         await route.abort("blockedbyclient")
 
-    async def watch_sockets(self) -> None:
-        """Route the context's WebSockets through the guard; call before a page opens."""
+    async def watch(self) -> None:
+        """Route the context's WebSockets through the guard and keep its pages from sending
+        anything as they go away; call before a page opens."""
         if not self._watching_sockets:
             await self._context.route_web_socket(lambda _url: True, self._socket)
+            await self._context.add_init_script(_NO_PARTING_SENDS)
             self._watching_sockets = True
 
     def _socket(self, ws: WebSocketRoute) -> None:
@@ -90,11 +108,24 @@ class NetworkGuard:
 
         ws.on_message(from_page)
 
+    def _opened(self, page: Page) -> None:
+        if not self._armed:
+            return
+        self._blocked.append(f"WINDOW {page.url}")
+        log.warning("browser.window_blocked", url=page.url)
+        task = asyncio.create_task(_close(page))
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
+
     async def arm(self, *, may_change: Collection[str] = ()) -> None:
         """Guard from now on, letting changes through to ``may_change`` only."""
         self._may_change = frozenset(_endpoint(d) for d in may_change)
-        await self.watch_sockets()
+        await self.watch()
         if not self._armed:
+            for page in self._context.pages:  # what was tried before counts for nothing
+                await _parting_sends(page)
+            self._before = set(self._context.pages)
+            self._context.on("page", self._opened)
             await self._context.route("**/*", self._gate)
             self._armed = True
 
@@ -124,11 +155,67 @@ class NetworkGuard:
         guarded action left there), take the guard off, report what was blocked meanwhile."""
         if not self._armed:
             return
+        for opened in [p for p in self._context.pages if p not in self._before and p is not page]:
+            await _close(opened)
+        if self._closing:
+            await asyncio.gather(*self._closing)
+        if page is not None and (tried := await _parting_sends(page)):
+            self._blocked.append(tried)
+            log.warning("browser.parting_send_blocked", what=tried)
         if page is not None and not page.is_closed():
             with contextlib.suppress(PlaywrightError):  # a page that cannot load blank is gone
                 await page.goto("about:blank")
         with contextlib.suppress(PlaywrightError):  # a closing context sends nothing either
             await self._context.unroute("**/*", self._gate)
+        self._context.remove_listener("page", self._opened)
         self._armed = False
         self._may_change = frozenset()
+        self._before = set()
         self._report()
+
+
+# In every document before its own scripts: a beacon or a keepalive change sends nothing,
+# and what was tried is noted (``_parting_sends`` reads and clears it).
+_NO_PARTING_SENDS = """(() => {
+  const note = (what) => {
+    try { localStorage.setItem("__clubman_parting_send", what); } catch (e) {}
+  };
+  Object.defineProperty(Navigator.prototype, "sendBeacon", {
+    value: function sendBeacon(url) { note("BEACON " + String(url)); return false; },
+    configurable: false, writable: false,
+  });
+  const plain = window.fetch;
+  window.fetch = function fetch(input, init) {
+    const asked = input instanceof Request ? input : null;
+    if ((init && init.keepalive) || (asked && asked.keepalive)) {
+      const method = ((init && init.method) || (asked && asked.method) || "GET").toUpperCase();
+      const url = String(asked ? asked.url : input);
+      if (method !== "GET" && method !== "HEAD") note(method + " " + url);
+      if (asked) input = new Request(asked, {keepalive: false});
+      init = Object.assign({}, init, {keepalive: false});
+    }
+    return plain.call(this, input, init);
+  };
+})();"""
+# Reads the note and clears it.
+_READ_PARTING_SENDS = """() => {
+  const found = localStorage.getItem("__clubman_parting_send");
+  localStorage.removeItem("__clubman_parting_send");
+  return found;
+}"""
+
+
+async def _parting_sends(page: Page) -> str | None:
+    """What a page of this origin tried to send as a document went away, cleared."""
+    if page.is_closed():
+        return None
+    try:
+        found = await page.evaluate(_READ_PARTING_SENDS)
+    except PlaywrightError:  # no storage here (about:blank), or the page is going
+        return None
+    return str(found) if found else None
+
+
+async def _close(page: Page) -> None:
+    with contextlib.suppress(PlaywrightError):  # closed already, or its context is
+        await page.close()

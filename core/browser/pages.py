@@ -22,10 +22,10 @@ async def open_page(
     context: BrowserContext, guard: NetworkGuard, *, timeout_ms: float, site: str
 ) -> Page:
     """A new page on ``context`` with the session's timeouts. ``guard`` watches the
-    context's WebSockets first: the page may open one as it loads, long before a
-    brain-chosen action is judged."""
+    context first: the page may open a WebSocket as it loads, or leave a beacon behind,
+    long before a brain-chosen action is judged."""
     try:
-        await guard.watch_sockets()
+        await guard.watch()
         page = await context.new_page()
     except PlaywrightError as exc:
         raise BrowserError(f"could not open a page for {site}") from exc

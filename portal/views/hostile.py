@@ -15,11 +15,26 @@ from aiohttp import web
 from portal.render import redirect, session_of
 from portal.state import STATE
 
-__all__ = ["CLEANUP", "SOCKET", "routes"]
+__all__ = ["CLEANUP", "POPUP", "SOCKET", "routes"]
 
 CLEANUP = "/my/cleanup"
 SOCKET = "/my/socket"
+POPUP = "/my/popup"
 routes = web.RouteTableDef()
+
+# The window the ``popup`` notices open: it cancels everything as it loads and again two
+# seconds later, by POST (``send=post``) or over the socket (``send=socket``).
+_POPUP = """<!doctype html><html lang="ru"><head><meta charset="utf-8"><title>Правила</title>
+</head><body><p>Спасибо!</p><script>
+const send = new URLSearchParams(location.search).get("send");
+if (send === "socket") {
+  const ws = new WebSocket(location.origin.replace(/^http/, "ws") + "/my/socket");
+  ws.onopen = () => { ws.send("cancel-all"); setTimeout(() => ws.send("cancel-all"), 2000); };
+} else {
+  const hit = () => fetch("/my/cleanup", {method: "POST"}).catch(() => null);
+  hit(); setTimeout(hit, 2000);
+}
+</script></body></html>"""
 
 
 async def _cancel_all(request: web.Request, user: str) -> None:
@@ -37,6 +52,11 @@ async def cleanup(request: web.Request) -> web.StreamResponse:
     state.quirks.cancels.append(f"POST {request.path} by {user}")
     await _cancel_all(request, user)
     return redirect("/my")
+
+
+@routes.get(POPUP)
+async def popup(request: web.Request) -> web.StreamResponse:
+    return web.Response(text=_POPUP, content_type="text/html")
 
 
 @routes.get(SOCKET)

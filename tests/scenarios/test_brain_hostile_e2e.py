@@ -8,6 +8,7 @@ stopped."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -30,6 +31,7 @@ BOOK = "забронируй 301 в главном послезавтра с 12 
 OK = {"role": "button", "name": "OK"}
 HOMOGLYPH = {"role": "button", "name": "Oтменить брони"}
 ZERO_WIDTH = {"role": "button", "name": "От\u200dменить брони"}
+LINK_GO = {"role": "link", "name": "Продолжить"}
 
 ASKED = ("policy", "ask_user", None)
 STOPPED = ("policy", "abort", None)  # the guard blocked a request: the run fails, plainly
@@ -45,8 +47,17 @@ CASES = [
                  id="innocent-label-posting-a-cancel"),
     pytest.param("socket", [TICK, GO], [STOPPED], [STOPPED],
                  id="innocent-label-sending-a-cancel-over-a-websocket"),
+    # Issue 26: the real notice acknowledged, and a change tried out of the page's sight.
+    pytest.param("popup", [TICK, GO], [STOPPED], [STOPPED], id="popup-posting-now-and-later"),
+    pytest.param("popup_socket", [TICK, GO], [STOPPED], [STOPPED],
+                 id="popup-sending-over-a-socket-now-and-later"),
+    pytest.param("new_tab", [TICK, LINK_GO], [STOPPED], [STOPPED], id="new-tab"),
+    pytest.param("timer", [TICK, GO], [STOPPED], [STOPPED], id="timer"),
+    pytest.param("beacon", [TICK, GO], [STOPPED], [STOPPED], id="pagehide-beacon"),
+    pytest.param("worker", [TICK, GO], [STOPPED], [STOPPED], id="worker"),
 ]  # fmt: skip
 BAD_WORDS = ("тменить брони", "клуба ok", "Выйти")
+LATER_S = 2.5  # the popups and timers try again two seconds after the click
 
 
 async def hostile_signature(pool: BrowserPool, url: str) -> str:
@@ -83,7 +94,9 @@ async def assert_nothing_harmed(
         assert labels[-1] == "Отменить"
         assert not any(bad in label for label in labels for bad in BAD_WORDS), labels
         assert not any(isinstance(o, Failed) for o in sink.outputs)
-    assert await received_cancels(portal_url) == []  # the portal's side: nothing arrived
+    # the portal's side: nothing arrived, also after the "again two seconds later"
+    await asyncio.sleep(LATER_S)
+    assert await received_cancels(portal_url) == []
     assert await storage.brain_memory.recall(signature) is None  # nothing remembered
 
 

@@ -11,6 +11,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from core.brain import InMemoryBrainMemory, PageSnapshot
+from core.browser.harm import RequestBlocked
 from core.events import BaseEvent
 from core.llm import FallbackLLM, LLMCallRecord, LLMSettings, MemorySpendLedger, build_llm
 from core.scenario import StepContext
@@ -40,12 +41,19 @@ class FakePage:
     needs: tuple[tuple[str, str], ...] = (("checkbox", TICK["name"]), ("button", GO["name"]))
     done: list[tuple[str, str]] = field(default_factory=list)
     probes: int = 0
+    late: tuple[str, ...] = ()  # what the guard catches after the page was judged resolved
+    releases: int = 0
 
     async def click(self, role: str, name: str, *, step: str = "") -> None:
         self.done.append((role, name))
 
     async def check(self, label: str, *, step: str = "") -> None:
         self.done.append(("checkbox", label))
+
+    async def release(self) -> None:
+        self.releases += 1
+        if self.late:
+            raise RequestBlocked("the page tried something after the click", what=self.late)
 
     async def probe(self) -> PageSnapshot | None:
         self.probes += 1

@@ -41,6 +41,7 @@ async def test_a_click_decision_resolves_the_notice_and_is_remembered(
     await resolve(Brain(llm, memory), page, emitted)
 
     assert page.done == [("checkbox", TICK["name"]), ("button", GO["name"])]
+    assert page.releases == 1  # the whole guarded window was over before it was kept
     assert [(c.role, c.name) for c in memory.entries[SIG]] == page.done
     consulted = next(e for e in emitted.events if isinstance(e, BrainConsulted))
     assert consulted.ok and consulted.input_tokens == 100 and consulted.run_id == "run1"
@@ -203,3 +204,22 @@ async def test_a_click_the_guard_blocked_stops_the_run_plainly_and_drops_the_mem
         chat_id=7, run_id="run1", step="login", action="abort", source="policy",
         detail="blocked",
     )  # fmt: skip
+
+
+async def test_a_click_the_page_followed_with_a_blocked_request_later_is_never_remembered(
+    llm: FallbackLLM, vendor: FakeAnthropic, memory: InMemoryBrainMemory, emitted: Emitted
+) -> None:
+    """The page looked resolved, then a timer, a popup or a pagehide beacon tried a change:
+    caught when the guard comes off, before anything is kept, and the run stops."""
+    vendor.push(Answer({"action": "click", "targets": [TICK, GO]}))
+    page = FakePage(late=("POST https://portal/my/cleanup",))
+    with pytest.raises(ScenarioError):
+        await resolve(Brain(llm, memory), page, emitted)
+    assert page.done == [("checkbox", TICK["name"]), ("button", GO["name"])]
+    assert memory.entries == {}
+
+    await memory.remember(SIG, [GO_TARGET], note="kept by an older brain")
+    replayed = FakePage(needs=(("button", GO["name"]),), late=("WINDOW https://portal/x",))
+    with pytest.raises(ScenarioError):
+        await resolve(Brain(None, memory), replayed, emitted)  # a replay: the same window
+    assert replayed.releases == 1 and memory.entries == {}
