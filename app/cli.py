@@ -288,6 +288,9 @@ def mcp(
         _fail(exc)
 
 
+_USER_ID_LIMIT = 2**52  # Telegram: a user id has at most 52 significant bits
+
+
 @app.command("mcp-token")
 def mcp_token(
     user_id: Annotated[int, typer.Argument(help="The user's Telegram id")],
@@ -298,6 +301,14 @@ def mcp_token(
     """Print a new MCP access token for a Telegram user (shown once, stored hashed)."""
     from app.mcp import issue_token, revoke_tokens
 
+    if not 0 < user_id < _USER_ID_LIMIT:  # a group's id is negative; storage holds 64 bits
+        typer.secho(
+            f"clubman: {user_id} is no Telegram user id (a person's id, as in a private chat, "
+            "is a positive number of at most 52 bits)",
+            err=True,
+            fg=typer.colors.RED,
+        )
+        raise typer.Exit(2)
     settings = _settings()
     try:
         if revoke:

@@ -12,6 +12,7 @@ from urllib.parse import urlsplit
 
 import structlog
 from aiohttp import web
+from pydantic import SecretStr
 
 from app.compose import open_core, open_settings_storage
 from app.runtime import run as run_loop
@@ -48,7 +49,8 @@ async def serve_webhook(
     Telegram, with a fresh secret token unless one is given; unregister on exit."""
     secret = secret_token or secrets.token_urlsafe(32)
     path = urlsplit(url).path or "/"
-    runner = web.AppRunner(webhook_app(app, path=path, secret_token=secret), access_log=None)
+    served = webhook_app(app, path=path, secret_token=secret, host=host)
+    runner = web.AppRunner(served, access_log=None)
     await runner.setup()
     site = web.TCPSite(runner, host, port)
     await site.start()
@@ -77,9 +79,11 @@ async def _until_signal() -> None:
 
 
 @contextlib.asynccontextmanager
-async def serve_metrics(metrics: Metrics, *, host: str, port: int) -> AsyncIterator[web.AppRunner]:
+async def serve_metrics(
+    metrics: Metrics, *, host: str, port: int, token: SecretStr | None = None
+) -> AsyncIterator[web.AppRunner]:
     """``GET /metrics`` on a server of its own (long polling has no web server)."""
-    runner = web.AppRunner(metrics_app(metrics), access_log=None)
+    runner = web.AppRunner(metrics_app(metrics, host=host, token=token), access_log=None)
     await runner.setup()
     try:
         await web.TCPSite(runner, host, port).start()
@@ -117,7 +121,12 @@ async def serve(
         if webhook_url is None:
             if metrics_port is not None:
                 await stack.enter_async_context(
-                    serve_metrics(metrics, host=host, port=metrics_port)
+                    serve_metrics(
+                        metrics,
+                        host=host,
+                        port=metrics_port,
+                        token=settings.security.metrics_token,
+                    )
                 )
             await poll(app)
             return

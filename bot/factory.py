@@ -187,10 +187,11 @@ async def open_bot_app(
         )
 
 
-def webhook_app(app: BotApp, *, path: str, secret_token: str) -> web.Application:
+def webhook_app(app: BotApp, *, path: str, secret_token: str, host: str) -> web.Application:
     """An aiohttp app serving the webhook at ``path``; requests without Telegram's
     ``X-Telegram-Bot-Api-Secret-Token`` header (or with a wrong one) get 401, bodies that
-    are no update 400. With the app's metrics, ``GET /metrics`` serves them."""
+    are no update 400. With the app's metrics, ``GET /metrics`` serves them (behind a bearer
+    token on a public ``host``: ``bot.metrics_http``)."""
     from aiogram.webhook.aiohttp_server import setup_application
 
     from bot.webhook import UpdateRequestHandler
@@ -201,5 +202,6 @@ def webhook_app(app: BotApp, *, path: str, secret_token: str) -> web.Application
     )
     setup_application(web_app, app.dispatcher, bot=app.bot)
     if app.metrics is not None:
-        add_metrics_route(web_app, app.metrics)
+        token = app.settings.security.metrics_token
+        add_metrics_route(web_app, app.metrics, host=host, token=token)
     return web_app

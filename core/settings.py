@@ -90,6 +90,8 @@ class BrowserSettings(BaseModel):
 class SecuritySettings(BaseModel):
     # Fernet key (32 url-safe base64 bytes) for stored portal passwords and sessions.
     encryption_key: SecretStr | None = None
+    # Bearer token /metrics asks for on a public interface (not served there without one).
+    metrics_token: SecretStr | None = None
 
     @field_validator("encryption_key")
     @classmethod

@@ -78,3 +78,13 @@ def test_mcp_without_the_bots_storage_or_with_a_bad_listen_address_is_one_line(
     bad = run("mcp", "--http", "localhost", env={"DATA_DIR": str(tmp_path)})
     assert bad.returncode == 2
     assert "HOST:PORT" in bad.stderr and len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_mcp_token_refuses_what_is_no_persons_id_in_one_line(tmp_path: Path) -> None:
+    """A group's id (negative), zero and an id past 52 bits: refused before any storage."""
+    for user_id in ("-1001234567890", "0", "9" * 40):
+        done = run("mcp-token", "--", user_id, env={"DATA_DIR": str(tmp_path)})
+        assert done.returncode == 2, done.stderr
+        lines = done.stderr.strip().splitlines()
+        assert len(lines) == 1 and "is no Telegram user id" in lines[0], done.stderr
+        assert "Traceback" not in done.stderr and done.stdout == ""

@@ -89,6 +89,11 @@ class BookingSession(Protocol):
 
     async def check(self, label: str, *, step: str = "") -> None: ...
 
+    async def release(self) -> None:
+        """The brain is done with the page: the guard comes off its actions, windows they
+        opened are closed; ``HarmPrevented`` for anything blocked since."""
+        ...
+
     async def storage_state(self) -> dict[str, Any]:
         """Cookies and local storage, saved (encrypted) so the next run skips the login."""
         ...

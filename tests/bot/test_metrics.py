@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import aiohttp
 from prometheus_client.parser import text_string_to_metric_families
+from pydantic import SecretStr
 
 from adapters.refportal import RefPortal
 from app.run import serve_metrics, serve_webhook
@@ -79,3 +80,28 @@ async def test_polling_serves_metrics_on_their_own_port(tg: FakeTelegram, storag
         await user.wait_for_message()
         scraped = await scrape(f"http://127.0.0.1:{port}/metrics")
     assert at(scraped, "clubman_updates_handled_total", type="message") == 1
+
+
+async def test_metrics_on_a_public_interface_take_a_bearer_token_or_are_not_served() -> None:
+    metrics = Metrics()
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/metrics"
+    async with (
+        serve_metrics(metrics, host="0.0.0.0", port=port),
+        aiohttp.ClientSession() as http,
+        http.get(url) as response,
+    ):
+        assert response.status == 404  # no token set: not served on a public interface
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/metrics"
+    token = SecretStr("scrape-me")
+    async with (
+        serve_metrics(metrics, host="0.0.0.0", port=port, token=token),
+        aiohttp.ClientSession() as http,
+    ):
+        for headers in ({}, {"Authorization": "Bearer guessed"}, {"Authorization": "scrape-me"}):
+            async with http.get(url, headers=headers) as response:
+                assert response.status == 401, headers
+        async with http.get(url, headers={"Authorization": "Bearer scrape-me"}) as response:
+            assert response.status == 200
+            assert "clubman_" in await response.text()

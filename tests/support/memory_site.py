@@ -130,6 +130,9 @@ class MemorySession:
     async def check(self, label: str, *, step: str = "") -> None:
         raise BookingRejected("no pages here")
 
+    async def release(self) -> None:
+        return None  # no pages, no guard
+
     async def storage_state(self) -> dict[str, Any]:
         return {}
 
