@@ -1,16 +1,15 @@
 """What ``/settings <argument>`` asks for: a language, a time zone, or nothing we know.
 
 The argument is checked before it reaches anything else: a zone name is looked up in the
-system's list of zones, never opened as a file path (a 4,000-character argument used to
-crash with ``OSError: File name too long``)."""
+one list of canonical zones (``core.zones``), never opened as a file path (a 4,000-character
+argument used to crash with ``OSError: File name too long``)."""
 
 from __future__ import annotations
 
-import functools
-import zoneinfo
 from dataclasses import dataclass
 
 from core.commands import Lang
+from core.zones import canonical_zone
 
 __all__ = ["MAX_ARGUMENT", "LanguageChoice", "ZoneChoice", "parse_choice", "shown"]
 
@@ -29,12 +28,6 @@ class ZoneChoice:
     zone: str
 
 
-@functools.cache
-def _zones() -> dict[str, str]:
-    """Known zone names by their lower-case form ("europe/berlin" → "Europe/Berlin")."""
-    return {name.lower(): name for name in zoneinfo.available_timezones()}
-
-
 def parse_choice(argument: str) -> LanguageChoice | ZoneChoice | None:
     """The setting ``argument`` names, or ``None`` for anything unknown or too long."""
     value = argument.strip()
@@ -42,7 +35,7 @@ def parse_choice(argument: str) -> LanguageChoice | ZoneChoice | None:
         return None
     if value.lower() in ("ru", "en"):
         return LanguageChoice(lang="en" if value.lower() == "en" else "ru")
-    zone = _zones().get(value.lower())
+    zone = canonical_zone(value)
     return ZoneChoice(zone=zone) if zone is not None else None
 
 

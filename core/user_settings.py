@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
-
 from pydantic import BaseModel
 
 from core.commands import Lang, as_lang
-from core.errors import ConfigError
 from core.language import known_language
 from core.store import UserStore
+from core.zones import canonical_zone
 
 __all__ = ["UserSettings", "UserSettingsView"]
 
@@ -48,17 +46,16 @@ class UserSettings:
         user.language_learned = True
         await self._users.save(user)
 
-    async def set_timezone(self, user_id: int, tz: str) -> None:
-        try:
-            ZoneInfo(tz)
-        # OSError: a name too long for a file name (zoneinfo looks names up as files).
-        except (ZoneInfoNotFoundError, ValueError, OSError) as exc:
-            raise ConfigError(
-                f"unknown time zone {tz!r}", hint="use a name like Europe/Moscow"
-            ) from exc
+    async def set_timezone(self, user_id: int, tz: str) -> str | None:
+        """Store the canonical zone ``tz`` names (``core.zones``) and return it; ``None``,
+        storing nothing, for anything else (a forged button's «posixrules» too)."""
+        zone = canonical_zone(tz)
+        if zone is None:
+            return None
         user = await self._users.get_or_create(user_id)
-        user.timezone = tz
+        user.timezone = zone
         await self._users.save(user)
+        return zone
 
     async def set_reminders(self, user_id: int, on: bool) -> None:
         user = await self._users.get_or_create(user_id)

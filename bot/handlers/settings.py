@@ -33,8 +33,8 @@ async def settings(
         await manager.user_settings.set_language(user_id, choice.lang)
         sink.send_text(message.chat.id, tr(Bot.LANGUAGE_SET, choice.lang))
     elif isinstance(choice, ZoneChoice):
-        await manager.user_settings.set_timezone(user_id, choice.zone)
-        sink.send_text(message.chat.id, tr(Bot.TIMEZONE_SET, lang, tz=choice.zone))
+        zone = await manager.user_settings.set_timezone(user_id, choice.zone)
+        sink.send_text(message.chat.id, tr(Bot.TIMEZONE_SET, lang, tz=zone or choice.zone))
     elif arg.strip():
         sink.send_text(message.chat.id, tr(Bot.SETTINGS_UNKNOWN, lang, arg=shown(arg)))
     current = await manager.user_settings.view(user_id)
@@ -77,8 +77,11 @@ async def on_language(
 async def on_timezone(
     query: CallbackQuery, callback_data: TzCb, manager: NLUManager, sink: TelegramSink, lang: Lang
 ) -> None:
-    await manager.user_settings.set_timezone(query.from_user.id, callback_data.tz)
-    await query.answer(tr(Bot.TIMEZONE_SET, lang, tz=callback_data.tz))
+    zone = await manager.user_settings.set_timezone(query.from_user.id, callback_data.tz)
+    if zone is None:  # no button of ours says so: forged, or from an older list
+        await query.answer(tr(Bot.UNKNOWN_TIMEZONE, lang), show_alert=True)
+        return
+    await query.answer(tr(Bot.TIMEZONE_SET, lang, tz=zone))
     await _refresh(query, manager, sink, lang)
 
 

@@ -41,6 +41,10 @@ class Bot:
     REMINDERS_UNSET = Text("Напоминания выключены.", "Reminders are off.")
     LANGUAGE_SET = Text("Язык: русский.", "Language: English.")
     TIMEZONE_SET = Text("Часовой пояс: {tz}.", "Time zone: {tz}.")
+    UNKNOWN_TIMEZONE = Text(
+        "Такого часового пояса нет, ничего не изменено.",
+        "There is no such time zone; nothing was changed.",
+    )
     SETTINGS_UNKNOWN = Text(
         "Не понял «{arg}». Можно так: /settings ru, /settings en или часовой пояс, например "
         "/settings Europe/Berlin — или выберите кнопкой ниже.",

@@ -45,17 +45,25 @@ async def test_settings_show_and_change_language_and_zone(
     assert (settings.language, settings.timezone) == ("en", "Europe/Berlin")
 
 
-async def test_club_error_becomes_a_polite_message_with_a_hint(
+async def test_a_forged_time_zone_button_changes_nothing_and_is_refused_in_the_users_language(
     tg: FakeTelegram, storage: Storage
 ) -> None:
+    """Our buttons carry canonical zones only; forged ones — unknown, or names zoneinfo
+    would open but no person lives in (posixrules: New York's rules) — store nothing."""
     user = tg.user(1, "Анна", language_code="ru")
     async with running_bot(tg, storage):
         await user.send("/settings")
         panel = await user.wait_for_message(lambda m: "Настройки" in (m.text or ""))
-        # Our buttons carry known zones only: a forged one reaches the core's check.
-        user.press("t:Mars/Phobos", message_id=panel.message_id)
-        reply = await user.wait_for_message()
-    assert reply.text == "Unknown time zone 'Mars/Phobos'. Use a name like Europe/Moscow"
+        for forged in ("Mars/Phobos", "posixrules", "Factory", "right/UTC", "posix/Asia/Tokyo"):
+            query = user.press(f"t:{forged}", message_id=panel.message_id)
+            answer = await user.wait_for_answer(query)
+            assert answer.show_alert and answer.text == (
+                "Такого часового пояса нет, ничего не изменено."
+            ), forged
+        query = user.press("t:europe/kiev", message_id=panel.message_id)  # a link: its zone
+        assert (await user.wait_for_answer(query)).text == "Часовой пояс: Europe/Kyiv."
+    settings = await storage.users.get(user.id)
+    assert settings is not None and settings.timezone == "Europe/Kyiv"
 
 
 async def test_unexpected_error_is_logged_with_context_and_apologised_for(

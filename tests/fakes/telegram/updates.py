@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import secrets
 from typing import Any
 
 from tests.fakes.telegram.errors import ApiError
@@ -40,7 +41,10 @@ class UpdateQueue:
 
     def __init__(self) -> None:
         self._pending: list[JsonDict] = []
-        self._next_id = 100_000_001
+        # Telegram's ids start anywhere (and anew after a quiet week); two fakes in one
+        # test session (one Redis) must not share them, or the bot's once-only check drops
+        # the second's updates as already handled.
+        self._next_id = secrets.randbelow(2**31) + 1
         self._arrived = asyncio.Event()
         self._poller = 0  # generation of the newest getUpdates call
         self.allowed_updates: list[str] | None = None
