@@ -34,6 +34,13 @@ class CalendarFile(BaseModel):
     content: bytes
 
 
+def _plain(text: str) -> str:
+    """One line with no control characters: a site's room name can carry anything, and a
+    raw CR, LF or NUL in a text field breaks or forges lines in the file (RFC 5545 §3.3.11
+    allows no control characters but tab)."""
+    return "".join(ch if ch.isprintable() or ch == " " else " " for ch in text).strip()
+
+
 def calendar_file(
     events: Sequence[CalendarEvent], *, timezone: str, filename: str, now: dt.datetime
 ) -> CalendarFile:
@@ -43,9 +50,9 @@ def calendar_file(
     calendar.add("version", "2.0")
     for event in events:
         entry = icalendar.Event()
-        entry.add("uid", f"{event.uid}@clubman")
-        entry.add("summary", event.title)
-        entry.add("location", event.location)
+        entry.add("uid", f"{_plain(event.uid)}@clubman")
+        entry.add("summary", _plain(event.title))
+        entry.add("location", _plain(event.location))
         entry.add("dtstart", dt.datetime.combine(event.day, event.start, tzinfo=zone))
         entry.add("dtend", dt.datetime.combine(event.day, event.end, tzinfo=zone))
         entry.add("dtstamp", now.astimezone(dt.UTC))

@@ -8,9 +8,9 @@ description an LLM client reads.
 from __future__ import annotations
 
 import datetime as dt
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from core.nlu import MAX_ROOMS
 
@@ -35,6 +35,15 @@ __all__ = [
 ]
 
 Weekday = Literal["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+# What a client may name: short, and no text that could pass for an instruction in a label.
+RoomNumber = Annotated[
+    str,
+    StringConstraints(strip_whitespace=True, min_length=1, max_length=16, pattern=r"^[\w./-]+$"),
+]
+BuildingCode = Annotated[
+    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=64, pattern=r"^[\w.-]+$")
+]
+_MOST_PEOPLE = 10_000
 RunState = Literal["running", "waiting", "done", "failed", "cancelled", "expired"]
 
 
@@ -48,13 +57,15 @@ class RoomsQuery(_Request):
     date: dt.date = Field(description="The day, YYYY-MM-DD")
     start: dt.time = Field(description="Start time, HH:MM (on the site's time grid)")
     end: dt.time = Field(description="End time, HH:MM")
-    building: str | None = Field(
+    building: BuildingCode | None = Field(
         None, description="A building code from the catalogue resource; omit for any building"
     )
     rooms: int = Field(1, ge=1, le=MAX_ROOMS, description="How many rooms")
     adjacent: bool = Field(False, description="The rooms must stand side by side")
-    capacity: int | None = Field(None, ge=1, description="People each room must seat")
-    room_numbers: list[str] | None = Field(
+    capacity: int | None = Field(
+        None, ge=1, le=_MOST_PEOPLE, description="People each room must seat"
+    )
+    room_numbers: list[RoomNumber] | None = Field(
         None, max_length=MAX_ROOMS, description="Exactly these room numbers (in one building)"
     )
 
@@ -151,11 +162,13 @@ class ScheduleRequest(_Request):
     weekdays: list[Weekday] = Field(min_length=1, max_length=7)
     start: dt.time
     end: dt.time
-    building: str | None = Field(None, description="A building code; omit for any building")
+    building: BuildingCode | None = Field(
+        None, description="A building code; omit for any building"
+    )
     rooms: int = Field(1, ge=1, le=MAX_ROOMS)
     adjacent: bool = False
-    capacity: int | None = Field(None, ge=1)
-    room_numbers: list[str] | None = Field(None, max_length=MAX_ROOMS)
+    capacity: int | None = Field(None, ge=1, le=_MOST_PEOPLE)
+    room_numbers: list[RoomNumber] | None = Field(None, max_length=MAX_ROOMS)
 
 
 class ScheduleInfo(BaseModel):
