@@ -4,6 +4,10 @@
 deleted at once and never reaches the core, the conversation log or the logs. The account
 service checks the pair on the portal and stores it encrypted. The dialogue's state lives
 in the dispatcher's FSM storage (in memory): a restart forgets a half-done login.
+
+While the password is awaited, anything that may carry it is deleted like it: a caption, a
+forwarded message, an edit. A password is taken only from a plain text message; a deletion
+that fails is said, so the user deletes it themselves (it stays in the chat's history).
 """
 
 from __future__ import annotations
@@ -93,10 +97,14 @@ async def on_password(
     sink: TelegramSink,
     lang: Lang,
 ) -> None:
+    if message.forward_origin is not None:  # not theirs to give: deleted, asked again
+        await not_the_password(message, sink, lang)
+        return
     password = SecretStr(message.text or "")
     draft = LoginDraft.model_validate(await state.get_data())
     await state.clear()
-    await _delete(message)
+    if not await _delete(message):
+        sink.send_text(message.chat.id, tr(Login.DELETE_IT, lang))
     if accounts is None:  # the service went away between the questions: nothing to do
         sink.send_text(message.chat.id, tr(Login.OFF, lang))
         return
@@ -108,6 +116,15 @@ async def on_password(
 
 async def not_text(message: Message, sink: TelegramSink, lang: Lang) -> None:
     sink.send_text(message.chat.id, tr(Login.TEXT_ONLY, lang))
+
+
+async def not_the_password(message: Message, sink: TelegramSink, lang: Lang) -> None:
+    """A caption, a forward or an edit while the password is awaited: it may hold the
+    password, so it goes like one; the password is asked again, as plain text."""
+    deleted = await _delete(message)
+    sink.send_text(
+        message.chat.id, tr(Login.DELETED_ASK_AGAIN if deleted else Login.DELETE_IT, lang)
+    )
 
 
 async def edited_in_dialogue(message: Message, sink: TelegramSink, lang: Lang) -> None:
@@ -146,12 +163,14 @@ async def logout(
     )
 
 
-async def _delete(message: Message) -> None:
+async def _delete(message: Message) -> bool:
     """Delete the user's message now (not through the outbox: it must not linger)."""
     try:
         await message.delete()
     except TelegramAPIError as exc:  # its text is Telegram's, never the message's
         log.warning("login.delete_failed", chat_id=message.chat.id, error=type(exc).__name__)
+        return False
+    return True
 
 
 def router() -> Router:
@@ -164,9 +183,12 @@ def router() -> Router:
     router.message.register(start, Command("login"))
     router.message.register(logout, Command("logout"))
     router.message.register(cancel, in_dialogue, Command("cancel"))
-    router.message.register(on_password, StateFilter(LoginForm.password), has_text)
+    awaiting_password = StateFilter(LoginForm.password)
+    router.message.register(on_password, awaiting_password, has_text)
+    router.message.register(not_the_password, awaiting_password)  # a caption, a photo…
     router.message.register(on_username, StateFilter(LoginForm.username), is_plain_text)
     router.message.register(not_text, in_dialogue, no_text)
+    router.edited_message.register(not_the_password, awaiting_password)
     router.edited_message.register(edited_in_dialogue, in_dialogue)
     router.callback_query.register(on_cancel_button, LoginCb.filter(F.action == LOGIN_CANCEL))
     return router

@@ -94,6 +94,18 @@ class Login:
     USERNAME = Text("Имя пользователя на портале?", "Portal username?")
     PASSWORD = Text("Пароль? (сообщение будет удалено)", "Password? (the message will be deleted)")
     TEXT_ONLY = Text("Напишите текстом, пожалуйста.", "Please type it as text.")
+    DELETED_ASK_AGAIN = Text(
+        "Удалил это сообщение: в нём мог быть пароль. Пароль отправьте обычным текстовым "
+        "сообщением (не подписью к файлу и не пересылкой).",
+        "I deleted that message: it may have held the password. Send the password as a plain "
+        "text message (not a caption, not a forward).",
+    )
+    DELETE_IT = Text(
+        "Не получилось удалить сообщение с паролем — удалите его, пожалуйста, сами: оно "
+        "остаётся в истории чата и его могут увидеть.",
+        "I could not delete the message with the password: please delete it yourself, it stays "
+        "in the chat's history where others may see it.",
+    )
     CHECKING = Text("Проверяю вход на портале…", "Checking the login on the portal…")
     SAVED = Text(
         "Сохранено, брони будут делаться от имени {username}.",

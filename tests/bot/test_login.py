@@ -332,7 +332,55 @@ async def test_an_edited_username_in_the_dialogue_never_reaches_the_core(
         await user.wait_for_message(has("Password?"))
         await user.edit(sent["message_id"], "book two adjacent rooms next Friday 10-12")
         notice = await user.wait_for_message()
-    assert notice.text is not None and notice.text.startswith("I did not apply the edit")
+    # while the password is awaited an edit may carry it: deleted like one, never applied
+    assert notice.text is not None and notice.text.startswith("I deleted that message")
+    assert tg.state.messages[user.id][sent["message_id"]].deleted
     said = [m.text for m in await storage.conversations.history(user.id)]
     assert not any("book two" in (text or "") for text in said)
     assert await storage.runs.active_for_chat(user.id) == []
+
+
+async def test_a_password_in_a_caption_a_forward_or_an_edit_is_deleted_and_asked_again(
+    tg: FakeTelegram, storage: Storage, app_core: Callable[..., CoreFactory]
+) -> None:
+    user = tg.user(5, "John", language_code="en")
+    async with running_bot(tg, storage, core=app_core()):
+        await user.send("/login")
+        await user.wait_for_message(has("Portal username?"))
+        named = await user.send(CHESS[0])
+        await user.wait_for_message(has("Password?"))
+        leaked = [
+            await user.send_media("photo", caption="caption-secret-1"),
+            await user.forward("forwarded-secret-2"),
+            await user.edit(named["message_id"], "edited-secret-3"),
+        ]
+        for _ in leaked:
+            await user.wait_for_message(has("I deleted that message"))
+        await user.send(CHESS[1])  # now as plain text: taken
+        saved = await user.wait_for_message(has("Saved"), timeout=60)
+    assert saved.text == "Saved, bookings will be made as chess."
+    for message in leaked:
+        assert tg.state.messages[user.id][message["message_id"]].deleted
+    stored = await everything_stored(storage)
+    assert not any(secret in stored for secret in ("caption-secret", "forwarded-", "edited-"))
+    credentials = await CredentialVault(storage, SecretStr(KEY)).credentials(user.id)
+    assert credentials is not None and credentials.password.get_secret_value() == CHESS[1]
+
+
+async def test_a_password_that_cannot_be_deleted_is_said_so(
+    tg: FakeTelegram, storage: Storage, app_core: Callable[..., CoreFactory]
+) -> None:
+    user = tg.user(5, "John", language_code="en")
+    async with running_bot(tg, storage, core=app_core()):
+        await user.send("/login")
+        await user.wait_for_message(has("Portal username?"))
+        await user.send(CHESS[0])
+        await user.wait_for_message(has("Password?"))
+        tg.inject_error(
+            method="deleteMessage", error_code=400,
+            description="Bad Request: message can't be deleted for everyone",
+        )  # fmt: skip
+        await user.send(CHESS[1])
+        told = await user.wait_for_message(has("could not delete"))
+        await user.wait_for_message(has("Saved"), timeout=60)
+    assert told.text is not None and "please delete it yourself" in told.text

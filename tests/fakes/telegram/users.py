@@ -111,6 +111,17 @@ class SimUser:
         self._mark = self._state.seq
         return payload
 
+    async def forward(self, text: str, *, sender_name: str = "Someone") -> dict[str, Any]:
+        """Forward a text message written by someone else (hidden sender) to the bot."""
+        message = self._state.add_message(self.chat, from_bot=False, text=text)
+        payload = message.to_dict(self.user)
+        payload["forward_origin"] = {
+            "type": "hidden_user", "sender_user_name": sender_name, "date": payload["date"],
+        }  # fmt: skip
+        self._queue.put({"message": payload})
+        self._mark = self._state.seq
+        return payload
+
     async def edit(self, message_id: int, text: str) -> dict[str, Any]:
         """Edit one of this user's text messages; the bot gets an ``edited_message``."""
         message = self._state.find(self.chat.id, message_id)
