@@ -37,3 +37,4 @@ class Answer(BaseModel):
     seq: int | None = None  # which question of the run; a tap on an older one is stale
     option_id: str | None = None
     text: str | None = None
+    admin: bool = False  # the view knows the user administers the chat

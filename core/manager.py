@@ -16,6 +16,7 @@ import structlog
 from pydantic import BaseModel
 
 from core.assist.extractor import SlotExtractor, fill_slots
+from core.authz import Actor, may_act
 from core.booking.catalogue import Catalogues
 from core.calendar import CalendarFile, calendar_file
 from core.clock import Clock
@@ -151,11 +152,11 @@ class NLUManager:
             await self._received(command)
             if fresh:  # both read from Redis: gathered, they share one round trip
                 user, waiting = await asyncio.gather(
-                    self._user(command), self._waiting_run(command.chat_id)
+                    self._user(command), self._waiting_run(command.chat_id, command.user_id)
                 )
             else:  # both answered from memory: awaited in turn, they cost no tasks
                 user = await self._user(command)
-                waiting = await self._waiting_run(command.chat_id)
+                waiting = await self._waiting_run(command.chat_id, command.user_id)
             decision = await self._decide(command, user)
             if self._declines(command, decision, waiting):
                 assert waiting is not None
@@ -291,9 +292,17 @@ class NLUManager:
             command.user_id, name=command.user_name, language=command.lang or "ru"
         )
 
-    async def _waiting_run(self, chat_id: int) -> ScenarioRun | None:
+    async def _waiting_run(self, chat_id: int, user_id: int | None = None) -> ScenarioRun | None:
+        """The chat's newest run waiting for an answer (of ``user_id``, when given: what a
+        member types answers only their own question; another's waits for its owner)."""
         runs = await self._storage.runs.active_for_chat(chat_id)
-        waiting = [r for r in runs if r.status.awaiting_answer and r.question is not None]
+        waiting = [
+            r
+            for r in runs
+            if r.status.awaiting_answer
+            and r.question is not None
+            and (user_id is None or r.user_id == user_id)
+        ]
         return waiting[-1] if waiting else None
 
     async def _start(self, command: Command, decision: Decision, user: UserProfile) -> None:
@@ -396,6 +405,10 @@ class NLUManager:
             run = await self._storage.runs.get(answer.run_id)
             if run is None or run.chat_id != answer.chat_id:
                 return AnswerOutcome(accepted=False, note=tr(Run.STALE_ANSWER, "ru"))
+            if not may_act(Actor(answer.user_id, admin=answer.admin), run.user_id):
+                lang = await self._language_of(answer.user_id)
+                note = tr(Run.NOT_YOUR_QUESTION, lang)
+                return AnswerOutcome(accepted=False, note=note, not_yours=True)
             if answer.text is not None:
                 await self._storage.conversations.append(
                     chat_id=answer.chat_id,
@@ -428,10 +441,9 @@ class NLUManager:
         async with self._sessions.turn(chat_id):
             runs = await self._storage.runs.active_for_chat(chat_id)
             targets = [r for r in runs if run_id is None or r.short_id == run_id]
-            allowed = [r for r in targets if admin or r.user_id == user_id]
+            allowed = [r for r in targets if may_act(Actor(user_id, admin=admin), r.user_id)]
             if not allowed:
-                user = await self._storage.users.get(user_id)
-                lang = as_lang(user.language if user else None)
+                lang = await self._language_of(user_id)
                 refusal = Run.NOT_YOURS if targets else Run.NOTHING_TO_CANCEL
                 await self._reply(chat_id, tr(refusal, lang), lang)
                 return
@@ -439,9 +451,16 @@ class NLUManager:
                 await self._end(run, RunStatus.CANCELLED, Run.CANCELLED)
 
     async def may_cancel(self, *, chat_id: int, user_id: int, run_id: str, admin: bool) -> bool:
-        """False when run ``run_id`` of this chat is someone else's and ``admin`` is not set."""
+        """False when run ``run_id`` of this chat is someone else's and ``admin`` is not set
+        (answering its question, «Другое…» included, is asked the same)."""
         run = await self._storage.runs.get(run_id)
-        return run is None or run.chat_id != chat_id or admin or run.user_id == user_id
+        if run is None or run.chat_id != chat_id:
+            return True  # nothing of anyone's: the view says it is stale
+        return may_act(Actor(user_id, admin=admin), run.user_id)
+
+    async def _language_of(self, user_id: int) -> Lang:
+        user = await self._storage.users.get(user_id)
+        return as_lang(user.language if user else None)
 
     async def _end(self, run: ScenarioRun, status: RunStatus, message: Text) -> None:
         await self._runner.stop(run.short_id)

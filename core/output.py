@@ -138,6 +138,7 @@ class AnswerOutcome(BaseModel):
     accepted: bool
     label: str | None = None  # the chosen option's label, to show in place of the keyboard
     note: str = ""
+    not_yours: bool = False  # another member's question: it keeps its buttons for them
 
 
 class RunView(BaseModel):

@@ -56,21 +56,23 @@ async def on_option(
     manager: NLUManager,
     sink: TelegramSink,
     lang: Lang,
+    bot: AiogramBot,
 ) -> None:
     message = _message(query)
     chat_id = message.chat.id if message else query.from_user.id
     option_id = await _option_id(manager, chat_id, callback_data)
-    outcome = await manager.answer(
-        Answer(
-            chat_id=chat_id,
-            user_id=query.from_user.id,
-            run_id=callback_data.run,
-            seq=callback_data.seq,
-            option_id=option_id,
-        )
+    answer = Answer(
+        chat_id=chat_id,
+        user_id=query.from_user.id,
+        run_id=callback_data.run,
+        seq=callback_data.seq,
+        option_id=option_id,
     )
+    outcome = await manager.answer(answer)
+    if outcome.not_yours and message and await is_chat_admin(bot, message.chat, answer.user_id):
+        outcome = await manager.answer(answer.model_copy(update={"admin": True}))
     await _ack(query, outcome.note)
-    if message is None:
+    if message is None or outcome.not_yours:  # the question keeps its buttons for its owner
         return
     if outcome.accepted and outcome.label:
         sink.edit_text(
@@ -86,9 +88,15 @@ async def on_other(
     manager: NLUManager,
     sink: TelegramSink,
     lang: Lang,
+    bot: AiogramBot,
 ) -> None:
     message = _message(query)
     chat_id = message.chat.id if message else query.from_user.id
+    user_id, run_id = query.from_user.id, callback_data.run
+    if not await manager.may_cancel(chat_id=chat_id, user_id=user_id, run_id=run_id, admin=False):
+        # another member's question: «Другое…» changes nothing of it (they write, not us)
+        await _ack(query, tr(Run.NOT_YOUR_QUESTION, lang))
+        return
     runs = await manager.status(chat_id)
     open_ = any(run.run_id == callback_data.run and run.question for run in runs)
     await _ack(query, None if open_ else tr(Run.STALE_ANSWER, lang))

@@ -22,6 +22,10 @@ class Run:
         "Got the correction: starting “{title}” over.",
     )
     NOTHING_TO_CANCEL = Text("Сейчас нечего отменять.", "There is nothing to cancel.")
+    NOT_YOUR_QUESTION = Text(
+        "Это вопрос к другому участнику: ответить на него может он сам или администратор чата.",
+        "That question is for another member: only they or a chat admin can answer it.",
+    )
     NOT_YOURS = Text(
         "Это запрос другого участника: отменить его может он сам или администратор чата.",
         "That is another member's request: only they or a chat admin can cancel it.",

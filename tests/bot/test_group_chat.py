@@ -75,3 +75,36 @@ async def test_the_requester_cancels_their_own_request_in_the_group(
     assert NOT_YOURS not in (answer.text or "")
     await anna.wait_for_message(has("Отменено: Бронирование аудиторий"), timeout=WAIT)
     assert await storage.runs.active_for_chat(GROUP) == []
+
+
+async def test_only_the_requester_or_an_admin_answers_a_question(
+    app: BotApp, tg: FakeTelegram, storage: Storage
+) -> None:
+    """Another member's tap, «Другое…» and typed text change nothing of Анна's question;
+    it keeps its buttons; the group's administrator may tap an answer for her."""
+    anna = tg.member(GROUP, 501, "Анна", language_code="ru")
+    boris = tg.member(GROUP, 502, "Борис", language_code="ru")
+    vera = tg.member(GROUP, 503, "Вера", admin=True, language_code="ru")
+
+    await anna.send("забронируй аудиторию в главном")
+    question = await anna.wait_for_message(has("На какую дату?"), timeout=WAIT)
+    (run,) = await storage.runs.active_for_chat(GROUP)
+    day = question.labels[0]
+
+    tapped = await boris.wait_for_answer(await boris.tap(day, message_id=question.message_id))
+    assert "Это вопрос к другому участнику" in (tapped.text or "")
+    other = await boris.wait_for_answer(await boris.tap("Другое…", message_id=question.message_id))
+    assert "Это вопрос к другому участнику" in (other.text or "")
+    await boris.send("завтра")  # typed: no answer to Анна's question
+    await boris.send("/status")  # in the same chat after it: it has been handled
+    await boris.wait_for_message(has("Текущие задачи"), timeout=WAIT)
+    still = await storage.runs.get(run.short_id)
+    assert still is not None and "date" not in still.slots and still.question is not None
+    mine = tg.state.find(GROUP, question.message_id)
+    assert mine is not None and mine.labels == question.labels  # the buttons stay for Анна
+
+    accepted = await vera.wait_for_answer(await vera.tap(day, message_id=question.message_id))
+    assert "другому участнику" not in (accepted.text or "")
+    await anna.wait_for_message(has("Во сколько"), timeout=WAIT)
+    answered = await storage.runs.get(run.short_id)
+    assert answered is not None and "date" in answered.slots
