@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
-from datetime import timedelta
 from typing import TYPE_CHECKING
 
 import structlog
@@ -22,7 +21,7 @@ from core.booking.catalogue import Catalogues
 from core.booking.profile import load_profile
 from core.browser import BrowserPool
 from core.clock import Clock, SystemClock
-from core.errors import ClubError, ConfigError, PortalError
+from core.errors import ConfigError
 from core.events import EventBus
 from core.manager import NLUManager
 from core.metrics import Metrics
@@ -41,7 +40,6 @@ if TYPE_CHECKING:  # aiogram's types take seconds to import; the MCP server need
 
 __all__ = [
     "DEMO_ACCOUNT",
-    "cached_catalogue",
     "catalogues_for",
     "current_catalogue",
     "open_agent",
@@ -92,7 +90,6 @@ def catalogues_for(
     *,
     read: Callable[[], Awaitable[Catalogue]],
     clock: Clock,
-    refresh_every: timedelta = timedelta(days=1),
 ) -> Catalogues:
     """The catalogue, cached in ``DATA_DIR`` (it outlives a restart while the site is down):
     the bot's, and any tool's that reads the same cache."""
@@ -103,26 +100,7 @@ def catalogues_for(
         key=f"{kind}:{settings.portal.url or 'in-process'}",
         profile=load_profile(settings.portal.profile or default_profile(kind)),
         clock=clock,
-        refresh_every=refresh_every,
     )
-
-
-async def cached_catalogue(settings: Settings) -> Catalogue | None:
-    """The catalogue the bot last cached, however old, read with no browser; None when
-    there is none (or its file cannot be read)."""
-
-    async def cache_only() -> Catalogue:
-        raise PortalError("only the cached catalogue is read here")
-
-    # Never stale: a cached catalogue is taken whatever its age, and the site not asked.
-    cache = catalogues_for(
-        settings, read=cache_only, clock=SystemClock(), refresh_every=timedelta.max
-    )
-    try:
-        return await cache.load()
-    except ClubError as exc:
-        log.debug("catalogue.not_cached", error=exc.message)
-        return None
 
 
 async def current_catalogue(settings: Settings) -> Catalogue:
@@ -130,9 +108,6 @@ async def current_catalogue(settings: Settings) -> Catalogue:
     however old (no browser started), else one read from the site with the club's
     account (and cached). ``ClubError`` when neither can be had: no account, no browser,
     the site down."""
-    cached = await cached_catalogue(settings)
-    if cached is not None:
-        return cached
     async with AsyncExitStack() as stack:
 
         async def read() -> Catalogue:
@@ -141,7 +116,8 @@ async def current_catalogue(settings: Settings) -> Catalogue:
             system = choose_system(settings.portal.kind, url)
             return await read_catalogue(pool, system, account)
 
-        return await catalogues_for(settings, read=read, clock=SystemClock()).refresh()
+        catalogues = catalogues_for(settings, read=read, clock=SystemClock())
+        return await catalogues.cached() or await catalogues.refresh()
 
 
 def _browser_pool(settings: Settings) -> BrowserPool:

@@ -158,7 +158,7 @@ class NLUManager:
                 user = await self._user(command)
                 waiting = await self._waiting_run(command.chat_id, command.user_id)
             decision = await self._decide(command, user)
-            if self._declines(command, decision, waiting):
+            if self._declines(decision, waiting):
                 assert waiting is not None
                 await self._end(waiting, RunStatus.CANCELLED, Run.CANCELLED)
                 return None
@@ -263,11 +263,11 @@ class NLUManager:
         )
 
     @staticmethod
-    def _declines(command: Command, decision: Decision, waiting: ScenarioRun | None) -> bool:
-        """«не надо ничего бронировать» while one's own request waits: it is dropped."""
+    def _declines(decision: Decision, waiting: ScenarioRun | None) -> bool:
+        """«не надо ничего бронировать» while one's own request waits (``_waiting_run``
+        gives only the user's own): it is dropped."""
         return (
             waiting is not None
-            and waiting.user_id == command.user_id
             and decision.intent is Intent.DECLINE
             and decision.confidence >= _NEW_COMMAND_CONFIDENCE
         )
@@ -450,9 +450,9 @@ class NLUManager:
             for run in allowed:
                 await self._end(run, RunStatus.CANCELLED, Run.CANCELLED)
 
-    async def may_cancel(self, *, chat_id: int, user_id: int, run_id: str, admin: bool) -> bool:
-        """False when run ``run_id`` of this chat is someone else's and ``admin`` is not set
-        (answering its question, «Другое…» included, is asked the same)."""
+    async def may_act_on(self, *, chat_id: int, user_id: int, run_id: str, admin: bool) -> bool:
+        """False when run ``run_id`` of this chat is someone else's and ``admin`` is not set:
+        cancelling it and answering its question («Другое…» included) alike."""
         run = await self._storage.runs.get(run_id)
         if run is None or run.chat_id != chat_id:
             return True  # nothing of anyone's: the view says it is stale

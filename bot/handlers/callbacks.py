@@ -93,7 +93,7 @@ async def on_other(
     message = _message(query)
     chat_id = message.chat.id if message else query.from_user.id
     user_id, run_id = query.from_user.id, callback_data.run
-    if not await manager.may_cancel(chat_id=chat_id, user_id=user_id, run_id=run_id, admin=False):
+    if not await manager.may_act_on(chat_id=chat_id, user_id=user_id, run_id=run_id, admin=False):
         # another member's question: «Другое…» changes nothing of it (they write, not us)
         await _ack(query, tr(Run.NOT_YOUR_QUESTION, lang))
         return
@@ -124,7 +124,7 @@ async def on_cancel(
     chat_id = message.chat.id if message else query.from_user.id
     user_id, run_id = query.from_user.id, callback_data.run
     admin = message is not None and await is_chat_admin(bot, message.chat, user_id)
-    if not await manager.may_cancel(chat_id=chat_id, user_id=user_id, run_id=run_id, admin=admin):
+    if not await manager.may_act_on(chat_id=chat_id, user_id=user_id, run_id=run_id, admin=admin):
         await _ack(query, tr(Run.NOT_YOURS, lang))  # the question stays for its owner
         return
     await _ack(query, tr(Bot.CANCELLING, lang))

@@ -114,7 +114,7 @@ class Catalogues:
     async def load(self) -> Catalogue:
         """The cached catalogue if it is fresh, else one read from the site (the cached
         one, however old, when the site cannot be read)."""
-        cached = await self._cached()
+        cached = await self.cached()
         if cached is not None and not self._stale(cached):
             self._current = cached
             return cached
@@ -146,7 +146,8 @@ class Catalogues:
     def _stale(self, catalogue: Catalogue) -> bool:
         return catalogue.read_at is None or self._clock.now() - catalogue.read_at >= self._every
 
-    async def _cached(self) -> Catalogue | None:
+    async def cached(self) -> Catalogue | None:
+        """The catalogue last cached, however old, without asking the site; None if none."""
         raw = await self._cache.get(self._key)
         if raw is None:
             return None

@@ -71,7 +71,7 @@ class NetworkGuard:
         self._armed = False
         self._may_change: frozenset[tuple[str, str, str]] = frozenset()
         self._blocked: list[str] = []  # since the last report
-        self._watching_sockets = False
+        self._watching = False
         self._before: set[Page] = set()  # the pages there were when the guard was armed
         self._closing: set[asyncio.Task[None]] = set()
 
@@ -90,10 +90,10 @@ class NetworkGuard:
     async def watch(self) -> None:
         """Route the context's WebSockets through the guard and keep its pages from sending
         anything as they go away; call before a page opens."""
-        if not self._watching_sockets:
+        if not self._watching:
             await self._context.route_web_socket(lambda _url: True, self._socket)
             await self._context.add_init_script(_NO_PARTING_SENDS)
-            self._watching_sockets = True
+            self._watching = True
 
     def _socket(self, ws: WebSocketRoute) -> None:
         server = ws.connect_to_server()  # server → page messages flow on untouched

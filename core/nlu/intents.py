@@ -18,14 +18,14 @@ __all__ = ["score", "score_intents"]
 
 # Only whether a date is present matters for scoring, not which date: any fixed day will do.
 _REFERENCE_DAY = date(2026, 1, 5)
-_INTENTS = tuple(Intent)
+_INTENTS = tuple(Intent)  # iterating an Enum class is slow, and this runs per message
 _STANDS = 0.5  # a score that still stands beside a negation
 # Undoing what a negation names is likelier than not, but said less plainly than «отмени»:
 # the scenarios confirm before they undo anything.
-_UNDO = 0.8  # iterating an Enum class is slow, and this runs per message
+_UNDO = 0.8
 
 
-def score(toks: tuple[Tok, ...], slots: Slots, denial: Denial | None = None) -> dict[Intent, float]:
+def score(toks: tuple[Tok, ...], slots: Slots, denial: Denial | None) -> dict[Intent, float]:
     """Scores for already analysed tokens, their slots and what a negation in them denies
     (``parse`` calls this)."""
     has = {t.concept for t in toks if t.concept is not None}
@@ -124,6 +124,7 @@ def _refuse(
     recurring, a concrete one when it names a day, a time or a room) or, said of nothing
     concrete, declines. A denied cancel or listing declines too, unless something else
     the command says still stands («не отменяй, а забронируй 302»)."""
+    concrete = bool(slots.date or slots.start or slots.end or slots.room)
     if denial.denied == "cancel":
         s[Intent.CANCEL_BOOKING] = s[Intent.CANCEL_SCHEDULE] = 0.0
     elif denial.denied == "list":
@@ -132,12 +133,11 @@ def _refuse(
         s[Intent.BOOK_ROOMS] = s[Intent.SCHEDULE_BOOKING] = 0.0
         if not query:  # "no booking needed" names bookings, but asks for no list
             s[Intent.LIST_BOOKINGS] = s[Intent.LIST_SCHEDULES] = 0.0
-        if not (named or slots.date or slots.start or slots.room or schedule_ctx):
+        if not (named or concrete or schedule_ctx):
             s[Intent.CANCEL_BOOKING] = 0.0  # «отмена, не бронируй»: "cancel that", no booking
     if max(s.values()) >= _STANDS:
         return
     if denial.denied == "book" and not denial.nothing:
-        concrete = bool(slots.date or slots.start or slots.end or slots.room)
         if schedule_ctx:
             s[Intent.CANCEL_SCHEDULE] = _UNDO
             return

@@ -11,10 +11,10 @@ import pytest
 
 from bot.factory import BotApp
 from core.clock import ManualClock
-from core.store import RunStatus
+from core.store import RunStatus, ScenarioRun
 from storage import Storage
 from tests.bot.support import product_bot
-from tests.fakes.telegram import FakeTelegram, StoredMessage
+from tests.fakes.telegram import FakeTelegram, SimUser, StoredMessage
 from tests.support.catalogues import REFPORTAL_CATALOGUE
 from tests.support.memory_site import MemorySite
 
@@ -33,16 +33,28 @@ def has(text: str) -> Callable[[StoredMessage], bool]:
     return lambda m: text in (m.text or "")
 
 
+def members(tg: FakeTelegram) -> tuple[SimUser, SimUser, SimUser]:
+    """Анна and Борис, members; Вера, the group's administrator."""
+    return (
+        tg.member(GROUP, 501, "Анна", language_code="ru"),
+        tg.member(GROUP, 502, "Борис", language_code="ru"),
+        tg.member(GROUP, 503, "Вера", admin=True, language_code="ru"),
+    )
+
+
+async def asked(user: SimUser, storage: Storage) -> tuple[StoredMessage, ScenarioRun]:
+    """``user`` asks for a room in the main building: the date question and its run."""
+    await user.send("забронируй аудиторию в главном")
+    question = await user.wait_for_message(has("На какую дату?"), timeout=WAIT)
+    (run,) = await storage.runs.active_for_chat(GROUP)
+    return question, run
+
+
 async def test_members_see_each_others_requests_and_cancel_only_their_own(
     app: BotApp, tg: FakeTelegram, storage: Storage
 ) -> None:
-    anna = tg.member(GROUP, 501, "Анна", language_code="ru")
-    boris = tg.member(GROUP, 502, "Борис", language_code="ru")
-    vera = tg.member(GROUP, 503, "Вера", admin=True, language_code="ru")
-
-    await anna.send("забронируй аудиторию в главном")
-    question = await anna.wait_for_message(has("На какую дату?"), timeout=WAIT)
-    (run,) = await storage.runs.active_for_chat(GROUP)
+    anna, boris, vera = members(tg)
+    question, run = await asked(anna, storage)
     assert run.user_id == anna.id
 
     await boris.send("/status")
@@ -82,13 +94,8 @@ async def test_only_the_requester_or_an_admin_answers_a_question(
 ) -> None:
     """Another member's tap, «Другое…» and typed text change nothing of Анна's question;
     it keeps its buttons; the group's administrator may tap an answer for her."""
-    anna = tg.member(GROUP, 501, "Анна", language_code="ru")
-    boris = tg.member(GROUP, 502, "Борис", language_code="ru")
-    vera = tg.member(GROUP, 503, "Вера", admin=True, language_code="ru")
-
-    await anna.send("забронируй аудиторию в главном")
-    question = await anna.wait_for_message(has("На какую дату?"), timeout=WAIT)
-    (run,) = await storage.runs.active_for_chat(GROUP)
+    anna, boris, vera = members(tg)
+    question, run = await asked(anna, storage)
     day = question.labels[0]
 
     tapped = await boris.wait_for_answer(await boris.tap(day, message_id=question.message_id))

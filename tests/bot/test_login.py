@@ -76,6 +76,16 @@ async def answer_password(user: SimUser, password: str) -> dict[str, Any]:
     return await user.send(password)
 
 
+async def password_asked(user: SimUser) -> dict[str, Any]:
+    """/login, the username (chess's), then the bot asks for the password (in English);
+    returns the username message."""
+    await user.send("/login")
+    await user.wait_for_message(has("Portal username?"))
+    named = await user.send(CHESS[0])
+    await user.wait_for_message(has("Password?"))
+    return named
+
+
 async def everything_stored(storage: Storage) -> str:
     """Every document of every collection of the test database, as one string."""
     await storage.conversations.flush()  # appends are batched: write what is queued
@@ -326,10 +336,7 @@ async def test_an_edited_username_in_the_dialogue_never_reaches_the_core(
     # Issue 16: edits are handled now; one made inside /login must not become a command.
     user = tg.user(5, "John", language_code="en")
     async with running_bot(tg, storage, core=app_core()):
-        await user.send("/login")
-        await user.wait_for_message(has("Portal username?"))
-        sent = await user.send(CHESS[0])
-        await user.wait_for_message(has("Password?"))
+        sent = await password_asked(user)
         await user.edit(sent["message_id"], "book two adjacent rooms next Friday 10-12")
         notice = await user.wait_for_message()
     # while the password is awaited an edit may carry it: deleted like one, never applied
@@ -345,10 +352,7 @@ async def test_a_password_in_a_caption_a_forward_or_an_edit_is_deleted_and_asked
 ) -> None:
     user = tg.user(5, "John", language_code="en")
     async with running_bot(tg, storage, core=app_core()):
-        await user.send("/login")
-        await user.wait_for_message(has("Portal username?"))
-        named = await user.send(CHESS[0])
-        await user.wait_for_message(has("Password?"))
+        named = await password_asked(user)
         leaked = [
             await user.send_media("photo", caption="caption-secret-1"),
             await user.forward("forwarded-secret-2"),
@@ -372,10 +376,7 @@ async def test_a_password_that_cannot_be_deleted_is_said_so(
 ) -> None:
     user = tg.user(5, "John", language_code="en")
     async with running_bot(tg, storage, core=app_core()):
-        await user.send("/login")
-        await user.wait_for_message(has("Portal username?"))
-        await user.send(CHESS[0])
-        await user.wait_for_message(has("Password?"))
+        await password_asked(user)
         tg.inject_error(
             method="deleteMessage", error_code=400,
             description="Bad Request: message can't be deleted for everyone",
