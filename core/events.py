@@ -19,6 +19,7 @@ __all__ = [
     "AnswerRejected",
     "BaseEvent",
     "BookingsCancelled",
+    "BookingsGoneFromSite",
     "CommandReceived",
     "ContextAcquired",
     "EventBus",
@@ -138,6 +139,14 @@ class BookingsCancelled(BaseEvent):
     then fails on others): their reminders are dropped."""
 
     kind = "bookings.cancelled"
+    numbers: list[str]
+
+
+class BookingsGoneFromSite(BaseEvent):
+    """Bookings a run made that were no longer on the site when their reminder was due
+    (cancelled there, not through the bot): the reminder leaves them out."""
+
+    kind = "bookings.gone"
     numbers: list[str]
 
 

@@ -11,12 +11,19 @@ then, so turning them on covers the bookings already made. A reminder due after 
 booking began (the bot was down) is skipped, not sent late. Sending follows the
 replies' outbox (``core.replies``): claimed right before the message leaves, so it goes
 out once across restarts and processes, and never twice.
+
+Before they go, the due reminders are checked against the site (``LiveBookings``): one
+read per account for the whole pass, none when nothing is to go. Rooms cancelled on the
+site itself leave the reminder (``BookingsGoneFromSite``); one left without rooms is
+``CANCELLED``. When the site cannot be read, the reminder goes unchecked: held back, it
+could miss its hour, and a reminder of a booking that may be gone beats none.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Protocol
 from zoneinfo import ZoneInfo
 
 import structlog
@@ -24,8 +31,8 @@ from pydantic import BaseModel
 
 from core.clock import Clock
 from core.commands import as_lang
-from core.errors import StorageError, StorageUnavailable
-from core.events import BaseEvent, BookingsCancelled
+from core.errors import ClubError, StorageError, StorageUnavailable
+from core.events import BaseEvent, BookingsCancelled, BookingsGoneFromSite, EventBus
 from core.output import OutputSink, Reply
 from core.store import (
     ReminderRecord,
@@ -37,7 +44,14 @@ from core.store import (
 )
 from core.texts import Remind, day_label, tr
 
-__all__ = ["LEAD", "BookedRequest", "ReminderRoom", "Reminders", "reminder_text"]
+__all__ = [
+    "LEAD",
+    "BookedRequest",
+    "LiveBookings",
+    "ReminderRoom",
+    "Reminders",
+    "reminder_text",
+]
 
 log = structlog.get_logger("clubman.reminders")
 
@@ -52,6 +66,15 @@ class BookedRequest(BaseModel):
     start: dt.time
     end: dt.time
     rooms: list[ReminderRoom]
+
+
+class LiveBookings(Protocol):
+    """What the booking site holds now (the booking scenario reads it)."""
+
+    async def live_numbers(self, user_ids: Sequence[int]) -> Mapping[int, frozenset[str]]:
+        """The numbers of the live bookings on the site of each user's account, reading
+        each account once. A user whose account could not be read is left out."""
+        ...
 
 
 def reminder_text(record: ReminderRecord, *, now: dt.datetime) -> str:
@@ -100,12 +123,23 @@ class _Receipt:
 
 class Reminders:
     def __init__(
-        self, store: ReminderStore, users: UserStore, sink: OutputSink, *, clock: Clock
+        self,
+        store: ReminderStore,
+        users: UserStore,
+        sink: OutputSink,
+        *,
+        clock: Clock,
+        live: LiveBookings | None = None,
+        bus: EventBus | None = None,
     ) -> None:
+        """``live``: the site, to check the due reminders against (None: unchecked);
+        ``bus``: where the bookings found gone are told."""
         self.store = store
         self._users = users
         self._sink = sink
         self._clock = clock
+        self._live = live
+        self._bus = bus
         self.in_flight: set[str] = set()  # handed to the view by this process
 
     async def on_event(self, event: BaseEvent) -> None:
@@ -158,28 +192,79 @@ class Reminders:
     async def send_due(self, now: dt.datetime | None = None) -> int:
         """Hand every due reminder to the view; how many were handed over."""
         moment = now or self._clock.now()
-        handed = 0
+        ready: list[ReminderRecord] = []
         for record in await self.store.due(moment):
             if record.run_id in self.in_flight:
                 continue
             try:
-                handed += await self._send(record, moment)
+                if await self._timely(record, moment):
+                    ready.append(record)
+            except Exception:  # one reminder's trouble must not stop the others
+                log.exception("reminder.send_failed", run_id=record.run_id)
+        live = await self._live_numbers(ready)
+        handed = 0
+        for record in ready:
+            try:
+                handed += await self._send(record, moment, live.get(record.user_id))
             except Exception:  # one reminder's trouble must not stop the others
                 self.in_flight.discard(record.run_id)
                 log.exception("reminder.send_failed", run_id=record.run_id)
         return handed
 
-    async def _send(self, record: ReminderRecord, now: dt.datetime) -> int:
-        if now >= record.starts_at or not await self._wanted(record.user_id):
-            await self.store.mark(
-                record.run_id, was=ReminderState.PENDING, now=ReminderState.SKIPPED
-            )
-            return 0
+    async def _timely(self, record: ReminderRecord, now: dt.datetime) -> bool:
+        """Before its booking starts and wanted by its user; else it is skipped."""
+        if now < record.starts_at and await self._wanted(record.user_id):
+            return True
+        await self.store.mark(record.run_id, was=ReminderState.PENDING, now=ReminderState.SKIPPED)
+        return False
+
+    async def _live_numbers(
+        self, records: Sequence[ReminderRecord]
+    ) -> Mapping[int, frozenset[str]]:
+        if self._live is None or not records:  # nothing to send: the site is not read
+            return {}
+        users = sorted({record.user_id for record in records})
+        try:
+            return await self._live.live_numbers(users)
+        except ClubError:  # the site, the browser or the vault: sent unchecked
+            log.warning("reminder.unchecked", users=users, exc_info=True)
+            return {}
+
+    async def _send(
+        self, record: ReminderRecord, now: dt.datetime, live: frozenset[str] | None
+    ) -> int:
+        if live is not None:
+            checked = await self._still_booked(record, live)
+            if checked is None:
+                return 0
+            record = checked
         self.in_flight.add(record.run_id)
         text = reminder_text(record, now=now)
         reply = Reply(chat_id=record.chat_id, text=text, lang=as_lang(record.lang))
         await self._sink.deliver(reply, _Receipt(self, record.run_id))
         return 1
+
+    async def _still_booked(
+        self, record: ReminderRecord, live: frozenset[str]
+    ) -> ReminderRecord | None:
+        """The reminder with only the rooms the site still holds (the gone ones taken out
+        of it as a cancel takes them); None when none is left or it is no longer pending."""
+        gone = {room.number for room in record.rooms} - live
+        if not gone:
+            return record
+        kept = [room for room in record.rooms if room.number not in gone]
+        await self._keep(record, kept, gone)
+        if self._bus is not None:
+            await self._bus.publish(
+                BookingsGoneFromSite(
+                    chat_id=record.chat_id, run_id=record.run_id, numbers=sorted(gone)
+                )
+            )
+        reloaded = await self.store.get(record.run_id)
+        if reloaded is None or reloaded.state is not ReminderState.PENDING:
+            return None
+        left = [room for room in reloaded.rooms if room.number not in gone]
+        return reloaded.model_copy(update={"rooms": left}) if left else None
 
     async def _wanted(self, user_id: int) -> bool:
         user = await self._users.get(user_id)
