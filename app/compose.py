@@ -31,6 +31,7 @@ from core.settings import Settings
 from core.vault import CredentialVault
 from scenarios.booking import PortalAccount, PortalWork, read_catalogue
 from scenarios.booking.desk import PortalDesk
+from scenarios.booking.still_booked import StillBooked
 from scenarios.registry import all_scenarios
 from storage import Storage, open_storage
 from storage.files import FileCache
@@ -183,6 +184,7 @@ async def _open(
                 settings, storage, sink, scenarios=scenarios, catalogues=catalogues, clock=clock,
                 bus=bus,
                 classifier=assist.classifier, extractor=assist.extractor,
+                live_bookings=StillBooked(work=work, vault=vault),
             )
         )  # fmt: skip
         await stack.enter_async_context(

@@ -28,6 +28,7 @@ from core.language import answer_language, learnt_language
 from core.nlu import Decision, Intent, parse
 from core.output import AnswerOutcome, OutputSink, Question, Reply, RunView
 from core.planner import IntentClassifier, ProxyPlanner
+from core.reminders import LiveBookings
 from core.replies import question_output
 from core.runner import ScenarioRunner
 from core.scenario import BaseScenario, GuideScenario, InstantScenario, StepScenario
@@ -76,6 +77,7 @@ class NLUManager:
         waiting_ttl: timedelta,
         classifier: IntentClassifier | None = None,
         extractor: SlotExtractor | None = None,
+        live_bookings: LiveBookings | None = None,
         expiry_interval: float = 30.0,
     ) -> None:
         self._storage = storage
@@ -97,6 +99,7 @@ class NLUManager:
             sink=sink,
             clock=clock,
             waiting_ttl=waiting_ttl,
+            live_bookings=live_bookings,  # reminders check the site before they go
         )
         self._collector = SlotCollector(
             storage=storage, runner=self._runner, bus=bus, clock=clock, catalogues=catalogues

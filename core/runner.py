@@ -36,7 +36,7 @@ from core.events import (
 )
 from core.output import OutputSink, Progress, Reply, StepState, StepView
 from core.pause import NeedsAnswer, QuestionSpec
-from core.reminders import Reminders
+from core.reminders import LiveBookings, Reminders
 from core.replies import Replies, question_output
 from core.scenario import StepContext, StepScenario
 from core.store import (
@@ -78,6 +78,7 @@ class ScenarioRunner:
         clock: Clock,
         waiting_ttl: timedelta,
         outage: OutagePolicy | None = None,
+        live_bookings: LiveBookings | None = None,
     ) -> None:
         self._storage = storage
         self._scenarios = scenarios
@@ -88,7 +89,9 @@ class ScenarioRunner:
         self._outage = outage or OutagePolicy()
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self.replies = Replies(storage.runs, sink)
-        self.reminders = Reminders(storage.reminders, storage.users, sink, clock=clock)
+        self.reminders = Reminders(
+            storage.reminders, storage.users, sink, clock=clock, live=live_bookings, bus=bus
+        )
         bus.subscribe(self.reminders.on_event)
 
     def scenario_of(self, run: ScenarioRun) -> StepScenario[Any] | None:
