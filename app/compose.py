@@ -16,6 +16,7 @@ from core.accounts import AccountService
 from core.agent import AgentService, Confirmations
 from core.app import build_core
 from core.assist import open_assist
+from core.authz import Roles
 from core.booking import Catalogue
 from core.booking.catalogue import Catalogues
 from core.booking.profile import load_profile
@@ -31,6 +32,7 @@ from core.settings import Settings
 from core.vault import CredentialVault
 from scenarios.booking import PortalAccount, PortalWork, read_catalogue
 from scenarios.booking.desk import PortalDesk
+from scenarios.booking.owners import BookingOwners
 from scenarios.booking.still_booked import StillBooked
 from scenarios.registry import all_scenarios
 from storage import Storage, open_storage
@@ -176,7 +178,7 @@ async def _open(
         )
         schedules = ScheduleBook(storage, bus=bus, clock=clock)
         scenarios = all_scenarios(
-            work=work, catalogues=catalogues, preferences=storage.preferences,
+            work=work, catalogues=catalogues, preferences=storage.preferences, runs=storage.runs,
             answerer=assist.answerer, schedules=schedules,
         )  # fmt: skip
         manager = await stack.enter_async_context(
@@ -230,11 +232,12 @@ async def open_agent(
     runs are the users' chats' runs, resumed here after a restart like the bot's."""
     async with _open(settings, storage, sink, clock=clock, reminders=False) as core:
         desk = PortalDesk(
-            work=core.work, catalogues=core.catalogues, preferences=storage.preferences
-        )
+            work=core.work, catalogues=core.catalogues, preferences=storage.preferences,
+            owners=BookingOwners(runs=storage.runs, work=core.work),
+        )  # fmt: skip
         yield AgentService(
             manager=core.manager, desk=desk, runs=storage.runs, users=storage.users,
             confirmations=Confirmations(storage.confirmations, clock=core.clock),
             schedules=core.schedules, catalogues=core.catalogues, clock=core.clock,
-            default_timezone=settings.timezone,
+            default_timezone=settings.timezone, roles=Roles(settings.telegram.admins),
         )  # fmt: skip

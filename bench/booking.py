@@ -175,7 +175,9 @@ async def core_on(
     read = await read_catalogue(pool, site, login)
     profile = load_profile(PROFILE if system is None else None)  # Indico ships none
     catalogues = Catalogues.fixed(profile.apply(read))
-    scenarios = all_scenarios(work=work, catalogues=catalogues, preferences=storage.preferences)
+    scenarios = all_scenarios(
+        work=work, catalogues=catalogues, preferences=storage.preferences, runs=storage.runs
+    )
     async with build_core(
         load_settings(), storage, rec, catalogues=catalogues, scenarios=scenarios, bus=bus
     ) as core:

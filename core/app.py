@@ -7,6 +7,7 @@ from contextlib import asynccontextmanager
 from datetime import timedelta
 
 from core.assist.extractor import SlotExtractor
+from core.authz import Roles
 from core.booking.catalogue import Catalogues
 from core.clock import Clock, SystemClock
 from core.events import EventBus
@@ -66,6 +67,7 @@ async def build_core(
         classifier=classifier,
         extractor=extractor,
         live_bookings=live_bookings,
+        roles=Roles(settings.telegram.admins),
     )
     async with manager:
         yield manager

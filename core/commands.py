@@ -26,6 +26,7 @@ class Command(BaseModel):
     user_name: str = ""
     # Set by views for explicit commands (/bookings): skips text classification.
     intent: str | None = None
+    admin: bool = False  # the view knows the user administers the chat
 
 
 class Answer(BaseModel):

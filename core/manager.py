@@ -16,7 +16,7 @@ import structlog
 from pydantic import BaseModel
 
 from core.assist.extractor import SlotExtractor, fill_slots
-from core.authz import Actor, may_act
+from core.authz import Roles, may_act
 from core.booking.catalogue import Catalogues
 from core.calendar import CalendarFile, calendar_file
 from core.clock import Clock
@@ -79,8 +79,10 @@ class NLUManager:
         extractor: SlotExtractor | None = None,
         live_bookings: LiveBookings | None = None,
         expiry_interval: float = 30.0,
+        roles: Roles | None = None,
     ) -> None:
         self._storage = storage
+        self._roles = roles or Roles()
         self._catalogues = catalogues  # the booking system's buildings, for the NLU
         self._extractor = extractor  # None: slots come from the rules only
         self._sink = sink
@@ -339,6 +341,7 @@ class NLUManager:
         run = ScenarioRun(
             chat_id=command.chat_id,
             user_id=command.user_id,
+            admin=self._roles.actor(command.user_id, chat_admin=command.admin).admin,
             scenario=scenario.name,
             lang=lang,
             timezone=user.timezone or self._default_tz,
@@ -385,6 +388,7 @@ class NLUManager:
                 answers=dict(answers or {}),
                 chat_id=chat_id,
                 user_id=user_id,
+                admin=self._roles.actor(user_id).admin,
                 scenario=scenario,
                 lang=lang,
                 timezone=user.timezone or self._default_tz,
@@ -408,7 +412,8 @@ class NLUManager:
             run = await self._storage.runs.get(answer.run_id)
             if run is None or run.chat_id != answer.chat_id:
                 return AnswerOutcome(accepted=False, note=tr(Run.STALE_ANSWER, "ru"))
-            if not may_act(Actor(answer.user_id, admin=answer.admin), run.user_id):
+            actor = self._roles.actor(answer.user_id, chat_admin=answer.admin)
+            if not may_act(actor, run.user_id):
                 lang = await self._language_of(answer.user_id)
                 note = tr(Run.NOT_YOUR_QUESTION, lang)
                 return AnswerOutcome(accepted=False, note=note, not_yours=True)
@@ -444,7 +449,8 @@ class NLUManager:
         async with self._sessions.turn(chat_id):
             runs = await self._storage.runs.active_for_chat(chat_id)
             targets = [r for r in runs if run_id is None or r.short_id == run_id]
-            allowed = [r for r in targets if may_act(Actor(user_id, admin=admin), r.user_id)]
+            actor = self._roles.actor(user_id, chat_admin=admin)
+            allowed = [r for r in targets if may_act(actor, r.user_id)]
             if not allowed:
                 lang = await self._language_of(user_id)
                 refusal = Run.NOT_YOURS if targets else Run.NOTHING_TO_CANCEL
@@ -459,7 +465,7 @@ class NLUManager:
         run = await self._storage.runs.get(run_id)
         if run is None or run.chat_id != chat_id:
             return True  # nothing of anyone's: the view says it is stale
-        return may_act(Actor(user_id, admin=admin), run.user_id)
+        return may_act(self._roles.actor(user_id, chat_admin=admin), run.user_id)
 
     async def _language_of(self, user_id: int) -> Lang:
         user = await self._storage.users.get(user_id)

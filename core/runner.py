@@ -237,6 +237,7 @@ class ScenarioRunner:
             run_id=run.short_id,
             chat_id=run.chat_id,
             user_id=run.user_id,
+            admin=run.admin,
             lang=as_lang(run.lang),
             now=self._clock.now(),
             tz=ZoneInfo(run.timezone),

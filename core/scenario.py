@@ -14,6 +14,7 @@ from zoneinfo import ZoneInfo
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
+from core.authz import Actor
 from core.calendar import CalendarEvent
 from core.commands import Command, Lang
 from core.events import BaseEvent
@@ -68,6 +69,12 @@ class StepContext(Generic[S]):
     emit: Callable[[BaseEvent], Awaitable[None]]
     # Tells the user the run waits for a free browser.
     queued: Callable[[], Awaitable[None]] = field(default=_nothing)
+    admin: bool = False  # the run was asked by an administrator
+
+    @property
+    def actor(self) -> Actor:
+        """Who the run acts for, as ``core.authz`` decides what they may touch."""
+        return Actor(self.user_id, admin=self.admin)
 
     def tr(self, text: Text, **values: object) -> str:
         """``text`` in the run's language."""

@@ -44,8 +44,11 @@ class TelegramSettings(BaseModel):
     api_base: str = OFFICIAL_BOT_API
     allowed_users: Annotated[list[int], NoDecode] = Field(default_factory=list)
     allow_all: bool = False
+    # The club's administrators: they may answer, cancel and list anyone's requests and
+    # bookings, and own the bookings made outside the bot.
+    admins: Annotated[list[int], NoDecode] = Field(default_factory=list)
 
-    @field_validator("allowed_users", mode="before")
+    @field_validator("allowed_users", "admins", mode="before")
     @classmethod
     def _split_ids(cls, value: object) -> object:
         # Operators write "123, 456" in .env; JSON lists are accepted too.

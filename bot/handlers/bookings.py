@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from aiogram import Router
+from aiogram import Bot, Router
 from aiogram.filters import Command
 from aiogram.types import Message
 
@@ -21,12 +21,12 @@ LIST_BOOKINGS = "list_bookings"
 LIST_SCHEDULES = "list_schedules"
 
 
-async def bookings(message: Message, manager: NLUManager, lang: Lang) -> None:
-    await manager.handle(to_command(message, lang, intent=LIST_BOOKINGS))
+async def bookings(message: Message, manager: NLUManager, lang: Lang, bot: Bot) -> None:
+    await manager.handle(await to_command(message, lang, bot, intent=LIST_BOOKINGS))
 
 
-async def schedules(message: Message, manager: NLUManager, lang: Lang) -> None:
-    await manager.handle(to_command(message, lang, intent=LIST_SCHEDULES))
+async def schedules(message: Message, manager: NLUManager, lang: Lang, bot: Bot) -> None:
+    await manager.handle(await to_command(message, lang, bot, intent=LIST_SCHEDULES))
 
 
 def router() -> Router:

@@ -2,20 +2,28 @@
 
 from __future__ import annotations
 
+from aiogram import Bot
 from aiogram.types import Message
 
+from bot.chat_admin import is_chat_admin
 from core.commands import Command, Lang
 
 __all__ = ["to_command"]
 
 
-def to_command(message: Message, lang: Lang, *, intent: str | None = None) -> Command:
+async def to_command(
+    message: Message, lang: Lang, bot: Bot, *, intent: str | None = None
+) -> Command:
+    """The message as the core's command; in a group, whether its sender administers it
+    (they may then list and cancel the members' bookings)."""
     user = message.from_user
+    user_id = user.id if user else message.chat.id
     return Command(
         chat_id=message.chat.id,
-        user_id=user.id if user else message.chat.id,
+        user_id=user_id,
         text=message.text or message.caption or "",  # a photo's caption is its text
         lang=lang,
         user_name=user.first_name if user else "",
         intent=intent,
+        admin=await is_chat_admin(bot, message.chat, user_id),
     )

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from aiogram import Bot as TelegramBot
 from aiogram import Router
 from aiogram.types import Message
 
@@ -21,8 +22,10 @@ if TYPE_CHECKING:
 __all__ = ["router"]
 
 
-async def edited(message: Message, manager: NLUManager, sink: TelegramSink, lang: Lang) -> None:
-    command = to_command(message, lang)
+async def edited(
+    message: Message, manager: NLUManager, sink: TelegramSink, lang: Lang, bot: TelegramBot
+) -> None:
+    command = await to_command(message, lang, bot)
     if not command.text.strip():
         sink.send_text(message.chat.id, tr(Bot.TEXT_ONLY, lang))
     elif not await manager.correct(command):

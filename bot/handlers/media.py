@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from aiogram import Bot as TelegramBot
 from aiogram import Router
 from aiogram.fsm.context import FSMContext
 from aiogram.types import Message
@@ -22,9 +23,14 @@ __all__ = ["router"]
 
 
 async def caption(
-    message: Message, manager: NLUManager, state: FSMContext, sink: TelegramSink, lang: Lang
+    message: Message,
+    manager: NLUManager,
+    state: FSMContext,
+    sink: TelegramSink,
+    lang: Lang,
+    bot: TelegramBot,
 ) -> None:
-    await submit(message, manager, state, sink, lang)
+    await submit(message, manager, state, sink, lang, bot)
 
 
 async def not_text(message: Message, sink: TelegramSink, lang: Lang) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from aiogram import Bot as TelegramBot
 from aiogram import Router
 from aiogram.fsm.context import FSMContext
 from aiogram.types import CallbackQuery, Message
@@ -39,10 +40,15 @@ class PendingCommand(BaseModel):
 
 
 async def submit(
-    message: Message, manager: NLUManager, state: FSMContext, sink: TelegramSink, lang: Lang
+    message: Message,
+    manager: NLUManager,
+    state: FSMContext,
+    sink: TelegramSink,
+    lang: Lang,
+    bot: TelegramBot,
 ) -> None:
     """Hand the message to the core; ask back when it says the text may be a new command."""
-    pending = await manager.handle(to_command(message, lang), confirm_new=True)
+    pending = await manager.handle(await to_command(message, lang, bot), confirm_new=True)
     if pending is None:
         return
     held = PendingCommand(run=pending.run_id, text=message.text or message.caption or "")

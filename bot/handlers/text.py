@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from aiogram import Bot as TelegramBot
 from aiogram import Router
 from aiogram.fsm.context import FSMContext
 from aiogram.types import Message
@@ -20,9 +21,14 @@ __all__ = ["fallback_router", "router"]
 
 
 async def text(
-    message: Message, manager: NLUManager, state: FSMContext, sink: TelegramSink, lang: Lang
+    message: Message,
+    manager: NLUManager,
+    state: FSMContext,
+    sink: TelegramSink,
+    lang: Lang,
+    bot: TelegramBot,
 ) -> None:
-    await submit(message, manager, state, sink, lang)
+    await submit(message, manager, state, sink, lang, bot)
 
 
 def router() -> Router:

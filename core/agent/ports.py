@@ -9,6 +9,7 @@ from typing import Any, Protocol
 from pydantic import BaseModel, Field
 
 from core.agent.models import BookingInfo, BookingPlan, FoundRooms, RoomsQuery, ScheduleRequest
+from core.authz import Actor
 from core.commands import Lang
 
 __all__ = ["BookingDesk", "RunRequest"]
@@ -33,8 +34,8 @@ class BookingDesk(Protocol):
     def booking_run(self, plan: BookingPlan, query: RoomsQuery) -> RunRequest:
         """The run that books exactly ``plan``."""
 
-    async def bookings(self, user_id: int, lang: Lang) -> list[BookingInfo]:
-        """The user's live bookings on the site (reads only)."""
+    async def bookings(self, actor: Actor, lang: Lang) -> list[BookingInfo]:
+        """The live bookings on the site ``actor`` may act on (reads only)."""
 
     def cancel_run(self, booking: BookingInfo) -> RunRequest:
         """The run that cancels ``booking``, its confirmation already given."""

@@ -30,6 +30,7 @@ from core.agent.models import (
 )
 from core.agent.ports import BookingDesk, RunRequest
 from core.agent.watch import ProgressFn, RunWatch, outcome_of
+from core.authz import Roles
 from core.booking.catalogue import Catalogues
 from core.clock import Clock
 from core.commands import Lang, as_lang
@@ -57,8 +58,10 @@ class AgentService:
         clock: Clock,
         default_timezone: str,
         run_wait: timedelta = timedelta(minutes=5),
+        roles: Roles | None = None,
     ) -> None:
         self._manager = manager
+        self._roles = roles or Roles()
         self._desk = desk
         self._confirmations = confirmations
         self._runs = runs
@@ -82,8 +85,10 @@ class AgentService:
         return await self._desk.find(user_id, lang, query)
 
     async def bookings(self, user_id: int) -> list[BookingInfo]:
+        """The bookings the user may act on: their requests' (everyone's, for the club's
+        administrators)."""
         lang, _ = await self._user(user_id)
-        return await self._desk.bookings(user_id, lang)
+        return await self._desk.bookings(self._roles.actor(user_id), lang)
 
     def catalogue(self) -> CatalogueView:
         return catalogue_view(self._catalogues.current)

@@ -193,6 +193,7 @@ class ScenarioRun(BaseModel):
     short_id: str = Field(default_factory=new_short_id)
     chat_id: int
     user_id: int
+    admin: bool = False  # asked by an administrator: its steps may act on anyone's bookings
     scenario: str
     lang: str = "ru"
     timezone: str = "Europe/Moscow"

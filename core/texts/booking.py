@@ -78,6 +78,10 @@ class Bookings:
     STEP_CHOOSE = Text("Поиск брони", "Finding the booking")
     STEP_CANCEL = Text("Отмена на портале", "Cancelling on the portal")
     NOT_FOUND = Text("не нашёл такой брони в «Мои брони»", "no such booking in «My bookings»")
+    NOT_YOURS = Text(
+        "эту бронь сделал другой участник: отменить её может он сам или администратор клуба",
+        "another member made that booking: only they or a club admin can cancel it",
+    )
     WHICH = Text("Какую бронь отменить?", "Which booking should I cancel?")
     CONFIRM = Text("Отменить {what}?", "Cancel {what}?")
     STILL_THERE = Text(

@@ -16,11 +16,13 @@ from core.agent import (
     ScheduleRequest,
 )
 from core.agent.catalogue import room_info
+from core.authz import Actor
 from core.booking.catalogue import Catalogues
 from core.commands import Lang
 from core.errors import AgentError
 from scenarios.booking.book import BookRooms, PreferenceStore
 from scenarios.booking.manage import CancelBooking
+from scenarios.booking.owners import BookingOwners
 from scenarios.booking.selection import Want, choose_rooms, free_rooms
 from scenarios.booking.slots import ANY_BUILDING, BookingSlots, check_booking
 from scenarios.booking.work import PortalWork
@@ -41,11 +43,17 @@ def _slots(query: RoomsQuery) -> dict[str, Any]:
 
 class PortalDesk:
     def __init__(
-        self, *, work: PortalWork, catalogues: Catalogues, preferences: PreferenceStore
+        self,
+        *,
+        work: PortalWork,
+        catalogues: Catalogues,
+        preferences: PreferenceStore,
+        owners: BookingOwners,
     ) -> None:
         self._work = work
         self._catalogues = catalogues
         self._preferences = preferences
+        self._owners = owners
 
     def _refused(self, slots: dict[str, Any], lang: Lang, today: dt.date) -> None:
         catalogue = self._catalogues.current
@@ -91,10 +99,10 @@ class PortalDesk:
         exact = query.model_copy(update={"building": plan.building, "room_numbers": plan.rooms})
         return RunRequest(scenario=BookRooms.name, slots=_slots(exact))
 
-    async def bookings(self, user_id: int, lang: Lang) -> list[BookingInfo]:
+    async def bookings(self, actor: Actor, lang: Lang) -> list[BookingInfo]:
         catalogue = self._catalogues.current
-        async with self._work.reader(user_id, lang) as session:
-            mine = await session.my_bookings()
+        async with self._work.reader(actor.user_id, lang) as session:
+            mine = await self._owners.theirs(actor, await session.my_bookings())
         return [
             BookingInfo(
                 number=b.number,

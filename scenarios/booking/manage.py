@@ -3,7 +3,8 @@
 The rooms one request booked are one thing to the user: listed on one line
 («Чт 26.11 18:00–20:00, Корпус на Чайковского: 101, 102, 103») and cancelled together or
 one by one, with one confirmation. A request's bookings carry its run's mark
-(``run_of``); bookings made elsewhere are grouped by building and time.
+(``run_of``); bookings made elsewhere are grouped by building and time. A member sees and
+cancels only their own bookings (``BookingOwners``); an administrator, everyone's.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from core.scenario import Step, StepContext, StepScenario
 from core.texts import Bookings, Calendar, Common, day_label, tr
 from scenarios.booking.book import run_of
 from scenarios.booking.labels import join_rooms, span
+from scenarios.booking.owners import BookingOwners
 from scenarios.booking.work import PortalWork
 
 __all__ = ["CancelBooking", "ListBookings", "ManageSlots", "describe", "group_requests"]
@@ -109,9 +111,15 @@ def group_requests(bookings: list[Booking], slots: ManageSlots) -> list[list[Boo
 class _PortalScenario(StepScenario[ManageSlots]):
     slot_model = ManageSlots
 
-    def __init__(self, *, work: PortalWork, catalogues: Catalogues) -> None:
+    def __init__(self, *, work: PortalWork, catalogues: Catalogues, owners: BookingOwners) -> None:
         self._work = work
         self._catalogues = catalogues
+        self._owners = owners
+
+    async def _theirs(self, ctx: StepContext[Any]) -> list[Booking]:
+        """The bookings on the site the run's asker may see and cancel."""
+        session = await self._work.session(ctx)
+        return await self._owners.theirs(ctx.actor, await session.my_bookings())
 
     def _describe(self, bookings: Sequence[Booking], lang: Lang) -> str:
         return describe(bookings, self._catalogues.current, lang)
@@ -139,8 +147,7 @@ class ListBookings(_PortalScenario):
         return [Step("read", Bookings.STEP_READ, self._read)]
 
     async def _read(self, ctx: StepContext[Any]) -> Listed:
-        session = await self._work.session(ctx)
-        requests = group_requests(await session.my_bookings(), ctx.slots)
+        requests = group_requests(await self._theirs(ctx), ctx.slots)
         catalogue = self._catalogues.current
         return Listed(
             lines=[_line(request, catalogue, ctx.lang) for request in requests],
@@ -185,10 +192,11 @@ class CancelBooking(_PortalScenario):
         ]
 
     async def _choose(self, ctx: StepContext[Any]) -> Chosen:
-        session = await self._work.session(ctx)
-        requests = group_requests(await session.my_bookings(), ctx.slots)
+        requests = group_requests(await self._theirs(ctx), ctx.slots)
         if not requests:
-            raise ScenarioError(ctx.tr(Bookings.NOT_FOUND))
+            session = await self._work.session(ctx)
+            others = group_requests(await session.my_bookings(), ctx.slots)
+            raise ScenarioError(ctx.tr(Bookings.NOT_YOURS if others else Bookings.NOT_FOUND))
         request = requests[0]
         if len(requests) > 1:
             # a request is named by its first booking's number: stable while it lives

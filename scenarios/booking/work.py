@@ -75,6 +75,10 @@ class PortalWork:
         self._open: dict[str, tuple[AsyncExitStack, BookingSession, BrowserContext]] = {}
         self._failed_logins: dict[str, bytes] = {}  # pictures of logins that failed
 
+    async def personal(self, user_id: int) -> bool:
+        """Whether the user's runs log in with their own account (``/login``)."""
+        return await self._vault.credentials(user_id) is not None
+
     async def _login_for(self, ctx: StepContext[Any]) -> tuple[str, str]:
         personal = await self._vault.credentials(ctx.user_id)
         if personal is not None:

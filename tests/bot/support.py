@@ -248,6 +248,7 @@ async def product_bot(
             work=work,
             catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE),
             preferences=storage.preferences,
+            runs=storage.runs,
         )
         async with running_bot(
             tg, storage, scenarios=scenarios, clock=clock, polling=polling, metrics=metrics

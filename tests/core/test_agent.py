@@ -23,6 +23,7 @@ from core.agent import (
     RunRequest,
     ScheduleRequest,
 )
+from core.authz import Actor
 from core.booking.catalogue import Catalogues
 from core.clock import ManualClock
 from core.commands import Lang
@@ -55,7 +56,7 @@ class FakeDesk:
         slots = {"date": plan.date.isoformat(), "start": "18:00", "end": "20:00"}
         return RunRequest(scenario="book_rooms", slots=slots, answers={"go": "yes"})
 
-    async def bookings(self, user_id: int, lang: Lang) -> list[BookingInfo]:
+    async def bookings(self, actor: Actor, lang: Lang) -> list[BookingInfo]:
         return []
 
     def cancel_run(self, booking: BookingInfo) -> RunRequest:

@@ -44,6 +44,7 @@ def test_a_room_the_site_has_not_is_refused_before_a_schedule_is_stored() -> Non
         work=cast(Any, None),  # schedule_slots reads the catalogue only
         catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE),
         preferences=cast(Any, None),
+        owners=cast(Any, None),
     )
     fine = desk.schedule_slots(
         ScheduleRequest.model_validate(WEEKLY | {"building": "main", "room_numbers": ["301"]}),

@@ -41,7 +41,10 @@ async def manager(
         vault=CredentialVault(storage, None),
     )
     scenarios = all_scenarios(
-        work=work, catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE), preferences=storage.preferences
+        work=work,
+        catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE),
+        preferences=storage.preferences,
+        runs=storage.runs,
     )
     async with build_core(
         load_settings(),
@@ -171,7 +174,10 @@ async def test_wrong_password_stops_with_a_clear_message(
         vault=CredentialVault(storage, None),
     )
     scenarios = all_scenarios(
-        work=work, catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE), preferences=storage.preferences
+        work=work,
+        catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE),
+        preferences=storage.preferences,
+        runs=storage.runs,
     )
     async with build_core(
         load_settings(),

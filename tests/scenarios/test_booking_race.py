@@ -54,7 +54,10 @@ async def manager(
         await vault.save_credentials(BORIS, "chess", SecretStr("chess-demo"))
     work = PortalWork(pool=pool, system=RefPortal(portal_url), account=account, vault=vault)
     scenarios = all_scenarios(
-        work=work, catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE), preferences=storage.preferences
+        work=work,
+        catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE),
+        preferences=storage.preferences,
+        runs=storage.runs,
     )
     async with build_core(
         load_settings(),

@@ -61,7 +61,9 @@ async def manager(
         account=PortalAccount(username="club", password=SecretStr("club-demo")),
         vault=CredentialVault(storage, None),
     )
-    scenarios = all_scenarios(work=work, catalogues=catalogues, preferences=storage.preferences)
+    scenarios = all_scenarios(
+        work=work, catalogues=catalogues, preferences=storage.preferences, runs=storage.runs
+    )
     async with build_core(
         load_settings(), storage, sink, scenarios=scenarios, catalogues=catalogues, clock=clock
     ) as core:

@@ -81,6 +81,7 @@ def make_bot(
             work=work,
             catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE),
             preferences=storage.preferences,
+            runs=storage.runs,
             schedules=ScheduleBook(storage, bus=bus, clock=clock),
         )
         settings = SchedulerSettings(first_fire_delay_seconds=0.05)

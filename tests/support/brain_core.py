@@ -80,6 +80,7 @@ def make_core(
                 work=work,
                 catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE),
                 preferences=storage.preferences,
+                runs=storage.runs,
                 answerer=assist.answerer,
             )
             async with build_core(

@@ -142,6 +142,7 @@ async def running_bot(
             work=work,
             catalogues=catalogues,
             preferences=storage.preferences,
+            runs=storage.runs,
             schedules=ScheduleBook(storage, bus=bus, clock=clock),
         )
         async with build_core(
