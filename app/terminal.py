@@ -18,7 +18,7 @@ from typing import TextIO
 
 import structlog
 
-from core.commands import Answer, Command, Lang
+from core.commands import MAX_TEXT, Answer, Command, Lang, too_long
 from core.errors import ClubError, StorageError
 from core.manager import NewCommandPending, NLUManager
 from core.output import (
@@ -33,7 +33,7 @@ from core.output import (
     receipted,
 )
 from core.settings import Settings
-from core.texts import Bot, Run, Terminal, tr
+from core.texts import Bot, Common, Run, Terminal, tr
 
 __all__ = ["TerminalView", "run_chat"]
 
@@ -186,6 +186,8 @@ async def _dispatch(manager: NLUManager, view: TerminalView, line: str, lang: La
                 view._print(f"  ? {run.question}")
     elif line == "/cancel":
         await manager.cancel(chat_id=CHAT_ID, user_id=CHAT_ID)
+    elif too_long(line):
+        view._print(tr(Common.TOO_LONG, lang, length=len(line), limit=MAX_TEXT))
     elif view.held is not None and line in ("1", "2"):
         await _new_or_answer(manager, view, start_new=line == "1")
     elif (answer := view.answer_for(line)) is not None:

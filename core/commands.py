@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
-__all__ = ["Answer", "Command", "Lang", "as_lang"]
+__all__ = ["MAX_TEXT", "Answer", "Command", "Lang", "as_lang", "too_long"]
 
 Lang = Literal["ru", "en"]
+
+MAX_TEXT = 4096  # what Telegram lets one message carry; no command needs more
+Text = Annotated[str, Field(max_length=MAX_TEXT)]
+
+
+def too_long(text: str) -> bool:
+    """A text no command or answer takes: views refuse it politely before the core."""
+    return len(text) > MAX_TEXT
 
 
 def as_lang(value: str | None) -> Lang:
@@ -21,9 +29,9 @@ class Command(BaseModel):
 
     chat_id: int
     user_id: int
-    text: str
+    text: Text
     lang: Lang | None = None  # the client's language (Telegram language_code), if known
-    user_name: str = ""
+    user_name: Annotated[str, Field(max_length=256)] = ""
     # Set by views for explicit commands (/bookings): skips text classification.
     intent: str | None = None
     admin: bool = False  # the view knows the user administers the chat
@@ -34,8 +42,8 @@ class Answer(BaseModel):
 
     chat_id: int
     user_id: int
-    run_id: str
+    run_id: Annotated[str, Field(max_length=32)]
     seq: int | None = None  # which question of the run; a tap on an older one is stale
-    option_id: str | None = None
-    text: str | None = None
+    option_id: Annotated[str, Field(max_length=64)] | None = None  # Telegram's callback limit
+    text: Text | None = None
     admin: bool = False  # the view knows the user administers the chat

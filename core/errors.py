@@ -26,6 +26,7 @@ __all__ = [
     "ConcurrencyError",
     "ConfigError",
     "DuplicateKey",
+    "InputError",
     "LLMError",
     "NotFound",
     "PortalError",
@@ -48,6 +49,10 @@ class ClubError(Exception):
 
     def __str__(self) -> str:
         return f"{self.message} — {self.hint}" if self.hint else self.message
+
+
+class InputError(ClubError):
+    """What a person sent that no command takes (its message is in their language)."""
 
 
 class ConfigError(ClubError):

@@ -15,6 +15,10 @@ class Common:
     NO = Text("Нет", "No")
     CANCEL = Text("Отмена", "Cancel")
     CONFIRMATION = Text("Подтверждение", "Confirmation")
+    TOO_LONG = Text(
+        "Сообщение слишком длинное ({length} знаков): напишите короче, до {limit}.",
+        "That message is too long ({length} characters): please keep it under {limit}.",
+    )
 
 
 # Short weekday names, Monday first (``date.weekday()`` indexes it).

@@ -168,6 +168,24 @@ async def test_an_update_with_no_sender_is_refused_whatever_it_says(
     assert len(member.messages) == 1 and "/bookings" in (member.messages[0].text or "")  # help
 
 
+async def test_a_text_longer_than_telegram_allows_is_refused_in_the_users_language(
+    tg: FakeTelegram, storage: Storage
+) -> None:
+    """A forged update (Telegram itself stops at 4096 characters) starts nothing and gets
+    a polite answer saying why, in the sender's language."""
+    user = tg.user(1, "Eve", language_code="en")
+    async with running_bot(tg, storage):
+        tg.put_update(
+            {"message": {"message_id": 9002, "date": 1, "text": "book 301 " + "x" * 5000,
+                         "chat": {"id": user.id, "type": "private"},
+                         "from": {"id": user.id, "is_bot": False, "first_name": "Eve",
+                                  "language_code": "en"}}}
+        )  # fmt: skip
+        refused = await user.wait_for_message(has("too long"))
+    assert "5009 characters" in (refused.text or "") and "4096" in (refused.text or "")
+    assert await storage.runs.recent_for_chat(user.id) == []
+
+
 async def test_burst_of_100_messages_in_one_chat_is_handled_in_order(
     tg: FakeTelegram, storage: Storage
 ) -> None:
