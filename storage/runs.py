@@ -158,7 +158,14 @@ class RunRepository:
             return await ScenarioRunDocument.find(query).sort("-created_at").limit(limit).to_list()
 
     async def mark_reply(
-        self, short_id: str, seq: int, *, was: ReplyState, now: ReplyState, message_id: int | None
+        self,
+        short_id: str,
+        seq: int,
+        *,
+        was: ReplyState,
+        now: ReplyState,
+        message_id: int | None,
+        sender: str | None = None,
     ) -> bool:
         """A field update, not a ``replace``: the run's revision stays, so a save of the
         run in flight elsewhere is not refused for it (it may write back the state it
@@ -166,6 +173,8 @@ class RunRepository:
         change: dict[str, object] = {"reply.state": now.value, "reply.changed_at": utcnow()}
         if message_id is not None:
             change["reply.message_id"] = message_id
+        if sender is not None:
+            change["reply.sender"] = sender
         with translate_errors(f"marking the reply of run {short_id}"):
             written = await ScenarioRunDocument.get_pymongo_collection().update_one(
                 {"short_id": short_id, "reply.seq": seq, "reply.state": was.value},
@@ -176,3 +185,19 @@ class RunRepository:
     async def owing_replies(self) -> list[ScenarioRunDocument]:
         with translate_errors("listing runs owing a reply"):
             return await ScenarioRunDocument.find({"reply.state": ReplyState.OWED.value}).to_list()
+
+    async def attempted_replies(self) -> list[ScenarioRunDocument]:
+        with translate_errors("listing runs whose reply is going out"):
+            return await ScenarioRunDocument.find(
+                {"reply.state": ReplyState.ATTEMPTED.value}
+            ).to_list()
+
+    async def note_progress_message(self, short_id: str, message_id: int) -> bool:
+        """A field update like ``mark_reply``'s; the core sets the field on the run it
+        holds too, so its next save keeps it."""
+        with translate_errors(f"noting the progress message of run {short_id}"):
+            written = await ScenarioRunDocument.get_pymongo_collection().update_one(
+                {"short_id": short_id, "progress_message": {"$ne": message_id}},
+                {"$set": {"progress_message": message_id}},
+            )
+        return written.modified_count == 1

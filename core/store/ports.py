@@ -72,14 +72,29 @@ class RunStore(Protocol):
         """The newest runs first, of one chat or all, created at ``since`` or later."""
 
     async def mark_reply(
-        self, short_id: str, seq: int, *, was: ReplyState, now: ReplyState, message_id: int | None
+        self,
+        short_id: str,
+        seq: int,
+        *,
+        was: ReplyState,
+        now: ReplyState,
+        message_id: int | None,
+        sender: str | None = None,
     ) -> bool:
         """Move the run's reply ``seq`` from state ``was`` to ``now`` in one atomic write
-        (the run's revision untouched); False if it is not in state ``was`` (another
-        sender took it, or a newer reply replaced it)."""
+        (the run's revision untouched), recording ``message_id`` and ``sender`` when given;
+        False if it is not in state ``was`` (another sender took it, or a newer reply
+        replaced it)."""
 
     async def owing_replies(self) -> Sequence[ScenarioRun]:
         """Runs whose reply is still ``OWED``."""
+
+    async def attempted_replies(self) -> Sequence[ScenarioRun]:
+        """Runs whose reply is ``ATTEMPTED``: going out now, or its sender died."""
+
+    async def note_progress_message(self, short_id: str, message_id: int) -> bool:
+        """Record the message showing the run's progress, in one atomic write (the run's
+        revision untouched); False if there is no such run or it names that message already."""
 
 
 class UserStore(Protocol):
@@ -92,6 +107,11 @@ class UserStore(Protocol):
         self, telegram_id: int, *, name: str = "", language: str = "ru"
     ) -> UserProfile:
         """The user's profile, creating the user on their first message."""
+
+    async def learn_language(
+        self, known: UserProfile, language: str, *, chosen: bool = False
+    ) -> UserProfile:
+        """Keep ``language`` for the user whose profile ``known`` is; the profile after."""
 
     async def get(self, telegram_id: int) -> User | None: ...
 

@@ -172,6 +172,12 @@ class ReplyState(StrEnum):
     ATTEMPTED = "attempted"  # handed over, outcome not recorded: it may have arrived
     SENT = "sent"
     WITHDRAWN = "withdrawn"  # a question answered or dropped before it went out
+    # Its sender died while it was ATTEMPTED (core.replies): shown by editing the run's
+    # progress message (``message_id``) instead, which notifies nobody …
+    SHOWN = "shown"
+    # … or, with no progress message to edit (or a question no longer waited on), left
+    # as it is: it may have arrived.
+    UNCONFIRMED = "unconfirmed"
 
 
 class OwedReply(BaseModel):
@@ -184,6 +190,7 @@ class OwedReply(BaseModel):
     calendar: bool = False  # a final answer that offers its bookings as a calendar file
     state: ReplyState = ReplyState.OWED
     message_id: int | None = None
+    sender: str | None = None  # the process (``Locks.holder``) that moved it to ATTEMPTED
     changed_at: datetime = Field(default_factory=utcnow)
 
 
@@ -209,6 +216,9 @@ class ScenarioRun(BaseModel):
     error: str | None = None
     failure_screenshot: bytes | None = None  # PNG of the page when a step failed
     reply: OwedReply | None = None
+    # The message showing the run's progress in its chat, reported by the view: where a
+    # reply whose sending ended unknown is shown by an edit (core.replies).
+    progress_message: int | None = None
     # The process executing the run (``Locks.holder``): another process starting beside it
     # (the MCP server beside the bot) leaves the run to it while it lives.
     runner: str | None = None
