@@ -46,6 +46,7 @@ class Reply(BaseModel):
     text: str
     run_id: str | None = None
     lang: Lang = "ru"
+    in_place_of: int | None = None  # see ``Done``
 
 
 class Question(BaseModel):
@@ -60,6 +61,7 @@ class Question(BaseModel):
     options: list[Option] = Field(default_factory=list)
     allow_free_text: bool = True
     lang: Lang = "ru"
+    in_place_of: int | None = None  # see ``Done``
 
 
 class StepState(StrEnum):
@@ -94,6 +96,9 @@ class Done(BaseModel):
     text: str
     lang: Lang = "ru"
     calendar: bool = False  # the view offers the run's bookings as an .ics file
+    # Show it by editing this message of the chat instead of sending it: a reply whose
+    # sending ended unknown, shown where the run's progress was (core.replies).
+    in_place_of: int | None = None
 
 
 class Failed(BaseModel):
@@ -103,6 +108,7 @@ class Failed(BaseModel):
     text: str
     screenshot: bytes | None = None
     lang: Lang = "ru"
+    in_place_of: int | None = None  # see ``Done``
 
 
 Output = Reply | Question | Progress | Done | Failed
@@ -111,7 +117,8 @@ Output = Reply | Question | Progress | Done | Failed
 class Receipt(Protocol):
     """Given with an output the user must receive (``core.replies``). The view calls
     ``attempting`` right before the message leaves, and sends it only if that returns
-    True; then ``sent`` once the messenger has taken it."""
+    True; then ``sent`` once the messenger has taken it. Given with a ``Progress``, it
+    asks nothing (``attempting`` is True) and ``sent`` is told the message showing it."""
 
     async def attempting(self) -> bool: ...
 

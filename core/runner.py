@@ -88,7 +88,7 @@ class ScenarioRunner:
         self._waiting_ttl = waiting_ttl
         self._outage = outage or OutagePolicy()
         self._tasks: dict[str, asyncio.Task[None]] = {}
-        self.replies = Replies(storage.runs, sink)
+        self.replies = Replies(storage.runs, sink, locks=storage.locks)
         self.reminders = Reminders(
             storage.reminders, storage.users, sink, clock=clock, live=live_bookings, bus=bus
         )
@@ -231,7 +231,7 @@ class ScenarioRunner:
     ) -> StepContext[Any]:
         async def queued() -> None:
             progress = self.progress(run)
-            await self._sink.deliver(progress.model_copy(update={"queued": True}))
+            await self.replies.show_progress(run, progress.model_copy(update={"queued": True}))
 
         return StepContext(
             run_id=run.short_id,
@@ -279,7 +279,7 @@ class ScenarioRunner:
             ctx = self._context(run, slots, results)
             started = self._clock.now()
             await self._bus.publish(StepStarted(chat_id=run.chat_id, run_id=run_id, step=step.name))
-            await self._sink.deliver(self.progress(run, current=step.name))
+            await self.replies.show_progress(run, self.progress(run, current=step.name))
             try:
                 # Steps are idempotent: one that found storage down is simply run again.
                 made = await pause.through(lambda: step.run(ctx))  # noqa: B023
@@ -313,7 +313,7 @@ class ScenarioRunner:
                     duration_ms=_millis(record),
                 )
             )  # fmt: skip
-        await self._sink.deliver(self.progress(run))
+        await self.replies.show_progress(run, self.progress(run))
         context = self._context(run, slots, results)
         summary = scenario.summary(context)
         calendar = bool(scenario.calendar(context))
@@ -365,7 +365,7 @@ class ScenarioRunner:
         message = _failure_text(exc, as_lang(run.lang))
         self.replies.owe(run, ReplyKind.FAILED, message, now=self._clock.now())
         await self._finish(run, RunStatus.FAILED, error=error)
-        await self._sink.deliver(self.progress(run))
+        await self.replies.show_progress(run, self.progress(run))
         await self.replies.send(run)
 
     async def _finish(

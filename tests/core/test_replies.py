@@ -1,7 +1,8 @@
 """Durable replies (core.replies) on real storage: a question or final answer is stored
 with the run's state change and sent from there, once: after a crash before it went out
-it is sent on start-up; after a crash while it was going out it is not sent again; two
-senders never both send it."""
+it is sent on start-up; after a crash while it was going out it is not sent again but
+shown by editing the run's progress message, when there is one; two senders never both
+send it."""
 
 from __future__ import annotations
 
@@ -14,10 +15,18 @@ from core.booking.catalogue import Catalogues
 from core.clock import ManualClock
 from core.commands import Command
 from core.manager import NLUManager
-from core.output import Done, Output, Receipt
+from core.output import Done, Output, Progress, Question, Receipt
 from core.replies import Replies
 from core.settings import load_settings
-from core.store import OwedReply, ReplyKind, ReplyState, RunStatus, ScenarioRun
+from core.store import (
+    OptionRecord,
+    OwedReply,
+    PendingQuestion,
+    ReplyKind,
+    ReplyState,
+    RunStatus,
+    ScenarioRun,
+)
 from scenarios.help import HelpScenario, UnknownScenario
 from storage import Storage
 from tests.support.catalogues import REFPORTAL_CATALOGUE
@@ -139,7 +148,7 @@ async def test_of_two_senders_only_one_sends(storage: Storage) -> None:
     Replies.owe(run, ReplyKind.DONE, "Забронированы 101, 102", now=run.created_at)
     await storage.runs.save(run)
     sinks = [CollectingSink(), CollectingSink()]
-    senders = [Replies(storage.runs, sink) for sink in sinks]
+    senders = [Replies(storage.runs, sink, locks=storage.locks) for sink in sinks]
     for _ in range(3):
         await asyncio.gather(*(sender.sweep() for sender in senders))
     assert sum(len(sink.of_kind(Done)) for sink in sinks) == 1
@@ -152,8 +161,103 @@ async def test_a_question_no_longer_waited_on_is_withdrawn_not_sent(storage: Sto
     run.reply = OwedReply(seq=1, kind=ReplyKind.QUESTION, text="Подтвердить?")
     await storage.runs.save(run)  # e.g. answered, then the process died before sending
     sink = CollectingSink()
-    assert await Replies(storage.runs, sink).sweep() == 1
+    assert await Replies(storage.runs, sink, locks=storage.locks).sweep() == 1
     assert sink.outputs == []
     after = await storage.runs.get(run.short_id)
     assert after is not None and after.reply is not None
     assert after.reply.state is ReplyState.WITHDRAWN
+
+
+async def _left_attempted(
+    storage: Storage,
+    *,
+    sender: str,
+    progress: int | None,
+    kind: ReplyKind = ReplyKind.DONE,
+    status: RunStatus = RunStatus.DONE,
+) -> ScenarioRun:
+    """A run whose reply ``sender`` took and never recorded sent."""
+    run = await storage.runs.create(
+        ScenarioRun(chat_id=9, user_id=9, scenario="book_rooms", status=status)
+    )
+    run.progress_message = progress
+    run.reply = OwedReply(
+        seq=1, kind=kind, text="Забронирована 101", state=ReplyState.ATTEMPTED, sender=sender
+    )
+    if kind is ReplyKind.QUESTION:
+        run.question = PendingQuestion(
+            seq=1, key="go", text=run.reply.text, options=[OptionRecord(id="y", label="Да")]
+        )
+    return await storage.runs.save(run)
+
+
+async def test_an_answer_whose_sender_died_sending_is_shown_in_the_progress_message(
+    storage: Storage,
+) -> None:
+    run = await _left_attempted(storage, sender="a-dead-process", progress=41)
+    sink = CollectingSink()
+    replies = Replies(storage.runs, sink, locks=storage.locks)
+    await replies.sweep()
+    assert [(o.text, o.in_place_of) for o in sink.of_kind(Done)] == [("Забронирована 101", 41)]
+    after = await storage.runs.get(run.short_id)
+    assert after is not None and after.reply is not None
+    assert (after.reply.state, after.reply.message_id) == (ReplyState.SHOWN, 41)
+    await replies.sweep()
+    assert len(sink.outputs) == 1  # shown once
+
+
+async def test_a_reply_its_living_sender_is_sending_is_left_to_it(storage: Storage) -> None:
+    run = await _left_attempted(storage, sender=storage.locks.holder, progress=41)
+    sink = CollectingSink()
+    await Replies(storage.runs, sink, locks=storage.locks).sweep()
+    assert sink.outputs == []
+    after = await storage.runs.get(run.short_id)
+    assert after is not None and after.reply is not None
+    assert after.reply.state is ReplyState.ATTEMPTED
+
+
+async def test_with_no_progress_message_a_reply_that_may_have_arrived_stays_unsent(
+    storage: Storage,
+) -> None:
+    run = await _left_attempted(storage, sender="a-dead-process", progress=None)
+    sink = CollectingSink()
+    await Replies(storage.runs, sink, locks=storage.locks).sweep()
+    assert sink.outputs == []
+    after = await storage.runs.get(run.short_id)
+    assert after is not None and after.reply is not None
+    assert after.reply.state is ReplyState.UNCONFIRMED
+
+
+async def test_a_question_still_waited_on_is_shown_in_place_with_its_buttons(
+    storage: Storage,
+) -> None:
+    await _left_attempted(
+        storage, sender="a-dead-process", progress=41, kind=ReplyKind.QUESTION,
+        status=RunStatus.WAITING,
+    )  # fmt: skip
+    sink = CollectingSink()
+    await Replies(storage.runs, sink, locks=storage.locks).sweep()
+    (question,) = sink.of_kind(Question)
+    assert (question.in_place_of, [o.label for o in question.options]) == (41, ["Да"])
+
+
+class ProgressShowingSink(CollectingSink):
+    """Reports message 77 as the one showing each run's progress, as the Telegram view
+    does for a run's first progress message."""
+
+    async def deliver(self, output: Output, receipt: Receipt | None = None) -> None:
+        if isinstance(output, Progress) and receipt is not None:
+            await receipt.sent(77)
+            receipt = None
+        await super().deliver(output, receipt)
+
+
+async def test_the_message_showing_a_runs_progress_is_stored_with_the_run(
+    storage: Storage, clock: ManualClock
+) -> None:
+    sink = ProgressShowingSink()
+    async with core_on(storage, sink, clock) as core:
+        await core.handle(COMMAND)
+        await sink.wait_for(Done)
+        await core.runner.wait_idle()
+    assert (await the_run(storage)).progress_message == 77
