@@ -3,6 +3,8 @@
 The first ``Progress`` of a run is sent at once (queued in the chat's lane, so it keeps its
 place among the chat's messages); later ones only replace the text to show, and one flusher
 task per run edits the message with the newest text at most every ``interval`` seconds.
+The sink reports the new message's id to the core, which may later show there a reply
+whose sending ended unknown (``core.replies``).
 """
 
 from __future__ import annotations
@@ -40,7 +42,8 @@ class ProgressBoard:
         self._interval = interval
         self._boards: dict[str, _Board] = {}
 
-    def show(self, progress: Progress) -> None:
+    def show(self, progress: Progress) -> asyncio.Future[Message] | None:
+        """The new progress message, when this is the run's first ``Progress`` here."""
         text = progress_text(progress)[:MAX_TEXT]
         board = self._boards.get(progress.run_id)
         now = asyncio.get_running_loop().time()
@@ -49,10 +52,11 @@ class ProgressBoard:
                 progress.chat_id, SendMessage(chat_id=progress.chat_id, text=text)
             )
             self._boards[progress.run_id] = _Board(progress.chat_id, sent, text, text, now)
-            return
+            return sent
         board.latest = text
         if board.flusher is None and board.latest != board.shown:
             board.flusher = asyncio.create_task(self._flush(board), name="progress-flush")
+        return None
 
     async def finish(self, run_id: str, final: Progress | None = None) -> None:
         """Show the run's last state now (no waiting for the interval) and forget the run."""

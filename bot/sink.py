@@ -19,7 +19,7 @@ from aiogram.methods import (
 from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, Message
 
 from bot.keyboards import calendar_keyboard
-from bot.outbox import Gate, Outbox
+from bot.outbox import Gate, Outbox, is_not_modified
 from bot.progress import ProgressBoard
 from bot.render import MAX_CAPTION, MAX_TEXT, render_question, split_text
 from core.output import Done, Failed, Output, Progress, Question, Receipt, Reply
@@ -57,6 +57,9 @@ class TelegramSink:
         return self._outbox
 
     async def deliver(self, output: Output, receipt: Receipt | None = None) -> None:
+        if not isinstance(output, Progress) and output.in_place_of is not None:
+            self._show_in_place(output, output.in_place_of, receipt)
+            return
         gate = _Gate(receipt) if receipt is not None else None
         last: asyncio.Future[Message] | None = None
         if isinstance(output, Reply):
@@ -69,7 +72,7 @@ class TelegramSink:
                 output.chat_id, rendered.text, keyboard=rendered.keyboard, gate=gate
             )
         elif isinstance(output, Progress):
-            self._board.show(output)
+            last = self._board.show(output)  # the run's progress message, when new
             self.typing(output.chat_id)
         elif isinstance(output, Done):
             await self._board.finish(output.run_id)
@@ -159,8 +162,39 @@ class TelegramSink:
         )
         return sent if fits else self.send_text(output.chat_id, output.text, gate=gate)
 
+    def _show_in_place(
+        self, output: Reply | Question | Done | Failed, message_id: int, receipt: Receipt | None
+    ) -> None:
+        """A reply whose sending ended unknown, shown by editing the run's progress message
+        (``core.replies``): an edit notifies nobody, and one that changes nothing (shown
+        already) counts as shown. A screenshot cannot be added by an edit: text only."""
+        text, keyboard = output.text, None
+        if isinstance(output, Question):
+            rendered = render_question(output)
+            text, keyboard = rendered.text, rendered.keyboard
+        elif isinstance(output, Done) and output.calendar:
+            keyboard = calendar_keyboard(output.run_id, output.lang)
+        edit = EditMessageText(
+            chat_id=output.chat_id,
+            message_id=message_id,
+            text=text[:MAX_TEXT] if text.strip() else "—",
+            reply_markup=keyboard,
+        )
+        gate = _Gate(receipt) if receipt is not None else None
+        edited = self._outbox.post(output.chat_id, edit, gate=gate)
+        if receipt is not None:
+            edited.add_done_callback(lambda done: self._record_edit(receipt, message_id, done))
+
+    def _record_edit(self, receipt: Receipt, message_id: int, done: asyncio.Future[Any]) -> None:
+        if done.cancelled():
+            return
+        error = done.exception()
+        if error is None or is_not_modified(error):
+            self._spawn(receipt.sent(message_id))
+
     def _record(self, receipt: Receipt, sent: asyncio.Future[Message]) -> None:
-        """The last piece of a receipted output went out: record it (its id) as sent."""
+        """The last piece of a receipted output, or a run's new progress message, went
+        out: tell the receipt its id."""
         if not sent.cancelled() and sent.exception() is None:
             self._spawn(receipt.sent(sent.result().message_id))
 
