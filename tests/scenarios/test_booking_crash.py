@@ -1,9 +1,12 @@
 """Crash safety: the bot process is SIGKILLed at every step boundary of a booking; a new
-process resumes the run and the portal ends with exactly the three bookings asked for."""
+process resumes the run and the portal ends with exactly the three bookings asked for.
+And ``clubman run`` itself, on the fake Telegram, killed while its final answer is on the
+wire: after a restart the chat shows the answer, with one notification at most."""
 
 from __future__ import annotations
 
 import asyncio
+import os
 import shutil
 import signal
 import socket
@@ -16,9 +19,10 @@ from pathlib import Path
 
 import pytest
 
-from core.store import RunStatus
+from core.store import ReplyState, RunStatus, ScenarioRun
 from storage import Storage, open_storage
 from storage.process import die_with_parent, free_port
+from tests.fakes.telegram import FakeTelegram
 from tests.support.booking_child import spawn, wait_until
 from tests.support.portal import portal_bookings, reset_portal, set_quirks
 
@@ -161,4 +165,106 @@ async def test_killed_at_the_final_answer_the_user_gets_it_exactly_once(
     answers = _answers(first_output) + _answers(second_output)
     assert len(answers) == 1, answers
     assert "101" in answers[0] or "Забронирован" in answers[0], answers
+    assert len(await portal_bookings(portal_url, user="club")) == 3
+
+
+# --- the final answer's boundary, through Telegram ---------------------------------------
+
+
+@pytest.fixture
+async def tg() -> AsyncIterator[FakeTelegram]:
+    async with FakeTelegram(token="123456:CRASH-TEST") as fake:
+        yield fake
+
+
+def _telegram_bot(
+    tg: FakeTelegram, mongo: str, redis: str, db: str, portal: str, workdir: Path
+) -> subprocess.Popen[bytes]:
+    """``clubman run`` (no supervisor: the kill must stick) on the fake Telegram."""
+    clubman = shutil.which("clubman", path=str(Path(sys.executable).parent)) or "clubman"
+    env = {
+        **os.environ,
+        "TELEGRAM__TOKEN": tg.token,
+        "TELEGRAM__API_BASE": tg.api_base,
+        "TELEGRAM__ALLOW_ALL": "true",
+        "MONGODB_URI": mongo.replace("/?", f"/{db}?"),
+        "REDIS_URL": redis,
+        "PORTAL__URL": portal,
+        "PORTAL__USERNAME": "club",
+        "PORTAL__PASSWORD": "club-demo",
+        "DATA_DIR": str(workdir),
+        "LOG_LEVEL": "WARNING",
+        "BROWSER__MAX_CONTEXTS": "2",
+    }
+    with (workdir / "bot.log").open("ab") as log:
+        return subprocess.Popen(
+            [clubman, "run", "--no-supervise"],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            preexec_fn=die_with_parent,
+            env=env,
+        )
+
+
+async def _the_run(storage: Storage) -> ScenarioRun:
+    runs = await storage.runs.recent_for_chat(100, limit=1)
+    assert runs
+    return runs[0]
+
+
+@pytest.mark.parametrize("arrived", [False, True], ids=["lost", "arrived"])
+async def test_killed_at_the_reply_boundary_the_answer_is_shown_with_one_notification_at_most(
+    arrived: bool,
+    tg: FakeTelegram,
+    portal_url: str,
+    shared: tuple[Storage, str],
+    secantus_uri: str,
+    redis_url: str,
+    tmp_path: Path,
+) -> None:
+    """The bot is killed while Telegram holds its final answer: ``lost``, the message never
+    reached the chat; ``arrived``, it did and the answer never came back. After a restart
+    the answer is shown by editing the run's progress message, and nothing is sent: the
+    lost answer is in the chat exactly once; the arrived one also in the progress message
+    above it, still with a single notification."""
+    storage, db = shared
+    await reset_portal(portal_url)
+    answer = tg.hold(
+        "sendMessage", lambda p: str(p.get("text", "")).startswith("Забронир"), made_first=arrived
+    )
+    first = _telegram_bot(tg, secantus_uri, redis_url, db, portal_url, tmp_path)
+    try:
+        await tg.user(100, "Club").send(COMMAND)
+        await asyncio.wait_for(answer.arrived.wait(), 120)
+        first.send_signal(signal.SIGKILL)
+        first.wait()
+    finally:
+        first.kill()
+    run = await _the_run(storage)
+    assert run.status is RunStatus.DONE and run.reply is not None
+    assert run.reply.state is ReplyState.ATTEMPTED and run.progress_message is not None
+    text, progress = run.reply.text, run.progress_message
+    sent_before = len(tg.calls)
+
+    second = _telegram_bot(tg, secantus_uri, redis_url, db, portal_url, tmp_path)
+    try:
+
+        async def shown() -> bool:
+            reply = (await _the_run(storage)).reply
+            return reply is not None and reply.state is ReplyState.SHOWN
+
+        await wait_until(shown, second, timeout=60)
+    finally:
+        second.terminate()
+        try:
+            await asyncio.to_thread(second.wait, 30)
+        finally:
+            second.kill()
+    showing = [m for m in tg.messages(100) if m.text == text]
+    in_place = [m for m in showing if m.message_id == progress]
+    assert len(in_place) == 1 and in_place[0].edit_date is not None  # an edit: no notification
+    assert len(showing) == (2 if arrived else 1), [m.text for m in tg.messages(100)]
+    notifying = {"sendmessage", "sendphoto", "senddocument"}
+    assert not [c for c in tg.calls[sent_before:] if c.method.lower() in notifying]
+    assert (await _the_run(storage)).reply.message_id == progress  # type: ignore[union-attr]
     assert len(await portal_bookings(portal_url, user="club")) == 3

@@ -14,7 +14,7 @@ from tests.fakes.telegram.bot_methods import BotMethods
 from tests.fakes.telegram.clock import Clock, SystemClock
 from tests.fakes.telegram.messages import MessageMethods
 from tests.fakes.telegram.ratelimit import RateLimiter, RateLimits
-from tests.fakes.telegram.server import ApiServer, InjectedError
+from tests.fakes.telegram.server import ApiServer, HeldCall, InjectedError
 from tests.fakes.telegram.state import (
     CallbackAnswer,
     Chat,
@@ -249,6 +249,14 @@ class FakeTelegram:
         injected = InjectedError(method, error_code, times, retry_after, description)
         self.server.injected.append(injected)
         return injected
+
+    def hold(
+        self, method: str, match: Callable[[dict[str, Any]], bool], *, made_first: bool = False
+    ) -> HeldCall:
+        """Hold the calls of ``method`` that ``match`` (see ``HeldCall``) until released."""
+        held = HeldCall(method, match, made_first=made_first)
+        self.server.held.append(held)
+        return held
 
     async def _webhook_reply(self, method: str, params: dict[str, Any]) -> None:
         await self.server.execute(method, params, token=self.token)

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from aiohttp import web
@@ -16,7 +17,7 @@ from tests.fakes.telegram.params import read_params
 from tests.fakes.telegram.ratelimit import LIMITED_METHODS, RateLimiter, too_many_requests
 from tests.fakes.telegram.state import RecordedCall, TelegramState
 
-__all__ = ["ApiServer", "InjectedError"]
+__all__ = ["ApiServer", "HeldCall", "InjectedError"]
 
 JsonDict = dict[str, Any]
 Handler = Callable[[JsonDict], Awaitable[Any]]
@@ -52,6 +53,34 @@ class InjectedError:
         return ApiError(self.error_code, description, retry_after=self.retry_after)
 
 
+@dataclass
+class HeldCall:
+    """The next ``times`` calls of ``method`` that ``match`` are held: ``arrived`` is set and
+    the call waits for ``released``, made only then or, with ``made_first``, made at once
+    and its answer held back. A client that goes away meanwhile never hears back (the
+    messenger's side of a request whose outcome its sender never learns)."""
+
+    method: str
+    match: Callable[[JsonDict], bool]
+    made_first: bool = False
+    times: int = 1
+    arrived: asyncio.Event = field(default_factory=asyncio.Event)
+    released: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def matches(self, method: str, params: JsonDict) -> bool:
+        return self.times > 0 and self.method.lower() == method.lower() and self.match(params)
+
+    async def through(self, handler: Handler, params: JsonDict) -> Any:
+        self.times -= 1
+        self.arrived.set()
+        if self.made_first:
+            result = await handler(params)
+            await self.released.wait()
+            return result
+        await self.released.wait()
+        return await handler(params)
+
+
 class ApiServer:
     def __init__(
         self,
@@ -65,6 +94,7 @@ class ApiServer:
         self.state = state
         self.limiter: RateLimiter | None = None
         self.injected: list[InjectedError] = []
+        self.held: list[HeldCall] = []
         self._handlers: dict[str, Handler] = {
             "getme": bot.get_me,
             "getupdates": bot.get_updates,
@@ -133,4 +163,5 @@ class ApiServer:
                 raise injected.to_error()
         if self.limiter is not None and method.lower() in LIMITED_METHODS:
             self.limiter.acquire(params.get("chat_id") or 0)
-        return await handler(params)
+        held = next((h for h in self.held if h.matches(method, params)), None)
+        return await (held.through(handler, params) if held else handler(params))
