@@ -250,7 +250,7 @@ class NLUManager:
         lang = answer_language(user, command.text, client=command.lang)
         if (learnt := learnt_language(user, command.text)) is not None:
             # it sticks
-            await self.user_settings.set_language(command.user_id, learnt, chosen=False)
+            await self.user_settings.learn_language(user, learnt)
         update: dict[str, Any] = {"lang": lang}
         forced = self._forced_intent(command)
         if forced is not None:

@@ -6,7 +6,7 @@ from pydantic import BaseModel
 
 from core.commands import Lang, as_lang
 from core.language import known_language
-from core.store import UserStore
+from core.store import UserProfile, UserStore
 from core.zones import canonical_zone
 
 __all__ = ["UserSettings", "UserSettingsView"]
@@ -36,6 +36,11 @@ class UserSettings:
         client's."""
         profile = await self._users.profile(user_id, name=name, language=client or "ru")
         return known_language(profile, client=client)
+
+    async def learn_language(self, known: UserProfile, lang: Lang) -> None:
+        """What the user wrote teaches their language (``core.language.learnt_language``):
+        kept unless they chose one in /settings. ``known``: their profile as last read."""
+        await self._users.learn_language(known, lang)
 
     async def set_language(self, user_id: int, lang: Lang, *, chosen: bool = True) -> None:
         """``chosen``: picked in /settings, so what they write no longer changes it; else

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from core.store import RunStatus
+from core.store import RunStatus, UserProfile
 from storage import ScenarioRunDocument, Storage, UserDocument
 
 
@@ -144,3 +144,28 @@ async def test_a_returning_users_expired_profile_is_read_not_recreated(storage: 
     again = await storage.users.profile(46, name="Gleb", language="en")
     assert (again.name, again.language, again.timezone) == ("Глеб", "ru", "Asia/Yekaterinburg")
     assert len(await UserDocument.find(UserDocument.telegram_id == 46).to_list()) == 1
+
+
+async def test_a_learnt_language_is_stored_and_cached_at_once(storage: Storage) -> None:
+    known = await storage.users.profile(47, name="Дина", language="en")
+    after = await storage.users.learn_language(known, "ru")
+    assert (after.language, after.language_learned, after.language_chosen) == ("ru", True, False)
+    cached = await storage.redis.get(storage.users._profile_key(47))
+    assert cached is not None and UserProfile.model_validate_json(cached) == after
+    stored = await storage.users.get(47)
+    assert stored is not None and (stored.language, stored.language_learned) == ("ru", True)
+    assert await storage.users.profile(47) == after
+
+
+async def test_a_learnt_language_drops_a_cached_profile_that_changed_meanwhile(
+    storage: Storage,
+) -> None:
+    known = await storage.users.profile(48, name="Ефим", language="ru")
+    user = await storage.users.get(48)
+    assert user is not None
+    user.timezone = "Asia/Tokyo"
+    await storage.users.save(user)  # another writer: the cache no longer holds ``known``
+    await storage.users.profile(48)  # and a fresh read cached the new profile
+    await storage.users.learn_language(known, "en")
+    again = await storage.users.profile(48)  # read afresh, not ``known`` patched
+    assert (again.language, again.timezone, again.language_learned) == ("en", "Asia/Tokyo", True)
