@@ -11,7 +11,11 @@ percent from minute to minute, and a round compares them under the same load. Fl
 control is off on both sides here (bench/flood.py measures it): this measures our
 processing overhead.
 
-    python -m bench.bot [--chats 50] [--messages 10]
+    python -m bench.bot [--chats 50] [--messages 10] [--breakdown]
+
+``--breakdown`` adds one more full-stack round with every middleware and core call timed
+(``bench.breakdown``) and prints where an update's time goes; that round is not in the
+ratio (the timing itself costs).
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ from typing import Any
 
 from app.runtime import run as run_loop
 from app.runtime import settle_heap
+from bench.breakdown import Breakdown
 from bot.outbox import FloodLimits
 from core.commands import Command, Lang
 from core.logging import configure_logging
@@ -96,7 +101,9 @@ async def converse(users: Sequence[SimUser], messages: int, *, expect: str = "")
 
 
 class StubUserSettings:
-    async def language(self, user_id: int, *, client: Lang | None, name: str = "") -> Lang:
+    async def language(
+        self, user_id: int, *, client: Lang | None, name: str = "", text: str = ""
+    ) -> Lang:
         return client or "ru"  # the stub keeps no profiles
 
 
@@ -133,7 +140,9 @@ def merge(results: Sequence[Result]) -> Result:
     )
 
 
-async def run(chats: int, messages: int, rounds: int, workdir: Path, *, freeze: bool) -> None:
+async def run(
+    chats: int, messages: int, rounds: int, workdir: Path, *, freeze: bool, breakdown: bool
+) -> None:
     """Each round runs the echo bot, the full stack and the bot layer alone on one fake
     server, in alternating order, so all meet the same server state (the fake slows down a
     little as it records more)."""
@@ -191,6 +200,14 @@ async def run(chats: int, messages: int, rounds: int, workdir: Path, *, freeze: 
             for index in range(rounds):
                 for phase in phases if index % 2 == 0 else phases[::-1]:
                     await phase(False)
+            timed = Breakdown()
+            if breakdown:
+                with timed.installed():
+                    async with running_bot(
+                        tg, storage, scenarios=[HelpScenario(), UnknownScenario()],
+                        limits=UNLIMITED,
+                    ):  # fmt: skip
+                        timed_round = await converse(fresh(tg), messages, expect="Я бронирую")
             await bot.session.close()
 
     e, f, b = merge(echo), merge(full), merge(layer)
@@ -216,6 +233,12 @@ async def run(chats: int, messages: int, rounds: int, workdir: Path, *, freeze: 
         f"CPU per update in this process: full stack x{f.cpu / f.updates / (e.cpu / e.updates):.2f}"
         " of the echo bot (SecantusDB and redis-server run in their own processes)"
     )
+    if breakdown:
+        print(
+            f"where a full-stack update's time goes (wall, a timed round of its own: "
+            f"{timed_round.rate:.0f} updates/s, p50 {timed_round.pct(0.5):.1f} ms):"
+        )
+        print("\n".join(timed.lines(timed_round.updates)))
 
 
 if __name__ == "__main__":
@@ -224,6 +247,9 @@ if __name__ == "__main__":
     parser.add_argument("--messages", type=int, default=10)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--log-level", default="WARNING")
+    parser.add_argument(
+        "--breakdown", action="store_true", help="also time each middleware and core call"
+    )
     parser.add_argument(
         "--no-freeze",
         action="store_true",
@@ -234,4 +260,8 @@ if __name__ == "__main__":
     logging.getLogger("aiogram").setLevel(logging.WARNING)
     with tempfile.TemporaryDirectory() as tmp:
         # The event loop `clubman run` uses (uvloop where installed), for every bot alike.
-        run_loop(run(args.chats, args.messages, args.rounds, Path(tmp), freeze=not args.no_freeze))
+        work = run(
+            args.chats, args.messages, args.rounds, Path(tmp),
+            freeze=not args.no_freeze, breakdown=args.breakdown,
+        )  # fmt: skip
+        run_loop(work)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pydantic import BaseModel
 
 from core.commands import Lang, as_lang
-from core.language import known_language
+from core.language import known_language, written_in
 from core.store import UserProfile, UserStore
 from core.zones import canonical_zone
 
@@ -31,10 +31,16 @@ class UserSettings:
             reminders=user.reminders,
         )
 
-    async def language(self, user_id: int, *, client: Lang | None, name: str = "") -> Lang:
-        """The language a user is answered in (``core.language``); a new user's is their
-        client's."""
-        profile = await self._users.profile(user_id, name=name, language=client or "ru")
+    async def language(
+        self, user_id: int, *, client: Lang | None, name: str = "", text: str = ""
+    ) -> Lang:
+        """The language a user is answered in (``core.language``). A new user's is the one
+        ``text``, their first message, is written in, else their client's: created so, it
+        needs no second write to be learnt."""
+        written = written_in(text)
+        profile = await self._users.profile(
+            user_id, name=name, language=written or client or "ru", learned=written is not None
+        )
         return known_language(profile, client=client)
 
     async def learn_language(self, known: UserProfile, lang: Lang) -> None:

@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from aiogram import BaseMiddleware
-from aiogram.types import TelegramObject, User
+from aiogram.types import TelegramObject, Update, User
 
 from core.commands import Lang
 
@@ -20,7 +20,9 @@ Handler = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]
 class UserLanguage(Protocol):
     """``NLUManager.language``: the user's language, a new user's being their client's."""
 
-    async def __call__(self, user_id: int, *, client: Lang | None, name: str = "") -> Lang: ...
+    async def __call__(
+        self, user_id: int, *, client: Lang | None, name: str = "", text: str = ""
+    ) -> Lang: ...
 
 
 class LanguageMiddleware(BaseMiddleware):
@@ -30,5 +32,9 @@ class LanguageMiddleware(BaseMiddleware):
     async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
         user: User | None = data.get("event_from_user")
         if user is not None:
-            data["lang"] = await self._language(user.id, client=data["lang"], name=user.first_name)
+            message = event.message if isinstance(event, Update) else None
+            text = (message.text or message.caption or "") if message is not None else ""
+            data["lang"] = await self._language(
+                user.id, client=data["lang"], name=user.first_name, text=text
+            )
         return await handler(event, data)

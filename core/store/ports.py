@@ -104,9 +104,10 @@ class UserStore(Protocol):
     def unpin(self, telegram_id: int) -> None: ...
 
     async def profile(
-        self, telegram_id: int, *, name: str = "", language: str = "ru"
+        self, telegram_id: int, *, name: str = "", language: str = "ru", learned: bool = False
     ) -> UserProfile:
-        """The user's profile, creating the user on their first message."""
+        """The user's profile, creating the user on their first message (in ``language``;
+        ``learned``: the one they wrote it in)."""
 
     async def learn_language(
         self, known: UserProfile, language: str, *, chosen: bool = False

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from core.store import RunStatus, UserProfile
+from core.user_settings import UserSettings
 from storage import ScenarioRunDocument, Storage, UserDocument
 
 
@@ -169,3 +170,17 @@ async def test_a_learnt_language_drops_a_cached_profile_that_changed_meanwhile(
     await storage.users.learn_language(known, "en")
     again = await storage.users.profile(48)  # read afresh, not ``known`` patched
     assert (again.language, again.timezone, again.language_learned) == ("en", "Asia/Tokyo", True)
+
+
+async def test_a_new_user_is_created_in_the_language_of_their_first_message(
+    storage: Storage,
+) -> None:
+    """One insert, no learning write after it: the language sticks from the first word."""
+    settings = UserSettings(storage.users, default_timezone="Europe/Moscow")
+    assert await settings.language(49, client="ru", name="Jane", text="book room 301") == "en"
+    created = await storage.users.get(49)
+    assert created is not None and (created.language, created.language_learned) == ("en", True)
+    # A command says nothing of the language: a new user is their client's, not learnt.
+    assert await settings.language(50, client="en", name="Ян", text="/start") == "en"
+    unlearnt = await storage.users.get(50)
+    assert unlearnt is not None and not unlearnt.language_learned
