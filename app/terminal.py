@@ -176,7 +176,7 @@ async def _dispatch(manager: NLUManager, view: TerminalView, line: str, lang: La
     if line == "/help":
         await view.deliver(Reply(chat_id=CHAT_ID, text=manager.help_text(lang), lang=lang))
     elif line == "/status":
-        runs = await manager.status(CHAT_ID)
+        runs = await manager.control.status(CHAT_ID)
         if not runs:
             view._print(tr(Terminal.NOTHING_RUNNING, lang))
         for run in runs:
@@ -185,7 +185,7 @@ async def _dispatch(manager: NLUManager, view: TerminalView, line: str, lang: La
             if run.question:
                 view._print(f"  ? {run.question}")
     elif line == "/cancel":
-        await manager.cancel(chat_id=CHAT_ID, user_id=CHAT_ID)
+        await manager.control.cancel(chat_id=CHAT_ID, user_id=CHAT_ID)
     elif too_long(line):
         view._print(tr(Common.TOO_LONG, lang, length=len(line), limit=MAX_TEXT))
     elif view.held is not None and line in ("1", "2"):

@@ -18,40 +18,35 @@ from pydantic import BaseModel
 from core.assist.extractor import SlotExtractor, fill_slots
 from core.authz import Roles, may_act
 from core.booking.catalogue import Catalogues
-from core.calendar import CalendarFile, calendar_file
 from core.clock import Clock
 from core.collector import SlotCollector
 from core.commands import Answer, Command, Lang, as_lang
-from core.errors import ConfigError, ScenarioError
-from core.events import CommandReceived, EventBus, NoScenario, RunFinished, ScenarioChosen
+from core.errors import ConfigError
+from core.events import CommandReceived, EventBus, NoScenario, ScenarioChosen
 from core.language import answer_language, learnt_language
-from core.nlu import Decision, Intent, parse
-from core.output import AnswerOutcome, OutputSink, Question, Reply, RunView
+from core.nlu import Decision, parse
+from core.output import AnswerOutcome, OutputSink, Question, Reply
 from core.planner import IntentClassifier, ProxyPlanner
 from core.reminders import LiveBookings
 from core.replies import question_output
+from core.routing import declines, forced_intent, is_command_of, repeats, starts_other
+from core.run_control import RunControl
 from core.runner import ScenarioRunner
 from core.scenario import BaseScenario, GuideScenario, InstantScenario, StepScenario
 from core.sessions import ChatSessions
 from core.store import (
     Direction,
-    ReplyKind,
     RunStatus,
     ScenarioRun,
     Store,
     UserProfile,
-    new_short_id,
 )
-from core.texts import Run, Text, tr
+from core.texts import Run, tr
 from core.user_settings import UserSettings
 
 __all__ = ["NLUManager", "NewCommandPending"]
 
 log = structlog.get_logger("clubman.manager")
-
-# A text sent while a question waits is taken as a new command only when the rules are
-# this sure of it; otherwise it is an answer (and asked again if it does not parse).
-_NEW_COMMAND_CONFIDENCE = 0.8
 
 
 class NewCommandPending(BaseModel):
@@ -107,6 +102,11 @@ class NLUManager:
             storage=storage, runner=self._runner, bus=bus, clock=clock, catalogues=catalogues
         )
         self._sessions = ChatSessions(storage)
+        self._control = RunControl(
+            storage=storage, runner=self._runner, collector=self._collector,
+            sessions=self._sessions, roles=self._roles, sink=sink, bus=bus, clock=clock,
+            default_timezone=default_timezone,
+        )  # fmt: skip
         self.user_settings = UserSettings(storage.users, default_timezone=default_timezone)
         self._expiry_task: asyncio.Task[None] | None = None
         self._sweep_task: asyncio.Task[None] | None = None
@@ -115,6 +115,12 @@ class NLUManager:
     def runner(self) -> ScenarioRunner:
         return self._runner
 
+    @property
+    def control(self) -> RunControl:
+        """Starting runs no message asked for; cancelling, expiring and listing runs; a
+        finished run's calendar file."""
+        return self._control
+
     def chat_turn(self, chat_id: int) -> AbstractAsyncContextManager[bool]:
         """The chat's turn (see ``ChatSessions``), for a view that orders whole updates."""
         return self._sessions.turn(chat_id)
@@ -122,7 +128,9 @@ class NLUManager:
     async def __aenter__(self) -> NLUManager:
         resumed = await self._runner.resume_all()
         log.info("manager.started", resumed=resumed)
-        self._expiry_task = asyncio.create_task(self._expiry_loop(), name="expiry")
+        self._expiry_task = asyncio.create_task(
+            self._control.expire_forever(self._expiry_interval), name="expiry"
+        )
         self._sweep_task = asyncio.create_task(
             self._runner.replies.sweep_forever(), name="replies-sweep"
         )
@@ -163,14 +171,14 @@ class NLUManager:
                 user = await self._user(command)
                 waiting = await self._waiting_run(command.chat_id, command.user_id)
             decision = await self._decide(command, user)
-            if self._declines(decision, waiting):
+            if declines(decision, waiting):
                 assert waiting is not None
-                await self._end(waiting, RunStatus.CANCELLED, Run.CANCELLED)
+                await self._control.end(waiting, RunStatus.CANCELLED, Run.CANCELLED)
                 return None
-            if waiting is None or self._starts_other(command, decision, waiting):
+            if waiting is None or starts_other(command, decision, waiting):
                 await self._start(command, decision, user)
                 return None
-            if confirm_new and self._repeats(decision, waiting):
+            if confirm_new and repeats(decision, waiting):
                 assert waiting.question is not None
                 return NewCommandPending(
                     run_id=waiting.short_id,
@@ -195,7 +203,7 @@ class NLUManager:
             run = await self._storage.runs.get(run_id)
             if run is None or run.chat_id != command.chat_id or not run.status.awaiting_answer:
                 return False
-            await self._end(run, RunStatus.CANCELLED, Run.CANCELLED)
+            await self._control.end(run, RunStatus.CANCELLED, Run.CANCELLED)
             user = await self._user(command)
             await self._start(command, await self._decide(command, user), user)
             return True
@@ -215,7 +223,7 @@ class NLUManager:
             await self._received(command)
             user = await self._user(command)
             decision = await self._decide(command, user)
-            if not self._is_command_of(decision, run):
+            if not is_command_of(decision, run):
                 await self._answer_locked(
                     run,
                     Answer(
@@ -226,7 +234,7 @@ class NLUManager:
                     ),
                 )
                 return True
-            await self._end(run, RunStatus.CANCELLED, Run.CORRECTED)
+            await self._control.end(run, RunStatus.CANCELLED, Run.CORRECTED)
             await self._start(command, decision, user)
             return True
 
@@ -252,45 +260,10 @@ class NLUManager:
             # it sticks
             await self.user_settings.learn_language(user, learnt)
         update: dict[str, Any] = {"lang": lang}
-        forced = self._forced_intent(command)
+        forced = forced_intent(command)
         if forced is not None:
             update |= {"intent": forced, "confidence": 1.0}
         return decision.model_copy(update=update)
-
-    def _starts_other(self, command: Command, decision: Decision, waiting: ScenarioRun) -> bool:
-        """A command of another kind (or a slash command) starts beside the waiting run."""
-        if self._forced_intent(command) is not None:
-            return True
-        return (
-            decision.intent is not Intent.UNKNOWN
-            and decision.confidence >= _NEW_COMMAND_CONFIDENCE
-            and decision.intent.value != waiting.scenario
-        )
-
-    @staticmethod
-    def _declines(decision: Decision, waiting: ScenarioRun | None) -> bool:
-        """«не надо ничего бронировать» while one's own request waits (``_waiting_run``
-        gives only the user's own): it is dropped."""
-        return (
-            waiting is not None
-            and decision.intent is Intent.DECLINE
-            and decision.confidence >= _NEW_COMMAND_CONFIDENCE
-        )
-
-    @staticmethod
-    def _is_command_of(decision: Decision, run: ScenarioRun) -> bool:
-        return (
-            decision.intent.value == run.scenario and decision.confidence >= _NEW_COMMAND_CONFIDENCE
-        )
-
-    def _repeats(self, decision: Decision, waiting: ScenarioRun) -> bool:
-        """A complete command of the waiting run's kind: the parser would execute it as is
-        (a partial one, "забронируй на пятницу", is still an answer)."""
-        return self._is_command_of(decision, waiting) and decision.next_action == "execute"
-
-    @staticmethod
-    def _forced_intent(command: Command) -> Intent | None:
-        return Intent(command.intent) if command.intent else None
 
     async def _user(self, command: Command) -> UserProfile:
         return await self._storage.users.profile(
@@ -355,53 +328,6 @@ class NLUManager:
         await self._bus.publish(chosen)
         await self._collector.advance(run, scenario)
 
-    async def start_scenario(
-        self,
-        *,
-        chat_id: int,
-        user_id: int,
-        scenario: str,
-        slots: dict[str, Any],
-        lang: Lang,
-        schedule_id: str | None = None,
-        note: str | None = None,
-        run_id: str | None = None,
-        answers: dict[str, str] | None = None,
-    ) -> str:
-        """Start a run without a typed command (a schedule firing, an agent's confirmed
-        plan); returns its id.
-
-        Missing slots are still asked in the chat; ``note`` is said first; ``answers``
-        answer the steps' questions in advance. A run given ``run_id`` that exists already
-        is left as it is: starting it again (in this process or another, the chat's turn
-        orders them) starts nothing.
-        """
-        chosen = self._runner.scenario_of_name(scenario)
-        if chosen is None:
-            raise ScenarioError(f"no scenario {scenario!r} is registered")
-        async with self._sessions.turn(chat_id):
-            if run_id is not None and await self._storage.runs.get(run_id) is not None:
-                return run_id
-            user = await self._storage.users.get_or_create(user_id)
-            run = ScenarioRun(
-                short_id=run_id or new_short_id(),
-                answers=dict(answers or {}),
-                chat_id=chat_id,
-                user_id=user_id,
-                admin=self._roles.actor(user_id).admin,
-                scenario=scenario,
-                lang=lang,
-                timezone=user.timezone or self._default_tz,
-                command_text=note or "",
-                slots=dict(slots),
-                schedule_id=schedule_id,
-            )
-            run = await self._storage.runs.create(run)
-            if note:
-                await self._reply(chat_id, note, lang)
-            await self._collector.advance(run, chosen)
-        return run.short_id
-
     async def _reply(self, chat_id: int, body: str, lang: Lang) -> None:
         await self._sink.deliver(Reply(chat_id=chat_id, text=body, lang=lang))
 
@@ -414,7 +340,7 @@ class NLUManager:
                 return AnswerOutcome(accepted=False, note=tr(Run.STALE_ANSWER, "ru"))
             actor = self._roles.actor(answer.user_id, chat_admin=answer.admin)
             if not may_act(actor, run.user_id):
-                lang = await self._language_of(answer.user_id)
+                lang = await self._control.language_of(answer.user_id)
                 note = tr(Run.NOT_YOUR_QUESTION, lang)
                 return AnswerOutcome(accepted=False, note=note, not_yours=True)
             if answer.text is not None:
@@ -439,102 +365,6 @@ class NLUManager:
             return AnswerOutcome(accepted=False, note=tr(Run.STALE_ANSWER, lang))
         return await self._collector.accept(run, scenario, answer)
 
-    # --- cancel, status, expiry ---------------------------------------------------------
-
-    async def cancel(
-        self, *, chat_id: int, user_id: int, run_id: str | None = None, admin: bool = False
-    ) -> None:
-        """Cancel the chat's active runs (or ``run_id``) that this user may: their own, or
-        any with ``admin`` (a group's administrator, as the view knows)."""
-        async with self._sessions.turn(chat_id):
-            runs = await self._storage.runs.active_for_chat(chat_id)
-            targets = [r for r in runs if run_id is None or r.short_id == run_id]
-            actor = self._roles.actor(user_id, chat_admin=admin)
-            allowed = [r for r in targets if may_act(actor, r.user_id)]
-            if not allowed:
-                lang = await self._language_of(user_id)
-                refusal = Run.NOT_YOURS if targets else Run.NOTHING_TO_CANCEL
-                await self._reply(chat_id, tr(refusal, lang), lang)
-                return
-            for run in allowed:
-                await self._end(run, RunStatus.CANCELLED, Run.CANCELLED)
-
-    async def may_act_on(self, *, chat_id: int, user_id: int, run_id: str, admin: bool) -> bool:
-        """False when run ``run_id`` of this chat is someone else's and ``admin`` is not set:
-        cancelling it and answering its question («Другое…» included) alike."""
-        run = await self._storage.runs.get(run_id)
-        if run is None or run.chat_id != chat_id:
-            return True  # nothing of anyone's: the view says it is stale
-        return may_act(self._roles.actor(user_id, chat_admin=admin), run.user_id)
-
-    async def _language_of(self, user_id: int) -> Lang:
-        user = await self._storage.users.get(user_id)
-        return as_lang(user.language if user else None)
-
-    async def _end(self, run: ScenarioRun, status: RunStatus, message: Text) -> None:
-        await self._runner.stop(run.short_id)
-        fresh = await self._storage.runs.get(run.short_id) or run
-        if not fresh.status.active:
-            return
-        question = fresh.question.text if fresh.question else ""
-        lang = as_lang(fresh.lang)
-        scenario = self._runner.scenario_of(fresh)
-        title = scenario.title(lang) if scenario else fresh.scenario
-        text = tr(message, lang, title=title, question=question)
-        fresh.status = status
-        fresh.question = None
-        fresh.expires_at = None
-        self._runner.replies.owe(fresh, ReplyKind.ENDED, text, now=self._clock.now())
-        await self._storage.runs.save(fresh)
-        await self._bus.publish(
-            RunFinished(
-                chat_id=fresh.chat_id,
-                run_id=fresh.short_id,
-                status=status.value,
-                scenario=fresh.scenario,
-            )  # fmt: skip
-        )
-        await self._runner.replies.send(fresh)
-
-    async def expire_due(self) -> int:
-        """Expire runs whose question waited too long; returns how many."""
-        expired = await self._storage.runs.expired(self._clock.now())
-        for run in expired:
-            async with self._sessions.turn(run.chat_id):
-                await self._end(run, RunStatus.EXPIRED, Run.EXPIRED)
-        return len(expired)
-
-    async def _expiry_loop(self) -> None:
-        while True:
-            await asyncio.sleep(self._expiry_interval)
-            try:
-                await self.expire_due()
-            except Exception:  # the loop must outlive a passing storage failure
-                log.exception("expiry.failed")
-
-    async def status(self, chat_id: int) -> list[RunView]:
-        """The chat's active runs; in a group (a negative chat id, as Telegram's are) each
-        names who asked, as the members see one another's requests."""
-        views = []
-        for run in await self._storage.runs.active_for_chat(chat_id):
-            progress = self._runner.progress(run)
-            requester = None
-            if chat_id < 0:
-                user = await self._storage.users.get(run.user_id)
-                requester = (user.name if user else "") or str(run.user_id)
-            views.append(
-                RunView(
-                    run_id=run.short_id,
-                    scenario=run.scenario,
-                    status=run.status.value,
-                    title=progress.title,
-                    steps=progress.steps,
-                    question=run.question.text if run.question else None,
-                    requester=requester,
-                )
-            )
-        return views
-
     async def pending_question(self, chat_id: int) -> Question | None:
         """The chat's open question as output (views re-show it, e.g. after /status)."""
         run = await self._waiting_run(chat_id)
@@ -552,18 +382,3 @@ class NLUManager:
         if self._guide is None:
             raise ConfigError("no help scenario is registered")
         return self._guide
-
-    async def calendar_file(self, run_id: str, *, chat_id: int) -> CalendarFile | None:
-        """The ``.ics`` a finished run of this chat offers (its bookings, in its user's time
-        zone); None for another chat's run or one that offers none."""
-        run = await self._storage.runs.get(run_id)
-        if run is None or run.chat_id != chat_id:
-            return None
-        scenario, context = self._runner.scenario_of(run), self._runner.finished(run)
-        events = scenario.calendar(context) if scenario and context else []
-        if not events:
-            return None
-        return calendar_file(
-            events, timezone=run.timezone, filename=f"bookings-{run.short_id}.ics",
-            now=self._clock.now(),
-        )  # fmt: skip

@@ -27,7 +27,7 @@ async def on_calendar(
     lang: Lang,
 ) -> None:
     chat_id = query.message.chat.id if query.message else query.from_user.id
-    found = await manager.calendar_file(callback_data.run, chat_id=chat_id)
+    found = await manager.control.calendar_file(callback_data.run, chat_id=chat_id)
     if found is None:
         await query.answer(tr(Bot.UNKNOWN_BUTTON, lang))
         return

@@ -93,11 +93,13 @@ async def on_other(
     message = _message(query)
     chat_id = message.chat.id if message else query.from_user.id
     user_id, run_id = query.from_user.id, callback_data.run
-    if not await manager.may_act_on(chat_id=chat_id, user_id=user_id, run_id=run_id, admin=False):
+    if not await manager.control.may_act_on(
+        chat_id=chat_id, user_id=user_id, run_id=run_id, admin=False
+    ):
         # another member's question: «Другое…» changes nothing of it (they write, not us)
         await _ack(query, tr(Run.NOT_YOUR_QUESTION, lang))
         return
-    runs = await manager.status(chat_id)
+    runs = await manager.control.status(chat_id)
     open_ = any(run.run_id == callback_data.run and run.question for run in runs)
     await _ack(query, None if open_ else tr(Run.STALE_ANSWER, lang))
     if message is None:
@@ -124,13 +126,15 @@ async def on_cancel(
     chat_id = message.chat.id if message else query.from_user.id
     user_id, run_id = query.from_user.id, callback_data.run
     admin = message is not None and await is_chat_admin(bot, message.chat, user_id)
-    if not await manager.may_act_on(chat_id=chat_id, user_id=user_id, run_id=run_id, admin=admin):
+    if not await manager.control.may_act_on(
+        chat_id=chat_id, user_id=user_id, run_id=run_id, admin=admin
+    ):
         await _ack(query, tr(Run.NOT_YOURS, lang))  # the question stays for its owner
         return
     await _ack(query, tr(Bot.CANCELLING, lang))
     if message is not None:
         sink.remove_keyboard(chat_id, message.message_id)
-    await manager.cancel(chat_id=chat_id, user_id=user_id, run_id=run_id, admin=admin)
+    await manager.control.cancel(chat_id=chat_id, user_id=user_id, run_id=run_id, admin=admin)
 
 
 async def on_unknown(query: CallbackQuery, lang: Lang) -> None:

@@ -20,7 +20,7 @@ async def cancel(message: Message, manager: NLUManager, bot: Bot) -> None:
     """In a group, members cancel their own requests; its administrators, anyone's."""
     user_id = message.from_user.id if message.from_user else message.chat.id
     admin = await is_chat_admin(bot, message.chat, user_id)
-    await manager.cancel(chat_id=message.chat.id, user_id=user_id, admin=admin)
+    await manager.control.cancel(chat_id=message.chat.id, user_id=user_id, admin=admin)
 
 
 def router() -> Router:

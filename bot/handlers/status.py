@@ -19,7 +19,7 @@ __all__ = ["router"]
 
 
 async def status(message: Message, manager: NLUManager, sink: TelegramSink, lang: Lang) -> None:
-    runs = await manager.status(message.chat.id)
+    runs = await manager.control.status(message.chat.id)
     sink.send_text(message.chat.id, status_text(runs, lang))
 
 

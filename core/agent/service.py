@@ -164,7 +164,7 @@ class AgentService:
             if self._confirmations.expired(record):
                 raise AgentError("this confirm token has expired", hint="ask for a new plan")
             lang, _ = await self._user(record.user_id)
-            await self._manager.start_scenario(
+            await self._manager.control.start_scenario(
                 chat_id=record.user_id, user_id=record.user_id, scenario=request.scenario,
                 slots=request.slots, answers=request.answers, lang=lang, run_id=record.run_id,
             )  # fmt: skip

@@ -5,7 +5,7 @@
 3. a Redis claim ``schedule:{id}:{date}`` (``…:{n}`` for the n-th attempt) — one process
    of many goes on;
 4. the firing is recorded (``pending``) in the history, checked again on the fresh copy;
-5. ``manager.start_scenario("book_rooms", …, schedule_id=…)``; the firing gets the run id,
+5. ``manager.control.start_scenario("book_rooms", …, schedule_id=…)``; the firing gets the run id,
    then the run's status (``RunFinished`` events and the next tick settle it later).
 """
 
@@ -110,7 +110,7 @@ class ScheduleFirer:
         note = tr(Schedules.FIRING, lang, day=day_label(target, lang), what=what)
         log.info("scheduler.firing", schedule_id=schedule_id, target=target.isoformat())
         try:
-            run_id = await self._manager.start_scenario(
+            run_id = await self._manager.control.start_scenario(
                 chat_id=schedule.chat_id,
                 user_id=schedule.owner_id,
                 scenario="book_rooms",

@@ -199,12 +199,12 @@ async def test_cancel_stops_a_waiting_run(
     await core.handle(cmd("забронируй аудиторию"))
     question = sink.outputs[-1]
     assert isinstance(question, Question)
-    await core.cancel(chat_id=100, user_id=100)
+    await core.control.cancel(chat_id=100, user_id=100)
     reply = sink.outputs[-1]
     assert isinstance(reply, Reply) and reply.text.startswith("Отменено")
     run = await storage.runs.get(question.run_id)
     assert run is not None and run.status is RunStatus.CANCELLED
-    await core.cancel(chat_id=100, user_id=100)
+    await core.control.cancel(chat_id=100, user_id=100)
     assert sink.last(Reply).text == "Сейчас нечего отменять."
     await core.handle(cmd("помощь"))  # the chat is free again
     assert "Я бронирую" in sink.last(Reply).text
@@ -216,10 +216,10 @@ async def test_cancel_stops_a_running_run(
     tracked.block_at = "prepare"
     await core.handle(cmd("забронируй аудиторию завтра с 10 до 12"))
     await asyncio.wait_for(tracked.blocked.wait(), 10)
-    status = await core.status(100)
+    status = await core.control.status(100)
     assert [v.status for v in status] == ["running"]
-    await core.cancel(chat_id=100, user_id=100)
-    assert await core.status(100) == []
+    await core.control.cancel(chat_id=100, user_id=100)
+    assert await core.control.status(100) == []
     assert tracked.executed == ["prepare"]
     assert not await storage.runs.with_status(RunStatus.RUNNING)
 
@@ -230,9 +230,9 @@ async def test_unanswered_question_expires_with_a_message(
     await core.handle(cmd("забронируй аудиторию"))
     question = sink.outputs[-1]
     assert isinstance(question, Question)
-    assert await core.expire_due() == 0
+    assert await core.control.expire_due() == 0
     clock.advance(timedelta(days=1, seconds=1))
-    assert await core.expire_due() == 1
+    assert await core.control.expire_due() == 1
     reply = sink.outputs[-1]
     assert isinstance(reply, Reply) and "осталс" in reply.text
     run = await storage.runs.get(question.run_id)
@@ -246,7 +246,7 @@ async def test_a_clear_new_command_while_a_question_waits_is_a_new_command(
     await core.handle(cmd("забронируй аудиторию"))
     await core.handle(cmd("помощь"))
     assert "Я бронирую" in sink.last(Reply).text
-    assert [v.status for v in await core.status(100)] == ["collecting"]
+    assert [v.status for v in await core.control.status(100)] == ["collecting"]
 
 
 async def test_conversation_is_stored_both_ways(core: NLUManager, storage: Storage) -> None:
@@ -290,7 +290,7 @@ async def test_answer_while_the_paused_task_still_winds_down_is_not_lost(
 async def test_a_run_started_without_a_command_asks_what_is_missing(
     core: NLUManager, sink: CollectingSink, storage: Storage
 ) -> None:
-    run_id = await core.start_scenario(
+    run_id = await core.control.start_scenario(
         chat_id=100,
         user_id=100,
         scenario="book_rooms",

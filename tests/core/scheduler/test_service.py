@@ -262,7 +262,7 @@ async def test_a_firing_left_pending_by_a_dead_process_is_adopted_or_tried_again
         schedule = await create(system, sink)
         sid = str(schedule.id)
         # A process recorded both firings, started the run for 03.12 only, and died.
-        run_id = await system.manager.start_scenario(
+        run_id = await system.manager.control.start_scenario(
             chat_id=CHAT,
             user_id=CHAT,
             scenario="book_rooms",
