@@ -1,11 +1,11 @@
 """Which bookings are still on the site, for the reminders (``core.reminders.LiveBookings``).
 
-A booking is read back with the account that made it, as a run would log in: the user's
-own (/login), else the club's. Users without an account of their own all book with the
-club's, so one session reads every booking of theirs: a pass opens one session per
-account, not per reminder. An account that cannot be read (the site down, the login
-refused, a page the adapter does not know) is left out, and its users' reminders go
-unchecked.
+A booking was made with the user's own account (/login) or, before they had one or
+after /logout, with the club's. Booking numbers are the site's own, so a user's live
+bookings are those on their own account and those on the club's: one session reads the
+club's account for every user of a pass, one more each own account. An account that
+cannot be read (the site down, the login refused, a page the adapter does not know)
+leaves its users' reminders unchecked rather than wrongly cancelled.
 """
 
 from __future__ import annotations
@@ -30,18 +30,28 @@ class StillBooked:
         self._vault = vault
 
     async def live_numbers(self, user_ids: Sequence[int]) -> dict[int, frozenset[str]]:
-        accounts: dict[str | None, list[int]] = {}  # None: the club's account
+        own: dict[str, list[int]] = {}  # an own account's username: its users
+        club_users: list[int] = []
         for user_id in user_ids:
             personal = await self._vault.credentials(user_id)
-            accounts.setdefault(personal.username if personal else None, []).append(user_id)
-        live: dict[int, frozenset[str]] = {}
-        for users in accounts.values():
+            if personal is None:
+                club_users.append(user_id)
+            else:
+                own.setdefault(personal.username, []).append(user_id)
+        club: frozenset[str] | None = frozenset()  # no club account: nothing booked on it
+        if self._work.club_account:
+            # A club user's saved cookies are the club's session: no extra login.
+            club = await self._read(club_users[0] if club_users else None)
+        if club is None:
+            return {}
+        live = dict.fromkeys(club_users, club)
+        for users in own.values():
             numbers = await self._read(users[0])
             if numbers is not None:
-                live.update(dict.fromkeys(users, numbers))
+                live.update(dict.fromkeys(users, numbers | club))
         return live
 
-    async def _read(self, user_id: int) -> frozenset[str] | None:
+    async def _read(self, user_id: int | None) -> frozenset[str] | None:
         """The live bookings of ``user_id``'s account; None when the site cannot say."""
         try:
             # The language only words a missing club account, which is logged, not shown.

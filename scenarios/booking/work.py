@@ -75,6 +75,11 @@ class PortalWork:
         self._open: dict[str, tuple[AsyncExitStack, BookingSession, BrowserContext]] = {}
         self._failed_logins: dict[str, bytes] = {}  # pictures of logins that failed
 
+    @property
+    def club_account(self) -> bool:
+        """Whether the club's shared account is configured."""
+        return bool(self._account.username and self._account.password)
+
     async def personal(self, user_id: int) -> bool:
         """Whether the user's runs log in with their own account (``/login``)."""
         return await self._vault.credentials(user_id) is not None
@@ -150,21 +155,23 @@ class PortalWork:
             )  # fmt: skip
 
     @asynccontextmanager
-    async def reader(self, user_id: int, lang: Lang) -> AsyncIterator[BookingSession]:
+    async def reader(self, user_id: int | None, lang: Lang) -> AsyncIterator[BookingSession]:
         """A logged-in session outside any run, for reading (the agent API's free rooms
-        and bookings): the user's account as a run would use, closed after the block. A
-        surprising page fails it (no brain: there is no run to ask about it)."""
-        personal = await self._vault.credentials(user_id)
+        and bookings): the user's account as a run would use (``None``: the club's, on a
+        fresh context), closed after the block. A surprising page fails it (no brain:
+        there is no run to ask about it)."""
+        personal = await self._vault.credentials(user_id) if user_id is not None else None
         if personal is not None:
             username, password = personal.username, personal.password.get_secret_value()
         else:
             username, password = _club_login(self._account, tr(Book.NO_ACCOUNT, lang))
-        state = await self._vault.session(user_id)
+        state = await self._vault.session(user_id) if user_id is not None else None
         async with self._pool.context(storage_state=state) as context:
             session = self._system.open_session(context, username=username, password=password)
             try:
                 await session.ensure_logged_in()
-                await self._vault.save_session(user_id, await session.storage_state())
+                if user_id is not None:
+                    await self._vault.save_session(user_id, await session.storage_state())
                 yield session
             finally:
                 await session.close()

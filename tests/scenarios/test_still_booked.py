@@ -273,6 +273,22 @@ async def test_a_pass_reads_each_account_once_and_nothing_when_nothing_is_due(
     }
 
 
+async def test_a_booking_made_on_the_clubs_account_before_a_login_is_still_reminded_of(
+    site: Site, reminders: Reminders, storage: Storage, sink: CollectingSink,
+    system: CountingSystem, vault: CredentialVault,
+) -> None:  # fmt: skip
+    """Booked with the club's account, then /login: their own account does not list it,
+    the club's does — the reminder goes out, not cancelled as gone."""
+    (made,) = await site.book(1)
+    await vault.save_credentials(9, "chess", SecretStr("chess-demo"))
+    await remind(reminders, storage, 9, "run9", [made])
+
+    assert await reminders.send_due(HOUR_BEFORE) == 1
+    assert sorted(system.opened) == ["chess", "club"]
+    assert texts(sink) == {9: TEXT + f"{made.room}."}
+    assert await state_of(storage, "run9") is ReminderState.SENT
+
+
 async def test_reminders_of_users_who_turned_them_off_do_not_read_the_site(
     site: Site, reminders: Reminders, storage: Storage, system: CountingSystem
 ) -> None:
