@@ -6,6 +6,7 @@ More subscribers (metrics) can be added with ``EventBus.subscribe``.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, ClassVar, Literal, Protocol
 
@@ -182,15 +183,18 @@ class EventBus:
         self._subscribers.append(subscriber)
 
     async def publish(self, event: BaseEvent) -> None:
-        data = event.data()
-        log.info(event.kind, chat_id=event.chat_id, run_id=event.run_id, **data)
-        if self._store is not None and event.stored:
-            try:
-                await self._store.append(
-                    event.kind, chat_id=event.chat_id, run_id=event.run_id, data=data
-                )
-            except ClubError:
-                # Losing an audit record must not lose the user's work.
-                log.exception("event.store_failed", event_kind=event.kind)
+        store = self._store if event.stored else None
+        # Dumped only for a reader: most events are neither stored nor logged at INFO.
+        if store is not None or log.is_enabled_for(logging.INFO):
+            data = event.data()
+            log.info(event.kind, chat_id=event.chat_id, run_id=event.run_id, **data)
+            if store is not None:
+                try:
+                    await store.append(
+                        event.kind, chat_id=event.chat_id, run_id=event.run_id, data=data
+                    )
+                except ClubError:
+                    # Losing an audit record must not lose the user's work.
+                    log.exception("event.store_failed", event_kind=event.kind)
         for subscriber in self._subscribers:
             await subscriber(event)

@@ -183,13 +183,58 @@ class RedisSpendLedger:
         return float(value) if value is not None else 0.0
 
 
+# Claims made in one event-loop iteration go as one script call: each update's claim
+# (``bot.middlewares.once``) costs a fraction of a command of its own.
+_CLAIM_ALL = """
+local won = {}
+for i, key in ipairs(KEYS) do
+  won[i] = redis.call('SET', key, ARGV[1], 'NX', 'EX', ARGV[2]) and 1 or 0
+end
+return won
+"""
+
+_Claim = tuple[str, asyncio.Future[bool]]
+
+
 class ClaimOnce:
-    """First caller to claim a key wins until it expires (one process fires each job)."""
+    """First caller to claim a key wins until it expires (one process fires each job, one
+    delivery of an update is handled)."""
 
     def __init__(self, redis: RedisClient, *, prefix: str = "clubman:claim:") -> None:
         self._redis = redis
         self._prefix = prefix
+        self._claim_all = redis.register_script(_CLAIM_ALL)
+        self._waiting: dict[tuple[str, int], list[_Claim]] = {}
+        self._sending: set[asyncio.Task[None]] = set()
 
     async def claim(self, key: str, *, owner: str, ttl_seconds: int) -> bool:
-        with translate_errors(f"claiming {key}"):
-            return bool(await self._redis.set(self._prefix + key, owner, nx=True, ex=ttl_seconds))
+        loop = asyncio.get_running_loop()
+        if not self._waiting:
+            loop.call_soon(self._send)
+        won: asyncio.Future[bool] = loop.create_future()
+        self._waiting.setdefault((owner, ttl_seconds), []).append((self._prefix + key, won))
+        return await won
+
+    def _send(self) -> None:
+        waiting, self._waiting = self._waiting, {}
+        for (owner, ttl), claims in waiting.items():
+            task = asyncio.create_task(self._claim(owner, ttl, claims))
+            self._sending.add(task)
+            task.add_done_callback(self._sending.discard)
+
+    async def _claim(self, owner: str, ttl: int, claims: list[_Claim]) -> None:
+        try:
+            with translate_errors(f"claiming {len(claims)} keys"):
+                won = await self._claim_all(keys=[key for key, _ in claims], args=[owner, ttl])
+        except asyncio.CancelledError:
+            for _, future in claims:
+                future.cancel()
+            raise
+        except Exception as exc:  # StorageError, or a bug: every caller hears of it
+            for _, future in claims:
+                if not future.done():
+                    future.set_exception(exc)
+            return
+        for (_, future), first in zip(claims, won, strict=True):
+            if not future.done():  # its caller may have been cancelled meanwhile
+                future.set_result(bool(first))

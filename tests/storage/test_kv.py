@@ -7,7 +7,7 @@ from datetime import date
 
 import pytest
 
-from core.errors import StorageError
+from core.errors import StorageError, StorageUnavailable
 from storage.kv import ClaimOnce, KeyLocks, RedisCache, RedisSpendLedger
 from storage.redis_client import RedisClient
 
@@ -61,6 +61,46 @@ async def test_claim_once_has_one_winner(redis: RedisClient) -> None:
         *(claims.claim("job:1", owner=f"p{n}", ttl_seconds=30) for n in range(5))
     )
     assert results.count(True) == 1
+
+
+async def test_claims_made_together_each_get_their_own_answer_in_one_call(
+    redis: RedisClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    claims = ClaimOnce(redis)
+    await claims.claim("update:7", owner="bot", ttl_seconds=60)  # delivered before
+    calls: list[int] = []
+    script = claims._claim_all
+
+    async def counted(*, keys: list[str], args: list[str | int]) -> list[int]:
+        calls.append(len(keys))
+        return await script(keys=keys, args=args)
+
+    monkeypatch.setattr(claims, "_claim_all", counted)
+    won = await asyncio.gather(
+        *(claims.claim(f"update:{n}", owner="bot", ttl_seconds=60) for n in range(5, 10)),
+        claims.claim("update:5", owner="bot", ttl_seconds=60),  # the same update twice
+        claims.claim("job:1", owner="scheduler", ttl_seconds=30),
+    )
+    assert won == [True, True, False, True, True, False, True]
+    assert sorted(calls) == [1, 6]  # one call per owner and retention, not per key
+    assert 0 < await redis.ttl("clubman:claim:job:1") <= 30
+    assert 30 < await redis.ttl("clubman:claim:update:9") <= 60
+
+
+async def test_a_claim_that_storage_cannot_answer_fails_every_caller(
+    redis: RedisClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    claims = ClaimOnce(redis)
+
+    async def down(*, keys: list[str], args: list[str | int]) -> list[int]:
+        raise StorageUnavailable("redis is down")
+
+    monkeypatch.setattr(claims, "_claim_all", down)
+    results = await asyncio.gather(
+        *(claims.claim(f"update:{n}", owner="bot", ttl_seconds=60) for n in range(3)),
+        return_exceptions=True,
+    )
+    assert all(isinstance(r, StorageUnavailable) for r in results)
 
 
 async def test_an_expired_lock_taken_by_another_is_not_released_by_the_first(
