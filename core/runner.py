@@ -14,10 +14,9 @@ same task: no restart needed. The user is told once that it will finish later.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping
 from datetime import timedelta
-from typing import Any, TypeVar
+from typing import Any
 from zoneinfo import ZoneInfo
 
 import structlog
@@ -34,7 +33,8 @@ from core.events import (
     StepStarted,
     StepSucceeded,
 )
-from core.output import OutputSink, Progress, Reply, StepState, StepView
+from core.outage import OutagePolicy, StoragePause
+from core.output import OutputSink, Progress, Reply
 from core.pause import NeedsAnswer, QuestionSpec
 from core.reminders import LiveBookings, Reminders
 from core.replies import Replies, question_output
@@ -51,20 +51,9 @@ from core.store import (
 )
 from core.texts import Run, tr
 
-__all__ = ["OutagePolicy", "ScenarioRunner"]
+__all__ = ["ScenarioRunner"]
 
 log = structlog.get_logger("clubman.runner")
-
-_T = TypeVar("_T")
-
-
-@dataclass(frozen=True)
-class OutagePolicy:
-    """How a run waits for storage to come back: backoff from ``first`` to ``longest``
-    seconds between tries (short enough to notice a return within seconds)."""
-
-    first: float = 0.5
-    longest: float = 5.0
 
 
 class ScenarioRunner:
@@ -105,27 +94,15 @@ class ScenarioRunner:
         scenario = self.scenario_of(run)
         if scenario is None or run.status is not RunStatus.DONE:
             return None
-        return self._context(run, *_checkpointed(run, scenario))
+        return self._context(run, *scenario.checkpointed(run))
 
     def progress(self, run: ScenarioRun, *, current: str | None = None) -> Progress:
-        lang = as_lang(run.lang)
         scenario = self.scenario_of(run)
-        records = {step.name: step.status for step in run.steps}
-        views: list[StepView] = []
-        for step in scenario.steps() if scenario else []:
-            record = records.get(step.name)
-            if record is StepStatus.DONE:
-                state = StepState.DONE
-            elif record is StepStatus.FAILED:
-                state = StepState.FAILED
-            elif step.name == current:
-                state = StepState.RUNNING
-            else:
-                state = StepState.PENDING
-            views.append(StepView(name=step.name, label=step.label(lang), state=state))
-        title = scenario.title(lang) if scenario else run.scenario
+        if scenario is not None:
+            return scenario.progress(run, current=current)
+        lang = as_lang(run.lang)  # a scenario no longer registered: its name, no steps
         return Progress(
-            chat_id=run.chat_id, run_id=run.short_id, title=title, steps=views, lang=lang
+            chat_id=run.chat_id, run_id=run.short_id, title=run.scenario, steps=[], lang=lang
         )
 
     async def ask(self, run: ScenarioRun, question: QuestionSpec) -> None:
@@ -252,7 +229,7 @@ class ScenarioRunner:
         if after is not None:
             await asyncio.gather(after, return_exceptions=True)
         structlog.contextvars.bind_contextvars(run_id=run_id)
-        pause = _Pause(self._outage, self._sink, None)
+        pause = StoragePause(self._outage, self._sink, None)
         run = await pause.through(lambda: self._storage.runs.get(run_id))
         if run is None or run.status is not RunStatus.RUNNING:
             return
@@ -268,7 +245,7 @@ class ScenarioRunner:
 
     async def _run_steps(self, run: ScenarioRun, scenario: StepScenario[Any]) -> None:
         run_id = run.short_id
-        slots, results = _checkpointed(run, scenario)
+        slots, results = scenario.checkpointed(run)
         pause = self._pause(run)
         if run.runner != self._storage.locks.holder:  # ours now (``resume_all``)
             run.runner = self._storage.locks.holder
@@ -310,7 +287,7 @@ class ScenarioRunner:
             await self._bus.publish(
                 StepSucceeded(
                     chat_id=run.chat_id, run_id=run_id, step=step.name, result=result,
-                    duration_ms=_millis(record),
+                    duration_ms=record.duration_ms,
                 )
             )  # fmt: skip
         await self.replies.show_progress(run, self.progress(run))
@@ -359,7 +336,7 @@ class ScenarioRunner:
                 chat_id=run.chat_id, run_id=run.short_id, step=step, error=error,
                 error_kind=type(exc).__name__ if exc is not None else "crashed",
                 portal=isinstance(exc, PortalError),
-                duration_ms=_millis(record),
+                duration_ms=record.duration_ms,
             )
         )  # fmt: skip
         message = _failure_text(exc, as_lang(run.lang))
@@ -375,7 +352,7 @@ class ScenarioRunner:
         *,
         summary: str | None = None,
         error: str | None = None,
-        pause: _Pause | None = None,
+        pause: StoragePause | None = None,
     ) -> None:
         run.status = status
         run.summary = summary
@@ -393,26 +370,16 @@ class ScenarioRunner:
             )
         )
 
-    async def _checkpoint(self, run: ScenarioRun, pause: _Pause | None = None) -> None:
+    async def _checkpoint(self, run: ScenarioRun, pause: StoragePause | None = None) -> None:
         """Save ``run``, waiting out a storage outage (see the module's docstring)."""
         await (pause or self._pause(run)).through(lambda: self._storage.runs.save(run))
 
-    def _pause(self, run: ScenarioRun) -> _Pause:
+    def _pause(self, run: ScenarioRun) -> StoragePause:
         lang = as_lang(run.lang)
         text = tr(Run.PAUSED_OUTAGE, lang, title=self.progress(run).title)
-        return _Pause(self._outage, self._sink, Reply(chat_id=run.chat_id, text=text, lang=lang))
-
-
-def _checkpointed(
-    run: ScenarioRun, scenario: StepScenario[Any]
-) -> tuple[Any, dict[str, dict[str, Any]]]:
-    """The run's slots and the results of its done steps, as last saved."""
-    slots = scenario.slot_model.model_validate(run.slots)
-    return slots, {s.name: s.result for s in run.steps if s.status is StepStatus.DONE}
-
-
-def _millis(record: StepRecord) -> float:
-    return round((record.finished_at - record.started_at).total_seconds() * 1000, 1)
+        return StoragePause(
+            self._outage, self._sink, Reply(chat_id=run.chat_id, text=text, lang=lang)
+        )
 
 
 def _failure_text(exc: ClubError | None, lang: Lang) -> str:
@@ -424,27 +391,3 @@ def _failure_text(exc: ClubError | None, lang: Lang) -> str:
     if isinstance(exc, BrowserError):
         return tr(Run.FAILED, lang, reason=tr(Run.BROWSER_TROUBLE, lang))
     return tr(Run.APOLOGY, lang)
-
-
-class _Pause:
-    """One run task's waits for storage: each call is tried until storage answers; the
-    user hears once (``notice``, None: nobody to tell yet) that it will finish later."""
-
-    def __init__(self, policy: OutagePolicy, sink: OutputSink, notice: Reply | None) -> None:
-        self._policy = policy
-        self._sink = sink
-        self._notice = notice
-
-    async def through(self, call: Callable[[], Awaitable[_T]]) -> _T:
-        delay = self._policy.first
-        while True:
-            try:
-                return await call()
-            except StorageUnavailable as exc:
-                log.warning("run.storage_unavailable", error=exc.message, retry_in=delay)
-                if self._notice is not None:
-                    # Straight to the view: storage is what is missing, it cannot keep this.
-                    await self._sink.deliver(self._notice)
-                    self._notice = None
-                await asyncio.sleep(delay)
-                delay = min(delay * 2, self._policy.longest)

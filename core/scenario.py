@@ -16,12 +16,13 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from core.authz import Actor
 from core.calendar import CalendarEvent
-from core.commands import Command, Lang
+from core.commands import Command, Lang, as_lang
 from core.events import BaseEvent
 from core.nlu import Decision, Intent, Places, SlotParseError, parse_slot, question_for
-from core.output import Option
+from core.output import Option, Progress, StepState, StepView
 from core.pause import NeedsAnswer, QuestionSpec
 from core.reminders import BookedRequest
+from core.store import ScenarioRun, StepStatus
 from core.texts import Run, Text, tr
 
 __all__ = [
@@ -145,6 +146,33 @@ class StepScenario(BaseScenario, Generic[S]):
 
     def title(self, lang: Lang) -> str:
         return tr(self.title_text, lang)
+
+    def checkpointed(self, run: ScenarioRun) -> tuple[Any, dict[str, dict[str, Any]]]:
+        """``run``'s slots and the results of its done steps, as last saved."""
+        slots = self.slot_model.model_validate(run.slots)
+        return slots, {s.name: s.result for s in run.steps if s.status is StepStatus.DONE}
+
+    def progress(self, run: ScenarioRun, *, current: str | None = None) -> Progress:
+        """``run``'s steps as the views show them: done, failed, running (``current``)
+        or still to come."""
+        lang = as_lang(run.lang)
+        records = {step.name: step.status for step in run.steps}
+        views: list[StepView] = []
+        for step in self.steps():
+            record = records.get(step.name)
+            if record is StepStatus.DONE:
+                state = StepState.DONE
+            elif record is StepStatus.FAILED:
+                state = StepState.FAILED
+            elif step.name == current:
+                state = StepState.RUNNING
+            else:
+                state = StepState.PENDING
+            views.append(StepView(name=step.name, label=step.label(lang), state=state))
+        return Progress(
+            chat_id=run.chat_id, run_id=run.short_id, title=self.title(lang), steps=views,
+            lang=lang,
+        )  # fmt: skip
 
     def initial_slots(self, decision: Decision) -> dict[str, Any]:
         """Slots found in the command's text, in their JSON form."""

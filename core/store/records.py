@@ -145,6 +145,10 @@ class StepRecord(BaseModel):
     started_at: datetime
     finished_at: datetime
 
+    @property
+    def duration_ms(self) -> float:
+        return round((self.finished_at - self.started_at).total_seconds() * 1000, 1)
+
 
 class OptionRecord(BaseModel):
     id: str
