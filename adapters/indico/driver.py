@@ -8,7 +8,7 @@ cannot press a look-alike button, and under the network guard, so it cannot chan
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 from playwright.async_api import BrowserContext, Page
 from playwright.async_api import Error as PlaywrightError
@@ -16,19 +16,13 @@ from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
 from core.booking.errors import PortalUnavailable, UnexpectedPage
 from core.booking.models import PageSummary
-from core.browser.controls import press
+from core.browser.controls import CLICKABLE_ROLES, press
 from core.browser.guard import NetworkGuard
 from core.browser.pages import close_page, open_page, storage_state
 from core.browser.summary import summarize
 from core.errors import BrowserError
 
-__all__ = ["CLICKABLE_ROLES", "PageDriver"]
-
-
-ClickRole = Literal["button", "link", "checkbox", "radio", "tab", "menuitem", "option"]
-CLICKABLE_ROLES: dict[str, ClickRole] = {
-    role: role for role in ("button", "link", "checkbox", "radio", "tab", "menuitem", "option")
-}
+__all__ = ["PageDriver"]
 
 
 class PageDriver:

@@ -14,7 +14,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from datetime import date, time
 from time import monotonic as time_now
-from typing import Any, Literal, TypeVar
+from typing import Any, TypeVar
 
 import structlog
 from playwright.async_api import BrowserContext, Page
@@ -26,6 +26,7 @@ from adapters.refportal.pages.login import LoginPage
 from adapters.refportal.pages.my import MY_PATH, MyBookingsPage
 from adapters.refportal.pages.rooms import RoomsPage
 from adapters.refportal.retry import Bounced, RetryPolicy, Transient, translate, with_retries
+from adapters.refportal.site import MAY_CHANGE, RULES
 from core.booking.errors import (
     BookingRejected,
     OutcomeUnknown,
@@ -34,33 +35,19 @@ from core.booking.errors import (
     SlotTaken,
     UnexpectedPage,
 )
-from core.booking.models import Availability, Booking, Building, Catalogue, PageSummary, Room, Rules
+from core.booking.models import Availability, Booking, Building, Catalogue, PageSummary, Room
 from core.booking.port import OnRetry
-from core.browser.controls import press
+from core.browser.controls import CLICKABLE_ROLES, press
 from core.browser.guard import NetworkGuard
 from core.browser.pages import close_page, open_page, storage_state
 from core.browser.summary import summarize
 from core.errors import BrowserError
 
-__all__ = ["CLICKABLE_ROLES", "MAY_CHANGE", "PortalSession"]
+__all__ = ["PortalSession"]
 
 _MY_FRESH_SECONDS = 2.0  # how old a «Мои брони» page may be and still be read in place
-# The portal's rules (portal/rules.py); its pages do not state them.
-RULES = Rules(
-    opens=time(8, 0), closes=time(22, 0), step_minutes=30, longest_minutes=240, horizon_days=14
-)
-
-# What a brain-chosen action may send a change to, per step (paths; anything else that is
-# not a read is blocked): logging in and acknowledging the rules notice; booking.
-MAY_CHANGE: dict[str, tuple[str, ...]] = {"login": ("/login", "/notice"), "book": ("/book",)}
-
 T = TypeVar("T")
 log = structlog.get_logger("clubman.portal")
-
-ClickRole = Literal["button", "link", "checkbox", "radio", "tab", "menuitem", "option"]
-CLICKABLE_ROLES: dict[str, ClickRole] = {
-    role: role for role in ("button", "link", "checkbox", "radio", "tab", "menuitem", "option")
-}
 
 
 class PortalSession:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Collection
+from typing import Literal
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
@@ -22,7 +23,13 @@ from core.browser.guard import NetworkGuard
 from core.browser.harm import ControlRefused, is_forbidden
 from core.browser.summary import Control, read_controls
 
-__all__ = ["SETTLE_MS", "find_control", "press"]
+__all__ = ["CLICKABLE_ROLES", "SETTLE_MS", "ClickRole", "find_control", "press"]
+
+# The roles of controls a brain-chosen action may click, as Playwright names them.
+ClickRole = Literal["button", "link", "checkbox", "radio", "tab", "menuitem", "option"]
+CLICKABLE_ROLES: dict[str, ClickRole] = {
+    role: role for role in ("button", "link", "checkbox", "radio", "tab", "menuitem", "option")
+}
 
 # How long the page is watched after the click before it is judged, whatever its load
 # state says («networkidle» on an idle page returns at once, and a handler may wait before
