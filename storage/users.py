@@ -7,6 +7,7 @@ from core.store.records import User, UserProfile, utcnow
 from storage.documents import PreferenceDocument, UserDocument, stored
 from storage.errors import translate_errors
 from storage.pins import Pins
+from storage.profiles import ProfileLoader
 from storage.redis_client import RedisClient
 
 __all__ = ["PreferenceRepository", "UserRepository"]
@@ -41,6 +42,7 @@ class UserRepository:
         self._ttl = profile_ttl
         self._pins: Pins[int, UserProfile] = Pins()
         self._swap = redis.register_script(_SWAP)
+        self._loader = ProfileLoader()
 
     def pin(self, telegram_id: int) -> None:
         self._pins.pin(telegram_id)
@@ -83,38 +85,11 @@ class UserRepository:
     async def _upsert_profile(
         self, telegram_id: int, *, name: str, language: str, learned: bool
     ) -> UserProfile:
-        """The stored user's profile, the user created first if new.
-
-        An upsert that only inserts ($setOnInsert): a new user's profile is what it
-        inserted, in one round trip; an existing user's is read after it. (findAndModify
-        would return either in one, but on an existing user SecantusDB scans the whole
-        collection: 12 ms at 2 000 users, measured; these two stay flat.) A new user's
-        first message is the one this keeps short; a returning user's profile is mostly
-        still cached.
-        """
+        """The stored user's profile, the user created first if new (``ProfileLoader``)."""
         row = UserDocument(
             telegram_id=telegram_id, name=name, language=language, language_learned=learned
         ).model_dump(exclude={"id", "revision_id"})
-        try:
-            with translate_errors(f"loading user {telegram_id}"):
-                written = await UserDocument.get_pymongo_collection().update_one(
-                    {"telegram_id": telegram_id}, {"$setOnInsert": row}, upsert=True
-                )
-            if written.upserted_id is not None:
-                return UserProfile.model_validate(row)
-        except DuplicateKey:  # two first messages raced to insert: the other one did
-            pass
-        found = await self._find_profile(telegram_id)
-        assert found is not None  # it exists by now; users are never deleted
-        return found
-
-    @staticmethod
-    async def _find_profile(telegram_id: int) -> UserProfile | None:
-        with translate_errors(f"loading user {telegram_id}"):
-            found = await UserDocument.get_pymongo_collection().find_one(
-                {"telegram_id": telegram_id}, projection=dict.fromkeys(UserProfile.model_fields, 1)
-            )
-        return None if found is None else UserProfile.model_validate(found)
+        return await self._loader.load(row)
 
     async def learn_language(
         self, known: UserProfile, language: str, *, chosen: bool = False

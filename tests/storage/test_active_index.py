@@ -10,6 +10,7 @@ import pytest
 from core.store import RunStatus, UserProfile
 from core.user_settings import UserSettings
 from storage import ScenarioRunDocument, Storage, UserDocument
+from storage import profiles as profiles_module
 
 
 def _run(chat_id: int, **fields: object) -> ScenarioRunDocument:
@@ -184,3 +185,40 @@ async def test_a_new_user_is_created_in_the_language_of_their_first_message(
     assert await settings.language(50, client="en", name="Ян", text="/start") == "en"
     unlearnt = await storage.users.get(50)
     assert unlearnt is not None and not unlearnt.language_learned
+
+
+async def test_profiles_missing_from_the_cache_are_loaded_together(
+    storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """New users are created as their first message says; a returning user keeps what is
+    stored; one bulk write and one read for all of them, the same user asked twice once."""
+    await storage.users.profile(60, name="Старый", language="ru")
+    returning = await storage.users.get(60)
+    assert returning is not None
+    returning.timezone = "Asia/Tokyo"
+    await storage.users.save(returning)
+    await storage.redis.flushdb()  # every cached profile expired
+    batches: list[int] = []
+    upsert_all = profiles_module._upsert_all
+
+    async def counted(rows: list[dict[str, Any]]) -> dict[int, UserProfile]:
+        batches.append(len(rows))
+        return await upsert_all(rows)
+
+    monkeypatch.setattr(profiles_module, "_upsert_all", counted)
+    loaded = await asyncio.gather(
+        storage.users.profile(60, name="Other", language="en"),
+        *(storage.users.profile(61 + n, name=f"Новый {n}", language="en") for n in range(20)),
+        storage.users.profile(61, name="Again", language="ru"),
+    )
+    assert batches == [21]
+    assert (loaded[0].name, loaded[0].language, loaded[0].timezone) == (
+        "Старый",
+        "ru",
+        "Asia/Tokyo",
+    )
+    assert [p.name for p in loaded[1:21]] == [f"Новый {n}" for n in range(20)]
+    assert loaded[21] == loaded[1]
+    assert len(await UserDocument.find(UserDocument.telegram_id == 61).to_list()) == 1
+    stored = await storage.users.get(80)
+    assert stored is not None and (stored.name, stored.language) == ("Новый 19", "en")
