@@ -5,6 +5,11 @@ deeply nested body (``RecursionError`` from the JSON parser) became an HTTP 500 
 traceback, and valid JSON that is no update a "Task exception was never retrieved". Here
 the body is parsed and validated first: anything else is answered 400 and handled not at
 all, and a task that still fails is logged, never left unretrieved.
+
+When the webhook stops, aiogram's handler closes the bot's HTTP session at once. A reply
+in flight was then cut off after Telegram had it, and the outbox's retry sent it a
+second time. Here stopping waits for the updates already taken; the session is the bot
+app's to close, after its outbox has drained.
 """
 
 from __future__ import annotations
@@ -49,3 +54,9 @@ class UpdateRequestHandler(SimpleRequestHandler):
             await self.dispatcher.feed_update(bot, update, **self.data)
         except Exception:  # noqa: BLE001 — the errors router handles ours; log the rest once
             log.exception("webhook.update_failed", update_id=update.update_id)
+
+    async def close(self) -> None:
+        """Wait for the updates already taken (their replies are in the outbox after it);
+        the bot's session stays open for the app to close."""
+        if self._background_feed_update_tasks:
+            await asyncio.gather(*self._background_feed_update_tasks, return_exceptions=True)
