@@ -106,7 +106,12 @@ async def main(mongo: str, redis: str, db: str, mode: str, *, text: str) -> None
         core = services.manager
         if mode == "start":
             await core.handle(Command(chat_id=CHAT, user_id=CHAT, text=text))
-        while await storage.runs.active_for_chat(CHAT) or await storage.runs.owing_replies():
+        # Until nothing is running or owed, and a reply taken for sending has been shown.
+        while (
+            await storage.runs.active_for_chat(CHAT)
+            or await storage.runs.owing_replies()
+            or core.runner.replies.in_flight
+        ):
             await asyncio.sleep(0.2)
         await core.runner.wait_idle()
     print("finished", flush=True)
