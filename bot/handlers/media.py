@@ -5,9 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from aiogram import Bot as TelegramBot
 from aiogram import Router
-from aiogram.fsm.context import FSMContext
 from aiogram.types import Message
 
 from bot.filters import has_caption, is_media
@@ -17,20 +15,8 @@ from core.texts import Bot, tr
 
 if TYPE_CHECKING:
     from bot.sink import TelegramSink
-    from core.manager import NLUManager
 
 __all__ = ["router"]
-
-
-async def caption(
-    message: Message,
-    manager: NLUManager,
-    state: FSMContext,
-    sink: TelegramSink,
-    lang: Lang,
-    bot: TelegramBot,
-) -> None:
-    await submit(message, manager, state, sink, lang, bot)
 
 
 async def not_text(message: Message, sink: TelegramSink, lang: Lang) -> None:
@@ -40,6 +26,6 @@ async def not_text(message: Message, sink: TelegramSink, lang: Lang) -> None:
 def router() -> Router:
     """A fresh router (a router joins one dispatcher only; restarts build new ones)."""
     router = Router(name=__name__)
-    router.message.register(caption, has_caption)
+    router.message.register(submit, has_caption)
     router.message.register(not_text, is_media)
     return router

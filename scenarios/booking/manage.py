@@ -116,11 +116,6 @@ class _PortalScenario(StepScenario[ManageSlots]):
         self._catalogues = catalogues
         self._owners = owners
 
-    async def _theirs(self, ctx: StepContext[Any]) -> list[Booking]:
-        """The bookings on the site the run's asker may see and cancel."""
-        session = await self._work.session(ctx)
-        return await self._owners.theirs(ctx.actor, await session.my_bookings())
-
     def _describe(self, bookings: Sequence[Booking], lang: Lang) -> str:
         return describe(bookings, self._catalogues.current, lang)
 
@@ -147,7 +142,9 @@ class ListBookings(_PortalScenario):
         return [Step("read", Bookings.STEP_READ, self._read)]
 
     async def _read(self, ctx: StepContext[Any]) -> Listed:
-        requests = group_requests(await self._theirs(ctx), ctx.slots)
+        session = await self._work.session(ctx)
+        theirs = await self._owners.theirs(ctx.actor, await session.my_bookings())
+        requests = group_requests(theirs, ctx.slots)
         catalogue = self._catalogues.current
         return Listed(
             lines=[_line(request, catalogue, ctx.lang) for request in requests],
@@ -192,10 +189,11 @@ class CancelBooking(_PortalScenario):
         ]
 
     async def _choose(self, ctx: StepContext[Any]) -> Chosen:
-        requests = group_requests(await self._theirs(ctx), ctx.slots)
+        session = await self._work.session(ctx)
+        every = await session.my_bookings()
+        requests = group_requests(await self._owners.theirs(ctx.actor, every), ctx.slots)
         if not requests:
-            session = await self._work.session(ctx)
-            others = group_requests(await session.my_bookings(), ctx.slots)
+            others = group_requests(every, ctx.slots)
             raise ScenarioError(ctx.tr(Bookings.NOT_YOURS if others else Bookings.NOT_FOUND))
         request = requests[0]
         if len(requests) > 1:
