@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import structlog
 from pydantic import SecretStr
 
-from app.systems import choose_system, default_profile
+from app.systems import choose_system, words_file
 from core.accounts import AccountService
 from core.agent import AgentService, Confirmations
 from core.app import build_core
@@ -101,7 +101,7 @@ def catalogues_for(
         read=read,
         cache=FileCache(settings.data_dir / "cache"),
         key=f"{kind}:{settings.portal.url or 'in-process'}",
-        profile=load_profile(settings.portal.profile or default_profile(kind)),
+        profile=load_profile(words_file(settings.portal)),
         clock=clock,
     )
 
@@ -116,7 +116,7 @@ async def current_catalogue(settings: Settings) -> Catalogue:
         async def read() -> Catalogue:
             url, account = await stack.enter_async_context(_portal(settings))
             pool = await stack.enter_async_context(_browser_pool(settings))
-            system = choose_system(settings.portal.kind, url)
+            system = choose_system(settings.portal, url)
             return await read_catalogue(pool, system, account)
 
         catalogues = catalogues_for(settings, read=read, clock=SystemClock())
@@ -157,7 +157,7 @@ async def _open(
     sends the due reminders of bookings (only the bot's does)."""
     async with AsyncExitStack() as stack:
         url, account = await stack.enter_async_context(_portal(settings))
-        system = choose_system(settings.portal.kind, url)
+        system = choose_system(settings.portal, url)
         pool = await stack.enter_async_context(_browser_pool(settings))
         vault = CredentialVault(storage, settings.security.encryption_key)
         bus = EventBus(storage.events)

@@ -17,7 +17,7 @@ from pydantic import SecretStr
 from app.compose import open_core, open_settings_storage
 from app.runtime import run as run_loop
 from app.runtime import settle_heap
-from app.systems import default_profile
+from app.systems import preload_adapter
 from bot.factory import BotApp, check_access, open_bot_app, webhook_app
 from bot.metrics_http import metrics_app
 from core.metrics import Metrics
@@ -137,7 +137,7 @@ async def serve(
 def preload(settings: Settings) -> None:
     """Import what ``serve`` would import lazily (the configured adapter, the in-process
     reference portal), so a supervisor's forked workers start with nothing left to import."""
-    default_profile(settings.portal.kind)
+    preload_adapter(settings.portal.kind)
     if not settings.portal.url:
         import portal.server  # noqa: F401
 

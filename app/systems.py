@@ -1,7 +1,9 @@
 """The booking systems the product can drive: ``PORTAL__KIND`` → adapter.
 
 Adding a system is a package under ``adapters/``, a loader here and one line in
-``_SYSTEMS``. Only the configured adapter is imported (the others cost start-up time).
+``_SYSTEMS``; a site that is the usual few pages needs no package at all, only a site
+profile run by ``profile`` (``PORTAL__KIND=profile``, ``PORTAL__PROFILE=site.yaml``).
+Only the configured adapter is imported (the others cost start-up time).
 """
 
 from __future__ import annotations
@@ -12,29 +14,50 @@ from pathlib import Path
 
 from core.booking import BookingSystem
 from core.errors import ConfigError
+from core.settings import PortalSettings
 
-__all__ = ["choose_system", "default_profile", "kinds"]
+__all__ = ["choose_system", "kinds", "preload_adapter", "words_file"]
 
 
 @dataclass(frozen=True, slots=True)
 class _Adapter:
-    open: Callable[[str], BookingSystem]
-    profile: Path | None = None
+    open: Callable[[str, PortalSettings], BookingSystem]
+    words: Path | None = None  # the local words for the site's buildings it ships (TOML)
+    # Its PORTAL__PROFILE is a site profile (with the words in it), not a words file.
+    site_profile: bool = False
 
 
 def _indico() -> _Adapter:
     from adapters.indico import IndicoSystem
 
-    return _Adapter(open=IndicoSystem)
+    return _Adapter(open=lambda url, _: IndicoSystem(url))
 
 
 def _refportal() -> _Adapter:
     from adapters.refportal import PROFILE, RefPortal
 
-    return _Adapter(open=RefPortal, profile=PROFILE)
+    return _Adapter(open=lambda url, _: RefPortal(url), words=PROFILE)
 
 
-_SYSTEMS: dict[str, Callable[[], _Adapter]] = {"indico": _indico, "refportal": _refportal}
+def _profile() -> _Adapter:
+    from adapters.profile import ProfileSystem, load_site_profile
+
+    def open_system(url: str, portal: PortalSettings) -> BookingSystem:
+        if portal.profile is None:
+            raise ConfigError(
+                "PORTAL__KIND=profile needs PORTAL__PROFILE: the site profile's path "
+                "(profiles/*.yaml; see docs/profiles.md)"
+            )
+        return ProfileSystem(url, load_site_profile(portal.profile))
+
+    return _Adapter(open=open_system, site_profile=True)
+
+
+_SYSTEMS: dict[str, Callable[[], _Adapter]] = {
+    "indico": _indico,
+    "profile": _profile,
+    "refportal": _refportal,
+}
 
 
 def kinds() -> list[str]:
@@ -48,10 +71,21 @@ def _adapter(kind: str) -> _Adapter:
     return load()
 
 
-def choose_system(kind: str, url: str) -> BookingSystem:
-    return _adapter(kind).open(url)
+def choose_system(portal: PortalSettings, url: str) -> BookingSystem:
+    """The configured booking system at ``url`` (a bad site profile is a ``ConfigError``
+    naming its line)."""
+    return _adapter(portal.kind).open(url, portal)
 
 
-def default_profile(kind: str) -> Path | None:
-    """The profile of local words the adapter ships, if any."""
-    return _adapter(kind).profile
+def words_file(portal: PortalSettings) -> Path | None:
+    """The file of local words for the site's buildings: ``PORTAL__PROFILE``, else the
+    one the adapter ships; none for a site profile (its words are part of it)."""
+    adapter = _adapter(portal.kind)
+    if adapter.site_profile:
+        return None
+    return portal.profile or adapter.words
+
+
+def preload_adapter(kind: str) -> None:
+    """Import the adapter now (for a supervisor's forked workers)."""
+    _adapter(kind)

@@ -70,8 +70,9 @@ class PortalSettings(BaseModel):
     # Which booking system the URL runs; each kind is one package under adapters/.
     kind: str = "refportal"
     url: str | None = None
-    # Local words for the site's buildings (TOML, see core/booking/profile.py); the
-    # adapter's own profile when unset.
+    # With kind "profile": the site profile (YAML, docs/profiles.md). With another kind:
+    # local words for the site's buildings (TOML, core/booking/profile.py), else the
+    # adapter's own.
     profile: Path | None = None
     username: str | None = None
     password: SecretStr | None = None

@@ -6,8 +6,8 @@ roles (no CSS classes or ids, so the portal's layout variants keep working).
 
 from __future__ import annotations
 
-from adapters.refportal.retry import RetryPolicy
 from adapters.refportal.session import PortalSession
 from adapters.refportal.system import PROFILE, RefPortal
+from core.browser.retry import RetryPolicy
 
 __all__ = ["PROFILE", "PortalSession", "RefPortal", "RetryPolicy"]

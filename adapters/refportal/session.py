@@ -25,7 +25,6 @@ from adapters.refportal.pages.book import BookPage, read_booking
 from adapters.refportal.pages.login import LoginPage
 from adapters.refportal.pages.my import MY_PATH, MyBookingsPage
 from adapters.refportal.pages.rooms import RoomsPage
-from adapters.refportal.retry import Bounced, RetryPolicy, Transient, translate, with_retries
 from adapters.refportal.site import MAY_CHANGE, RULES
 from core.booking.errors import (
     BookingRejected,
@@ -40,6 +39,7 @@ from core.booking.port import OnRetry
 from core.browser.controls import CLICKABLE_ROLES, press
 from core.browser.guard import NetworkGuard
 from core.browser.pages import close_page, open_page, storage_state
+from core.browser.retry import Bounced, RetryPolicy, Transient, translate, with_retries
 from core.browser.summary import summarize
 from core.errors import BrowserError
 

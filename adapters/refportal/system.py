@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from adapters.refportal.retry import RetryPolicy
 from adapters.refportal.session import PortalSession
 from core.booking import OnRetry
 from core.browser import BrowserContext
+from core.browser.retry import RetryPolicy
 
 __all__ = ["PROFILE", "RefPortal"]
 

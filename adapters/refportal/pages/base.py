@@ -6,8 +6,8 @@ from urllib.parse import urlsplit
 
 from playwright.async_api import Page, Response
 
-from adapters.refportal.retry import Bounced, Transient
 from core.booking.errors import UnexpectedPage
+from core.browser.retry import Bounced, Transient
 from core.browser.summary import summarize
 
 __all__ = ["LOGIN_PATH", "NOTICE_PATH", "alert_text", "land", "path_of"]

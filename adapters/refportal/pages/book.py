@@ -13,7 +13,6 @@ from playwright.async_api import Locator, Page
 
 from adapters.refportal.pages.base import alert_text, land, path_of
 from adapters.refportal.pages.common import hhmm, parse_day, parse_span
-from adapters.refportal.retry import Transient
 from core.booking.errors import (
     BookingRejected,
     OutcomeUnknown,
@@ -21,6 +20,7 @@ from core.booking.errors import (
     UnexpectedPage,
 )
 from core.booking.models import Booking
+from core.browser.retry import Transient
 from core.browser.summary import summarize
 
 __all__ = ["BOOKED_HEADING", "FORM_HEADING", "BookPage", "read_booking"]

@@ -10,9 +10,9 @@ from playwright.async_api import Dialog, Locator, Page
 
 from adapters.refportal.pages.base import land
 from adapters.refportal.pages.common import parse_day, parse_span
-from adapters.refportal.retry import Transient
 from core.booking.errors import UnexpectedPage
 from core.booking.models import Booking
+from core.browser.retry import Transient
 from core.browser.summary import summarize
 
 __all__ = ["MY_PATH", "MyBookingsPage"]

@@ -10,9 +10,9 @@ from typing import Any
 from playwright.async_api import Page
 
 from adapters.refportal.pages.base import LOGIN_PATH, land, path_of
-from adapters.refportal.retry import Bounced, Transient
 from core.booking.errors import BookingRejected, UnexpectedPage
 from core.booking.models import Availability, Interval, Room, RoomAvailability
+from core.browser.retry import Bounced, Transient
 from core.browser.summary import summarize
 
 __all__ = ["RoomsPage", "parse_grid"]

@@ -12,7 +12,7 @@ import pytest
 import pytest_asyncio
 
 from adapters.refportal import RefPortal
-from core.booking import Room
+from core.booking import BookingSystem, Room
 from core.browser import BrowserPool
 from portal.server import RunningPortal
 from tests.adapters.contract import BookingSystemContract, SiteBooking
@@ -32,7 +32,7 @@ class RefPortalHarness:
     end = time(20, 0)
 
     def __init__(self, portal: RunningPortal, pool: BrowserPool) -> None:
-        self.system = RefPortal(portal.url, retry=FAST)
+        self.system: BookingSystem = RefPortal(portal.url, retry=FAST)
         self._url = portal.url
         self._pool = pool
 

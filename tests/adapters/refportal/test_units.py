@@ -12,7 +12,6 @@ from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 from adapters.refportal import RetryPolicy
 from adapters.refportal.pages.common import parse_day, parse_span
 from adapters.refportal.pages.rooms import parse_grid
-from adapters.refportal.retry import Bounced, Transient, with_retries
 from core.booking import (
     Availability,
     BookingRejected,
@@ -26,6 +25,7 @@ from core.booking import (
     SlotTaken,
     UnexpectedPage,
 )
+from core.browser.retry import Bounced, Transient, with_retries
 from core.browser.summary import MAX_TEXT, _trim
 from core.errors import BrowserError, PortalError
 

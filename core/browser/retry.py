@@ -1,4 +1,5 @@
-"""Retries for transient portal failures and the translation of Playwright errors.
+"""Retries for transient site failures and the translation of Playwright errors, for the
+adapters that drive a booking site's pages.
 
 Page objects raise two internal signals: ``Transient`` (5xx page, timeout, network
 error: safe to try again) and ``Bounced`` (the portal sent us to the login page).
@@ -37,11 +38,11 @@ _NETWORK_MARKERS = ("net::ERR_", "NS_ERROR_", "interrupted by another navigation
 
 
 class Transient(Exception):
-    """Internal: a failure worth retrying (never leaves the package)."""
+    """Internal to an adapter: a failure worth retrying (never reaches its callers)."""
 
 
 class Bounced(Exception):
-    """Internal: the portal redirected to its login page."""
+    """Internal to an adapter: the site redirected to its login page."""
 
 
 @dataclass(frozen=True, slots=True)

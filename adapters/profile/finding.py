@@ -1,0 +1,80 @@
+"""A profile's ``Find`` on a page: its candidates tried in order, the first that matches
+anything wins; none matching is a ``ProfileMismatch`` naming the profile's line."""
+
+from __future__ import annotations
+
+from playwright.async_api import Locator as PwLocator
+from playwright.async_api import Page
+
+from adapters.profile.errors import ProfileMismatch
+from adapters.profile.loader import LoadedProfile
+from adapters.profile.parts import Find, Locator
+from core.browser.summary import summarize
+
+__all__ = ["Finder", "candidate"]
+
+
+def candidate(scope: Page | PwLocator, way: Locator) -> PwLocator:
+    """The Playwright locator for one candidate, inside ``scope``."""
+    exact = way.exact
+    if way.role is not None:
+        return scope.get_by_role(way.role, name=way.name, exact=exact)  # type: ignore[arg-type]
+    if way.label is not None:
+        return scope.get_by_label(way.label, exact=exact)
+    if way.text is not None:
+        return scope.get_by_text(way.text, exact=exact)
+    if way.css is not None:
+        return scope.locator(way.css)
+    return scope.locator(f"xpath={way.xpath}")
+
+
+class Finder:
+    """Finds a profile's elements on one page, naming the profile's line on failure."""
+
+    def __init__(self, loaded: LoadedProfile) -> None:
+        self._loaded = loaded
+
+    def any_of(self, scope: Page | PwLocator, find: Find) -> PwLocator:
+        """All candidates as one locator (``or``): for waiting until one of them shows."""
+        combined = candidate(scope, find[0])
+        for way in find[1:]:
+            combined = combined.or_(candidate(scope, way))
+        return combined
+
+    async def first(
+        self, page: Page, find: Find, *, path: str, what: str, scope: PwLocator | None = None
+    ) -> PwLocator:
+        """The first candidate that matches something (its first match)."""
+        found = await self.maybe(scope or page, find)
+        if found is None:
+            raise await self.mismatch(page, find, path=path, what=what)
+        return found
+
+    async def maybe(self, scope: Page | PwLocator, find: Find) -> PwLocator | None:
+        located = await self._matching(scope, find)
+        return located.first if located is not None else None
+
+    async def every(self, page: Page, find: Find, *, path: str, what: str) -> PwLocator:
+        """Every match of the first candidate that matches something."""
+        located = await self._matching(page, find)
+        if located is None:
+            raise await self.mismatch(page, find, path=path, what=what)
+        return located
+
+    async def _matching(self, scope: Page | PwLocator, find: Find) -> PwLocator | None:
+        for way in find:
+            located = candidate(scope, way)
+            if await located.count():
+                return located
+        return None
+
+    async def mismatch(self, page: Page, find: Find, *, path: str, what: str) -> ProfileMismatch:
+        return ProfileMismatch(
+            f"На странице нет {what}",
+            where=self._loaded.where(path),
+            tried=" | ".join(way.describe() for way in find),
+            summary=await summarize(page),
+        )
+
+    def where(self, path: str) -> str:
+        return self._loaded.where(path)

@@ -1,0 +1,93 @@
+"""The booking form by the profile: open it, fill its fields, send it once.
+
+Sending is never retried here: a lost answer is ``OutcomeUnknown``, which the session
+resolves by looking in «my bookings» before anything is sent again.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Page
+
+from adapters.profile.navigate import Navigator, path_of
+from adapters.profile.outcome import read_answer
+from core.booking.errors import BookingRejected, OutcomeUnknown, SlotTaken
+from core.browser.retry import Transient
+
+__all__ = ["fill_form", "open_form", "send_form"]
+
+_UNKNOWN_OUTCOME_HINT = "проверьте «мои брони», прежде чем бронировать снова"
+# The browser's own form check (required, min=…) of the submit button's form.
+_INVALID_FIELDS = """
+(button) => Array.from(button.form ? button.form.elements : [])
+  .filter((el) => el.willValidate && !el.checkValidity())
+  .map((el) => [(el.labels && el.labels[0] ? el.labels[0].innerText : el.name).trim(),
+                el.validationMessage])
+"""
+
+
+async def open_form(nav: Navigator, page: Page, values: Mapping[str, Any]) -> None:
+    book = nav.profile.book
+    status = await nav.open(page, book.open, values, path="book.open")
+    if status == 404:
+        raise BookingRejected(
+            f"Аудитория {values.get('room')} не найдена на сайте", code="unknown_room"
+        )
+    await nav.finder.first(page, book.form, path="book.form", what="формы бронирования")
+
+
+async def fill_form(nav: Navigator, page: Page, values: Mapping[str, Any]) -> None:
+    """Fill every field, then run the browser's own form check (``BookingRejected`` with
+    its messages, as a person would see them)."""
+    book = nav.profile.book
+    for index, action in enumerate(book.fields):
+        await nav.act(page, action, values, path=f"book.fields.{index}")
+    if not book.browser_check:
+        return
+    submit = await nav.finder.first(page, book.submit, path="book.submit", what="кнопки брони")
+    invalid: list[list[str]] = await submit.evaluate(_INVALID_FIELDS)
+    if invalid:
+        message = "; ".join(f"{label}: {text}" for label, text in invalid)
+        raise BookingRejected(message, code="client_validation")
+
+
+async def send_form(nav: Navigator, page: Page) -> str:
+    """Send the form once and return the new booking's number; ``OutcomeUnknown`` when
+    the answer is lost, ``SlotTaken``/``BookingRejected`` with the site's message."""
+    book = nav.profile.book
+    submit = await nav.finder.first(page, book.submit, path="book.submit", what="кнопки брони")
+    try:
+        async with page.expect_navigation() as navigation:
+            await submit.click()
+        response = await navigation.value
+    except PlaywrightError as exc:
+        raise OutcomeUnknown(
+            "Сайт не ответил на бронирование: результат неизвестен", hint=_UNKNOWN_OUTCOME_HINT
+        ) from exc
+    booked = re.search(book.booked, path_of(page))
+    if booked:  # made, even if the page after it failed to load
+        return booked.group(1) if booked.re.groups else booked.group()
+    if response is not None and response.status >= 500:
+        raise OutcomeUnknown(
+            f"Сайт ответил HTTP {response.status} на бронирование: результат неизвестен",
+            hint=_UNKNOWN_OUTCOME_HINT,
+        )
+    status = nav.land(page, response)  # the login page: the form was not taken
+    answer = await read_answer(page, nav.finder, book.outcome, status)
+    if answer is None:
+        raise await nav.finder.mismatch(
+            page,
+            book.outcome.message,
+            path="book.outcome.message",
+            what="ни страницы брони, ни сообщения сайта",
+        )
+    if answer.meaning == "retry":
+        raise Transient(f"the booking form was refused for now: {answer.message}")
+    if answer.meaning == "slot_taken":
+        raise SlotTaken(answer.message, code=answer.code or "slot_taken")
+    code = answer.code or (None if answer.meaning == "rejected" else answer.meaning)
+    raise BookingRejected(answer.message, code=code)

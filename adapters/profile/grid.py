@@ -1,0 +1,192 @@
+"""The catalogue's buildings and one building's day, read by the profile.
+
+A grid is a table of rooms and times (``Grid``): each room's line has a header cell
+(its number, floor, capacity) and one cell per time step, or one cell spanning several
+steps. Cells are read with their spans resolved, so a busy booking drawn as one cell
+over three rows is busy in all three.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime, time, timedelta
+
+from playwright.async_api import Page
+from playwright.async_api import TimeoutError as PlaywrightTimeoutError
+
+from adapters.profile.model import Buildings, Grid
+from adapters.profile.navigate import Navigator
+from adapters.profile.reading import (
+    Item,
+    Table,
+    as_date,
+    as_int,
+    as_span,
+    holds,
+    probes_of,
+    read_items,
+    read_table,
+    value,
+)
+from core.booking.errors import UnexpectedPage
+from core.booking.models import Availability, Interval, Room, RoomAvailability
+from core.browser.retry import Bounced, Transient
+from core.browser.summary import summarize
+
+__all__ = ["read_buildings", "read_day"]
+
+_READ_OPTIONS = (
+    """(select) => Array.from(select.options).map((o) => [o.value, o.textContent.trim()])"""
+)
+
+
+async def read_buildings(nav: Navigator, page: Page) -> dict[str, str]:
+    """Building code → name, as the profile's page lists them."""
+    how: Buildings = nav.profile.catalogue.buildings
+    await nav.open(page, how.open, {}, path="catalogue.buildings.open")
+    finder = nav.finder
+    if how.select is not None:
+        select = await finder.first(
+            page, how.select, path="catalogue.buildings.select", what="списка корпусов"
+        )
+        pairs: list[list[str]] = await select.evaluate(_READ_OPTIONS)
+        return {code: name for code, name in pairs if code}
+    assert how.items is not None and how.code is not None and how.name is not None
+    every = await finder.every(page, how.items, path="catalogue.buildings.items", what="корпусов")
+    items = await read_items(every, probes=probes_of([how.code, how.name]))
+    named = ((value(how.code, item), value(how.name, item)) for item in items)
+    return {code: name for code, name in named if code and name}
+
+
+async def read_day(
+    nav: Navigator, page: Page, *, building: str, name: str, day: date, timeout_ms: float
+) -> Availability:
+    """Open ``building`` on ``day`` and read its grid (``Bounced`` when the site wants a
+    login, ``Transient`` when it failed to show the grid)."""
+    spec = nav.profile.availability
+    await nav.open(page, spec.open, {"building": building, "date": day}, path="availability.open")
+    grid = spec.grid
+    finder = nav.finder
+    shown = finder.any_of(page, grid.table)
+    waiting = shown.or_(finder.any_of(page, nav.profile.login.password))
+    if grid.failed is not None:
+        waiting = waiting.or_(finder.any_of(page, grid.failed))
+    try:
+        await waiting.first.wait_for(timeout=timeout_ms)
+    except PlaywrightTimeoutError:  # nothing showed: say which profile line found nothing
+        if nav.on_login_page(page):
+            raise Bounced() from None
+        raise await finder.mismatch(
+            page, grid.table, path="availability.grid.table", what="таблицы занятости"
+        ) from None
+    if nav.on_login_page(page):
+        raise Bounced()
+    found = await finder.maybe(page, grid.table)
+    if found is None:
+        if grid.failed is not None and await finder.maybe(page, grid.failed) is not None:
+            raise Transient("the availability grid did not load")
+        raise Bounced()  # the login form is shown in place
+    slot = grid.slot
+    table = await read_table(
+        found,
+        probes=probes_of(
+            [grid.room.number, grid.room.id, grid.room.floor, grid.room.capacity, slot.time]
+        ),
+        has=sorted({c.has for c in (slot.free, slot.mine) if c is not None and c.has}),
+        line_probes=probes_of([grid.room.id]),
+        self_probes=probes_of([grid.caption_date]),
+    )
+    if grid.caption_date is not None:
+        shown_day = as_date(grid.caption_date, value(grid.caption_date, table.self))
+        if shown_day != day:
+            raise UnexpectedPage(
+                f"Сетка показывает другой день: {shown_day or table.self.text[:80]}",
+                await summarize(page),
+            )
+    step = nav.profile.rules.step_minutes
+    rooms, opens, closes = _rooms(table, grid, building=building, step=step)
+    if opens >= closes:
+        opens, closes = nav.profile.rules.opens, nav.profile.rules.closes
+    return Availability(
+        building=building, building_name=name, day=day, opens=opens, closes=closes, rooms=rooms
+    )
+
+
+def _lines(table: Table, grid: Grid) -> list[tuple[Item, Item, list[tuple[Item, Item | None]]]]:
+    """Per room: its header cell, its line, and its (cell, time header) pairs."""
+    head = grid.header_lines - 1
+    found = []
+    if grid.rooms_in == "rows":
+        for r in range(grid.header_lines, len(table.grid)):
+            header = table.cell(r, 0)
+            if header is None:
+                continue
+            cells = [
+                (table.cells[i], table.cell(head, c) if head >= 0 else None)
+                for c, i in enumerate(table.grid[r])
+                if c > 0
+            ]
+            found.append((header, table.lines[r], cells))
+        return found
+    width = max((len(row) for row in table.grid), default=0)
+    for c in range(1, width):
+        header = table.cell(max(head, 0), c)
+        if header is None:
+            continue
+        cells = []
+        for r in range(grid.header_lines, len(table.grid)):
+            cell = table.cell(r, c)
+            if cell is not None:
+                cells.append((cell, table.cell(r, 0)))
+        found.append((header, header, cells))
+    return found
+
+
+def _later(start: time, minutes: int) -> time:
+    moment = datetime.combine(date.min, start) + timedelta(minutes=minutes)
+    return moment.time() if moment.date() == date.min else time(23, 59)
+
+
+def _rooms(
+    table: Table, grid: Grid, *, building: str, step: int
+) -> tuple[list[RoomAvailability], time, time]:
+    picks = grid.room
+    result = []
+    opens, closes = time(23, 59), time(0, 0)
+    for header, line, cells in _lines(table, grid):
+        number = value(picks.number, header)
+        if not number:
+            continue
+        site_id = value(picks.id, line if picks.id.of == "line" else header) if picks.id else ""
+        room = Room(
+            id=site_id or f"{building}-{number}",
+            building=building,
+            number=number,
+            floor=as_int(value(picks.floor, header)) if picks.floor else None,
+            capacity=as_int(value(picks.capacity, header)) if picks.capacity else None,
+        )
+        busy: list[Interval] = []
+        mine: list[Interval] = []
+        for cell, time_head in cells:
+            source = time_head if grid.slot.time.of == "header" and time_head else cell
+            span = as_span(grid.slot.time, value(grid.slot.time, source))
+            if span is None:
+                continue
+            start, end = span[0], span[1] or _later(span[0], step)
+            opens, closes = min(opens, start), max(closes, end)
+            if holds(grid.slot.free, cell):
+                continue
+            busy.append((start, end))
+            if grid.slot.mine is not None and holds(grid.slot.mine, cell):
+                mine.append((start, end))
+        result.append(RoomAvailability(room=room, busy=_merge(busy), mine=_merge(mine)))
+    return result, opens, closes
+
+
+def _merge(spans: list[Interval]) -> list[Interval]:
+    merged: list[Interval] = []
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        else:
+            merged.append((start, end))
+    return merged

@@ -1,0 +1,171 @@
+"""Loading a site profile: YAML → ``SiteProfile``, every mistake reported with its line.
+
+YAML errors, unknown keys, missing parts, bad regular expressions, unknown formats and
+templates naming a variable their step does not have are all ``ProfileError``s naming
+the file and the line, before anything runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ValidationError
+
+from adapters.profile.model import SiteProfile
+from adapters.profile.template import Template
+from core.errors import ConfigError
+
+__all__ = ["VARIABLES", "LoadedProfile", "ProfileError", "load_site_profile", "parse_site_profile"]
+
+Path_ = tuple[str | int, ...]
+
+_REQUEST = frozenset({"building", "date", "room", "room_id", "start", "end"})
+# What each part's templates may name.
+VARIABLES: dict[str, frozenset[str]] = {
+    "login": frozenset(),
+    "catalogue": frozenset(),
+    "availability": frozenset({"building", "date"}),
+    "book.open": _REQUEST,
+    "book.fields": _REQUEST | {"purpose", "attendees"},
+    "booking_page": frozenset({"number"}),
+    "my_bookings": frozenset(),
+}
+
+
+class ProfileError(ConfigError):
+    """A profile the interpreter cannot run: ``where`` is «file:line»."""
+
+    def __init__(self, where: str, problem: str) -> None:
+        super().__init__(f"{where}: {problem}")
+        self.where = where
+        self.problem = problem
+
+
+class LoadedProfile(BaseModel):
+    """A profile and where each of its parts was written (for messages naming a line)."""
+
+    model_config = {"frozen": True, "arbitrary_types_allowed": True}
+
+    profile: SiteProfile
+    file: str
+    lines: dict[str, int]  # "book.submit.0" → line
+
+    def where(self, path: str) -> str:
+        """«file:line» of the part at ``path`` (dotted), or of its nearest written parent."""
+        return _where(self.file, self.lines, path)
+
+
+def _where(file: str, lines: dict[str, int], path: str) -> str:
+    while path:
+        if path in lines:
+            return f"{file}:{lines[path]}"
+        path = path.rpartition(".")[0]
+    return file
+
+
+class _Lines(yaml.SafeLoader):
+    """Keeps each mapping value's and sequence item's line, by its path in the document."""
+
+
+def _plain(node: yaml.Node, path: Path_, lines: dict[str, int], loader: _Lines) -> Any:
+    lines[".".join(map(str, path))] = node.start_mark.line + 1
+    if isinstance(node, yaml.MappingNode):
+        result: dict[Any, Any] = {}
+        for key_node, value_node in node.value:
+            key = loader.construct_object(key_node, deep=True)
+            if key in result:
+                raise ProfileError(
+                    f"{{file}}:{key_node.start_mark.line + 1}", f"«{key}» is given twice"
+                )
+            result[key] = _plain(value_node, (*path, key), lines, loader)
+        return result
+    if isinstance(node, yaml.SequenceNode):
+        return [_plain(item, (*path, i), lines, loader) for i, item in enumerate(node.value)]
+    return loader.construct_object(node, deep=True)
+
+
+def parse_site_profile(text: str, file: str) -> LoadedProfile:
+    """Parse and check a profile's text; ``ProfileError`` for the first problem."""
+    lines: dict[str, int] = {}
+    try:
+        loader = _Lines(text)
+        try:
+            node = loader.get_single_node()
+            data = _plain(node, (), lines, loader) if node is not None else None
+        finally:
+            loader.dispose()
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = f":{mark.line + 1}" if mark is not None else ""
+        raise ProfileError(f"{file}{line}", f"not valid YAML: {exc.problem or exc}") from None
+    except yaml.YAMLError as exc:
+        raise ProfileError(file, f"not valid YAML: {exc}") from None
+    except ProfileError as exc:
+        raise ProfileError(exc.where.format(file=file), exc.problem) from None
+    if not isinstance(data, dict):
+        raise ProfileError(f"{file}:1", "a profile is a mapping of parts (login:, book:, …)")
+    try:
+        profile = SiteProfile.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        loc = tuple(str(part) for part in first["loc"])
+        field = ".".join(loc)
+        message = first["msg"].removeprefix("Value error, ")
+        if first["type"] == "extra_forbidden":
+            message = f"unknown key «{loc[-1]}»"
+        elif first["type"] == "missing":
+            message = f"«{loc[-1]}» is missing"
+        raise ProfileError(_where(file, lines, field), f"{field}: {message}") from None
+    loaded = LoadedProfile(profile=profile, file=file, lines=lines)
+    _check_names(loaded)
+    return loaded
+
+
+def load_site_profile(path: Path) -> LoadedProfile:
+    """The profile in ``path``; ``ProfileError`` (a ``ConfigError``) when it is not usable."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ProfileError(str(path), f"cannot read it: {exc.strerror}") from None
+    return parse_site_profile(text, str(path))
+
+
+def _templates(value: Any, path: str) -> Iterator[tuple[str, Template]]:
+    if isinstance(value, Template):
+        yield path, value
+    elif isinstance(value, BaseModel):
+        for name in type(value).model_fields:
+            yield from _templates(getattr(value, name), f"{path}.{name}")
+    elif isinstance(value, tuple | list):
+        for index, item in enumerate(value):
+            yield from _templates(item, f"{path}.{index}")
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _templates(item, f"{path}.{key}")
+
+
+def _check_names(loaded: LoadedProfile) -> None:
+    profile = loaded.profile
+    parts: list[tuple[str, Any]] = [
+        ("login", profile.login),
+        ("catalogue", profile.catalogue),
+        ("availability", profile.availability),
+        ("book.open", profile.book.open),
+        ("book.fields", profile.book.fields),
+        ("booking_page", profile.booking_page),
+        ("my_bookings", profile.my_bookings),
+    ]
+    for part, value in parts:
+        allowed = VARIABLES[part]
+        for path, template in _templates(value, part):
+            unknown = sorted(template.names - allowed)
+            if unknown:
+                known = ", ".join(sorted(allowed)) or "none"
+                raise ProfileError(
+                    loaded.where(path),
+                    f"{path}: the template «{template}» names {', '.join(unknown)}, "
+                    f"which {part} does not know (it knows: {known})",
+                )

@@ -1,0 +1,66 @@
+"""Logging in by the profile: open the form, type the account (from the settings, never
+from the profile), submit, and tell success from the site's refusals."""
+
+from __future__ import annotations
+
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Page
+
+from adapters.profile.navigate import Navigator
+from adapters.profile.outcome import read_answer
+from core.booking.errors import LockedOut, LoginFailed, SessionExpired
+from core.browser.retry import Transient
+
+__all__ = ["log_in"]
+
+
+async def log_in(nav: Navigator, page: Page, username: str, password: str) -> bool:
+    """Log in; False when the site says we are logged in already. Raises ``LoginFailed``,
+    ``LockedOut``, ``SessionExpired`` or ``Transient``."""
+    login = nav.profile.login
+    await nav.open(page, login.open, {}, path="login.open", login_ok=True)
+    _check_host(nav, page)
+    if not nav.on_login_page(page):
+        return False
+    finder = nav.finder
+    name = await finder.first(page, login.username, path="login.username", what="поля логина")
+    await name.fill(username)
+    secret = await finder.first(page, login.password, path="login.password", what="поля пароля")
+    try:
+        await secret.fill(password)
+    except PlaywrightError:  # dropped on purpose: the original error may echo the password
+        raise Transient("could not type the password") from None
+    status = await nav.click_and_wait(
+        page, login.submit, path="login.submit", what="кнопки входа", login_ok=True
+    )
+    _check_host(nav, page)
+    if not nav.on_login_page(page):
+        return True
+    answer = await read_answer(page, finder, login.failure, status)
+    message = answer.message if answer is not None else ""
+    meaning = answer.meaning if answer is not None else None
+    if meaning == "locked":
+        raise LockedOut(message or "Вход временно заблокирован", hint="попробуйте позже")
+    if meaning == "wrong_password":
+        raise LoginFailed(
+            message or "Неверное имя пользователя или пароль",
+            hint="проверьте логин и пароль сайта",
+        )
+    if meaning == "retry":
+        raise Transient(f"login refused for now: {message}")
+    raise SessionExpired(
+        "Сайт вернул на страницу входа сразу после входа" + (f": {message}" if message else ""),
+        hint="сеанс на сайте истекает слишком быстро; попробуйте ещё раз",
+    )
+
+
+def _check_host(nav: Navigator, page: Page) -> None:
+    host = nav.off_site(page)
+    if host is None:
+        return
+    if host in nav.profile.login.sso_hosts:
+        raise LoginFailed(
+            f"Сайт отправил на вход через {host} (единый вход)",
+            hint="единый вход профиль не проходит: нужен логин и пароль самого сайта",
+        )
+    raise SessionExpired(f"Вход увёл на другой сайт: {host}", hint="проверьте адрес сайта")

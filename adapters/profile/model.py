@@ -1,0 +1,252 @@
+"""``SiteProfile``: a booking site described as data (see docs/profiles.md).
+
+The interpreter (``adapters.profile.session``) reads every page through these models:
+locators are handed to Playwright as selectors, regular expressions run in Python,
+templates only write the request's values (``adapters.profile.template``). Nothing in a
+profile is run as Python or as JavaScript; the few page scripts the interpreter runs are
+its own, fixed, and take a profile's selectors as data.
+"""
+
+from __future__ import annotations
+
+from datetime import time
+from typing import Literal
+
+from pydantic import Field, field_validator, model_validator
+
+from adapters.profile.parts import Action, Cond, Find, Part, Pick, Regex, TemplateText
+
+__all__ = [
+    "Availability",
+    "Book",
+    "BookingPage",
+    "Buildings",
+    "Cancel",
+    "Catalogue",
+    "Grid",
+    "Login",
+    "Meaning",
+    "MyBookings",
+    "Open",
+    "Outcome",
+    "Refusal",
+    "RoomPicks",
+    "RulesPart",
+    "SiteProfile",
+    "Slot",
+    "Words",
+]
+
+# What a refusal or a login failure means (the port's errors).
+Meaning = Literal[
+    "slot_taken", "rejected", "too_far", "outside_hours", "retry", "wrong_password", "locked"
+]
+
+
+class Open(Part):
+    """How to reach a page: load ``url`` (a template, relative to the site's address),
+    then do ``actions`` in order; ``submit`` is clicked last and waited for."""
+
+    url: TemplateText | None = None
+    actions: tuple[Action, ...] = ()
+    submit: Find | None = None
+
+    @model_validator(mode="after")
+    def _somewhere(self) -> Open:
+        if self.url is None and not self.actions and self.submit is None:
+            raise ValueError("say how to open the page: «url», «actions» or «submit»")
+        return self
+
+
+class Refusal(Part):
+    """When the site's answer matches (its HTTP status, the message's code attribute, or
+    words in the message), it means ``error``."""
+
+    status: int | None = None
+    code: str | None = None
+    text: str | None = None  # contained, any case
+    error: Meaning
+
+    @model_validator(mode="after")
+    def _matches_something(self) -> Refusal:
+        if self.status is None and self.code is None and self.text is None:
+            raise ValueError("a refusal needs «status», «code» or «text» to match")
+        return self
+
+
+class Outcome(Part):
+    """How a form's answer is told apart: the message element and its code attribute,
+    and what each kind of message means (checked in order; else ``otherwise``)."""
+
+    message: Find
+    code_attr: str | None = None
+    refusals: tuple[Refusal, ...] = ()
+    otherwise: Meaning = "rejected"
+
+
+class Login(Part):
+    open: Open
+    username: Find
+    password: Find
+    submit: Find
+    # Landing on a page whose path matches this means the site wants us to log in.
+    page: Regex = r"^/login"
+    failure: Outcome
+    # A redirect to one of these hosts is single sign-on, which a profile cannot drive.
+    sso_hosts: tuple[str, ...] = ()
+
+
+class Words(Part):
+    """What people call a building that the site cannot know."""
+
+    name_en: str = ""
+    words: tuple[str, ...] = ()
+
+
+class Buildings(Part):
+    """Buildings as a page lists them: the options of a select (value = the site's code,
+    text = the name), or items of a list with picks for ``code`` and ``name``."""
+
+    open: Open
+    select: Find | None = None
+    items: Find | None = None
+    code: Pick | None = None
+    name: Pick | None = None
+
+    @model_validator(mode="after")
+    def _one_source(self) -> Buildings:
+        if (self.select is None) == (self.items is None):
+            raise ValueError("list buildings by «select» or by «items» (one of them)")
+        if self.items is not None and (self.code is None or self.name is None):
+            raise ValueError("«items» need «code» and «name» picks")
+        return self
+
+
+class Catalogue(Part):
+    buildings: Buildings
+    # Rooms are read from each building's availability grid (today). Rooms are adjacent
+    # when they share a floor and their numbers follow one another.
+    words: dict[str, Words] = Field(default_factory=dict)
+
+
+def _clock(value: object) -> object:
+    if isinstance(value, int):  # YAML reads 18:00 as a sexagesimal number
+        return time(value // 60, value % 60)
+    return value
+
+
+class RulesPart(Part):
+    """What the site allows, as the file states it."""
+
+    opens: time = time(8, 0)
+    closes: time = time(22, 0)
+    step_minutes: int = Field(30, gt=0, le=240)
+    longest_minutes: int = Field(240, gt=0)
+    horizon_days: int = Field(14, gt=0)
+    rooms_per_booking: int = Field(1, ge=1)
+
+    _clocks = field_validator("opens", "closes", mode="before")(_clock)
+
+
+class RoomPicks(Part):
+    """A room's fields, read from the header of its grid line (``of: line`` reads the
+    line's own element, e.g. ``@data-room`` on the row)."""
+
+    number: Pick
+    id: Pick | None = None  # the site's id of the room; else «building-number»
+    floor: Pick | None = None
+    capacity: Pick | None = None
+
+
+class Slot(Part):
+    """A grid cell: when it is (``time``: a ``span`` in the cell, or a start time in the
+    axis header, ending one step later), and whether it is free or the user's own."""
+
+    time: Pick
+    free: Cond
+    mine: Cond | None = None
+
+
+class Grid(Part):
+    """A day's table of rooms and times. ``rooms_in``: one room per row (times across)
+    or per column (times down). Cells spanning several rows or columns cover all of them."""
+
+    table: Find
+    rooms_in: Literal["rows", "columns"] = "rows"
+    header_lines: int = Field(1, ge=0)  # leading lines that are headings, not rooms/times
+    room: RoomPicks
+    slot: Slot
+    # Shown instead of the table when the site failed to load it (worth another try).
+    failed: Find | None = None
+    # The table shows this day; checked against the requested one.
+    caption_date: Pick | None = None
+
+
+class Availability(Part):
+    open: Open
+    grid: Grid
+
+
+class Book(Part):
+    open: Open
+    form: Find  # present when the booking form is shown
+    fields: tuple[Action, ...]
+    submit: Find
+    # The page after a made booking: its path matches ``booked`` (group 1: the number).
+    booked: Regex
+    outcome: Outcome
+    # The browser's own check of the form (required fields, min/max) before sending.
+    browser_check: bool = True
+
+
+class BookingPage(Part):
+    """A booking's own page: ``url`` by its number, and picks for its fields."""
+
+    url: TemplateText
+    number: Pick
+    building: Pick
+    room: Pick
+    date: Pick
+    time: Pick  # a span
+    purpose: Pick
+    cancelled: Cond | None = None  # shown when the booking is cancelled
+
+
+class MyBookings(Part):
+    """The user's bookings: a table, one booking per row, picks by column."""
+
+    open: Open
+    table: Find
+    number: Pick
+    building: Pick | None = None
+    room: Pick | None = None  # missing: read from the booking's page
+    date: Pick
+    time: Pick
+    purpose: Pick
+
+
+class Cancel(Part):
+    """Cancelling from «my bookings»: the control in the booking's row, then the
+    confirmation: the browser's own ``confirm()`` (``native``) or a dialog's button."""
+
+    control: Find
+    confirm: Literal["none", "native"] | Find = "native"
+
+
+class SiteProfile(Part):
+    """One booking site. ``name`` is how reports and errors call it."""
+
+    name: str
+    login: Login
+    catalogue: Catalogue
+    rules: RulesPart = Field(default_factory=RulesPart)
+    availability: Availability
+    book: Book
+    booking_page: BookingPage
+    my_bookings: MyBookings
+    cancel: Cancel
+    # Paths (exact) a step may send a change to; anything else a brain-chosen click
+    # tries to change is blocked by the network guard.
+    may_change: dict[Literal["login", "book", "cancel"], tuple[str, ...]] = Field(
+        default_factory=dict
+    )

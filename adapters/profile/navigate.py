@@ -1,0 +1,111 @@
+"""Going to a profile's pages and acting on them: URLs from templates, landing checks
+(a server error is worth another try, the login page means the session ended), and a
+profile's ``Action``s on a page's elements."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+from urllib.parse import urljoin, urlsplit
+
+from playwright.async_api import Page, Response
+
+from adapters.profile.finding import Finder
+from adapters.profile.loader import LoadedProfile
+from adapters.profile.model import Open
+from adapters.profile.parts import Action, Find
+from adapters.profile.template import Template
+from core.browser.retry import Bounced, Transient
+
+__all__ = ["Navigator", "path_of"]
+
+
+def path_of(page: Page) -> str:
+    return urlsplit(page.url).path
+
+
+class Navigator:
+    def __init__(self, loaded: LoadedProfile, base_url: str, finder: Finder) -> None:
+        self.profile = loaded.profile
+        self.loaded = loaded
+        self._base_url = base_url.rstrip("/") + "/"
+        self._host = urlsplit(base_url).netloc
+        self._login_page = re.compile(loaded.profile.login.page)
+        self.finder = finder
+
+    def url(self, template: Template, values: Mapping[str, Any]) -> str:
+        return urljoin(self._base_url, template.render(values).lstrip("/"))
+
+    def on_login_page(self, page: Page) -> bool:
+        return bool(self._login_page.search(path_of(page)))
+
+    def off_site(self, page: Page) -> str | None:
+        """The host the page is on when it is not the site's (single sign-on)."""
+        host = urlsplit(page.url).netloc
+        return host if host and host != self._host else None
+
+    def land(self, page: Page, response: Response | None, *, login_ok: bool = False) -> int:
+        """Check where a navigation ended and return its HTTP status: a 5xx is
+        ``Transient``, the login page (unless ``login_ok``) ``Bounced``."""
+        status = response.status if response is not None else 200
+        if status >= 500:
+            raise Transient(f"HTTP {status} at {path_of(page)}")
+        if not login_ok and self.on_login_page(page):
+            raise Bounced()
+        return status
+
+    async def goto(self, page: Page, url: str, *, login_ok: bool = False) -> int:
+        return self.land(page, await page.goto(url), login_ok=login_ok)
+
+    async def open(
+        self,
+        page: Page,
+        how: Open,
+        values: Mapping[str, Any],
+        *,
+        path: str,
+        login_ok: bool = False,
+    ) -> int:
+        """Load the page ``how`` describes: its URL, its actions, its submit."""
+        status = 200
+        if how.url is not None:
+            status = await self.goto(page, self.url(how.url, values), login_ok=login_ok)
+        for index, action in enumerate(how.actions):
+            await self.act(page, action, values, path=f"{path}.actions.{index}")
+        if how.submit is not None:
+            status = await self.click_and_wait(
+                page, how.submit, path=f"{path}.submit", what="кнопки отправки", login_ok=login_ok
+            )
+        return status
+
+    async def click_and_wait(
+        self, page: Page, find: Find, *, path: str, what: str, login_ok: bool = False
+    ) -> int:
+        control = await self.finder.first(page, find, path=path, what=what)
+        async with page.expect_navigation() as navigation:
+            await control.click()
+        return self.land(page, await navigation.value, login_ok=login_ok)
+
+    async def act(
+        self, page: Page, action: Action, values: Mapping[str, Any], *, path: str
+    ) -> bool:
+        """Do one action; False when it is optional and its value is empty (skipped)."""
+        template = action.value
+        text = template.render(values) if template is not None else ""
+        if action.optional and template is not None and not text:
+            return False
+        element = await self.finder.first(
+            page, action.find, path=f"{path}.find", what=f"поля «{action.find[0].describe()}»"
+        )
+        if action.fill is not None:
+            await element.fill(text)
+        elif action.select is not None:
+            await element.select_option(value=text)
+        elif action.select_label is not None:
+            await element.select_option(label=text)
+        elif action.check is not None:
+            await element.set_checked(action.check)
+        else:
+            await element.click()
+        return True

@@ -1,0 +1,200 @@
+"""The small parts a site profile is built of: how to find an element (``Find``), how to
+read a value out of one (``Pick``), what to do on a page (``Action``), and templates.
+
+A ``Find`` is a list of locator candidates tried in order, each one of: an ARIA role
+and name, a form label, a visible text, a CSS selector or an XPath. Only the first
+candidate that matches something is used, so a profile can name a site's accessible
+name first and fall back to its CSS.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    WithJsonSchema,
+    model_validator,
+)
+
+from adapters.profile.template import DATE_FORMATS, FILTERS, TIME_FORMATS, Template
+
+__all__ = [
+    "Action",
+    "Cond",
+    "Find",
+    "Locator",
+    "Part",
+    "Pick",
+    "Regex",
+    "TemplateText",
+]
+
+
+class Part(BaseModel):
+    """A piece of a profile: unknown keys are errors (a typo never passes silently)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+def _template(value: Any) -> Template:
+    if isinstance(value, Template):
+        return value
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        value = str(value)
+    if not isinstance(value, str):
+        raise ValueError("a template must be text")
+    return Template.parse(value)
+
+
+TemplateText = Annotated[
+    Template,
+    BeforeValidator(_template),
+    PlainSerializer(str, return_type=str),
+    WithJsonSchema(
+        {
+            "type": "string",
+            "description": "Text with {name} or {name|format} slots; formats: "
+            + ", ".join(FILTERS),
+        }
+    ),
+]
+
+
+def _regex(value: Any) -> str:
+    if not isinstance(value, str):
+        raise ValueError("a regular expression must be text")
+    try:
+        re.compile(value)
+    except re.error as exc:
+        raise ValueError(f"not a valid regular expression: {exc}") from None
+    return value
+
+
+Regex = Annotated[str, BeforeValidator(_regex)]
+
+
+def _several(value: Any) -> Any:
+    return (value,) if isinstance(value, str) else value
+
+
+class Locator(Part):
+    """One way to find an element; exactly one of role, label, text, css, xpath."""
+
+    role: str | None = None
+    name: str | None = None  # the accessible name, with ``role``
+    label: str | None = None  # a form field's label
+    text: str | None = None  # visible text
+    css: str | None = None
+    xpath: str | None = None
+    exact: bool = True  # name/label/text match whole (else: contains, any case)
+
+    @model_validator(mode="after")
+    def _one_way(self) -> Locator:
+        ways = [w for w in ("role", "label", "text", "css", "xpath") if getattr(self, w)]
+        if len(ways) != 1:
+            raise ValueError(
+                "a locator takes exactly one of role, label, text, css, xpath"
+                + (f" (here: {', '.join(ways)})" if ways else "")
+            )
+        if self.name is not None and self.role is None:
+            raise ValueError("«name» goes with «role»")
+        return self
+
+    def describe(self) -> str:
+        if self.role:
+            return f"role={self.role}" + (f" name=«{self.name}»" if self.name else "")
+        for way in ("label", "text", "css", "xpath"):
+            if value := getattr(self, way):
+                return f"{way}=«{value}»"
+        return "?"
+
+
+Find = Annotated[tuple[Locator, ...], Field(min_length=1)]
+
+_FORMATS = Literal[
+    "text",
+    "int",
+    "iso",
+    "dmy",
+    "dmy_slash",
+    "mdy",
+    "hhmm",
+    "h12",
+    "h12_short",
+    "seconds",
+    "minutes",
+    "span",
+]
+assert set(DATE_FORMATS) | set(TIME_FORMATS) <= set(_FORMATS.__args__)  # type: ignore[attr-defined]
+
+
+class Pick(Part):
+    """How one value is read from an item (a table row, a grid cell, a detail page).
+
+    Where: ``column`` (a table column by its header), ``term`` (a «term: value» pair on a
+    detail page), ``css`` (an element inside the item, or several tried in order;
+    ``@attr`` reads an attribute: ``a@href``, ``@data-room``). Then ``regex`` keeps its
+    first group (or the whole match), and ``format`` says how the text is written:
+    ``text``, ``int``, a date or time format, or ``span`` (two times, «18:00–19:30»)."""
+
+    column: str | None = None
+    term: str | None = None
+    css: Annotated[tuple[str, ...], BeforeValidator(_several)] = ()  # the first with a value
+    of: Literal["item", "line", "header"] = "item"  # grids: the cell, its row, its axis head
+    regex: Regex | None = None
+    format: _FORMATS = "text"
+
+    @model_validator(mode="after")
+    def _one_place(self) -> Pick:
+        places = [p for p in ("column", "term") if getattr(self, p)]
+        if len(places) > 1:
+            raise ValueError("a pick takes at most one of column, term")
+        return self
+
+
+class Cond(Part):
+    """A test on an item: it has an element (``has``, CSS) or its text (with its
+    ``title``) contains ``text`` (any case)."""
+
+    has: str | None = None
+    text: str | None = None
+
+    @model_validator(mode="after")
+    def _something(self) -> Cond:
+        if self.has is None and self.text is None:
+            raise ValueError("a condition needs «has» or «text»")
+        return self
+
+
+class Action(Part):
+    """One thing done to an element: fill it, choose an option (by value or by visible
+    label), tick it, or click it. ``optional``: skipped when the value is empty."""
+
+    find: Find
+    fill: TemplateText | None = None
+    select: TemplateText | None = None
+    select_label: TemplateText | None = None
+    check: bool | None = None
+    click: bool = False
+    optional: bool = False
+
+    @model_validator(mode="after")
+    def _one_thing(self) -> Action:
+        things = [
+            t for t in ("fill", "select", "select_label", "check") if getattr(self, t) is not None
+        ] + (["click"] if self.click else [])
+        if len(things) != 1:
+            raise ValueError(
+                "an action does exactly one of fill, select, select_label, check, click"
+            )
+        return self
+
+    @property
+    def value(self) -> Template | None:
+        return self.fill or self.select or self.select_label

@@ -1,0 +1,250 @@
+"""Reading values off a page with a profile's picks.
+
+The page is read in one round trip by the interpreter's own fixed scripts below, which
+take the profile's selectors as data (``querySelector`` arguments, never code); the
+regular expressions and formats of the picks then run here, in Python.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date, time
+from typing import Any
+
+from playwright.async_api import Locator, Page
+
+from adapters.profile.parts import Cond, Pick
+from adapters.profile.template import DATE_FORMATS, parse_date, parse_time
+
+__all__ = [
+    "Item",
+    "Table",
+    "Terms",
+    "as_date",
+    "as_int",
+    "as_span",
+    "holds",
+    "probes_of",
+    "read_items",
+    "read_table",
+    "read_terms",
+    "value",
+]
+
+_DESCRIBE = r"""
+const clean = (s) => (s || "").replace(/\s+/g, " ").trim();
+const probe = (el, spec) => {
+  const at = spec.lastIndexOf("@");
+  const sel = at >= 0 ? spec.slice(0, at) : spec;
+  const target = sel ? el.querySelector(sel) : el;
+  if (!target) return null;
+  return at >= 0 ? target.getAttribute(spec.slice(at + 1)) : clean(target.innerText);
+};
+const describe = (el, probes, has) => ({
+  text: clean(el.innerText || el.textContent),
+  title: el.getAttribute("title") || "",
+  probes: Object.fromEntries(probes.map((p) => [p, probe(el, p)])),
+  has: Object.fromEntries(has.map((h) => [h, !!el.querySelector(h)])),
+});
+"""
+
+# A table with its cells' row and column spans resolved (the HTML table model): per
+# row, the index of the cell covering each column.
+_READ_TABLE = (
+    "(table, req) => {"
+    + _DESCRIBE
+    + r"""
+  const grid = [], cells = [], lines = [];
+  Array.from(table.rows).forEach((tr, r) => {
+    grid[r] = grid[r] || [];
+    lines.push(describe(tr, req.lineProbes, []));
+    let c = 0;
+    Array.from(tr.cells).forEach((td) => {
+      while (grid[r][c] !== undefined) c++;
+      const index = cells.length;
+      cells.push(describe(td, req.probes, req.has));
+      const rows = Math.max(1, td.rowSpan || 1), cols = Math.max(1, td.colSpan || 1);
+      for (let i = 0; i < rows; i++) {
+        grid[r + i] = grid[r + i] || [];
+        for (let j = 0; j < cols; j++) grid[r + i][c + j] = index;
+      }
+      c += cols;
+    });
+  });
+  return JSON.stringify({ grid, cells, lines, self: describe(table, req.selfProbes, []) });
+}"""
+)
+
+# Every element a locator matches, described.
+_READ_ITEMS = (
+    "(elements, req) => {"
+    + _DESCRIBE
+    + "return JSON.stringify(elements.map((el) => describe(el, req.probes, req.has)));}"
+)
+
+# «Term: value» pairs of a page (dt/dd, role=term/definition, th/td in one row), and
+# the page's main region (or body) for CSS picks.
+_READ_TERMS = (
+    "(root, req) => {"
+    + _DESCRIBE
+    + r"""
+  const pairs = {};
+  const put = (k, v) => {
+    k = clean(k).replace(/:$/, "");
+    if (k && !(k in pairs)) pairs[k] = clean(v);
+  };
+  root.querySelectorAll("dt, [role=term]").forEach((dt) => {
+    let dd = dt.nextElementSibling;
+    while (dd && !(dd.matches("dd, [role=definition]"))) dd = dd.nextElementSibling;
+    if (dd) put(dt.innerText, dd.innerText);
+  });
+  root.querySelectorAll("tr").forEach((tr) => {
+    const th = tr.querySelector("th"), td = tr.querySelector("td");
+    if (th && td && tr.cells.length === 2) put(th.innerText, td.innerText);
+  });
+  return JSON.stringify({ pairs, self: describe(root, req.probes, req.has) });
+}"""
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """One element as read: its text, title, the probed selectors and ``has`` tests."""
+
+    text: str = ""
+    title: str = ""
+    probes: Mapping[str, str | None] = field(default_factory=dict)
+    has: Mapping[str, bool] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, raw: Mapping[str, Any]) -> Item:
+        return cls(raw["text"], raw["title"], raw["probes"], raw["has"])
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    grid: list[list[int]]
+    cells: list[Item]
+    lines: list[Item]
+    self: Item
+
+    def cell(self, row: int, col: int) -> Item | None:
+        if row < len(self.grid) and col < len(self.grid[row]):
+            return self.cells[self.grid[row][col]]
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class Terms:
+    pairs: Mapping[str, str]
+    self: Item
+
+
+def probes_of(picks: Iterable[Pick | None]) -> list[str]:
+    return sorted({css for pick in picks if pick is not None for css in pick.css})
+
+
+async def read_table(
+    table: Locator,
+    *,
+    probes: Sequence[str] = (),
+    has: Sequence[str] = (),
+    line_probes: Sequence[str] = (),
+    self_probes: Sequence[str] = (),
+) -> Table:
+    raw = json.loads(
+        await table.evaluate(
+            _READ_TABLE,
+            {
+                "probes": list(probes),
+                "has": list(has),
+                "lineProbes": list(line_probes),
+                "selfProbes": list(self_probes),
+            },
+        )
+    )
+    return Table(
+        grid=raw["grid"],
+        cells=[Item.of(c) for c in raw["cells"]],
+        lines=[Item.of(line) for line in raw["lines"]],
+        self=Item.of(raw["self"]),
+    )
+
+
+async def read_items(
+    items: Locator, *, probes: Sequence[str] = (), has: Sequence[str] = ()
+) -> list[Item]:
+    raw = await items.evaluate_all(_READ_ITEMS, {"probes": list(probes), "has": list(has)})
+    return [Item.of(item) for item in json.loads(raw)]
+
+
+async def read_terms(page: Page, *, probes: Sequence[str] = (), has: Sequence[str] = ()) -> Terms:
+    root = page.locator("main").or_(page.locator("body")).first
+    raw = json.loads(await root.evaluate(_READ_TERMS, {"probes": list(probes), "has": list(has)}))
+    return Terms(pairs=raw["pairs"], self=Item.of(raw["self"]))
+
+
+def holds(cond: Cond, item: Item) -> bool:
+    if cond.has is not None and not item.has.get(cond.has):
+        return False
+    return cond.text is None or cond.text.lower() in f"{item.text} {item.title}".lower()
+
+
+def _raw(pick: Pick, item: Item, columns: Sequence[str] = (), row: Sequence[Item] = ()) -> str:
+    if pick.column is not None:
+        wanted = pick.column.strip().lower()
+        index = next((i for i, title in enumerate(columns) if title.lower() == wanted), None)
+        return row[index].text if index is not None and index < len(row) else ""
+    for css in pick.css:
+        found = item.probes.get(css)
+        if found:
+            return " ".join(found.split())
+    return "" if pick.css else item.text
+
+
+def value(
+    pick: Pick,
+    item: Item,
+    *,
+    columns: Sequence[str] = (),
+    row: Sequence[Item] = (),
+    terms: Mapping[str, str] | None = None,
+) -> str:
+    """The pick's text from an item (a cell, a row's cells by ``columns``, a page's
+    ``terms``), after its regex: its first group, or the whole match; '' if absent."""
+    if pick.term is not None:
+        wanted = pick.term.lower()
+        text = next((v for k, v in (terms or {}).items() if k.lower() == wanted), "")
+    else:
+        text = _raw(pick, item, columns, row)
+    if pick.regex is not None:
+        found = re.search(pick.regex, text)
+        if found is None:
+            return ""
+        text = found.group(1) if found.re.groups else found.group()
+    return text.strip()
+
+
+def as_int(text: str) -> int | None:
+    found = re.search(r"\d+", text)
+    return int(found.group()) if found else None
+
+
+def as_date(pick: Pick, text: str) -> date | None:
+    return parse_date(text, pick.format if pick.format in DATE_FORMATS else "iso")
+
+
+def as_span(pick: Pick, text: str) -> tuple[time, time | None] | None:
+    """A ``span`` pick: its two times; a time format: the start (the end is the caller's)."""
+    if pick.format == "span":
+        times = [
+            t
+            for part in re.split(r"\s*[–—-]\s*|\s+(?:to|до)\s+", text)
+            if (t := parse_time(part)) is not None
+        ]
+        return (times[0], times[1]) if len(times) >= 2 else None
+    start = parse_time(text, pick.format if pick.format != "text" else "hhmm")
+    return (start, None) if start is not None else None

@@ -1,0 +1,364 @@
+"""``ProfileSession``: one user's conversation with a site described by a profile (the
+``core.booking.BookingSession`` of ``ProfileSystem``).
+
+It keeps every promise of the hand-written adapters: each step runs under
+``with_retries`` (transient failures retried with backoff, then ``PortalUnavailable``);
+a bounce to the login page is answered by logging in again once; a booking whose answer
+was lost is looked for in «my bookings» before the form is ever sent again; the run's
+mark goes into the purpose field the profile names; a brain-chosen click runs under the
+network guard with the endpoints the profile declares.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from datetime import date, time
+from typing import Any, TypeVar
+
+import structlog
+from playwright.async_api import BrowserContext, Page
+from playwright.async_api import Error as PlaywrightError
+
+from adapters.profile.bookings import MyList, read_booking_page
+from adapters.profile.finding import Finder
+from adapters.profile.form import fill_form, open_form, send_form
+from adapters.profile.grid import read_buildings, read_day
+from adapters.profile.loader import LoadedProfile
+from adapters.profile.login import log_in
+from adapters.profile.navigate import Navigator
+from core.booking.errors import (
+    BookingRejected,
+    OutcomeUnknown,
+    PortalUnavailable,
+    SessionExpired,
+    SlotTaken,
+    UnexpectedPage,
+)
+from core.booking.models import (
+    Availability,
+    Booking,
+    Building,
+    Catalogue,
+    PageSummary,
+    Room,
+    Rules,
+)
+from core.booking.port import OnRetry
+from core.browser.controls import CLICKABLE_ROLES, press
+from core.browser.guard import NetworkGuard
+from core.browser.pages import close_page, open_page, storage_state
+from core.browser.retry import Bounced, RetryPolicy, Transient, translate, with_retries
+from core.browser.summary import summarize
+from core.errors import BrowserError
+
+__all__ = ["ProfileSession"]
+
+T = TypeVar("T")
+log = structlog.get_logger("clubman.portal")
+
+
+class ProfileSession:
+    def __init__(
+        self,
+        context: BrowserContext,
+        loaded: LoadedProfile,
+        *,
+        base_url: str,
+        username: str,
+        password: str,
+        timeout_ms: int = 15000,
+        retry: RetryPolicy | None = None,
+        on_retry: OnRetry | None = None,
+    ) -> None:
+        self._context = context
+        self._loaded = loaded
+        self._profile = loaded.profile
+        self._base_url = base_url.rstrip("/")
+        self._nav = Navigator(loaded, self._base_url, Finder(loaded))
+        self._username = username
+        self._password = password
+        self._timeout_ms = timeout_ms
+        self._policy = retry or RetryPolicy()
+        self._on_retry = on_retry
+        self._page: Page | None = None
+        self._network = NetworkGuard(context)
+        self._names: dict[str, str] = {}  # building code → name, as the site lists them
+        self._logins = 0
+
+    def __repr__(self) -> str:
+        return f"ProfileSession({self._profile.name!r}, {self._base_url!r})"
+
+    # -- plumbing ---------------------------------------------------------------------------
+
+    async def _page_now(self) -> Page:
+        if self._page is None or self._page.is_closed():
+            self._page = await open_page(
+                self._context, self._network, timeout_ms=self._timeout_ms, site=self._profile.name
+            )
+        return self._page
+
+    async def _own_page(self) -> Page:
+        await self._network.lift(self._page)
+        return await self._page_now()
+
+    async def _run(self, what: str, action: Callable[[Page], Awaitable[T]]) -> T:
+        """``action`` with retries; logs in again once if the site asks for a login."""
+
+        async def attempt() -> T:
+            return await action(await self._own_page())
+
+        relogged = False
+        while True:
+            try:
+                return await with_retries(self._policy, attempt, what=what, on_retry=self._on_retry)
+            except Bounced:
+                if relogged:
+                    raise SessionExpired(
+                        f"Сеанс на сайте истёк снова ({what})", hint="попробуйте ещё раз"
+                    ) from None
+                relogged = True
+                log.info("portal.login_needed", action=what)
+                await with_retries(self._policy, self._login, what="вход", on_retry=self._on_retry)
+
+    async def _login(self) -> None:
+        page = await self._own_page()
+        self._logins += 1  # counted as sent: a refusal is a login tried all the same
+        if not await log_in(self._nav, page, self._username, self._password):
+            self._logins -= 1  # the site says we are logged in already
+        else:
+            log.info("portal.login")
+
+    async def _codes(self, page: Page) -> dict[str, str]:
+        """Building name → code (the lists show names); read once per session."""
+        if not self._names:
+            self._names = await read_buildings(self._nav, page)
+        return {name: code for code, name in self._names.items()}
+
+    def _code(self, building: str) -> str:
+        wanted = building.strip().lower()
+        code = next((c for c, n in self._names.items() if wanted in (c.lower(), n.lower())), None)
+        if code is None:
+            raise BookingRejected(
+                f"Корпус «{building}» не найден на сайте",
+                code="unknown_building",
+                hint="корпуса: " + ", ".join(self._names.values()),
+            )
+        return code
+
+    async def _has_cookies(self) -> bool:
+        try:
+            return bool(await self._context.cookies(self._base_url))
+        except PlaywrightError as exc:
+            raise BrowserError("could not read the browser's cookies") from exc
+
+    # -- the API ----------------------------------------------------------------------------
+
+    @property
+    def logins(self) -> int:
+        return self._logins
+
+    async def ensure_logged_in(self) -> None:
+        """Reuse the context's cookies if the site takes them, else log in."""
+        if not await self._has_cookies():
+            await with_retries(self._policy, self._login, what="вход", on_retry=self._on_retry)
+
+        async def check(page: Page) -> None:
+            await MyList(self._nav, page).open()
+
+        await self._run("вход", check)
+
+    async def catalogue(self) -> Catalogue:
+        """The buildings the site lists, their rooms from today's grids, the profile's
+        rules and the profile's words for the buildings."""
+
+        async def read(page: Page) -> Catalogue:
+            self._names = await read_buildings(self._nav, page)
+            words = self._profile.catalogue.words
+            buildings = tuple(
+                Building(
+                    code=code,
+                    name=name,
+                    name_en=words[code].name_en if code in words else "",
+                    words=tuple(
+                        " ".join(w.lower().replace("ё", "е").split()) for w in words[code].words
+                    )
+                    if code in words
+                    else (),
+                )
+                for code, name in self._names.items()
+            )
+            rooms: list[Room] = []
+            for building in buildings:
+                day = await read_day(
+                    self._nav,
+                    page,
+                    building=building.code,
+                    name=building.name,
+                    day=date.today(),
+                    timeout_ms=self._timeout_ms,
+                )
+                rooms += [slot.room for slot in day.rooms]
+            rules = Rules(**self._profile.rules.model_dump())
+            return Catalogue(system="profile", buildings=buildings, rooms=tuple(rooms), rules=rules)
+
+        return await self._run("каталог аудиторий", read)
+
+    async def availability(self, building: str, day: date) -> Availability:
+        async def read(page: Page) -> Availability:
+            await self._codes(page)
+            code = self._code(building)
+            return await read_day(
+                self._nav,
+                page,
+                building=code,
+                name=self._names[code],
+                day=day,
+                timeout_ms=self._timeout_ms,
+            )
+
+        return await self._run("сетка аудиторий", read)
+
+    async def book(
+        self,
+        *,
+        room: Room,
+        day: date,
+        start: time,
+        end: time,
+        purpose: str,
+        attendees: int | None = None,
+    ) -> Booking:
+        """Book through the form; the number comes from the page the form leads to.
+
+        A lost answer (``OutcomeUnknown``) or a ``SlotTaken`` is first looked for in «my
+        bookings» (it may be ours); only when it is not listed is the form sent again,
+        as many times as the retry policy allows."""
+        values = {
+            "room": room.number,
+            "room_id": room.id,
+            "building": room.building,
+            "date": day,
+            "start": start,
+            "end": end,
+            "purpose": purpose,
+            "attendees": "" if attendees is None else attendees,
+        }
+
+        async def send(page: Page) -> str:
+            await open_form(self._nav, page, values)
+            await fill_form(self._nav, page, values)
+            return await send_form(self._nav, page)
+
+        number = ""
+        for attempt in range(1, self._policy.attempts + 1):
+            try:
+                number = await self._run("бронирование", send)
+                break
+            except (OutcomeUnknown, SlotTaken) as exc:
+                listed = await self._listed(room, day, start, end, purpose)
+                if listed is not None:
+                    log.info("portal.booked", number=listed.number, room=room.id, seen_in="my")
+                    return listed
+                if isinstance(exc, SlotTaken) or attempt == self._policy.attempts:
+                    raise
+                log.warning("portal.resend", room=room.id, attempt=attempt, reason=exc.message)
+                await asyncio.sleep(self._policy.delay(attempt))
+        log.info("portal.booked", number=number, room=room.id, day=day.isoformat())
+
+        async def confirm(page: Page) -> Booking:
+            codes = await self._codes(page)
+            shown = await read_booking_page(self._nav, page, number, codes)
+            return shown.model_copy(update={"room_id": room.id})
+
+        return await self._run("подтверждение брони", confirm)
+
+    async def _listed(
+        self, room: Room, day: date, start: time, end: time, purpose: str
+    ) -> Booking | None:
+        wanted = " ".join(purpose.split())
+        for booking in await self.my_bookings():
+            if (
+                (booking.building, booking.room, booking.day) == (room.building, room.number, day)
+                and (booking.start, booking.end) == (start, end)
+                and " ".join(booking.purpose.split()) == wanted
+            ):
+                return booking
+        return None
+
+    async def my_bookings(self) -> list[Booking]:
+        async def read(page: Page) -> list[Booking]:
+            mine = MyList(self._nav, page)
+            await mine.open()
+            listed = mine.bookings({})
+            if not listed:
+                return []
+            codes = await self._codes(page)
+            found = []
+            for booking, room_unknown in listed:
+                if room_unknown:  # the list has no room: its own page has
+                    booking = await read_booking_page(self._nav, page, booking.number, codes)
+                code = codes.get(booking.building_name, booking.building)
+                found.append(booking.model_copy(update={"building": code}))
+            return found
+
+        return await self._run("мои брони", read)
+
+    async def cancel(self, number: str) -> None:
+        """Cancel from «my bookings»; repeating it is harmless, so it is retried like a
+        read. A booking not listed (and not cancelled by this call) is ``BookingRejected``."""
+        pressed = False
+
+        async def cancel(page: Page) -> None:
+            nonlocal pressed
+            mine = MyList(self._nav, page)
+            await mine.open()
+            if number not in mine.numbers():
+                if pressed:
+                    return
+                raise BookingRejected(
+                    f"Бронь № {number} не найдена среди активных броней", code="not_found"
+                )
+            pressed = True
+            question = await mine.cancel(number)
+            log.info("portal.cancelled", number=number, question=question)
+
+        await self._run("отмена брони", cancel)
+
+    async def page_summary(self) -> PageSummary:
+        return await summarize(await self._page_now())
+
+    def may_change(self, step: str) -> tuple[str, ...]:
+        declared = self._profile.may_change.get(step, ())  # type: ignore[call-overload]
+        return tuple(f"{self._base_url}{path}" for path in declared)
+
+    async def release(self) -> None:
+        await self._network.lift(self._page)
+
+    async def click(self, role: str, name: str, *, step: str = "") -> None:
+        if CLICKABLE_ROLES.get(role) is None:
+            raise ValueError(f"role must be one of {sorted(CLICKABLE_ROLES)}, not {role!r}")
+        await self._press(role, name, step=step, what=f"{role} «{name}»")
+
+    async def check(self, label: str, *, step: str = "") -> None:
+        await self._press("checkbox", label, step=step, what=f"флажок «{label}»")
+
+    async def _press(self, role: str, name: str, *, step: str, what: str) -> None:
+        page = await self._page_now()
+
+        async def act() -> None:
+            if not await press(page, self._network, role, name, may_change=self.may_change(step)):
+                raise UnexpectedPage(f"На странице нет элемента {what}", await summarize(page))
+            await page.wait_for_load_state()
+
+        try:
+            await translate(act)
+        except Transient as exc:
+            raise PortalUnavailable(f"Сайт не ответил ({what}): {exc}") from exc
+
+    async def storage_state(self) -> dict[str, Any]:
+        return await storage_state(self._context)
+
+    async def close(self) -> None:
+        page, self._page = self._page, None
+        await close_page(page)

@@ -1,0 +1,43 @@
+"""``ProfileSystem``: any booking site a profile describes (``PORTAL__KIND=profile``)."""
+
+from __future__ import annotations
+
+from adapters.profile.loader import LoadedProfile
+from adapters.profile.session import ProfileSession
+from core.booking import OnRetry
+from core.browser import BrowserContext
+from core.browser.retry import RetryPolicy
+
+__all__ = ["ProfileSystem"]
+
+
+class ProfileSystem:
+    kind = "profile"
+
+    def __init__(
+        self, url: str, loaded: LoadedProfile, *, retry: RetryPolicy | None = None
+    ) -> None:
+        self.url = url.rstrip("/")
+        self.loaded = loaded
+        self._retry = retry
+
+    def __repr__(self) -> str:
+        return f"ProfileSystem({self.loaded.profile.name!r}, {self.url!r})"
+
+    def open_session(
+        self,
+        context: BrowserContext,
+        *,
+        username: str,
+        password: str,
+        on_retry: OnRetry | None = None,
+    ) -> ProfileSession:
+        return ProfileSession(
+            context,
+            self.loaded,
+            base_url=self.url,
+            username=username,
+            password=password,
+            retry=self._retry,
+            on_retry=on_retry,
+        )

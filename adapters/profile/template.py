@@ -1,0 +1,159 @@
+"""Templates in a site profile: ``/book?room={room_id|url}&date={date|iso}``.
+
+A template is text with ``{name}`` or ``{name|filter}`` slots, nothing more: no
+expressions, attribute access, indexing or calls. Names come from the request a step
+serves (``VARIABLES`` lists which step knows which), filters from the fixed table
+``FILTERS``. So a profile can only choose how a known value is written, never run code;
+``{{`` and ``}}`` are literal braces.
+
+The same format names read values back from a page (``parse_date``, ``parse_time``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import date, datetime, time
+from typing import Any
+from urllib.parse import quote
+
+__all__ = [
+    "DATE_FORMATS",
+    "FILTERS",
+    "TIME_FORMATS",
+    "Template",
+    "TemplateError",
+    "parse_date",
+    "parse_time",
+]
+
+
+class TemplateError(ValueError):
+    """A template the interpreter cannot take (unknown filter, bad braces)."""
+
+
+def _h12(value: time) -> str:
+    return value.strftime("%I:%M %p")
+
+
+def _h12_short(value: time) -> str:
+    return f"{value.hour % 12 or 12}:{value.minute:02d} {'AM' if value.hour < 12 else 'PM'}"
+
+
+# How a date or a time may be written, by name: used to write a value into a page and to
+# read one back from it.
+DATE_FORMATS: dict[str, Callable[[date], str]] = {
+    "iso": lambda d: d.isoformat(),  # 2026-11-27
+    "dmy": lambda d: d.strftime("%d.%m.%Y"),  # 27.11.2026
+    "dmy_slash": lambda d: d.strftime("%d/%m/%Y"),  # 27/11/2026
+    "mdy": lambda d: d.strftime("%m/%d/%Y"),  # 11/27/2026
+}
+TIME_FORMATS: dict[str, Callable[[time], str]] = {
+    "hhmm": lambda t: t.strftime("%H:%M"),  # 18:00
+    "h12": _h12,  # 06:00 PM
+    "h12_short": _h12_short,  # 6:00 PM
+    "seconds": lambda t: str(t.hour * 3600 + t.minute * 60),  # 64800: seconds since midnight
+    "minutes": lambda t: str(t.hour * 60 + t.minute),  # 1080
+}
+TEXT_FILTERS: dict[str, Callable[[str], str]] = {
+    "url": lambda s: quote(s, safe=""),  # percent-encoded for a URL
+    "lower": str.lower,
+}
+FILTERS = {**DATE_FORMATS, **TIME_FORMATS, **TEXT_FILTERS}
+_SLOT = re.compile(r"\{\{|\}\}|\{([a-z_]+)(?:\|([a-z_]+))?\}|[{}]")
+
+
+def _written(value: Any, flt: str | None) -> str:
+    if isinstance(value, date) and not isinstance(value, datetime):
+        return DATE_FORMATS[flt or "iso"](value) if flt in (None, *DATE_FORMATS) else ""
+    if isinstance(value, time):
+        return TIME_FORMATS[flt or "hhmm"](value) if flt in (None, *TIME_FORMATS) else ""
+    text = "" if value is None else str(value)
+    return TEXT_FILTERS[flt](text) if flt in TEXT_FILTERS else text
+
+
+@dataclass(frozen=True, slots=True)
+class Template:
+    """A parsed template: literal parts and (name, filter) slots, in order."""
+
+    source: str
+    parts: tuple[str | tuple[str, str | None], ...]
+
+    @classmethod
+    def parse(cls, source: str) -> Template:
+        parts: list[str | tuple[str, str | None]] = []
+        at = 0
+        for found in _SLOT.finditer(source):
+            parts.append(source[at : found.start()])
+            at = found.end()
+            token = found.group()
+            if token in ("{{", "}}"):
+                parts.append(token[0])
+            elif found.group(1) is None:
+                raise TemplateError(
+                    f"unbalanced «{token}» at {found.start()} in {source!r} "
+                    "(write {{ or }} for a brace)"
+                )
+            else:
+                name, flt = found.group(1), found.group(2)
+                if flt is not None and flt not in FILTERS:
+                    raise TemplateError(
+                        f"unknown format «{flt}» in {source!r}; known: {', '.join(FILTERS)}"
+                    )
+                parts.append((name, flt))
+        parts.append(source[at:])
+        return cls(source, tuple(part for part in parts if part != ""))
+
+    @property
+    def names(self) -> frozenset[str]:
+        return frozenset(part[0] for part in self.parts if isinstance(part, tuple))
+
+    def render(self, values: Mapping[str, Any]) -> str:
+        """The text with every slot written; a type the filter does not fit writes ''
+        (the loader has checked the names, and a step passes typed values)."""
+        return "".join(
+            part if isinstance(part, str) else _written(values.get(part[0]), part[1])
+            for part in self.parts
+        )
+
+    def __str__(self) -> str:
+        return self.source
+
+
+_DATE_READERS: dict[str, re.Pattern[str]] = {
+    "iso": re.compile(r"(?P<y>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})"),
+    "dmy": re.compile(r"(?P<d>\d{1,2})\.(?P<m>\d{1,2})\.(?P<y>\d{4})"),
+    "dmy_slash": re.compile(r"(?P<d>\d{1,2})/(?P<m>\d{1,2})/(?P<y>\d{4})"),
+    "mdy": re.compile(r"(?P<m>\d{1,2})/(?P<d>\d{1,2})/(?P<y>\d{4})"),
+}
+_CLOCK = re.compile(r"(?P<h>\d{1,2})[:.](?P<m>\d{2})(?::\d{2})?\s*(?P<ampm>[AaPp]\.?[Mm]\.?)?")
+
+
+def parse_date(text: str, fmt: str = "iso") -> date | None:
+    """The first date written in ``fmt`` inside ``text``, or None."""
+    found = _DATE_READERS[fmt].search(text)
+    if found is None:
+        return None
+    try:
+        return date(int(found["y"]), int(found["m"]), int(found["d"]))
+    except ValueError:
+        return None
+
+
+def parse_time(text: str, fmt: str = "hhmm") -> time | None:
+    """A time written in ``fmt`` (the 12-hour forms and 24-hour clock alike are read by
+    the clock pattern; ``seconds``/``minutes`` are a number since midnight)."""
+    text = text.strip()
+    if fmt in ("seconds", "minutes"):
+        if not text.isdigit():
+            return None
+        minutes = int(text) // 60 if fmt == "seconds" else int(text)
+        return time(minutes // 60, minutes % 60) if minutes < 24 * 60 else None
+    found = _CLOCK.search(text)
+    if found is None:
+        return None
+    hour, minute = int(found["h"]), int(found["m"])
+    if found["ampm"]:
+        hour = hour % 12 + (12 if found["ampm"][0] in "Pp" else 0)
+    return time(hour, minute) if hour < 24 and minute < 60 else None
