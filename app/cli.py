@@ -328,6 +328,44 @@ def keygen() -> None:
     typer.echo(Fernet.generate_key().decode())
 
 
+site = typer.Typer(help="Site profiles: check one on the live site, or show what it reads.")
+app.add_typer(site, name="site")
+_PROFILE = Annotated[Path, typer.Argument(help="The site profile (profiles/*.yaml)")]
+
+
+@site.command("check")
+def site_check(profile: _PROFILE) -> None:
+    """Try every part of PROFILE on the site: log in, read the catalogue and a day, book at
+    the farthest allowed day, find it in «my bookings» and cancel it. Leaves nothing booked."""
+    from app.site import render_report
+    from app.site import site_check as check
+
+    settings = _settings()
+    try:
+        report = asyncio.run(check(settings, profile, today=datetime.now(settings.tz).date()))
+    except ClubError as exc:
+        _fail(exc)
+    typer.echo(render_report(report), nl=False)
+    if not report.ok:
+        raise typer.Exit(1)
+
+
+@site.command("show")
+def site_show(profile: _PROFILE) -> None:
+    """Print what PROFILE reads from the site (buildings, rooms, rules); books nothing."""
+    from app.site import render_report
+    from app.site import site_show as show
+
+    settings = _settings()
+    try:
+        report, catalogue = asyncio.run(show(settings, profile))
+    except ClubError as exc:
+        _fail(exc)
+    typer.echo(render_report(report, catalogue), nl=False)
+    if not report.ok:
+        raise typer.Exit(1)
+
+
 @app.command()
 def portal(
     host: Annotated[str, typer.Option(help="Interface to listen on")] = "127.0.0.1",

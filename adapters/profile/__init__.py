@@ -8,7 +8,12 @@
 from __future__ import annotations
 
 from adapters.profile.errors import ProfileMismatch
-from adapters.profile.loader import LoadedProfile, ProfileError, load_site_profile
+from adapters.profile.loader import (
+    LoadedProfile,
+    ProfileError,
+    load_site_profile,
+    parse_site_profile,
+)
 from adapters.profile.model import SiteProfile
 from adapters.profile.session import ProfileSession
 from adapters.profile.system import ProfileSystem
@@ -21,4 +26,5 @@ __all__ = [
     "ProfileSystem",
     "SiteProfile",
     "load_site_profile",
+    "parse_site_profile",
 ]

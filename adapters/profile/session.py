@@ -158,6 +158,14 @@ class ProfileSession:
     def logins(self) -> int:
         return self._logins
 
+    @property
+    def profile_name(self) -> str:
+        return self._profile.name
+
+    @property
+    def url(self) -> str:
+        return self._base_url
+
     async def ensure_logged_in(self) -> None:
         """Reuse the context's cookies if the site takes them, else log in."""
         if not await self._has_cookies():

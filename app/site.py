@@ -1,0 +1,101 @@
+"""``clubman site check`` and ``clubman site show``: a site profile tried on the live site
+with the configured account (``PORTAL__URL``, ``PORTAL__USERNAME``, ``PORTAL__PASSWORD``);
+without ``PORTAL__URL``, on the reference portal started in-process with its demo account.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from datetime import date
+from pathlib import Path
+
+from adapters.profile import ProfileSystem, load_site_profile
+from adapters.profile.check import PartResult, SiteReport, check_site, show_site
+from adapters.profile.session import ProfileSession
+from app.compose import DEMO_ACCOUNT
+from core.booking.models import Catalogue
+from core.browser import BrowserContext, BrowserPool
+from core.errors import ConfigError
+from core.settings import Settings
+
+__all__ = ["render_report", "site_check", "site_show"]
+
+
+@asynccontextmanager
+async def _session(
+    settings: Settings, profile: Path
+) -> AsyncIterator[tuple[ProfileSession, BrowserContext, str]]:
+    loaded = load_site_profile(profile)  # a bad profile stops here, naming its line
+    async with _site(settings) as (url, username, password):
+        pool = BrowserPool(
+            executable=settings.browser.executable,
+            max_contexts=1,
+            headless=settings.browser.headless,
+        )
+        async with pool, pool.context() as context:
+            session = ProfileSystem(url, loaded).open_session(
+                context, username=username, password=password
+            )
+            try:
+                yield session, context, username
+            finally:
+                await session.close()
+
+
+@asynccontextmanager
+async def _site(settings: Settings) -> AsyncIterator[tuple[str, str, str]]:
+    portal = settings.portal
+    if portal.url:
+        if not portal.username or portal.password is None:
+            raise ConfigError(
+                "set PORTAL__USERNAME and PORTAL__PASSWORD: the account to check with"
+            )
+        yield portal.url, portal.username, portal.password.get_secret_value()
+        return
+    from portal.server import running_portal
+
+    async with running_portal() as running:
+        yield running.url, DEMO_ACCOUNT[0], DEMO_ACCOUNT[1]
+
+
+async def site_check(settings: Settings, profile: Path, *, today: date) -> SiteReport:
+    async with _session(settings, profile) as (session, context, username):
+        return await check_site(
+            session, context, username=username, today=today, shots=_shots(settings)
+        )
+
+
+async def site_show(settings: Settings, profile: Path) -> tuple[SiteReport, Catalogue | None]:
+    async with _session(settings, profile) as (session, context, username):
+        return await show_site(session, context, username=username, shots=_shots(settings))
+
+
+def _shots(settings: Settings) -> Path:
+    return settings.data_dir / "screenshots"
+
+
+def _part_lines(part: PartResult) -> list[str]:
+    lines = [f"{'✓' if part.ok else '✗'} {part.part}: {part.detail}"]
+    if part.where:
+        lines.append(f"    строка профиля: {part.where}")
+    if part.tried:
+        lines.append(f"    искали: {part.tried}")
+    if part.seen:
+        lines.append(f"    на странице: {part.seen}")
+    if part.screenshot:
+        lines.append(f"    снимок: {part.screenshot}")
+    return lines
+
+
+def render_report(report: SiteReport, catalogue: Catalogue | None = None) -> str:
+    lines = [f"профиль «{report.profile}» на {report.url}"]
+    for part in report.parts:
+        lines += _part_lines(part)
+    if catalogue is not None:
+        for building in catalogue.buildings:
+            rooms = catalogue.rooms_in(building.code)
+            numbers = ", ".join(room.number for room in rooms)
+            lines.append(f"  {building.code}: «{building.name}» — {len(rooms)} ауд.: {numbers}")
+    lines.append("итог: профиль подходит" if report.ok else "итог: профиль нужно поправить")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,156 @@
+"""``clubman site check``'s core on the reference portal: a good profile passes every
+part; a wrong locator is named with its profile line; nothing the check booked stays
+booked — when it fails half-way, when it is interrupted, and after it was killed."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from datetime import time, timedelta
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+
+from adapters.profile import ProfileSystem, parse_site_profile
+from adapters.profile.check import CHECK_MARK, check_site, show_site
+from adapters.profile.loader import LoadedProfile
+from adapters.profile.session import ProfileSession
+from core.booking import Room
+from core.browser import BrowserContext, BrowserPool
+from portal.server import RunningPortal
+from tests.adapters.refportal.helpers import FAST, TODAY, active_bookings, make_session
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+PROFILE = Path(__file__).parents[3] / "profiles" / "refportal.yaml"
+
+
+def _profile(replace: tuple[str, str] | None = None, name: str = "refportal.yaml") -> LoadedProfile:
+    text = PROFILE.read_text(encoding="utf-8")
+    if replace is not None:
+        assert text.count(replace[0]) == 1, replace[0]
+        text = text.replace(*replace)
+    return parse_site_profile(text, name)
+
+
+def _line_of(text: str, needle: str) -> int:
+    return next(i for i, line in enumerate(text.splitlines(), 1) if needle in line)
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def context(pool: BrowserPool, fresh_portal: RunningPortal) -> AsyncIterator[BrowserContext]:
+    async with pool.context() as ctx:
+        yield ctx
+
+
+def _session(
+    portal: RunningPortal, context: BrowserContext, loaded: LoadedProfile
+) -> ProfileSession:
+    return ProfileSystem(portal.url, loaded, retry=FAST).open_session(
+        context, username="club", password="club-demo"
+    )
+
+
+async def _marked(portal: RunningPortal) -> list[dict[str, object]]:
+    return [
+        b for b in await active_bookings(portal.url) if str(b["purpose"]).startswith(CHECK_MARK)
+    ]
+
+
+async def test_a_good_profile_passes_every_part_and_leaves_nothing_booked(
+    fresh_portal: RunningPortal, context: BrowserContext, tmp_path: Path
+) -> None:
+    session = _session(fresh_portal, context, _profile())
+    report = await check_site(session, context, username="club", today=TODAY, shots=tmp_path)
+    assert [(p.part, p.ok) for p in report.parts] == [
+        ("вход", True),
+        ("мои брони", True),
+        ("каталог", True),
+        ("бронь", True),
+    ], report
+    farthest = TODAY + timedelta(days=14)
+    assert f"{farthest:%d.%m}" in report.parts[-1].detail
+    assert "сделана, найдена в «моих бронях» и отменена" in report.parts[-1].detail
+    assert await _marked(fresh_portal) == []
+    assert not list(tmp_path.iterdir())  # no failure, no screenshot
+
+
+async def test_show_reads_catalogue_and_rules_without_booking(
+    fresh_portal: RunningPortal, context: BrowserContext, tmp_path: Path
+) -> None:
+    before = await active_bookings(fresh_portal.url)
+    session = _session(fresh_portal, context, _profile())
+    report, catalogue = await show_site(session, context, username="club", shots=tmp_path)
+    assert report.ok and catalogue is not None
+    assert {b.code for b in catalogue.buildings} == {"main", "chaikovsky", "lab"}
+    assert catalogue.rules.horizon_days == 14 and catalogue.rules.step_minutes == 30
+    assert await active_bookings(fresh_portal.url) == before
+
+
+async def test_a_wrong_locator_is_named_with_its_line_and_nothing_is_booked(
+    fresh_portal: RunningPortal, context: BrowserContext, tmp_path: Path
+) -> None:
+    wrong = ("      name: Забронировать\n", "      name: Забронировать сейчас\n")
+    loaded = _profile(wrong, name="broken.yaml")
+    text = PROFILE.read_text(encoding="utf-8").replace(*wrong)
+    session = _session(fresh_portal, context, loaded)
+    report = await check_site(session, context, username="club", today=TODAY, shots=tmp_path)
+    failed = [p for p in report.parts if not p.ok]
+    assert len(failed) == 1 and failed[0].part == "бронь"
+    item = _line_of(text, "Забронировать сейчас") - 1  # the candidate's «- role: button»
+    assert failed[0].where == f"broken.yaml:{item}"
+    assert failed[0].tried == "role=button name=«Забронировать сейчас»"
+    assert "«Забронировать»" in failed[0].seen  # what the page had instead
+    assert Path(failed[0].screenshot).read_bytes().startswith(b"\x89PNG")
+    assert await _marked(fresh_portal) == []
+
+
+async def test_failing_after_booking_cancels_what_it_booked(
+    fresh_portal: RunningPortal, context: BrowserContext, tmp_path: Path
+) -> None:
+    # The booking's own page is at another address than the profile says: the booking
+    # is made, then reading it fails; the check cancels it on the way out.
+    loaded = _profile(("  url: /booking/{number}\n", "  url: /bookings/{number}\n"))
+    session = _session(fresh_portal, context, loaded)
+    report = await check_site(session, context, username="club", today=TODAY, shots=tmp_path)
+    parts = {p.part: p for p in report.parts}
+    assert not parts["бронь"].ok
+    assert parts["уборка"].ok and "отменена тестовая бронь" in parts["уборка"].detail
+    assert await _marked(fresh_portal) == []
+
+
+async def test_an_interrupted_check_cancels_what_it_booked(
+    fresh_portal: RunningPortal, context: BrowserContext, tmp_path: Path
+) -> None:
+    session = _session(fresh_portal, context, _profile())
+    task = asyncio.create_task(
+        check_site(session, context, username="club", today=TODAY, shots=tmp_path)
+    )
+    async with asyncio.timeout(60):
+        while not await _marked(fresh_portal):  # wait until the test booking is made
+            assert not task.done(), "the check ended before it booked"
+            await asyncio.sleep(0.02)
+    task.cancel()  # Ctrl-C
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert await _marked(fresh_portal) == []
+
+
+async def test_a_rerun_cancels_what_a_killed_check_left(
+    fresh_portal: RunningPortal, context: BrowserContext, pool: BrowserPool, tmp_path: Path
+) -> None:
+    async with pool.context() as other:  # what a check killed after booking left behind
+        left = make_session(other, fresh_portal)
+        await left.book(
+            room=Room(id="main-301", building="main", number="301"),
+            day=TODAY + timedelta(days=13), start=time(20, 0), end=time(20, 30),
+            purpose=f"{CHECK_MARK} killed",
+        )  # fmt: skip
+        await left.close()
+    assert len(await _marked(fresh_portal)) == 1
+    session = _session(fresh_portal, context, _profile())
+    report = await check_site(session, context, username="club", today=TODAY, shots=tmp_path)
+    assert report.ok, report
+    assert "отменено оставшихся от прерванной проверки: 1" in report.parts[1].detail
+    assert await _marked(fresh_portal) == []
