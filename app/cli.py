@@ -366,6 +366,20 @@ def site_show(profile: _PROFILE) -> None:
         raise typer.Exit(1)
 
 
+@site.command("schema")
+def site_schema(
+    output: Annotated[Path | None, typer.Option(help="Write it here instead of printing it")] = None,
+) -> None:
+    """The JSON Schema of a site profile, for editors (profiles/site-profile.schema.json)."""
+    from adapters.profile.model import json_schema
+
+    if output is None:
+        typer.echo(json_schema(), nl=False)
+        return
+    output.write_text(json_schema(), encoding="utf-8")
+    typer.echo(f"wrote {output}")
+
+
 @app.command()
 def portal(
     host: Annotated[str, typer.Option(help="Interface to listen on")] = "127.0.0.1",

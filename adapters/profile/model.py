@@ -9,7 +9,9 @@ its own, fixed, and take a profile's selectors as data.
 
 from __future__ import annotations
 
+import json
 from datetime import time
+from pathlib import Path
 from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
@@ -17,6 +19,7 @@ from pydantic import Field, field_validator, model_validator
 from adapters.profile.parts import Action, Cond, Find, Part, Pick, Regex, TemplateText
 
 __all__ = [
+    "SCHEMA_FILE",
     "Availability",
     "Book",
     "BookingPage",
@@ -35,6 +38,7 @@ __all__ = [
     "SiteProfile",
     "Slot",
     "Words",
+    "json_schema",
 ]
 
 # What a refusal or a login failure means (the port's errors).
@@ -250,3 +254,15 @@ class SiteProfile(Part):
     may_change: dict[Literal["login", "book", "cancel"], tuple[str, ...]] = Field(
         default_factory=dict
     )
+
+
+# The JSON Schema for editors (``clubman site schema`` writes it; a test keeps it current).
+SCHEMA_FILE = Path(__file__).parents[2] / "profiles" / "site-profile.schema.json"
+
+
+def json_schema() -> str:
+    """The JSON Schema of a site profile, as the committed ``SCHEMA_FILE`` holds it."""
+    schema = SiteProfile.model_json_schema()
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["title"] = "club manager site profile"
+    return json.dumps(schema, ensure_ascii=False, indent=2) + "\n"

@@ -145,7 +145,13 @@ class Pick(Part):
 
     column: str | None = None
     term: str | None = None
-    css: Annotated[tuple[str, ...], BeforeValidator(_several)] = ()  # the first with a value
+    css: Annotated[
+        tuple[str, ...],
+        BeforeValidator(_several),
+        WithJsonSchema(
+            {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]}
+        ),
+    ] = ()  # the first with a value
     of: Literal["item", "line", "header"] = "item"  # grids: the cell, its row, its axis head
     regex: Regex | None = None
     format: _FORMATS = "text"
