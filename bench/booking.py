@@ -18,7 +18,10 @@
    part 2 runs on the reference portal only. One unmeasured booking first warms Indico
    (its first requests import and compile its code).
 
-    python bench/booking.py [--system refportal|indico] [--repeat 3] [--users 8] [--browsers 0]
+4. ``--system profile``: the profile adapter with ``profiles/refportal.yaml`` next to the
+   hand-written reference-portal adapter and the bare script (``bench/booking_profile.py``).
+
+    python bench/booking.py [--system refportal|indico|profile] [--repeat 3] [--users 8]
 
 Reading the numbers (measured on 2 cores; see the issue's report for a run).
 
@@ -629,6 +632,17 @@ async def part_indico(storage: Storage, server: IndicoServer, repeat: int) -> No
 async def main(args: argparse.Namespace) -> None:
     configure_logging("WARNING")
     data = Path(tempfile.mkdtemp())
+    if args.system == "profile":
+        from bench.booking_profile import part_profile
+
+        async with (
+            open_storage(
+                mongodb_uri=None, redis_url=None, data_dir=data, in_memory=True
+            ) as storage,
+            portal_process() as url,
+        ):
+            await part_profile(storage, url, args.repeat)
+        return
     if args.system == "indico":
         # Indico starts (PostgreSQL, redis, Indico, seed) before any clock starts.
         with running_indico_server() as server:
@@ -651,12 +665,13 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
         "--system",
-        choices=("refportal", "indico"),
+        choices=("refportal", "indico", "profile"),
         default="refportal",
-        help="the booking system (indico: part 1 on a real Indico, no part 2)",
+        help="the booking system (indico: part 1 on a real Indico, no part 2; profile: the "
+        "profile adapter on the reference portal next to the hand-written one)",
     )
     parser.add_argument(
-        "--repeat", type=int, default=3, choices=(1, 2, 3), help="runs per measurement in part 1"
+        "--repeat", type=int, default=3, help="runs per measurement in part 1 (1-3; profile: any)"
     )
     parser.add_argument("--users", type=int, default=8, help="users in part 2 (0: skip it)")
     parser.add_argument(
@@ -666,4 +681,7 @@ if __name__ == "__main__":
         help="part 2: per-booking browsers alive at once (0: all)",
     )
     parser.add_argument("--skip-one", action="store_true", help="run part 2 only")
-    asyncio.run(main(parser.parse_args()))
+    arguments = parser.parse_args()
+    if arguments.system != "profile" and not 1 <= arguments.repeat <= 3:
+        parser.error("--repeat is 1, 2 or 3 (part 1 books two 2-hour slots a repetition)")
+    asyncio.run(main(arguments))

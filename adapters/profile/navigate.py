@@ -37,6 +37,9 @@ class Navigator:
     def url(self, template: Template, values: Mapping[str, Any]) -> str:
         return urljoin(self._base_url, template.render(values).lstrip("/"))
 
+    def url_path(self, template: Template, values: Mapping[str, Any]) -> str:
+        return urlsplit(self.url(template, values)).path
+
     def on_login_page(self, page: Page) -> bool:
         return bool(self._login_page.search(path_of(page)))
 

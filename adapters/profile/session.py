@@ -12,6 +12,7 @@ network guard with the endpoints the profile declares.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Awaitable, Callable
 from datetime import date, time
 from typing import Any, TypeVar
@@ -26,7 +27,7 @@ from adapters.profile.form import fill_form, open_form, send_form
 from adapters.profile.grid import read_buildings, read_day
 from adapters.profile.loader import LoadedProfile
 from adapters.profile.login import log_in
-from adapters.profile.navigate import Navigator
+from adapters.profile.navigate import Navigator, path_of
 from core.booking.errors import (
     BookingRejected,
     OutcomeUnknown,
@@ -276,7 +277,15 @@ class ProfileSession:
 
         async def confirm(page: Page) -> Booking:
             codes = await self._codes(page)
-            shown = await read_booking_page(self._nav, page, number, codes)
+            # The form led to the booking's page: read it there (else, or not readable, load it).
+            shown = None
+            if self._nav.url_path(self._profile.booking_page.url, {"number": number}) == (
+                path_of(page)
+            ):
+                with contextlib.suppress(UnexpectedPage):
+                    shown = await read_booking_page(self._nav, page, number, codes, load=False)
+            if shown is None:
+                shown = await read_booking_page(self._nav, page, number, codes)
             return shown.model_copy(update={"room_id": room.id})
 
         return await self._run("подтверждение брони", confirm)
