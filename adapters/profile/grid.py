@@ -15,6 +15,7 @@ from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
 from adapters.profile.model import Buildings, Grid
 from adapters.profile.navigate import Navigator
+from adapters.profile.parts import Pick
 from adapters.profile.reading import (
     Item,
     Table,
@@ -156,7 +157,7 @@ def _rooms(
         number = value(picks.number, header)
         if not number:
             continue
-        site_id = value(picks.id, line if picks.id.of == "line" else header) if picks.id else ""
+        site_id = _room_id(picks.id, header, line, [cell for cell, _ in cells])
         room = Room(
             id=site_id or f"{building}-{number}",
             building=building,
@@ -180,6 +181,14 @@ def _rooms(
                 mine.append((start, end))
         result.append(RoomAvailability(room=room, busy=_merge(busy), mine=_merge(mine)))
     return result, opens, closes
+
+
+def _room_id(pick: Pick | None, header: Item, line: Item, cells: list[Item]) -> str:
+    if pick is None:
+        return ""
+    if pick.of == "cells":
+        return next((found for cell in cells if (found := value(pick, cell))), "")
+    return value(pick, line if pick.of == "line" else header)
 
 
 def _merge(spans: list[Interval]) -> list[Interval]:

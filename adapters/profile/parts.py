@@ -152,7 +152,9 @@ class Pick(Part):
             {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]}
         ),
     ] = ()  # the first with a value
-    of: Literal["item", "line", "header"] = "item"  # grids: the cell, its row, its axis head
+    # Grids: the cell (or a room's header cell), its row, its time header, or the first of
+    # a room's cells that has the value (``cells``: a room id only free slots carry).
+    of: Literal["item", "line", "header", "cells"] = "item"
     regex: Regex | None = None
     format: _FORMATS = "text"
 
