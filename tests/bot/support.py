@@ -15,7 +15,7 @@ from app.run import poll
 from bot.factory import BotApp, CoreServices, open_bot_app
 from bot.outbox import FloodLimits
 from core.app import build_core
-from core.booking import BookingSystem
+from core.booking import BookingSystem, Catalogue
 from core.booking.catalogue import Catalogues
 from core.browser import BrowserPool
 from core.clock import Clock, ManualClock
@@ -172,10 +172,12 @@ async def running_bot(
     core: CoreFactory | None = None,
     clock: Clock | None = None,
     metrics: Metrics | None = None,
+    catalogue: Catalogue = REFPORTAL_CATALOGUE,
 ) -> AsyncIterator[BotApp]:
     """The bot as ``clubman run`` builds it, but on the given storage and scenarios
     (and ``clock``, e.g. a manual one the portal also runs on; ``metrics`` counting, as
-    ``app.run.serve`` wires them)."""
+    ``app.run.serve`` wires them; ``catalogue`` the site's, the reference portal's by
+    default)."""
     chosen = list(scenarios) if scenarios is not None else default_scenarios()
 
     def real_core(
@@ -188,7 +190,7 @@ async def running_bot(
             settings,
             opened,
             sink,
-            catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE),
+            catalogues=Catalogues.fixed(catalogue),
             scenarios=chosen,
             clock=clock,
             bus=bus,
@@ -236,9 +238,11 @@ async def product_bot(
     max_contexts: int = 2,
     polling: bool = True,
     metrics: Metrics | None = None,
+    catalogue: Catalogue = REFPORTAL_CATALOGUE,
 ) -> AsyncIterator[BotApp]:
-    """The bot with every product scenario on ``system`` (the reference portal's test
-    catalogue), booking through the club's account (``club``/``club-demo`` by default)."""
+    """The bot with every product scenario on ``system`` (with ``catalogue``, the
+    reference portal's test catalogue by default), booking through the club's account
+    (``club``/``club-demo`` by default)."""
     account = account or PortalAccount(username="club", password=SecretStr("club-demo"))
     async with BrowserPool(max_contexts=max_contexts) as pool:
         work = PortalWork(
@@ -246,13 +250,14 @@ async def product_bot(
         )
         scenarios = all_scenarios(
             work=work,
-            catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE),
+            catalogues=Catalogues.fixed(catalogue),
             preferences=storage.preferences,
             runs=storage.runs,
         )
         async with running_bot(
-            tg, storage, scenarios=scenarios, clock=clock, polling=polling, metrics=metrics
-        ) as running:
+            tg, storage, scenarios=scenarios, clock=clock, polling=polling, metrics=metrics,
+            catalogue=catalogue,
+        ) as running:  # fmt: skip
             yield running
 
 
