@@ -79,8 +79,8 @@ class MyList:
         return found
 
     def bookings(self, codes: Mapping[str, str]) -> list[tuple[Booking, bool]]:
-        """The listed bookings, each with whether its room is still to be read from its
-        own page (the list has no room column)."""
+        """The listed bookings, each with whether its room or building is still to be read
+        from its own page (the list has no column for it)."""
         spec, columns = self.spec, self._columns()
         found = []
         for _, line, cells in self._rows():
@@ -113,7 +113,7 @@ class MyList:
                         purpose=read["purpose"],
                         status="active",
                     ),
-                    spec.room is None,
+                    spec.room is None or spec.building is None,
                 )
             )
         return found

@@ -18,10 +18,12 @@ class ProfileMismatch(UnexpectedPage):
     the locators in the order they were tried."""
 
     def __init__(self, what: str, *, where: str, tried: str, summary: PageSummary) -> None:
+        # The user reads the message: what is missing, in words; the profile's line and
+        # locators are for the operator (the log, ``clubman site check``).
         super().__init__(
-            f"{what} ({where}: {tried})",
+            f"Сайт бронирования выглядит не так, как ожидалось: {what[:1].lower()}{what[1:]}",
             summary,
-            hint="сайт изменился или профиль сайта неверен; проверьте его: clubman site check",
+            hint="администратор клуба может проверить профиль сайта",
         )
         self.what = what
         self.where = where

@@ -3,6 +3,7 @@ anything wins; none matching is a ``ProfileMismatch`` naming the profile's line.
 
 from __future__ import annotations
 
+import structlog
 from playwright.async_api import Locator as PwLocator
 from playwright.async_api import Page
 
@@ -12,6 +13,8 @@ from adapters.profile.parts import Find, Locator
 from core.browser.summary import summarize
 
 __all__ = ["Finder", "candidate"]
+
+log = structlog.get_logger("clubman.portal")
 
 
 def candidate(scope: Page | PwLocator, way: Locator) -> PwLocator:
@@ -69,11 +72,11 @@ class Finder:
         return None
 
     async def mismatch(self, page: Page, find: Find, *, path: str, what: str) -> ProfileMismatch:
+        # The line of the first candidate tried (the others follow it in the file).
+        where, tried = self._loaded.where(f"{path}.0"), " | ".join(w.describe() for w in find)
+        log.warning("profile.mismatch", what=what, where=where, tried=tried, url=page.url)
         return ProfileMismatch(
-            f"На странице нет {what}",
-            where=self._loaded.where(path),
-            tried=" | ".join(way.describe() for way in find),
-            summary=await summarize(page),
+            f"На странице нет {what}", where=where, tried=tried, summary=await summarize(page)
         )
 
     def where(self, path: str) -> str:

@@ -7,7 +7,7 @@ the file and the line, before anything runs.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +15,7 @@ import yaml
 from pydantic import BaseModel, ValidationError
 
 from adapters.profile.model import SiteProfile
-from adapters.profile.template import Template
+from adapters.profile.template import DATE_FORMATS, TEXT_FILTERS, TIME_FORMATS, Template
 from core.errors import ConfigError
 
 __all__ = ["VARIABLES", "LoadedProfile", "ProfileError", "load_site_profile", "parse_site_profile"]
@@ -59,31 +59,52 @@ class LoadedProfile(BaseModel):
 
 
 def _where(file: str, lines: dict[str, int], path: str) -> str:
-    while path:
+    while True:
         if path in lines:
             return f"{file}:{lines[path]}"
+        if not path:
+            return file
         path = path.rpartition(".")[0]
-    return file
 
 
 class _Lines(yaml.SafeLoader):
     """Keeps each mapping value's and sequence item's line, by its path in the document."""
 
 
-def _plain(node: yaml.Node, path: Path_, lines: dict[str, int], loader: _Lines) -> Any:
-    lines[".".join(map(str, path))] = node.start_mark.line + 1
+_PLAIN_TAGS = ("tag:yaml.org,2002:map", "tag:yaml.org,2002:seq")
+
+
+def _plain(
+    node: yaml.Node,
+    path: Path_,
+    lines: dict[str, int],
+    loader: _Lines,
+    inside: frozenset[int] = frozenset(),
+) -> Any:
+    """The node as plain data, each part's line kept (a mapping value's: its key's line)."""
+    lines.setdefault(".".join(map(str, path)), node.start_mark.line + 1)
+    where = f"{{file}}:{node.start_mark.line + 1}"
+    if id(node) in inside:
+        raise ProfileError(where, "an alias refers to the part it is in")
+    if isinstance(node, yaml.MappingNode | yaml.SequenceNode) and node.tag not in _PLAIN_TAGS:
+        raise ProfileError(where, f"the tag {node.tag} is not allowed in a profile")
+    inside = inside | {id(node)}
     if isinstance(node, yaml.MappingNode):
         result: dict[Any, Any] = {}
         for key_node, value_node in node.value:
+            key_where = f"{{file}}:{key_node.start_mark.line + 1}"
+            if not isinstance(key_node, yaml.ScalarNode):
+                raise ProfileError(key_where, "a key must be a plain word")
             key = loader.construct_object(key_node, deep=True)
             if key in result:
-                raise ProfileError(
-                    f"{{file}}:{key_node.start_mark.line + 1}", f"«{key}» is given twice"
-                )
-            result[key] = _plain(value_node, (*path, key), lines, loader)
+                raise ProfileError(key_where, f"«{key}» is given twice")
+            lines[".".join(map(str, (*path, key)))] = key_node.start_mark.line + 1
+            result[key] = _plain(value_node, (*path, key), lines, loader, inside)
         return result
     if isinstance(node, yaml.SequenceNode):
-        return [_plain(item, (*path, i), lines, loader) for i, item in enumerate(node.value)]
+        return [
+            _plain(item, (*path, i), lines, loader, inside) for i, item in enumerate(node.value)
+        ]
     return loader.construct_object(node, deep=True)
 
 
@@ -98,7 +119,9 @@ def parse_site_profile(text: str, file: str) -> LoadedProfile:
         finally:
             loader.dispose()
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
+        # An unclosed [ or {: where it was opened, not where the parser gave up.
+        flow = (exc.context or "").startswith("while parsing a flow")
+        mark = (exc.context_mark if flow else None) or exc.problem_mark or exc.context_mark
         line = f":{mark.line + 1}" if mark is not None else ""
         raise ProfileError(f"{file}{line}", f"not valid YAML: {exc.problem or exc}") from None
     except yaml.YAMLError as exc:
@@ -110,7 +133,9 @@ def parse_site_profile(text: str, file: str) -> LoadedProfile:
     try:
         profile = SiteProfile.model_validate(data)
     except ValidationError as exc:
-        first = exc.errors()[0]
+        errors = exc.errors()
+        # A typo («sumbit») is one key unknown and one missing: name the typo.
+        first = next((e for e in errors if e["type"] == "extra_forbidden"), errors[0])
         loc = tuple(str(part) for part in first["loc"])
         field = ".".join(loc)
         message = first["msg"].removeprefix("Value error, ")
@@ -130,6 +155,8 @@ def load_site_profile(path: Path) -> LoadedProfile:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ProfileError(str(path), f"cannot read it: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise ProfileError(str(path), "it is not UTF-8 text") from None
     return parse_site_profile(text, str(path))
 
 
@@ -169,3 +196,19 @@ def _check_names(loaded: LoadedProfile) -> None:
                     f"{path}: the template «{template}» names {', '.join(unknown)}, "
                     f"which {part} does not know (it knows: {known})",
                 )
+            for name, fmt in template.slots:
+                fits = _FITTING.get(name, TEXT_FILTERS)
+                if fmt is not None and fmt not in fits:
+                    raise ProfileError(
+                        loaded.where(path),
+                        f"{path}: «{{{name}|{fmt}}}» writes {name} in a format that does not "
+                        f"fit it (it takes: {', '.join(fits)})",
+                    )
+
+
+# Which formats each variable takes (the others: text filters only).
+_FITTING: dict[str, Mapping[str, object]] = {
+    "date": DATE_FORMATS,
+    "start": TIME_FORMATS,
+    "end": TIME_FORMATS,
+}

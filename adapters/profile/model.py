@@ -203,6 +203,12 @@ class Book(Part):
     browser_check: bool = True
 
 
+def _a_span(pick: Pick) -> Pick:
+    if pick.format != "span":
+        raise ValueError("a booking's time is read as a span: «format: span» (18:00–19:30)")
+    return pick
+
+
 class BookingPage(Part):
     """A booking's own page: ``url`` by its number, and picks for its fields."""
 
@@ -215,6 +221,8 @@ class BookingPage(Part):
     purpose: Pick
     cancelled: Cond | None = None  # shown when the booking is cancelled
 
+    _span = field_validator("time")(lambda value: _a_span(value))
+
 
 class MyBookings(Part):
     """The user's bookings: a table, one booking per row, picks by column."""
@@ -222,11 +230,13 @@ class MyBookings(Part):
     open: Open
     table: Find
     number: Pick
-    building: Pick | None = None
+    building: Pick | None = None  # missing: read from the booking's page
     room: Pick | None = None  # missing: read from the booking's page
     date: Pick
-    time: Pick
+    time: Pick  # a span
     purpose: Pick
+
+    _span = field_validator("time")(lambda value: _a_span(value))
 
 
 class Cancel(Part):

@@ -182,7 +182,8 @@ async def read_items(
 
 
 async def read_terms(page: Page, *, probes: Sequence[str] = (), has: Sequence[str] = ()) -> Terms:
-    root = page.locator("main").or_(page.locator("body")).first
+    main = page.locator("main")
+    root = main.first if await main.count() else page.locator("body")
     raw = json.loads(await root.evaluate(_READ_TERMS, {"probes": list(probes), "has": list(has)}))
     return Terms(pairs=raw["pairs"], self=Item.of(raw["self"]))
 

@@ -312,8 +312,8 @@ class ProfileSession:
                 return []
             codes = await self._codes(page)
             found = []
-            for booking, room_unknown in listed:
-                if room_unknown:  # the list has no room: its own page has
+            for booking, partial in listed:
+                if partial:  # the list lacks the room or the building: its own page has it
                     booking = await read_booking_page(self._nav, page, booking.number, codes)
                 code = codes.get(booking.building_name, booking.building)
                 found.append(booking.model_copy(update={"building": code}))

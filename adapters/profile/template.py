@@ -21,6 +21,7 @@ from urllib.parse import quote
 __all__ = [
     "DATE_FORMATS",
     "FILTERS",
+    "TEXT_FILTERS",
     "TIME_FORMATS",
     "Template",
     "TemplateError",
@@ -33,8 +34,8 @@ class TemplateError(ValueError):
     """A template the interpreter cannot take (unknown filter, bad braces)."""
 
 
-def _h12(value: time) -> str:
-    return value.strftime("%I:%M %p")
+def _h12(value: time) -> str:  # not strftime's %p: that follows the locale
+    return f"{value.hour % 12 or 12:02d}:{value.minute:02d} {'AM' if value.hour < 12 else 'PM'}"
 
 
 def _h12_short(value: time) -> str:
@@ -61,7 +62,7 @@ TEXT_FILTERS: dict[str, Callable[[str], str]] = {
     "lower": str.lower,
 }
 FILTERS = {**DATE_FORMATS, **TIME_FORMATS, **TEXT_FILTERS}
-_SLOT = re.compile(r"\{\{|\}\}|\{([a-z_]+)(?:\|([a-z_]+))?\}|[{}]")
+_SLOT = re.compile(r"\{\{|\}\}|\{([a-z_]+)(?:\|([a-z0-9_]+))?\}|[{}]")
 
 
 def _written(value: Any, flt: str | None) -> str:
@@ -106,8 +107,13 @@ class Template:
         return cls(source, tuple(part for part in parts if part != ""))
 
     @property
+    def slots(self) -> list[tuple[str, str | None]]:
+        """Each slot's variable and format, in order."""
+        return [part for part in self.parts if isinstance(part, tuple)]
+
+    @property
     def names(self) -> frozenset[str]:
-        return frozenset(part[0] for part in self.parts if isinstance(part, tuple))
+        return frozenset(name for name, _ in self.slots)
 
     def render(self, values: Mapping[str, Any]) -> str:
         """The text with every slot written; a type the filter does not fit writes ''
