@@ -368,7 +368,9 @@ def site_show(profile: _PROFILE) -> None:
 
 @site.command("schema")
 def site_schema(
-    output: Annotated[Path | None, typer.Option(help="Write it here instead of printing it")] = None,
+    output: Annotated[
+        Path | None, typer.Option(help="Write it here instead of printing it")
+    ] = None,
 ) -> None:
     """The JSON Schema of a site profile, for editors (profiles/site-profile.schema.json)."""
     from adapters.profile.model import json_schema
