@@ -11,16 +11,23 @@ from collections.abc import Mapping
 from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Page
+from playwright.async_api import Locator, Page
 
 from adapters.profile.navigate import Navigator, path_of
 from adapters.profile.outcome import read_answer
+from adapters.profile.parts import Action
 from core.booking.errors import BookingRejected, OutcomeUnknown, SlotTaken
 from core.browser.retry import Transient
 
 __all__ = ["fill_form", "open_form", "send_form"]
 
 _UNKNOWN_OUTCOME_HINT = "проверьте «мои брони», прежде чем бронировать снова"
+# Every labelled control's value, by its label's text, in one round trip.
+_READ_VALUES = """
+() => Object.fromEntries(Array.from(document.querySelectorAll("label"))
+  .filter((label) => label.control)
+  .map((label) => [label.innerText.replace(/\\s+/g, " ").trim(), label.control.value]))
+"""
 # The browser's own form check (required, min=…) of the submit button's form.
 _INVALID_FIELDS = """
 (button) => Array.from(button.form ? button.form.elements : [])
@@ -40,26 +47,39 @@ async def open_form(nav: Navigator, page: Page, values: Mapping[str, Any]) -> No
     await nav.finder.first(page, book.form, path="book.form", what="формы бронирования")
 
 
-async def fill_form(nav: Navigator, page: Page, values: Mapping[str, Any]) -> None:
-    """Fill every field, then run the browser's own form check (``BookingRejected`` with
-    its messages, as a person would see them)."""
+async def fill_form(nav: Navigator, page: Page, values: Mapping[str, Any]) -> Locator:
+    """Fill every field the site has not filled in already, then run the browser's own
+    form check (``BookingRejected`` with its messages, as a person would see them).
+    Returns the submit button."""
     book = nav.profile.book
+    shown: dict[str, str] = await page.evaluate(_READ_VALUES)
     for index, action in enumerate(book.fields):
+        if _holds_already(action, values, shown):
+            continue
         await nav.act(page, action, values, path=f"book.fields.{index}")
-    if not book.browser_check:
-        return
     submit = await nav.finder.first(page, book.submit, path="book.submit", what="кнопки брони")
+    if not book.browser_check:
+        return submit
     invalid: list[list[str]] = await submit.evaluate(_INVALID_FIELDS)
     if invalid:
         message = "; ".join(f"{label}: {text}" for label, text in invalid)
         raise BookingRejected(message, code="client_validation")
+    return submit
 
 
-async def send_form(nav: Navigator, page: Page) -> str:
-    """Send the form once and return the new booking's number; ``OutcomeUnknown`` when
+def _holds_already(action: Action, values: Mapping[str, Any], shown: Mapping[str, str]) -> bool:
+    """The field (found by its label first) already holds what the action would put in:
+    the site filled it in from the address (a person would leave it as it is)."""
+    way, template = action.find[0], action.fill or action.select
+    if way.label is None or not way.exact or template is None:
+        return False
+    return shown.get(way.label) == template.render(values)
+
+
+async def send_form(nav: Navigator, page: Page, submit: Locator) -> str:
+    """Press ``submit`` once and return the new booking's number; ``OutcomeUnknown`` when
     the answer is lost, ``SlotTaken``/``BookingRejected`` with the site's message."""
     book = nav.profile.book
-    submit = await nav.finder.first(page, book.submit, path="book.submit", what="кнопки брони")
     try:
         async with page.expect_navigation() as navigation:
             await submit.click()

@@ -29,11 +29,19 @@ from adapters.profile.reading import (
     value,
 )
 from core.booking.errors import UnexpectedPage
-from core.booking.models import Availability, Interval, Room, RoomAvailability
+from core.booking.models import (
+    Availability,
+    Building,
+    Catalogue,
+    Interval,
+    Room,
+    RoomAvailability,
+    Rules,
+)
 from core.browser.retry import Bounced, Transient
 from core.browser.summary import summarize
 
-__all__ = ["read_buildings", "read_day"]
+__all__ = ["read_buildings", "read_catalogue", "read_day"]
 
 _READ_OPTIONS = (
     """(select) => Array.from(select.options).map((o) => [o.value, o.textContent.trim()])"""
@@ -56,6 +64,34 @@ async def read_buildings(nav: Navigator, page: Page) -> dict[str, str]:
     items = await read_items(every, probes=probes_of([how.code, how.name]))
     named = ((value(how.code, item), value(how.name, item)) for item in items)
     return {code: name for code, name in named if code and name}
+
+
+async def read_catalogue(
+    nav: Navigator, page: Page, names: dict[str, str], *, day: date, timeout_ms: float
+) -> Catalogue:
+    """The buildings (code → name) with the profile's words for them, their rooms from
+    the grids of ``day``, and the profile's rules."""
+    words = nav.profile.catalogue.words
+    buildings = tuple(
+        Building(
+            code=code, name=name, name_en=words[code].name_en, words=_normal(words[code].words)
+        )
+        if code in words
+        else Building(code=code, name=name)
+        for code, name in names.items()
+    )
+    rooms: list[Room] = []
+    for building in buildings:
+        shown = await read_day(
+            nav, page, building=building.code, name=building.name, day=day, timeout_ms=timeout_ms
+        )
+        rooms += [slot.room for slot in shown.rooms]
+    rules = Rules(**nav.profile.rules.model_dump())
+    return Catalogue(system="profile", buildings=buildings, rooms=tuple(rooms), rules=rules)
+
+
+def _normal(words: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(" ".join(word.lower().replace("ё", "е").split()) for word in words)
 
 
 async def read_day(

@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable
 from datetime import date, time
+from time import monotonic as time_now
 from typing import Any, TypeVar
 
 import structlog
@@ -24,7 +25,7 @@ from playwright.async_api import Error as PlaywrightError
 from adapters.profile.bookings import MyList, read_booking_page
 from adapters.profile.finding import Finder
 from adapters.profile.form import fill_form, open_form, send_form
-from adapters.profile.grid import read_buildings, read_day
+from adapters.profile.grid import read_buildings, read_catalogue, read_day
 from adapters.profile.loader import LoadedProfile
 from adapters.profile.login import log_in
 from adapters.profile.navigate import Navigator, path_of
@@ -39,11 +40,9 @@ from core.booking.errors import (
 from core.booking.models import (
     Availability,
     Booking,
-    Building,
     Catalogue,
     PageSummary,
     Room,
-    Rules,
 )
 from core.booking.port import OnRetry
 from core.browser.controls import CLICKABLE_ROLES, press
@@ -56,6 +55,7 @@ from core.errors import BrowserError
 __all__ = ["ProfileSession"]
 
 T = TypeVar("T")
+_MY_FRESH_SECONDS = 2.0  # how old a «my bookings» read may be and still be read in place
 log = structlog.get_logger("clubman.portal")
 
 
@@ -85,6 +85,9 @@ class ProfileSession:
         self._page: Page | None = None
         self._network = NetworkGuard(context)
         self._names: dict[str, str] = {}  # building code → name, as the site lists them
+        # When «my bookings» was last read on the page with nothing but reads since: read
+        # moments ago, it shows everything this session did, so it is read where it is.
+        self._my_read_at: float | None = None
         self._logins = 0
 
     def __repr__(self) -> str:
@@ -103,8 +106,13 @@ class ProfileSession:
         await self._network.lift(self._page)
         return await self._page_now()
 
-    async def _run(self, what: str, action: Callable[[Page], Awaitable[T]]) -> T:
-        """``action`` with retries; logs in again once if the site asks for a login."""
+    async def _run(
+        self, what: str, action: Callable[[Page], Awaitable[T]], *, reads_only: bool = False
+    ) -> T:
+        """``action`` with retries; logs in again once if the site asks for a login.
+        Anything but a read makes the «my bookings» on the page stale (``reads_only``)."""
+        if not reads_only:
+            self._my_read_at = None
 
         async def attempt() -> T:
             return await action(await self._own_page())
@@ -173,9 +181,9 @@ class ProfileSession:
             await with_retries(self._policy, self._login, what="вход", on_retry=self._on_retry)
 
         async def check(page: Page) -> None:
-            await MyList(self._nav, page).open()
+            await self._my_list(page)
 
-        await self._run("вход", check)
+        await self._run("вход", check, reads_only=True)
 
     async def catalogue(self) -> Catalogue:
         """The buildings the site lists, their rooms from today's grids, the profile's
@@ -183,35 +191,11 @@ class ProfileSession:
 
         async def read(page: Page) -> Catalogue:
             self._names = await read_buildings(self._nav, page)
-            words = self._profile.catalogue.words
-            buildings = tuple(
-                Building(
-                    code=code,
-                    name=name,
-                    name_en=words[code].name_en if code in words else "",
-                    words=tuple(
-                        " ".join(w.lower().replace("ё", "е").split()) for w in words[code].words
-                    )
-                    if code in words
-                    else (),
-                )
-                for code, name in self._names.items()
+            return await read_catalogue(
+                self._nav, page, self._names, day=date.today(), timeout_ms=self._timeout_ms
             )
-            rooms: list[Room] = []
-            for building in buildings:
-                day = await read_day(
-                    self._nav,
-                    page,
-                    building=building.code,
-                    name=building.name,
-                    day=date.today(),
-                    timeout_ms=self._timeout_ms,
-                )
-                rooms += [slot.room for slot in day.rooms]
-            rules = Rules(**self._profile.rules.model_dump())
-            return Catalogue(system="profile", buildings=buildings, rooms=tuple(rooms), rules=rules)
 
-        return await self._run("каталог аудиторий", read)
+        return await self._run("каталог аудиторий", read, reads_only=True)
 
     async def availability(self, building: str, day: date) -> Availability:
         async def read(page: Page) -> Availability:
@@ -256,8 +240,8 @@ class ProfileSession:
 
         async def send(page: Page) -> str:
             await open_form(self._nav, page, values)
-            await fill_form(self._nav, page, values)
-            return await send_form(self._nav, page)
+            submit = await fill_form(self._nav, page, values)
+            return await send_form(self._nav, page, submit)
 
         number = ""
         for attempt in range(1, self._policy.attempts + 1):
@@ -305,8 +289,7 @@ class ProfileSession:
 
     async def my_bookings(self) -> list[Booking]:
         async def read(page: Page) -> list[Booking]:
-            mine = MyList(self._nav, page)
-            await mine.open()
+            mine = await self._my_list(page)
             listed = mine.bookings({})
             if not listed:
                 return []
@@ -319,7 +302,26 @@ class ProfileSession:
                 found.append(booking.model_copy(update={"building": code}))
             return found
 
-        return await self._run("мои брони", read)
+        return await self._run("мои брони", read, reads_only=True)
+
+    async def _my_list(self, page: Page) -> MyList:
+        """«My bookings»: read where it is if it was read moments ago with only reads since
+        (and is still shown), else opened."""
+        mine = MyList(self._nav, page)
+        read_at, self._my_read_at = self._my_read_at, None  # until this attempt has read it
+        opened = self._profile.my_bookings.open.url
+        if (
+            read_at is not None
+            and time_now() - read_at < _MY_FRESH_SECONDS
+            and opened is not None
+            and self._nav.url_path(opened, {}) == path_of(page)
+        ):
+            await mine.read()
+        else:
+            await mine.open()
+            read_at = time_now()
+        self._my_read_at = read_at
+        return mine
 
     async def cancel(self, number: str) -> None:
         """Cancel from «my bookings»; repeating it is harmless, so it is retried like a
@@ -361,6 +363,7 @@ class ProfileSession:
         await self._press("checkbox", label, step=step, what=f"флажок «{label}»")
 
     async def _press(self, role: str, name: str, *, step: str, what: str) -> None:
+        self._my_read_at = None
         page = await self._page_now()
 
         async def act() -> None:
