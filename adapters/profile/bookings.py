@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Mapping
 
 from playwright.async_api import Dialog, Locator, Page
@@ -57,16 +58,13 @@ class MyList:
         table = self._table
         if table is None or not table.grid:
             return []
-        return [
-            (r, table.lines[r], [table.cells[i] for i in table.grid[r]])
-            for r in range(1, len(table.grid))
-        ]
+        return [(r, table.lines[r], table.row(r)) for r in range(1, len(table.lines))]
 
     def _columns(self) -> list[str]:
         table = self._table
         if table is None or not table.grid:
             return []
-        return [table.cells[i].text for i in table.grid[0]]
+        return [cell.text for cell in table.row(0)]
 
     def numbers(self) -> dict[str, int]:
         """Booking number → its row's index in the table."""
@@ -78,12 +76,15 @@ class MyList:
                 found[number] = r
         return found
 
-    def bookings(self, codes: Mapping[str, str]) -> list[tuple[Booking, bool]]:
-        """The listed bookings, each with whether its room or building is still to be read
-        from its own page (the list has no column for it)."""
+    async def bookings(self) -> list[tuple[Booking, bool]]:
+        """The listed bookings (buildings by the name shown), each with whether its room or
+        building is still to be read from its own page (the list has no column for it).
+        A row of one cell («Нет броней») or with no number is not a booking."""
         spec, columns = self.spec, self._columns()
         found = []
-        for _, line, cells in self._rows():
+        for r, line, cells in self._rows():
+            if len({id(cell) for cell in cells}) < 2:
+                continue
             read = {
                 name: value(p, line, columns=columns, row=cells) if p is not None else ""
                 for name, p in (
@@ -92,18 +93,23 @@ class MyList:
                 )
             }  # fmt: skip
             number = read["number"]
+            if not number:
+                continue
             day = as_date(spec.date, read["date"])
             span = as_span(spec.time, read["time"])
-            if not number or day is None or span is None or span[1] is None:
-                raise Transient(f"a row of «my bookings» is not readable: {line.text[:120]}")
+            if day is None or span is None or span[1] is None:
+                part = "date" if day is None else "time"
+                raise await self._nav.finder.mismatch(
+                    self._page, spec.table, path=f"my_bookings.{part}",
+                    what=f"даты и времени в строке {r} «моих броней»: {line.text[:80]}",
+                )  # fmt: skip
             name = read["building"]
-            building = codes.get(name, name)
             room = read["room"]
             found.append(
                 (
                     Booking(
                         number=number,
-                        building=building,
+                        building=name,
                         building_name=name,
                         room=room,
                         room_id="",  # the list does not say the site's id of the room
@@ -126,7 +132,14 @@ class MyList:
             return None
         nav, page = self._nav, self._page
         cancel = nav.profile.cancel
-        row = self._located.locator("tr").nth(row_index)
+        # The very row the reader numbered (``table.rows``: thead, tbodies, tfoot), marked:
+        # counting «tr» elements would also count a nested table's rows.
+        mark = secrets.token_hex(4)
+        await self._located.evaluate(
+            "(table, [index, mark]) => table.rows[index].setAttribute('data-clubman-row', mark)",
+            [row_index, mark],
+        )
+        row = self._located.locator(f"tr[data-clubman-row='{mark}']")
         control = await nav.finder.first(
             page, cancel.control, path="cancel.control", what="кнопки отмены", scope=row
         )

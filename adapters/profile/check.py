@@ -63,8 +63,7 @@ def _span(start: time, end: time) -> str:
 
 
 class _Checker:
-    def __init__(self, session: ProfileSession, context: BrowserContext, shots: Path) -> None:
-        self.session = session
+    def __init__(self, context: BrowserContext, shots: Path) -> None:
         self.context = context
         self.shots = shots
         self.parts: list[PartResult] = []
@@ -125,7 +124,7 @@ async def show_site(
     session: ProfileSession, context: BrowserContext, *, username: str, shots: Path
 ) -> tuple[SiteReport, Catalogue | None]:
     """Log in and read the catalogue and rules; books nothing."""
-    check = _Checker(session, context, shots)
+    check = _Checker(context, shots)
     catalogue = None
     await check.part("вход", lambda: _login(session, username))
     if check.parts[-1].ok:
@@ -163,10 +162,12 @@ def _last_free_step(day: Availability, step: int) -> tuple[Room, time, time] | N
 
 
 class _Booked:
-    """What the check booked, so that ``finally`` can cancel it."""
+    """What the check booked, so that ``finally`` can cancel it: nothing is looked for
+    unless a booking was sent (``attempted``)."""
 
     def __init__(self, purpose: str) -> None:
         self.purpose = purpose
+        self.attempted = False
         self.number: str | None = None
         self.cancelled = False
 
@@ -184,6 +185,7 @@ async def _book_and_cancel(
         if slot is None:
             raise BookingRejected(f"В «{building.name}» {_day(day)} нет свободного времени")
         room, start, end = slot
+        booked.attempted = True
         try:
             made = await session.book(
                 room=room, day=day, start=start, end=end, purpose=booked.purpose
@@ -213,12 +215,15 @@ async def _book_and_cancel(
 
 async def _clean_up(session: ProfileSession, booked: _Booked) -> PartResult | None:
     """Cancel this check's booking if it is still there (a failure or an interruption)."""
-    if booked.cancelled:
+    if booked.cancelled or not booked.attempted:
         return None
     cancelled = []
     try:
         for booking in await session.my_bookings():
-            if booking.is_live and booking.purpose.strip() == booked.purpose:
+            ours = booking.number == booked.number or (
+                booking.purpose.strip() == booked.purpose  # sent, its number never learnt
+            )
+            if booking.is_live and ours:
                 await session.cancel(booking.number)
                 cancelled.append(booking.number)
     except ClubError as exc:
@@ -244,15 +249,18 @@ async def check_site(
     shots: Path,
 ) -> SiteReport:
     """Every part of the profile on the live site; leaves nothing booked."""
-    check = _Checker(session, context, shots)
+    check = _Checker(context, shots)
     booked = _Booked(f"{CHECK_MARK} {secrets.token_hex(3)}")
     try:
         await check.part("вход", lambda: _login(session, username))
         if not check.parts[-1].ok:
             return SiteReport(profile=session.profile_name, url=session.url, parts=check.parts)
         await check.part("мои брони", lambda: _leftovers(session))
+        mine_ok = check.parts[-1].ok
         catalogue = await check.part("каталог", lambda: _catalogue(session))
-        if catalogue is None or not catalogue.rooms:
+        if not mine_ok:  # a booking it could neither find nor cancel must not be made
+            check.skipped("бронь", "«мои брони» не читаются")
+        elif catalogue is None or not catalogue.rooms:
             check.skipped("бронь", "нет каталога аудиторий")
         else:
             await check.part("бронь", lambda: _book_and_cancel(session, catalogue, today, booked))

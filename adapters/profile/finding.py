@@ -78,6 +78,3 @@ class Finder:
         return ProfileMismatch(
             f"На странице нет {what}", where=where, tried=tried, summary=await summarize(page)
         )
-
-    def where(self, path: str) -> str:
-        return self._loaded.where(path)

@@ -10,6 +10,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+import structlog
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Locator, Page
 
@@ -21,6 +22,7 @@ from core.browser.retry import Transient
 
 __all__ = ["fill_form", "open_form", "send_form"]
 
+log = structlog.get_logger("clubman.portal")
 _UNKNOWN_OUTCOME_HINT = "проверьте «мои брони», прежде чем бронировать снова"
 # Every labelled control's value, by its label's text, in one round trip.
 _READ_VALUES = """
@@ -97,13 +99,19 @@ async def send_form(nav: Navigator, page: Page, submit: Locator) -> str:
             hint=_UNKNOWN_OUTCOME_HINT,
         )
     status = nav.land(page, response)  # the login page: the form was not taken
-    answer = await read_answer(page, nav.finder, book.outcome, status)
-    if answer is None:
-        raise await nav.finder.mismatch(
-            page,
-            book.outcome.message,
-            path="book.outcome.message",
-            what="ни страницы брони, ни сообщения сайта",
+    try:
+        answer = await read_answer(page, nav.finder, book.outcome, status)
+    except PlaywrightError as exc:  # sent, and its answer not readable: it may be made
+        raise OutcomeUnknown(
+            "Ответ сайта на бронирование не прочитать: результат неизвестен",
+            hint=_UNKNOWN_OUTCOME_HINT,
+        ) from exc
+    if answer is None:  # neither the booking's page nor a message: it may be made
+        log.warning("profile.booking_answer_unknown", url=page.url, where=nav.loaded.where(
+            "book.booked"))  # fmt: skip
+        raise OutcomeUnknown(
+            "Сайт ответил на бронирование страницей без номера брони и без сообщения",
+            hint=_UNKNOWN_OUTCOME_HINT,
         )
     if answer.meaning == "retry":
         raise Transient(f"the booking form was refused for now: {answer.message}")

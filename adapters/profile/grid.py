@@ -9,6 +9,7 @@ over three rows is busy in all three.
 from __future__ import annotations
 
 from datetime import date, datetime, time, timedelta
+from typing import NamedTuple
 
 from playwright.async_api import Page
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
@@ -140,7 +141,12 @@ async def read_day(
                 await summarize(page),
             )
     step = nav.profile.rules.step_minutes
-    rooms, opens, closes = _rooms(table, grid, building=building, step=step)
+    rooms, opens, closes, unreadable = _rooms(table, grid, building=building, step=step)
+    if unreadable:  # a busy cell whose time cannot be read must not pass as free
+        raise await finder.mismatch(
+            page, grid.table, path="availability.grid.slot.time",
+            what=f"времени в {unreadable} занятых ячейках сетки",
+        )  # fmt: skip
     if opens >= closes:
         opens, closes = nav.profile.rules.opens, nav.profile.rules.closes
     return Availability(
@@ -148,8 +154,18 @@ async def read_day(
     )
 
 
-def _lines(table: Table, grid: Grid) -> list[tuple[Item, Item, list[tuple[Item, Item | None]]]]:
-    """Per room: its header cell, its line, and its (cell, time header) pairs."""
+class _Slot(NamedTuple):
+    cell: Item
+    head: Item | None  # the time heading over it (a row's or a column's)
+    steps_in: int  # how many steps into its heading's span it lies (a heading over two)
+
+
+def _slot(table: Table, index: int, head: int | None, steps_in: int) -> _Slot:
+    return _Slot(table.cells[index], table.cells[head] if head is not None else None, steps_in)
+
+
+def _lines(table: Table, grid: Grid) -> list[tuple[Item, Item, list[_Slot]]]:
+    """Per room: its header cell, its line, and its slots."""
     head = grid.header_lines - 1
     found = []
     if grid.rooms_in == "rows":
@@ -157,24 +173,27 @@ def _lines(table: Table, grid: Grid) -> list[tuple[Item, Item, list[tuple[Item, 
             header = table.cell(r, 0)
             if header is None:
                 continue
-            cells = [
-                (table.cells[i], table.cell(head, c) if head >= 0 else None)
-                for c, i in enumerate(table.grid[r])
-                if c > 0
-            ]
-            found.append((header, table.lines[r], cells))
+            slots = []
+            for c, index in enumerate(table.grid[r]):
+                if c == 0 or index is None:
+                    continue
+                over = table.index(head, c) if head >= 0 else None
+                steps_in = c - table.at[over][1] if over is not None else 0
+                slots.append(_slot(table, index, over, steps_in))
+            found.append((header, table.lines[r], slots))
         return found
     width = max((len(row) for row in table.grid), default=0)
     for c in range(1, width):
         header = table.cell(max(head, 0), c)
         if header is None:
             continue
-        cells = []
+        slots = []
         for r in range(grid.header_lines, len(table.grid)):
-            cell = table.cell(r, c)
-            if cell is not None:
-                cells.append((cell, table.cell(r, 0)))
-        found.append((header, header, cells))
+            index, over = table.index(r, c), table.index(r, 0)
+            if index is not None:
+                steps_in = r - table.at[over][0] if over is not None else 0
+                slots.append(_slot(table, index, over, steps_in))
+        found.append((header, header, slots))
     return found
 
 
@@ -185,15 +204,40 @@ def _later(start: time, minutes: int) -> time:
 
 def _rooms(
     table: Table, grid: Grid, *, building: str, step: int
-) -> tuple[list[RoomAvailability], time, time]:
-    picks = grid.room
+) -> tuple[list[RoomAvailability], time, time, int]:
+    """The rooms, the day's first and last time shown, and how many busy cells had no
+    readable time (the profile's time pick does not fit the page)."""
+    picks, when = grid.room, grid.slot.time
     result = []
     opens, closes = time(23, 59), time(0, 0)
-    for header, line, cells in _lines(table, grid):
+    unreadable = 0
+    for header, line, slots in _lines(table, grid):
         number = value(picks.number, header)
         if not number:
             continue
-        site_id = _room_id(picks.id, header, line, [cell for cell, _ in cells])
+        busy: list[Interval] = []
+        mine: list[Interval] = []
+        readable = 0
+        for slot in slots:
+            source = slot.head if when.of == "header" and slot.head is not None else slot.cell
+            by_head = source is not slot.cell
+            span = as_span(when, value(when, source))
+            free = holds(grid.slot.free, slot.cell)
+            if span is None:
+                unreadable += not free
+                continue
+            readable += 1
+            start = _later(span[0], step * slot.steps_in) if by_head else span[0]
+            end = span[1] if span[1] is not None and not by_head else _later(start, step)
+            opens, closes = min(opens, start), max(closes, end)
+            if free:
+                continue
+            busy.append((start, end))
+            if grid.slot.mine is not None and holds(grid.slot.mine, slot.cell):
+                mine.append((start, end))
+        if not readable:
+            continue  # a line with no time in it (a floor's heading) is not a room
+        site_id = _room_id(picks.id, header, line, [slot.cell for slot in slots])
         room = Room(
             id=site_id or f"{building}-{number}",
             building=building,
@@ -201,22 +245,8 @@ def _rooms(
             floor=as_int(value(picks.floor, header)) if picks.floor else None,
             capacity=as_int(value(picks.capacity, header)) if picks.capacity else None,
         )
-        busy: list[Interval] = []
-        mine: list[Interval] = []
-        for cell, time_head in cells:
-            source = time_head if grid.slot.time.of == "header" and time_head else cell
-            span = as_span(grid.slot.time, value(grid.slot.time, source))
-            if span is None:
-                continue
-            start, end = span[0], span[1] or _later(span[0], step)
-            opens, closes = min(opens, start), max(closes, end)
-            if holds(grid.slot.free, cell):
-                continue
-            busy.append((start, end))
-            if grid.slot.mine is not None and holds(grid.slot.mine, cell):
-                mine.append((start, end))
         result.append(RoomAvailability(room=room, busy=_merge(busy), mine=_merge(mine)))
-    return result, opens, closes
+    return result, opens, closes, unreadable
 
 
 def _room_id(pick: Pick | None, header: Item, line: Item, cells: list[Item]) -> str:

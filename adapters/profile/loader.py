@@ -185,6 +185,15 @@ def _check_names(loaded: LoadedProfile) -> None:
         ("booking_page", profile.booking_page),
         ("my_bookings", profile.my_bookings),
     ]
+    purposes = [
+        t for _, t in _templates(profile.book.fields, "book.fields") if "purpose" in t.names
+    ]
+    if not purposes:  # the run's mark goes there: without it a lost answer is never found
+        raise ProfileError(
+            loaded.where("book.fields"),
+            "book.fields: no field writes {purpose} (the booking's purpose, with the bot's mark "
+            "that finds a booking again after a lost answer)",
+        )
     for part, value in parts:
         allowed = VARIABLES[part]
         for path, template in _templates(value, part):

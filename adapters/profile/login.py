@@ -3,6 +3,8 @@ from the profile), submit, and tell success from the site's refusals."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
@@ -14,9 +16,12 @@ from core.browser.retry import Transient
 __all__ = ["log_in"]
 
 
-async def log_in(nav: Navigator, page: Page, username: str, password: str) -> bool:
-    """Log in; False when the site says we are logged in already. Raises ``LoginFailed``,
-    ``LockedOut``, ``SessionExpired`` or ``Transient``."""
+async def log_in(
+    nav: Navigator, page: Page, username: str, password: str, *, sending: Callable[[], None]
+) -> bool:
+    """Log in; False when the site says we are logged in already. ``sending`` is told
+    just before the form is sent. Raises ``LoginFailed``, ``LockedOut``,
+    ``SessionExpired`` or ``Transient``."""
     login = nav.profile.login
     await nav.open(page, login.open, {}, path="login.open", login_ok=True)
     _check_host(nav, page)
@@ -30,9 +35,11 @@ async def log_in(nav: Navigator, page: Page, username: str, password: str) -> bo
         await secret.fill(password)
     except PlaywrightError:  # dropped on purpose: the original error may echo the password
         raise Transient("could not type the password") from None
-    status = await nav.click_and_wait(
-        page, login.submit, path="login.submit", what="кнопки входа", login_ok=True
-    )
+    submit = await finder.first(page, login.submit, path="login.submit", what="кнопки входа")
+    sending()
+    async with page.expect_navigation() as navigation:
+        await submit.click()
+    status = nav.land(page, await navigation.value, login_ok=True)
     _check_host(nav, page)
     if not nav.on_login_page(page):
         return True

@@ -65,8 +65,11 @@ _READ_TABLE = (
     Array.from(tr.cells).forEach((td) => {
       while (grid[r][c] !== undefined) c++;
       const index = cells.length;
-      cells.push(describe(td, req.probes, req.has));
-      const rows = Math.max(1, td.rowSpan || 1), cols = Math.max(1, td.colSpan || 1);
+      cells.push({ ...describe(td, req.probes, req.has), at: [r, c] });
+      // A span ends with its row group (thead, tbody, tfoot) and with the table.
+      const left = tr.parentElement.rows.length - tr.sectionRowIndex;
+      const rows = Math.min(Math.max(1, td.rowSpan || 1), left);
+      const cols = Math.max(1, td.colSpan || 1);
       for (let i = 0; i < rows; i++) {
         grid[r + i] = grid[r + i] || [];
         for (let j = 0; j < cols; j++) grid[r + i][c + j] = index;
@@ -126,15 +129,27 @@ class Item:
 
 @dataclass(frozen=True, slots=True)
 class Table:
-    grid: list[list[int]]
+    """A table as read: per row, the index of the cell covering each column (None where
+    a short row leaves a gap), and each cell's own first row and column (``at``)."""
+
+    grid: list[list[int | None]]
     cells: list[Item]
+    at: list[tuple[int, int]]
     lines: list[Item]
     self: Item
 
     def cell(self, row: int, col: int) -> Item | None:
+        index = self.index(row, col)
+        return self.cells[index] if index is not None else None
+
+    def index(self, row: int, col: int) -> int | None:
         if row < len(self.grid) and col < len(self.grid[row]):
-            return self.cells[self.grid[row][col]]
+            return self.grid[row][col]
         return None
+
+    def row(self, row: int) -> list[Item]:
+        """The row's cells by column (an empty item for a gap)."""
+        return [self.cells[i] if i is not None else Item() for i in self.grid[row]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,8 +182,9 @@ async def read_table(
         )
     )
     return Table(
-        grid=raw["grid"],
+        grid=raw["grid"][: len(raw["lines"])],
         cells=[Item.of(c) for c in raw["cells"]],
+        at=[(c["at"][0], c["at"][1]) for c in raw["cells"]],
         lines=[Item.of(line) for line in raw["lines"]],
         self=Item.of(raw["self"]),
     )
@@ -238,14 +254,20 @@ def as_date(pick: Pick, text: str) -> date | None:
     return parse_date(text, pick.format if pick.format in DATE_FORMATS else "iso")
 
 
+# Clock times: with a colon first («ауд. 2.14, 08:00–08:30»), else with a dot too.
+_COLON_CLOCK = re.compile(r"(?<![\d.:])\d{1,2}:\d{2}(?!\d)(?:\s*[AaPp]\.?[Mm]\.?)?")
+_ANY_CLOCK = re.compile(r"(?<![\d.:])\d{1,2}[:.]\d{2}(?![\d.])(?:\s*[AaPp]\.?[Mm]\.?)?")
+
+
 def as_span(pick: Pick, text: str) -> tuple[time, time | None] | None:
-    """A ``span`` pick: its two times; a time format: the start (the end is the caller's)."""
+    """A ``span`` pick: its first two times, the end after the start («22:00–24:00» ends
+    at 23:59); a time format: the start (the end is the caller's)."""
     if pick.format == "span":
-        times = [
-            t
-            for part in re.split(r"\s*[–—-]\s*|\s+(?:to|до)\s+", text)
-            if (t := parse_time(part)) is not None
-        ]
-        return (times[0], times[1]) if len(times) >= 2 else None
+        for clock in (_COLON_CLOCK, _ANY_CLOCK):
+            found = [written.replace("24:00", "23:59") for written in clock.findall(text)]
+            times = [t for t in map(parse_time, found[:2]) if t is not None]
+            if len(times) == 2 and times[0] < times[1]:
+                return times[0], times[1]
+        return None
     start = parse_time(text, pick.format if pick.format != "text" else "hhmm")
     return (start, None) if start is not None else None

@@ -73,7 +73,6 @@ class ProfileSession:
         on_retry: OnRetry | None = None,
     ) -> None:
         self._context = context
-        self._loaded = loaded
         self._profile = loaded.profile
         self._base_url = base_url.rstrip("/")
         self._nav = Navigator(loaded, self._base_url, Finder(loaded))
@@ -132,11 +131,12 @@ class ProfileSession:
 
     async def _login(self) -> None:
         page = await self._own_page()
-        self._logins += 1  # counted as sent: a refusal is a login tried all the same
-        if not await log_in(self._nav, page, self._username, self._password):
-            self._logins -= 1  # the site says we are logged in already
-        else:
+
+        def sending() -> None:  # counted as sent: a refusal is a login tried all the same
+            self._logins += 1
             log.info("portal.login")
+
+        await log_in(self._nav, page, self._username, self._password, sending=sending)
 
     async def _codes(self, page: Page) -> dict[str, str]:
         """Building name → code (the lists show names); read once per session."""
@@ -290,7 +290,7 @@ class ProfileSession:
     async def my_bookings(self) -> list[Booking]:
         async def read(page: Page) -> list[Booking]:
             mine = await self._my_list(page)
-            listed = mine.bookings({})
+            listed = await mine.bookings()
             if not listed:
                 return []
             codes = await self._codes(page)

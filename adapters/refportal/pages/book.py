@@ -143,10 +143,16 @@ class BookPage:
                 hint=_UNKNOWN_OUTCOME_HINT,
             )
         status = await land(page, response)  # /login → Bounced: the POST was not accepted
-        message = await alert_text(page)
-        if not message:
-            raise UnexpectedPage("Неожиданный ответ на бронирование", await summarize(page))
-        code = await page.get_by_role("alert").first.get_attribute("data-error-code")
+        try:
+            message = await alert_text(page)
+            if not message:
+                raise UnexpectedPage("Неожиданный ответ на бронирование", await summarize(page))
+            code = await page.get_by_role("alert").first.get_attribute("data-error-code")
+        except PlaywrightError as exc:  # sent, and its answer not readable: it may be made
+            raise OutcomeUnknown(
+                "Ответ портала на бронирование не прочитать: результат неизвестен",
+                hint=_UNKNOWN_OUTCOME_HINT,
+            ) from exc
         if code == "csrf":
             raise Transient("the booking form expired")  # refused, so sending again is safe
         if status == 409 or code == "slot_taken":

@@ -345,6 +345,13 @@ BAD_PROFILES = [
         edited("name: Reference portal\n", "name: &self [*self]\n"),
         "name: &self",
     ),
+    bad(
+        "no-field-writes-the-purpose",
+        edited('      fill: "{purpose}"\n', '      fill: "club"\n'),
+        "  fields:",
+        "book.fields",
+        "{purpose}",
+    ),
 ]
 
 

@@ -154,3 +154,19 @@ async def test_a_rerun_cancels_what_a_killed_check_left(
     assert report.ok, report
     assert "отменено оставшихся от прерванной проверки: 1" in report.parts[1].detail
     assert await _marked(fresh_portal) == []
+
+
+async def test_with_my_bookings_unreadable_it_books_nothing(
+    fresh_portal: RunningPortal, context: BrowserContext, tmp_path: Path
+) -> None:
+    # A booking it could neither find nor cancel must not be made.
+    loaded = _profile(("      name: Мои брони\n", "      name: Мои брони сегодня\n"))
+    session = _session(fresh_portal, context, loaded)
+    report = await check_site(session, context, username="club", today=TODAY, shots=tmp_path)
+    parts = {p.part: p for p in report.parts}
+    assert not report.ok and not parts["вход"].ok  # logging in is checked on «my bookings»
+    assert "бронь" not in parts and "уборка" not in parts
+    item = _line_of(PROFILE.read_text(encoding="utf-8"), "      name: Мои брони") - 1
+    assert parts["вход"].where == f"refportal.yaml:{item}"
+    assert "Мои брони сегодня" in parts["вход"].tried
+    assert await _marked(fresh_portal) == []
