@@ -91,9 +91,10 @@ _READ_ITEMS = (
 # «Term: value» pairs of a page (dt/dd, role=term/definition, th/td in one row), and
 # the page's main region (or body) for CSS picks.
 _READ_TERMS = (
-    "(root, req) => {"
+    "(req) => {"
     + _DESCRIBE
     + r"""
+  const root = document.querySelector("main") || document.body;
   const pairs = {};
   const put = (k, v) => {
     k = clean(k).replace(/:$/, "");
@@ -198,9 +199,7 @@ async def read_items(
 
 
 async def read_terms(page: Page, *, probes: Sequence[str] = (), has: Sequence[str] = ()) -> Terms:
-    main = page.locator("main")
-    root = main.first if await main.count() else page.locator("body")
-    raw = json.loads(await root.evaluate(_READ_TERMS, {"probes": list(probes), "has": list(has)}))
+    raw = json.loads(await page.evaluate(_READ_TERMS, {"probes": list(probes), "has": list(has)}))
     return Terms(pairs=raw["pairs"], self=Item.of(raw["self"]))
 
 
