@@ -11,7 +11,6 @@ network guard with the endpoints the profile declares.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable
 from datetime import date, time
@@ -31,10 +30,7 @@ from adapters.profile.login import log_in
 from adapters.profile.navigate import Navigator, path_of
 from core.booking.errors import (
     BookingRejected,
-    OutcomeUnknown,
     PortalUnavailable,
-    SessionExpired,
-    SlotTaken,
     UnexpectedPage,
 )
 from core.booking.models import (
@@ -45,10 +41,11 @@ from core.booking.models import (
     Room,
 )
 from core.booking.port import OnRetry
+from core.booking.sending import send_once
 from core.browser.controls import CLICKABLE_ROLES, press
 from core.browser.guard import NetworkGuard
 from core.browser.pages import close_page, open_page, storage_state
-from core.browser.retry import Bounced, RetryPolicy, Transient, translate, with_retries
+from core.browser.retry import RetryPolicy, Transient, translate, with_relogin, with_retries
 from core.browser.summary import summarize
 from core.errors import BrowserError
 
@@ -116,18 +113,9 @@ class ProfileSession:
         async def attempt() -> T:
             return await action(await self._own_page())
 
-        relogged = False
-        while True:
-            try:
-                return await with_retries(self._policy, attempt, what=what, on_retry=self._on_retry)
-            except Bounced:
-                if relogged:
-                    raise SessionExpired(
-                        f"Сеанс на сайте истёк снова ({what})", hint="попробуйте ещё раз"
-                    ) from None
-                relogged = True
-                log.info("portal.login_needed", action=what)
-                await with_retries(self._policy, self._login, what="вход", on_retry=self._on_retry)
+        return await with_relogin(
+            self._policy, attempt, login=self._login, what=what, on_retry=self._on_retry
+        )
 
     async def _login(self) -> None:
         page = await self._own_page()
@@ -243,21 +231,16 @@ class ProfileSession:
             submit = await fill_form(self._nav, page, values)
             return await send_form(self._nav, page, submit)
 
-        number = ""
-        for attempt in range(1, self._policy.attempts + 1):
-            try:
-                number = await self._run("бронирование", send)
-                break
-            except (OutcomeUnknown, SlotTaken) as exc:
-                listed = await self._listed(room, day, start, end, purpose)
-                if listed is not None:
-                    log.info("portal.booked", number=listed.number, room=room.id, seen_in="my")
-                    return listed
-                if isinstance(exc, SlotTaken) or attempt == self._policy.attempts:
-                    raise
-                log.warning("portal.resend", room=room.id, attempt=attempt, reason=exc.message)
-                await asyncio.sleep(self._policy.delay(attempt))
-        log.info("portal.booked", number=number, room=room.id, day=day.isoformat())
+        sent = await send_once(
+            lambda: self._run("бронирование", send),
+            lambda: self._listed(room, day, start, end, purpose),
+            attempts=self._policy.attempts,
+            delay=self._policy.delay,
+            room=room.id,
+        )
+        if isinstance(sent, Booking):  # made already: found in «my bookings»
+            return sent
+        number = sent
 
         async def confirm(page: Page) -> Booking:
             codes = await self._codes(page)

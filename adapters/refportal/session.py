@@ -10,7 +10,6 @@ Not safe for concurrent use: one session drives one page.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable
 from datetime import date, time
 from time import monotonic as time_now
@@ -28,18 +27,16 @@ from adapters.refportal.pages.rooms import RoomsPage
 from adapters.refportal.site import MAY_CHANGE, RULES
 from core.booking.errors import (
     BookingRejected,
-    OutcomeUnknown,
     PortalUnavailable,
-    SessionExpired,
-    SlotTaken,
     UnexpectedPage,
 )
 from core.booking.models import Availability, Booking, Building, Catalogue, PageSummary, Room
 from core.booking.port import OnRetry
+from core.booking.sending import send_once
 from core.browser.controls import CLICKABLE_ROLES, press
 from core.browser.guard import NetworkGuard
 from core.browser.pages import close_page, open_page, storage_state
-from core.browser.retry import Bounced, RetryPolicy, Transient, translate, with_retries
+from core.browser.retry import RetryPolicy, Transient, translate, with_relogin, with_retries
 from core.browser.summary import summarize
 from core.errors import BrowserError
 
@@ -111,18 +108,9 @@ class PortalSession:
         async def attempt() -> T:
             return await action(await self._own_page())
 
-        relogged = False
-        while True:
-            try:
-                return await with_retries(self._policy, attempt, what=what, on_retry=self._on_retry)
-            except Bounced:
-                if relogged:
-                    raise SessionExpired(
-                        f"Сеанс на портале истёк снова ({what})", hint="попробуйте ещё раз"
-                    ) from None
-                relogged = True
-                log.info("portal.login_needed", action=what)
-                await with_retries(self._policy, self._login, what="вход", on_retry=self._on_retry)
+        return await with_relogin(
+            self._policy, attempt, login=self._login, what=what, on_retry=self._on_retry
+        )
 
     async def _login(self) -> None:
         login = LoginPage(await self._own_page(), self._base_url)
@@ -245,22 +233,16 @@ class PortalSession:
             await form.fill(day=day, start=start, end=end, purpose=purpose, attendees=attendees)
             return await form.submit()
 
-        number = ""
-        for attempt in range(1, self._policy.attempts + 1):
-            try:
-                number = await self._run("бронирование", send)
-                break
-            except (OutcomeUnknown, SlotTaken) as exc:
-                # Ours already (a lost answer, or the same request again) or someone else's.
-                listed = await self._listed(room_id, day, start, end, purpose)
-                if listed is not None:
-                    log.info("portal.booked", number=listed.number, room=room_id, seen_in="my")
-                    return listed
-                if isinstance(exc, SlotTaken) or attempt == self._policy.attempts:
-                    raise
-                log.warning("portal.resend", room=room_id, attempt=attempt, reason=exc.message)
-                await asyncio.sleep(self._policy.delay(attempt))
-        log.info("portal.booked", number=number, room=room_id, day=day.isoformat())
+        sent = await send_once(
+            lambda: self._run("бронирование", send),
+            lambda: self._listed(room_id, day, start, end, purpose),
+            attempts=self._policy.attempts,
+            delay=self._policy.delay,
+            room=room_id,
+        )
+        if isinstance(sent, Booking):  # made already: found in «my bookings»
+            return sent
+        number = sent
 
         async def confirm(page: Page) -> Booking:
             fallback = room_id.rpartition("-")[0] or room_id

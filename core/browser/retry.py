@@ -26,10 +26,10 @@ from tenacity import (
 )
 
 from core.booking import OnRetry, PortalRetry
-from core.booking.errors import PortalUnavailable
+from core.booking.errors import PortalUnavailable, SessionExpired
 from core.errors import BrowserError
 
-__all__ = ["Bounced", "RetryPolicy", "Transient", "translate", "with_retries"]
+__all__ = ["Bounced", "RetryPolicy", "Transient", "translate", "with_relogin", "with_retries"]
 
 T = TypeVar("T")
 log = structlog.get_logger("clubman.portal")
@@ -110,3 +110,27 @@ async def with_retries(
             hint="попробуйте позже",
         ) from exc
     raise AssertionError("unreachable: tenacity either returns or raises")
+
+
+async def with_relogin(
+    policy: RetryPolicy,
+    action: Callable[[], Awaitable[T]],
+    *,
+    login: Callable[[], Awaitable[None]],
+    what: str,
+    on_retry: OnRetry | None = None,
+) -> T:
+    """``action`` with retries; when the site sends us to its login page (``Bounced``),
+    ``login`` once and ``action`` again; a second bounce is ``SessionExpired``."""
+    relogged = False
+    while True:
+        try:
+            return await with_retries(policy, action, what=what, on_retry=on_retry)
+        except Bounced:
+            if relogged:
+                raise SessionExpired(
+                    f"Сеанс на сайте истёк снова ({what})", hint="попробуйте ещё раз"
+                ) from None
+            relogged = True
+            log.info("portal.login_needed", action=what)
+            await with_retries(policy, login, what="вход", on_retry=on_retry)
