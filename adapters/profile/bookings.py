@@ -2,20 +2,25 @@
 
 from __future__ import annotations
 
+import re
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from urllib.parse import unquote
 
 from playwright.async_api import Dialog, Locator, Page
 
 from adapters.profile.model import BookingPage, MyBookings
 from adapters.profile.navigate import Navigator
+from adapters.profile.parts import Find, Pick
 from adapters.profile.reading import (
     Item,
     Table,
     as_date,
     as_span,
+    groups_of,
     holds,
     probes_of,
+    read_items,
     read_table,
     read_terms,
     value,
@@ -25,7 +30,7 @@ from core.booking.models import Booking
 from core.browser.retry import Transient
 from core.browser.summary import summarize
 
-__all__ = ["MyList", "read_booking_page"]
+__all__ = ["MyList", "cancel_on_booking_page", "open_booking_page", "read_booking_page"]
 
 
 class MyList:
@@ -35,26 +40,43 @@ class MyList:
         self._nav = nav
         self._page = page
         self._table: Table | None = None
+        self._items: list[Item] | None = None
         self._located: Locator | None = None
 
     @property
     def spec(self) -> MyBookings:
         return self._nav.profile.my_bookings
 
+    @property
+    def _find(self) -> Find:
+        find = self.spec.table or self.spec.items
+        assert find is not None  # the model takes one of the two
+        return find
+
     async def open(self) -> None:
         await self._nav.open(self._page, self.spec.open, {}, path="my_bookings.open")
         await self.read()
 
     async def read(self) -> None:
-        """Read the table on the page now (``ProfileMismatch`` when there is none)."""
+        """Read the table (or the items) on the page now (``ProfileMismatch`` when there
+        is no table; items may be none)."""
         spec = self.spec
+        picks = (spec.number, spec.building, spec.room, spec.date, spec.time, spec.purpose)
+        if spec.items is not None:
+            self._located = self._nav.finder.any_of(self._page, spec.items)
+            self._items = await read_items(
+                self._located, probes=probes_of(picks), groups=groups_of(picks)
+            )
+            return
+        assert spec.table is not None  # the model takes one of the two
         self._located = await self._nav.finder.first(
             self._page, spec.table, path="my_bookings.table", what="таблицы «мои брони»"
         )
-        picks = (spec.number, spec.building, spec.room, spec.date, spec.time, spec.purpose)
         self._table = await read_table(self._located, line_probes=probes_of(picks))
 
     def _rows(self) -> list[tuple[int, Item, list[Item]]]:
+        if self._items is not None:
+            return [(index, item, [item, item]) for index, item in enumerate(self._items)]
         table = self._table
         if table is None or not table.grid:
             return []
@@ -66,15 +88,41 @@ class MyList:
             return []
         return [cell.text for cell in table.row(0)]
 
-    def numbers(self) -> dict[str, int]:
-        """Booking number → its row's index in the table."""
-        columns = self._columns()
+    async def numbers(self) -> dict[str, int]:
+        """Booking number → its row's index in the table (or its item's)."""
         found = {}
         for r, line, cells in self._rows():
-            number = value(self.spec.number, line, columns=columns, row=cells)
+            number = await self._number(r, line, cells)
             if number:
                 found[number] = r
         return found
+
+    async def _number(self, r: int, line: Item, cells: list[Item]) -> str:
+        pick = self.spec.number
+        if pick.of == "address":
+            return await self._address(r, pick)
+        return value(pick, line, columns=self._columns(), row=cells)
+
+    async def _address(self, index: int, pick: Pick) -> str:
+        """Click item ``index`` (or its ``css`` element), read the address it leads to,
+        and come back (a site that shows a booking's number only there)."""
+        assert self._located is not None and pick.regex is not None
+        page, wanted = self._page, re.compile(pick.regex)
+        target = self._located.nth(index)
+        if pick.css:
+            target = target.locator(pick.css[0]).first
+        before = page.url
+        await target.click()
+        await page.wait_for_url(
+            lambda url: url != before and wanted.search(unquote(url)) is not None,
+            timeout=self._nav.timeout_ms,
+        )
+        found = wanted.search(unquote(page.url))
+        await page.go_back()
+        await page.wait_for_url(before, timeout=self._nav.timeout_ms)
+        if found is None:
+            return ""
+        return found.group(1) if found.re.groups else found.group()
 
     async def bookings(self) -> list[tuple[Booking, bool]]:
         """The listed bookings (buildings by the name shown), each with whether its room or
@@ -83,16 +131,16 @@ class MyList:
         spec, columns = self.spec, self._columns()
         found = []
         for r, line, cells in self._rows():
-            if len({id(cell) for cell in cells}) < 2:
+            if self._items is None and len({id(cell) for cell in cells}) < 2:
                 continue
             read = {
                 name: value(p, line, columns=columns, row=cells) if p is not None else ""
                 for name, p in (
-                    ("number", spec.number), ("building", spec.building), ("room", spec.room),
+                    ("building", spec.building), ("room", spec.room),
                     ("date", spec.date), ("time", spec.time), ("purpose", spec.purpose),
                 )
             }  # fmt: skip
-            number = read["number"]
+            number = await self._number(r, line, cells)
             if not number:
                 continue
             day = as_date(spec.date, read["date"])
@@ -100,7 +148,7 @@ class MyList:
             if day is None or span is None or span[1] is None:
                 part = "date" if day is None else "time"
                 raise await self._nav.finder.mismatch(
-                    self._page, spec.table, path=f"my_bookings.{part}",
+                    self._page, self._find, path=f"my_bookings.{part}",
                     what=f"даты и времени в строке {r} «моих броней»: {line.text[:80]}",
                 )  # fmt: skip
             name = read["building"]
@@ -127,19 +175,23 @@ class MyList:
     async def cancel(self, number: str) -> str | None:
         """Press the cancel control in the row of ``number`` and confirm; the question
         asked, or None when the row is not listed. ``Transient`` if it is still listed."""
-        row_index = self.numbers().get(number)
+        row_index = (await self.numbers()).get(number)
         if row_index is None or self._located is None:
             return None
         nav, page = self._nav, self._page
         cancel = nav.profile.cancel
-        # The very row the reader numbered (``table.rows``: thead, tbodies, tfoot), marked:
-        # counting «tr» elements would also count a nested table's rows.
-        mark = secrets.token_hex(4)
-        await self._located.evaluate(
-            "(table, [index, mark]) => table.rows[index].setAttribute('data-clubman-row', mark)",
-            [row_index, mark],
-        )
-        row = self._located.locator(f"tr[data-clubman-row='{mark}']")
+        if self._items is not None:
+            row = self._located.nth(row_index)
+        else:
+            # The very row the reader numbered (``table.rows``: thead, tbodies, tfoot),
+            # marked: counting «tr» elements would also count a nested table's rows.
+            mark = secrets.token_hex(4)
+            await self._located.evaluate(
+                "(table, [index, mark]) => table.rows[index].setAttribute('data-clubman-row',"
+                " mark)",
+                [row_index, mark],
+            )
+            row = self._located.locator(f"tr[data-clubman-row='{mark}']")
         control = await nav.finder.first(
             page, cancel.control, path="cancel.control", what="кнопки отмены", scope=row
         )
@@ -165,7 +217,7 @@ class MyList:
             if cancel.confirm == "native":
                 page.remove_listener("dialog", accept)
         await self.open()
-        if number in self.numbers():
+        if number in await self.numbers():
             raise Transient(f"booking {number} is still listed after cancelling ({asked})")
         return asked[0] if asked else ""
 
@@ -175,19 +227,21 @@ async def read_booking_page(
 ) -> Booking:
     """Booking ``number`` from its own page (loaded first unless ``load`` is False)."""
     spec: BookingPage = nav.profile.booking_page
-    if load:
-        await nav.goto(page, nav.url(spec.url, {"number": number}))
-    picks = (spec.number, spec.building, spec.room, spec.date, spec.time, spec.purpose)
+    if load and not await open_booking_page(nav, page, number):
+        raise UnexpectedPage(f"Бронь № {number} не найдена на сайте", await summarize(page))
+    # Without a number pick, the page at the booking's address is the booking.
+    picks = {
+        "number": spec.number, "building": spec.building, "room": spec.room,
+        "date": spec.date, "time": spec.time, "purpose": spec.purpose,
+    }  # fmt: skip
     terms = await read_terms(
         page,
-        probes=probes_of(picks),
+        probes=probes_of(picks.values()),
         has=[spec.cancelled.has] if spec.cancelled and spec.cancelled.has else [],
     )
     shown = {
-        name: value(p, terms.self, terms=terms.pairs)
-        for name, p in zip(
-            ("number", "building", "room", "date", "time", "purpose"), picks, strict=True
-        )
+        name: value(p, terms.self, terms=terms.pairs) if p is not None else number
+        for name, p in picks.items()
     }
     day = as_date(spec.date, shown["date"])
     span = as_span(spec.time, shown["time"])
@@ -208,3 +262,64 @@ async def read_booking_page(
         purpose=shown["purpose"],
         status="cancelled" if cancelled else "active",
     )
+
+
+async def open_booking_page(nav: Navigator, page: Page, number: str) -> bool:
+    """Load booking ``number``'s page; False when the site says there is no such booking
+    (a page its scripts draw is waited for)."""
+    spec = nav.profile.booking_page
+    await nav.goto(page, nav.url(spec.url, {"number": number}))
+    if spec.wait is None:
+        return True
+    await nav.wait_for(page, spec.wait + (spec.missing or ()), path="booking_page.wait",
+                       what="брони на её странице")  # fmt: skip
+    return spec.missing is None or await nav.finder.maybe(page, spec.missing) is None
+
+
+async def cancel_on_booking_page(
+    nav: Navigator, page: Page, number: str, *, pressing: Callable[[], None]
+) -> bool:
+    """Cancel booking ``number`` on its own page (``pressing`` is told just before the
+    control is pressed); False when it is not there to cancel (no such booking, cancelled
+    already, or not the user's: no control). ``Transient`` when the page, read again,
+    still shows it live."""
+    cancel = nav.profile.cancel
+    if not await open_booking_page(nav, page, number) or await _cancelled_here(nav, page):
+        return False
+    control = await nav.finder.maybe(page, cancel.control)
+    if control is None:
+        return False
+    asked: list[str] = []
+
+    async def accept(dialog: Dialog) -> None:
+        asked.append(dialog.message)
+        await dialog.accept()
+
+    if cancel.confirm == "native":
+        page.on("dialog", accept)
+    try:
+        pressing()
+        await control.click()
+        if isinstance(cancel.confirm, tuple):
+            await nav.wait_for(page, cancel.confirm, path="cancel.confirm",
+                               what="подтверждения отмены")  # fmt: skip
+            await (await nav.finder.first(
+                page, cancel.confirm, path="cancel.confirm", what="подтверждения отмены"
+            )).click()  # fmt: skip
+        # Done when the control is gone (the page shows the booking cancelled).
+        await nav.finder.any_of(page, cancel.control).first.wait_for(
+            state="hidden", timeout=nav.timeout_ms
+        )
+    finally:
+        if cancel.confirm == "native":
+            page.remove_listener("dialog", accept)
+    if not await open_booking_page(nav, page, number) or not await _cancelled_here(nav, page):
+        raise Transient(f"booking {number} is still live after cancelling ({asked})")
+    return True
+
+
+async def _cancelled_here(nav: Navigator, page: Page) -> bool:
+    cancelled = nav.profile.booking_page.cancelled
+    assert cancelled is not None  # the model asks for it when cancelling on the page
+    terms = await read_terms(page, has=[cancelled.has] if cancelled.has else [])
+    return holds(cancelled, terms.self)

@@ -8,19 +8,20 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NoReturn
+from urllib.parse import unquote, urlsplit
 
 import structlog
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Locator, Page
 
-from adapters.profile.navigate import Navigator, path_of
+from adapters.profile.navigate import Navigator
 from adapters.profile.outcome import read_answer
 from adapters.profile.parts import Action
 from core.booking.errors import BookingRejected, OutcomeUnknown, SlotTaken
 from core.browser.retry import Transient
 
-__all__ = ["fill_form", "open_form", "send_form"]
+__all__ = ["booked_number", "fill_form", "open_form", "send_form"]
 
 log = structlog.get_logger("clubman.portal")
 _UNKNOWN_OUTCOME_HINT = "проверьте «мои брони», прежде чем бронировать снова"
@@ -41,11 +42,20 @@ _INVALID_FIELDS = """
 
 async def open_form(nav: Navigator, page: Page, values: Mapping[str, Any]) -> None:
     book = nav.profile.book
-    status = await nav.open(page, book.open, values, path="book.open")
+
+    async def taken() -> None:
+        if book.taken is not None and await nav.finder.maybe(page, book.taken) is not None:
+            raise SlotTaken(
+                f"Аудитория {values.get('room')} уже занята в это время", code="slot_taken"
+            )
+
+    status = await nav.open(page, book.open, values, path="book.open", shown=taken)
     if status == 404:
         raise BookingRejected(
             f"Аудитория {values.get('room')} не найдена на сайте", code="unknown_room"
         )
+    if book.open.wait is not None:  # a page its scripts draw: the form comes when drawn
+        await nav.wait_for(page, book.form, path="book.form", what="формы бронирования")
     await nav.finder.first(page, book.form, path="book.form", what="формы бронирования")
 
 
@@ -82,6 +92,8 @@ async def send_form(nav: Navigator, page: Page, submit: Locator) -> str:
     """Press ``submit`` once and return the new booking's number; ``OutcomeUnknown`` when
     the answer is lost, ``SlotTaken``/``BookingRejected`` with the site's message."""
     book = nav.profile.book
+    if book.made is not None:
+        return await _answered_in_page(nav, page, submit)
     try:
         async with page.expect_navigation() as navigation:
             await submit.click()
@@ -90,15 +102,64 @@ async def send_form(nav: Navigator, page: Page, submit: Locator) -> str:
         raise OutcomeUnknown(
             "Сайт не ответил на бронирование: результат неизвестен", hint=_UNKNOWN_OUTCOME_HINT
         ) from exc
-    booked = re.search(book.booked, path_of(page))
-    if booked:  # made, even if the page after it failed to load
-        return booked.group(1) if booked.re.groups else booked.group()
+    number = booked_number(book.booked, page.url)
+    if number is not None:  # made, even if the page after it failed to load
+        return number
     if response is not None and response.status >= 500:
         raise OutcomeUnknown(
             f"Сайт ответил HTTP {response.status} на бронирование: результат неизвестен",
             hint=_UNKNOWN_OUTCOME_HINT,
         )
     status = nav.land(page, response)  # the login page: the form was not taken
+    return await _refused(nav, page, status)
+
+
+def booked_number(booked: str, url: str) -> str | None:
+    """The booking's number when ``url`` is a booking's address: its path, else its
+    decoded «path?query», matching ``booked`` (group 1, or the whole match)."""
+    parts = urlsplit(url)
+    for where in (parts.path, unquote(f"{parts.path}?{parts.query}")):
+        found = re.search(booked, where)
+        if found:
+            return found.group(1) if found.re.groups else found.group()
+    return None
+
+
+async def _answered_in_page(nav: Navigator, page: Page, submit: Locator) -> str:
+    """A site that answers in the page: ``made`` or the outcome's message shows; after
+    ``made``, ``made_then`` leads to the booking's address."""
+    book = nav.profile.book
+    assert book.made is not None
+    made = nav.finder.any_of(page, book.made)
+    try:
+        await submit.click()
+        await made.or_(nav.finder.any_of(page, book.outcome.message)).first.wait_for(
+            timeout=nav.timeout_ms
+        )
+    except PlaywrightError as exc:
+        raise OutcomeUnknown(
+            "Сайт не ответил на бронирование: результат неизвестен", hint=_UNKNOWN_OUTCOME_HINT
+        ) from exc
+    if await nav.finder.maybe(page, book.made) is None:
+        return await _refused(nav, page, 200)
+    try:
+        for index, action in enumerate(book.made_then):
+            await nav.act(page, action, {}, path=f"book.made_then.{index}")
+        await page.wait_for_url(
+            lambda url: booked_number(book.booked, url) is not None, timeout=nav.timeout_ms
+        )
+    except PlaywrightError as exc:  # made, its number not seen: «my bookings» has it
+        raise OutcomeUnknown(
+            "Бронь сделана, но её номер не прочитать", hint=_UNKNOWN_OUTCOME_HINT
+        ) from exc
+    number = booked_number(book.booked, page.url)
+    assert number is not None
+    return number
+
+
+async def _refused(nav: Navigator, page: Page, status: int) -> NoReturn:
+    """The form was answered with a message, or with nothing readable: raises."""
+    book = nav.profile.book
     try:
         answer = await read_answer(page, nav.finder, book.outcome, status)
     except PlaywrightError as exc:  # sent, and its answer not readable: it may be made

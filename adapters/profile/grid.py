@@ -24,11 +24,13 @@ from adapters.profile.reading import (
     as_int,
     as_span,
     holds,
+    merge_spans,
     probes_of,
     read_items,
     read_table,
     value,
 )
+from adapters.profile.timeline import read_timeline
 from core.booking.errors import UnexpectedPage
 from core.booking.models import (
     Availability,
@@ -102,7 +104,10 @@ async def read_day(
     login, ``Transient`` when it failed to show the grid)."""
     spec = nav.profile.availability
     await nav.open(page, spec.open, {"building": building, "date": day}, path="availability.open")
+    if spec.timeline is not None:
+        return await read_timeline(nav, page, spec.timeline, building=building, name=name, day=day)
     grid = spec.grid
+    assert grid is not None  # the model takes one of the two
     finder = nav.finder
     shown = finder.any_of(page, grid.table)
     waiting = shown.or_(finder.any_of(page, nav.profile.login.password))
@@ -245,7 +250,7 @@ def _rooms(
             floor=as_int(value(picks.floor, header)) if picks.floor else None,
             capacity=as_int(value(picks.capacity, header)) if picks.capacity else None,
         )
-        result.append(RoomAvailability(room=room, busy=_merge(busy), mine=_merge(mine)))
+        result.append(RoomAvailability(room=room, busy=merge_spans(busy), mine=merge_spans(mine)))
     return result, opens, closes, unreadable
 
 
@@ -255,13 +260,3 @@ def _room_id(pick: Pick | None, header: Item, line: Item, cells: list[Item]) -> 
     if pick.of == "cells":
         return next((found for cell in cells if (found := value(pick, cell))), "")
     return value(pick, line if pick.of == "line" else header)
-
-
-def _merge(spans: list[Interval]) -> list[Interval]:
-    merged: list[Interval] = []
-    for start, end in sorted(spans):
-        if merged and start <= merged[-1][1]:
-            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
-        else:
-            merged.append((start, end))
-    return merged

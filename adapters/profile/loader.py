@@ -30,6 +30,8 @@ VARIABLES: dict[str, frozenset[str]] = {
     "availability": frozenset({"building", "date"}),
     "book.open": _REQUEST,
     "book.fields": _REQUEST | {"purpose", "attendees"},
+    "book.made_then": _REQUEST,
+    "cancel": frozenset(),
     "booking_page": frozenset({"number"}),
     "my_bookings": frozenset(),
 }
@@ -182,6 +184,8 @@ def _check_names(loaded: LoadedProfile) -> None:
         ("availability", profile.availability),
         ("book.open", profile.book.open),
         ("book.fields", profile.book.fields),
+        ("book.made_then", profile.book.made_then),
+        ("cancel", profile.cancel),
         ("booking_page", profile.booking_page),
         ("my_bookings", profile.my_bookings),
     ]

@@ -37,6 +37,7 @@ __all__ = [
     "RulesPart",
     "SiteProfile",
     "Slot",
+    "Timeline",
     "Words",
     "json_schema",
 ]
@@ -52,6 +53,9 @@ class Open(Part):
     then do ``actions`` in order; ``submit`` is clicked last and waited for."""
 
     url: TemplateText | None = None
+    # A page its scripts draw after loading (React and the like): wait, before the
+    # actions, until one of these shows (list what an empty page shows, too).
+    wait: Find | None = None
     actions: tuple[Action, ...] = ()
     submit: Find | None = None
 
@@ -186,9 +190,30 @@ class Grid(Part):
     caption_date: Pick | None = None
 
 
+class Timeline(Part):
+    """A day drawn as bars along a time axis, one line per room: a time is busy where one
+    of the ``bars`` covers it. A bar's place is its box within its positioned container
+    (CSS ``left``/``width``); the ``axis`` labels' places and times give the scale."""
+
+    lines: Find  # each room's line; ``room`` picks read from it
+    axis: Find  # the time labels along the axis («06:00», «08:00», ...)
+    bars: str  # CSS inside a line: whatever makes its time not free
+    mine: str | None = None  # CSS: a bar that is the user's own booking
+    room: RoomPicks
+
+
 class Availability(Part):
+    """One building on one day: a table (``grid``) or bars on a time axis (``timeline``)."""
+
     open: Open
-    grid: Grid
+    grid: Grid | None = None
+    timeline: Timeline | None = None
+
+    @model_validator(mode="after")
+    def _one_view(self) -> Availability:
+        if (self.grid is None) == (self.timeline is None):
+            raise ValueError("show a day by «grid» or by «timeline» (one of them)")
+        return self
 
 
 class Book(Part):
@@ -196,8 +221,16 @@ class Book(Part):
     form: Find  # present when the booking form is shown
     fields: tuple[Action, ...]
     submit: Find
-    # The page after a made booking: its path matches ``booked`` (group 1: the number).
+    # The booking's address: the page after a made booking has a path (else a decoded
+    # «path?query») matching ``booked``; group 1 is its number.
     booked: Regex
+    # Sites that answer in the page: ``made`` shows when the booking is made, then
+    # ``made_then`` leads to the booking's address (a «see your booking» link).
+    made: Find | None = None
+    made_then: tuple[Action, ...] = ()
+    # Shown, once the form's page is open, instead of what leads to the form when the
+    # slot is not free (a search that finds no free room): ``SlotTaken``.
+    taken: Find | None = None
     outcome: Outcome
     # The browser's own check of the form (required fields, min/max) before sending.
     browser_check: bool = True
@@ -213,7 +246,9 @@ class BookingPage(Part):
     """A booking's own page: ``url`` by its number, and picks for its fields."""
 
     url: TemplateText
-    number: Pick
+    wait: Find | None = None  # drawn by scripts: shows once the booking is shown
+    missing: Find | None = None  # shown instead when there is no such booking
+    number: Pick | None = None  # missing: the page at the booking's address is the booking
     building: Pick
     room: Pick
     date: Pick
@@ -225,10 +260,12 @@ class BookingPage(Part):
 
 
 class MyBookings(Part):
-    """The user's bookings: a table, one booking per row, picks by column."""
+    """The user's bookings: a ``table``, one booking per row, picks by column; or
+    ``items`` (cards), picks by CSS inside each."""
 
     open: Open
-    table: Find
+    table: Find | None = None
+    items: Find | None = None
     number: Pick
     building: Pick | None = None  # missing: read from the booking's page
     room: Pick | None = None  # missing: read from the booking's page
@@ -238,11 +275,19 @@ class MyBookings(Part):
 
     _span = field_validator("time")(lambda value: _a_span(value))
 
+    @model_validator(mode="after")
+    def _one_list(self) -> MyBookings:
+        if (self.table is None) == (self.items is None):
+            raise ValueError("list bookings as a «table» or as «items» (one of them)")
+        return self
+
 
 class Cancel(Part):
-    """Cancelling from «my bookings»: the control in the booking's row, then the
-    confirmation: the browser's own ``confirm()`` (``native``) or a dialog's button."""
+    """Cancelling: the control in the booking's row of «my bookings» (``at: my_bookings``)
+    or on the booking's own page (``at: booking_page``), then the confirmation: the
+    browser's own ``confirm()`` (``native``) or a dialog's button."""
 
+    at: Literal["my_bookings", "booking_page"] = "my_bookings"
     control: Find
     confirm: Literal["none", "native"] | Find = "native"
 
@@ -264,6 +309,15 @@ class SiteProfile(Part):
     may_change: dict[Literal["login", "book", "cancel"], tuple[str, ...]] = Field(
         default_factory=dict
     )
+
+    @model_validator(mode="after")
+    def _cancel_seen(self) -> SiteProfile:
+        if self.cancel.at == "booking_page" and self.booking_page.cancelled is None:
+            raise ValueError(
+                "cancelling on the booking's page needs «booking_page.cancelled» (how the "
+                "page shows a cancelled booking)"
+            )
+        return self
 
 
 # The JSON Schema for editors (``clubman site schema`` writes it; a test keeps it current).

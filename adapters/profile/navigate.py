@@ -5,11 +5,12 @@ profile's ``Action``s on a page's elements."""
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
 from playwright.async_api import Page, Response
+from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
 from adapters.profile.finding import Finder
 from adapters.profile.loader import LoadedProfile
@@ -26,8 +27,11 @@ def path_of(page: Page) -> str:
 
 
 class Navigator:
-    def __init__(self, loaded: LoadedProfile, base_url: str, finder: Finder) -> None:
+    def __init__(
+        self, loaded: LoadedProfile, base_url: str, finder: Finder, *, timeout_ms: float = 15000
+    ) -> None:
         self.profile = loaded.profile
+        self.timeout_ms = timeout_ms
         self.loaded = loaded
         self._base_url = base_url.rstrip("/") + "/"
         self._host = urlsplit(base_url).netloc
@@ -69,11 +73,17 @@ class Navigator:
         *,
         path: str,
         login_ok: bool = False,
+        shown: Callable[[], Awaitable[None]] | None = None,
     ) -> int:
-        """Load the page ``how`` describes: its URL, its actions, its submit."""
+        """Load the page ``how`` describes: its URL, what it waits for (then ``shown`` is
+        called, to look at the page before acting on it), its actions, its submit."""
         status = 200
         if how.url is not None:
             status = await self.goto(page, self.url(how.url, values), login_ok=login_ok)
+        if how.wait is not None:
+            await self.wait_for(page, how.wait, path=f"{path}.wait", login_ok=login_ok)
+        if shown is not None:
+            await shown()
         for index, action in enumerate(how.actions):
             await self.act(page, action, values, path=f"{path}.actions.{index}")
         if how.submit is not None:
@@ -81,6 +91,27 @@ class Navigator:
                 page, how.submit, path=f"{path}.submit", what="кнопки отправки", login_ok=login_ok
             )
         return status
+
+    async def wait_for(
+        self, page: Page, find: Find, *, path: str, login_ok: bool = False, what: str = ""
+    ) -> None:
+        """Wait until one of ``find`` shows (a page its scripts draw); the login form
+        showing instead is ``Bounced``, nothing showing in time names the profile line."""
+        waiting = self.finder.any_of(page, find)
+        if not login_ok:
+            waiting = waiting.or_(self.finder.any_of(page, self.profile.login.password))
+        try:
+            await waiting.first.wait_for(timeout=self.timeout_ms)
+        except PlaywrightTimeoutError:
+            if not login_ok and self.on_login_page(page):
+                raise Bounced() from None
+            raise await self.finder.mismatch(
+                page, find, path=path, what=what or "того, чего ждёт профиль"
+            ) from None
+        if not login_ok and (
+            self.on_login_page(page) or await self.finder.maybe(page, find) is None
+        ):
+            raise Bounced()
 
     async def click_and_wait(
         self, page: Page, find: Find, *, path: str, what: str, login_ok: bool = False

@@ -124,6 +124,7 @@ _FORMATS = Literal[
     "dmy",
     "dmy_slash",
     "mdy",
+    "long",
     "hhmm",
     "h12",
     "h12_short",
@@ -154,7 +155,10 @@ class Pick(Part):
     ] = ()  # the first with a value
     # Grids: the cell (or a room's header cell), its row, its time header, or the first of
     # a room's cells that has the value (``cells``: a room id only free slots carry).
-    of: Literal["item", "line", "header", "cells"] = "item"
+    # Lists: ``group``, the last element matching ``css`` before the item (a day's
+    # heading over its cards); ``address``, the page's address after the item (or its
+    # ``css`` element) is clicked, brought back after (a number shown only there).
+    of: Literal["item", "line", "header", "cells", "group", "address"] = "item"
     regex: Regex | None = None
     format: _FORMATS = "text"
 
@@ -163,6 +167,10 @@ class Pick(Part):
         places = [p for p in ("column", "term") if getattr(self, p)]
         if len(places) > 1:
             raise ValueError("a pick takes at most one of column, term")
+        if self.of == "group" and not self.css:
+            raise ValueError("«of: group» needs the heading's «css»")
+        if self.of == "address" and (places or self.regex is None):
+            raise ValueError("«of: address» needs a «regex» for the part of the address")
         return self
 
 

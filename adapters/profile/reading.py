@@ -18,6 +18,7 @@ from playwright.async_api import Locator, Page
 
 from adapters.profile.parts import Cond, Pick
 from adapters.profile.template import DATE_FORMATS, parse_date, parse_time
+from core.booking.models import Interval
 
 __all__ = [
     "Item",
@@ -26,7 +27,9 @@ __all__ = [
     "as_date",
     "as_int",
     "as_span",
+    "groups_of",
     "holds",
+    "merge_spans",
     "probes_of",
     "read_items",
     "read_table",
@@ -81,11 +84,24 @@ _READ_TABLE = (
 }"""
 )
 
-# Every element a locator matches, described.
+# Every element a locator matches, described; with, per ``groups`` selector, the text of
+# the last element matching it before the item (its group's heading).
 _READ_ITEMS = (
     "(elements, req) => {"
     + _DESCRIBE
-    + "return JSON.stringify(elements.map((el) => describe(el, req.probes, req.has)));}"
+    + r"""
+  const headings = req.groups.map((sel) => [sel, Array.from(document.querySelectorAll(sel))]);
+  const before = (el, all) => all.filter(
+    (h) => h.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING).pop();
+  return JSON.stringify(elements.map((el) => {
+    const item = describe(el, req.probes, req.has);
+    headings.forEach(([sel, all]) => {
+      const h = before(el, all);
+      item.probes["group:" + sel] = h ? clean(h.innerText) : null;
+    });
+    return item;
+  }));
+}"""
 )
 
 # «Term: value» pairs of a page (dt/dd, role=term/definition, th/td in one row), and
@@ -160,7 +176,17 @@ class Terms:
 
 
 def probes_of(picks: Iterable[Pick | None]) -> list[str]:
-    return sorted({css for pick in picks if pick is not None for css in pick.css})
+    """The CSS probes the picks read inside an item (not a group's heading)."""
+    return sorted(
+        {css for pick in picks if pick is not None and pick.of != "group" for css in pick.css}
+    )
+
+
+def groups_of(picks: Iterable[Pick | None]) -> list[str]:
+    """The headings (CSS) the picks read an item's group from."""
+    return sorted(
+        {css for pick in picks if pick is not None and pick.of == "group" for css in pick.css}
+    )
 
 
 async def read_table(
@@ -192,9 +218,15 @@ async def read_table(
 
 
 async def read_items(
-    items: Locator, *, probes: Sequence[str] = (), has: Sequence[str] = ()
+    items: Locator,
+    *,
+    probes: Sequence[str] = (),
+    has: Sequence[str] = (),
+    groups: Sequence[str] = (),
 ) -> list[Item]:
-    raw = await items.evaluate_all(_READ_ITEMS, {"probes": list(probes), "has": list(has)})
+    raw = await items.evaluate_all(
+        _READ_ITEMS, {"probes": list(probes), "has": list(has), "groups": list(groups)}
+    )
     return [Item.of(item) for item in json.loads(raw)]
 
 
@@ -215,7 +247,7 @@ def _raw(pick: Pick, item: Item, columns: Sequence[str] = (), row: Sequence[Item
         index = next((i for i, title in enumerate(columns) if title.lower() == wanted), None)
         return row[index].text if index is not None and index < len(row) else ""
     for css in pick.css:
-        found = item.probes.get(css)
+        found = item.probes.get(f"group:{css}" if pick.of == "group" else css)
         if found:
             return " ".join(found.split())
     return "" if pick.css else item.text
@@ -270,3 +302,14 @@ def as_span(pick: Pick, text: str) -> tuple[time, time | None] | None:
         return None
     start = parse_time(text, pick.format if pick.format != "text" else "hhmm")
     return (start, None) if start is not None else None
+
+
+def merge_spans(spans: list[Interval]) -> list[Interval]:
+    """Overlapping or touching spans as one, in order."""
+    merged: list[Interval] = []
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        else:
+            merged.append((start, end))
+    return merged

@@ -21,7 +21,7 @@ import structlog
 from playwright.async_api import BrowserContext, Page
 from playwright.async_api import Error as PlaywrightError
 
-from adapters.profile.bookings import MyList, read_booking_page
+from adapters.profile.bookings import MyList, cancel_on_booking_page, read_booking_page
 from adapters.profile.finding import Finder
 from adapters.profile.form import fill_form, open_form, send_form
 from adapters.profile.grid import read_buildings, read_catalogue, read_day
@@ -72,7 +72,7 @@ class ProfileSession:
         self._context = context
         self._profile = loaded.profile
         self._base_url = base_url.rstrip("/")
-        self._nav = Navigator(loaded, self._base_url, Finder(loaded))
+        self._nav = Navigator(loaded, self._base_url, Finder(loaded), timeout_ms=timeout_ms)
         self._username = username
         self._password = password
         self._timeout_ms = timeout_ms
@@ -313,9 +313,21 @@ class ProfileSession:
 
         async def cancel(page: Page) -> None:
             nonlocal pressed
+            if self._profile.cancel.at == "booking_page":
+
+                def pressing() -> None:
+                    nonlocal pressed
+                    pressed = True
+
+                cancelled = await cancel_on_booking_page(self._nav, page, number, pressing=pressing)
+                if not cancelled and not pressed:  # an earlier attempt may have cancelled it
+                    raise BookingRejected(
+                        f"Бронь № {number} не найдена среди активных броней", code="not_found"
+                    )
+                return
             mine = MyList(self._nav, page)
             await mine.open()
-            if number not in mine.numbers():
+            if number not in await mine.numbers():
                 if pressed:
                     return
                 raise BookingRejected(

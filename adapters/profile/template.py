@@ -34,6 +34,30 @@ class TemplateError(ValueError):
     """A template the interpreter cannot take (unknown filter, bad braces)."""
 
 
+_MONTHS_EN = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+]
+# A month's name by its first three letters (English; Russian, nominative or genitive).
+_MONTH_STEMS = {name[:3].lower(): number for number, name in enumerate(_MONTHS_EN, 1)} | {
+    stem: number
+    for number, stems in enumerate(
+        ["янв", "фев", "мар", "апр", "мая|май", "июн", "июл", "авг", "сен", "окт", "ноя", "дек"], 1
+    )
+    for stem in stems.split("|")
+}
+
+
 def _h12(value: time) -> str:  # not strftime's %p: that follows the locale
     return f"{value.hour % 12 or 12:02d}:{value.minute:02d} {'AM' if value.hour < 12 else 'PM'}"
 
@@ -49,6 +73,9 @@ DATE_FORMATS: dict[str, Callable[[date], str]] = {
     "dmy": lambda d: d.strftime("%d.%m.%Y"),  # 27.11.2026
     "dmy_slash": lambda d: d.strftime("%d/%m/%Y"),  # 27/11/2026
     "mdy": lambda d: d.strftime("%m/%d/%Y"),  # 11/27/2026
+    # 27 November 2026 (read also with a weekday before it, an abbreviated month, or a
+    # Russian one: «пятница, 27 ноября 2026»); not strftime's %B: that follows the locale
+    "long": lambda d: f"{d.day} {_MONTHS_EN[d.month - 1]} {d.year}",
 }
 TIME_FORMATS: dict[str, Callable[[time], str]] = {
     "hhmm": lambda t: t.strftime("%H:%M"),  # 18:00
@@ -132,6 +159,7 @@ _DATE_READERS: dict[str, re.Pattern[str]] = {
     "dmy": re.compile(r"(?P<d>\d{1,2})\.(?P<m>\d{1,2})\.(?P<y>\d{4})"),
     "dmy_slash": re.compile(r"(?P<d>\d{1,2})/(?P<m>\d{1,2})/(?P<y>\d{4})"),
     "mdy": re.compile(r"(?P<m>\d{1,2})/(?P<d>\d{1,2})/(?P<y>\d{4})"),
+    "long": re.compile(r"(?P<d>\d{1,2})\.?\s+(?P<m>[^\W\d_]{3,})\.?,?\s+(?P<y>\d{4})"),
 }
 _CLOCK = re.compile(r"(?P<h>\d{1,2})[:.](?P<m>\d{2})(?::\d{2})?\s*(?P<ampm>[AaPp]\.?[Mm]\.?)?")
 
@@ -141,8 +169,13 @@ def parse_date(text: str, fmt: str = "iso") -> date | None:
     found = _DATE_READERS[fmt].search(text)
     if found is None:
         return None
+    month = found["m"]
+    if not month.isdigit():
+        month = _MONTH_STEMS.get(month[:3].lower())
+        if month is None:
+            return None
     try:
-        return date(int(found["y"]), int(found["m"]), int(found["d"]))
+        return date(int(found["y"]), int(month), int(found["d"]))
     except ValueError:
         return None
 
