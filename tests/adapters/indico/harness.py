@@ -17,7 +17,7 @@ from contextlib import asynccontextmanager
 from datetime import date, datetime, time, timedelta
 
 from adapters.indico import IndicoSystem, RetryPolicy
-from core.booking import Room
+from core.booking import BookingSystem, Room
 from tests.adapters.contract import SiteBooking
 from tests.support.indico_server import IndicoServer
 
@@ -39,7 +39,7 @@ class IndicoHarness:
 
     def __init__(self, server: IndicoServer) -> None:
         self.server = server
-        self.system = IndicoSystem(server.base_url, retry=FAST)
+        self.system: BookingSystem = IndicoSystem(server.base_url, retry=FAST)
         self.username = server.club.username
         self.password = server.club.password
         self.day = server.today() + timedelta(days=5)  # no seeded booking that day

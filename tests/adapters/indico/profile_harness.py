@@ -8,7 +8,7 @@ from datetime import date, datetime, time, timedelta
 from pathlib import Path
 
 from adapters.profile import ProfileSystem, load_site_profile
-from core.booking import BookingSystem, Room
+from core.booking import Room
 from core.browser.retry import RetryPolicy
 from tests.adapters.indico.harness import IndicoHarness
 from tests.support.indico_server import IndicoServer
@@ -23,7 +23,7 @@ class IndicoPagesHarness(IndicoHarness):
     def __init__(self, server: IndicoServer) -> None:
         super().__init__(server)
         self.day = server.today() + timedelta(days=6)  # not the API contract's day
-        self.system: BookingSystem = ProfileSystem(
+        self.system = ProfileSystem(
             server.base_url, load_site_profile(PROFILE), retry=_FAST
         )
 
