@@ -55,11 +55,18 @@ class MyList:
 
     async def open(self) -> None:
         await self._nav.open(self._page, self.spec.open, {}, path="my_bookings.open")
-        await self.read()
+        await self._read()
 
     async def read(self) -> None:
-        """Read the table (or the items) on the page now (``ProfileMismatch`` when there
-        is no table; items may be none)."""
+        """Read the list shown on the page (``ProfileMismatch`` when there is no table;
+        items may be none)."""
+        wait = self.spec.open.wait
+        if wait is not None:  # drawn by scripts: it may be fetching again
+            await self._nav.settle(self._page)
+            await self._nav.wait_for(self._page, wait, path="my_bookings.open.wait")
+        await self._read()
+
+    async def _read(self) -> None:
         spec = self.spec
         picks = (spec.number, spec.building, spec.room, spec.date, spec.time, spec.purpose)
         if spec.items is not None:
@@ -120,6 +127,7 @@ class MyList:
         found = wanted.search(unquote(page.url))
         await page.go_back()
         await page.wait_for_url(before, timeout=self._nav.timeout_ms)
+        await self._nav.settle(page)  # the list may be fetched and drawn again
         if found is None:
             return ""
         return found.group(1) if found.re.groups else found.group()
@@ -271,6 +279,7 @@ async def open_booking_page(nav: Navigator, page: Page, number: str) -> bool:
     await nav.goto(page, nav.url(spec.url, {"number": number}))
     if spec.wait is None:
         return True
+    await nav.settle(page)
     await nav.wait_for(page, spec.wait + (spec.missing or ()), path="booking_page.wait",
                        what="брони на её странице")  # fmt: skip
     return spec.missing is None or await nav.finder.maybe(page, spec.missing) is None

@@ -77,7 +77,10 @@ async def read_catalogue(
     words = nav.profile.catalogue.words
     buildings = tuple(
         Building(
-            code=code, name=name, name_en=words[code].name_en, words=_normal(words[code].words)
+            code=code,
+            name=words[code].name or name,
+            name_en=words[code].name_en,
+            words=_normal(words[code].words),
         )
         if code in words
         else Building(code=code, name=name)

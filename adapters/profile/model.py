@@ -105,8 +105,10 @@ class Login(Part):
 
 
 class Words(Part):
-    """What people call a building that the site cannot know."""
+    """What people call a building that the site cannot know: ``name`` in place of the
+    site's (a site showing only «7» says nothing in «Забронированы 701 (7, …)»)."""
 
+    name: str = ""
     name_en: str = ""
     words: tuple[str, ...] = ()
 

@@ -4,6 +4,7 @@ profile's ``Action``s on a page's elements."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
@@ -44,6 +45,12 @@ class Navigator:
     def url_path(self, template: Template, values: Mapping[str, Any]) -> str:
         return urlsplit(self.url(template, values)).path
 
+    def shows(self, page: Page, template: Template) -> bool:
+        """The page is at the template's address: its path, and its query if it has one
+        (a page that takes its view from the query: «?view=list»)."""
+        wanted, shown = urlsplit(self.url(template, {})), urlsplit(page.url)
+        return wanted.path == shown.path and wanted.query in ("", shown.query)
+
     def on_login_page(self, page: Page) -> bool:
         return bool(self._login_page.search(path_of(page)))
 
@@ -81,6 +88,7 @@ class Navigator:
         if how.url is not None:
             status = await self.goto(page, self.url(how.url, values), login_ok=login_ok)
         if how.wait is not None:
+            await self.settle(page)
             await self.wait_for(page, how.wait, path=f"{path}.wait", login_ok=login_ok)
         if shown is not None:
             await shown()
@@ -91,6 +99,13 @@ class Navigator:
                 page, how.submit, path=f"{path}.submit", what="кнопки отправки", login_ok=login_ok
             )
         return status
+
+    async def settle(self, page: Page) -> None:
+        """Let a page its scripts draw fetch its data first: until then it may show a
+        placeholder, or «nothing found», that is not the answer (no request for 0.5 s)."""
+        # A page that never goes quiet (polling) is read as it shows after the timeout.
+        with contextlib.suppress(PlaywrightTimeoutError):
+            await page.wait_for_load_state("networkidle", timeout=self.timeout_ms)
 
     async def wait_for(
         self, page: Page, find: Find, *, path: str, login_ok: bool = False, what: str = ""

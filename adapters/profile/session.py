@@ -297,7 +297,7 @@ class ProfileSession:
             read_at is not None
             and time_now() - read_at < _MY_FRESH_SECONDS
             and opened is not None
-            and self._nav.url_path(opened, {}) == path_of(page)
+            and self._nav.shows(page, opened)
         ):
             await mine.read()
         else:

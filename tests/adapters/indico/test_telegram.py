@@ -24,6 +24,7 @@ from core.output import OutputSink
 from core.settings import BrowserSettings, PortalSettings, Settings
 from core.texts import day_label
 from storage import Storage
+from tests.adapters.indico.profile_harness import PROFILE
 from tests.bot.support import running_bot
 from tests.fakes.telegram import FakeTelegram, StoredMessage
 from tests.support.indico_server import DbBooking, IndicoServer
@@ -45,8 +46,15 @@ async def tg() -> AsyncIterator[FakeTelegram]:
 
 
 @pytest.fixture
+def kind() -> str:
+    """How the bot drives Indico: its JSON API (``indico``), or its web pages by
+    ``profiles/indico.yaml`` (``profile``, the generic adapter)."""
+    return "indico"
+
+
+@pytest.fixture
 async def app(
-    tg: FakeTelegram, storage: Storage, indico_server: IndicoServer, tmp_path: Path
+    tg: FakeTelegram, storage: Storage, indico_server: IndicoServer, tmp_path: Path, kind: str
 ) -> AsyncIterator[BotApp]:
     """The bot as ``clubman run`` builds it for an Indico site, on the system clock."""
     # Every test starts with no live booking of the club (the server is shared).
@@ -59,7 +67,8 @@ async def app(
         configured = settings.model_copy(
             update={
                 "portal": PortalSettings(
-                    kind="indico",
+                    kind=kind,
+                    profile=PROFILE if kind == "profile" else None,
                     url=indico_server.base_url,
                     username=club.username,
                     password=SecretStr(club.password),
@@ -115,6 +124,7 @@ def at(day: date, hour: int) -> datetime:
     return datetime.combine(day, time(hour))
 
 
+@pytest.mark.parametrize("kind", ["indico", "profile"])
 async def test_two_adjacent_rooms_in_building_7_booked_in_indico(
     app: BotApp, tg: FakeTelegram, indico_server: IndicoServer
 ) -> None:
