@@ -148,6 +148,16 @@ def _pg_user() -> str | None:
     raise MissingPrerequisite(f"no unprivileged account for PostgreSQL: {APT_FIX}")
 
 
+def _wait_accepting(bindir: Path, port: int, seconds: float) -> None:
+    """Until PostgreSQL answers «accepting connections» (``pg_isready``), not «starting up»."""
+    argv = [str(bindir / "pg_isready"), "-h", "127.0.0.1", "-p", str(port), "-q"]
+    deadline = time.monotonic() + seconds
+    while subprocess.call(argv) != 0:
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"postgres on port {port} did not accept connections in {seconds} s")
+        time.sleep(0.1)
+
+
 @contextmanager
 def postgres(workdir: Path, logs: Path) -> Iterator[tuple[int, Path]]:
     bindir = postgres_bindir()
@@ -175,6 +185,7 @@ def postgres(workdir: Path, logs: Path) -> Iterator[tuple[int, Path]]:
     )
     try:
         wait_port(port, proc, "postgres", 30)
+        _wait_accepting(bindir, port, 30)  # the port opens before it takes connections
         psql = [str(bindir / "psql"), "-h", "127.0.0.1", "-p", str(port), "-X", "-q"]
         psql += ["-v", "ON_ERROR_STOP=1"]
         run_logged(

@@ -23,9 +23,7 @@ class IndicoPagesHarness(IndicoHarness):
     def __init__(self, server: IndicoServer) -> None:
         super().__init__(server)
         self.day = server.today() + timedelta(days=6)  # not the API contract's day
-        self.system = ProfileSystem(
-            server.base_url, load_site_profile(PROFILE), retry=_FAST
-        )
+        self.system = ProfileSystem(server.base_url, load_site_profile(PROFILE), retry=_FAST)
 
     async def book_as_someone_else(self, room: Room, day: date, start: time, end: time) -> None:
         # The profile's room id is the room's full name («7/7-701»), as its pages show it.

@@ -1,6 +1,7 @@
 """Crash safety on a real Indico: the bot process (the app's core, ``PORTAL__KIND=indico``,
-or ``profile`` with ``profiles/indico.yaml``, Indico's web pages) is SIGKILLed as soon as Indico's database holds the first of three bookings; a new
-process resumes the run and Indico ends with exactly three accepted bookings, none twice.
+or ``profile`` with ``profiles/indico.yaml``: Indico's web pages) is SIGKILLed as soon as
+Indico's database holds the first of three bookings; a new process resumes the run and
+Indico ends with exactly three accepted bookings, none twice.
 
 Indico's create is not idempotent, so the run must find what it booked before the kill
 (the run id in the booking's reason) instead of booking it again.
