@@ -345,6 +345,58 @@ BAD_PROFILES = [
         edited("name: Reference portal\n", "name: &self [*self]\n"),
         "name: &self",
     ),
+    # -- the parts for pages their scripts draw ------------------------------------------
+    bad(
+        "a-day-both-as-grid-and-timeline",
+        edited(
+            "  grid:\n",
+            "  timeline:\n    lines: [{css: .row}]\n    axis: [{css: .hour}]\n"
+            "    bars: .booking\n    room: {number: {}}\n  grid:\n",
+        ),
+        "availability:",
+        "availability",
+        "«grid» or by «timeline»",
+    ),
+    bad(
+        "my-bookings-both-as-table-and-items",
+        edited(
+            "  table:\n    - role: table\n      name: Мои брони\n",
+            "  table:\n    - role: table\n      name: Мои брони\n  items: [{css: .card}]\n",
+        ),
+        "my_bookings:",
+        "my_bookings",
+        "«table» or as «items»",
+    ),
+    bad(
+        "a-group-pick-without-its-heading",
+        edited("  date: {column: Дата, format: dmy}", "  date: {of: group, format: dmy}"),
+        "  date: {of: group",
+        "my_bookings.date",
+        "heading",
+    ),
+    bad(
+        "an-address-pick-without-its-regex",
+        edited("  number: {column: Номер}", "  number: {of: address}"),
+        "  number: {of: address}",
+        "my_bookings.number",
+        "regex",
+    ),
+    bad(
+        "cancel-on-the-booking-page-without-seeing-it-cancelled",
+        edited(
+            "  cancelled: {text: Бронь отменена}\n",
+            "",
+        ).replace("cancel:\n  control:", "cancel:\n  at: booking_page\n  control:"),
+        "name: Reference portal",
+        "booking_page.cancelled",
+    ),
+    bad(
+        "unknown-place-to-cancel",
+        edited("cancel:\n  control:", "cancel:\n  at: booking_pages\n  control:"),
+        "  at: booking_pages",
+        "cancel.at",
+        "'booking_page'",
+    ),
     bad(
         "no-field-writes-the-purpose",
         edited('      fill: "{purpose}"\n', '      fill: "club"\n'),
@@ -514,6 +566,7 @@ WRITTEN: dict[str, tuple[object, str]] = {
     "dmy": (DAY, "27.11.2026"),
     "dmy_slash": (DAY, "27/11/2026"),
     "mdy": (DAY, "11/27/2026"),
+    "long": (DAY, "27 November 2026"),
     "hhmm": (EVENING, "18:00"),
     "h12": (EVENING, "06:00 PM"),
     "h12_short": (EVENING, "6:00 PM"),
@@ -686,6 +739,35 @@ def test_a_time_that_is_not_one_reads_as_none(text: str, fmt: str) -> None:
 )
 def test_a_date_that_is_not_one_reads_as_none(text: str, fmt: str) -> None:
     assert parse_date(text, fmt) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        ("Friday, 27 November 2026", date(2026, 11, 27)),
+        ("27 Nov 2026", date(2026, 11, 27)),
+        ("пятница, 27 ноября 2026", date(2026, 11, 27)),
+        ("1 мая 2026 г.", date(2026, 5, 1)),
+        ("3 Sept. 2026", date(2026, 9, 3)),
+    ],
+)
+def test_a_date_with_the_months_name_is_read_in_english_and_russian(text: str, day: date) -> None:
+    assert parse_date(text, "long") == day
+
+
+def test_a_month_name_that_is_not_one_reads_as_none() -> None:
+    assert parse_date("27 Brumaire 2026", "long") is None
+
+
+def test_the_indico_profile_loads_as_pages_its_scripts_draw() -> None:
+    profile = load_site_profile(ROOT / "profiles" / "indico.yaml").profile
+    assert profile.availability.timeline is not None and profile.availability.grid is None
+    assert profile.availability.open.wait is not None
+    assert profile.my_bookings.items is not None and profile.my_bookings.number.of == "address"
+    assert profile.my_bookings.date.of == "group" and profile.my_bookings.date.format == "long"
+    assert profile.cancel.at == "booking_page" and profile.booking_page.number is None
+    assert profile.book.made is not None and profile.book.taken is not None
+    assert profile.catalogue.words["7"].name == "Корпус 7"
 
 
 def test_day_and_month_orders_are_told_apart() -> None:
