@@ -383,6 +383,28 @@ def site_schema(
 
 
 @app.command()
+def learn(
+    url: Annotated[str, typer.Argument(help="The booking site's address")],
+    name: Annotated[str, typer.Option(help="What to call the site (the files' name)")],
+    out: Annotated[Path, typer.Option(help="Where to write the recording")] = Path("profiles"),
+    cdp: Annotated[
+        str | None,
+        typer.Option(help="Attach to a Chromium run with --remote-debugging-port (its address)"),
+    ] = None,
+) -> None:
+    """Show the bot a site once: log in, open a day's free rooms, book one, open «my
+    bookings», cancel it; answer the prompts here. Writes OUT/NAME.recording.json."""
+    from app.learn import learn as run_learn
+
+    settings = _settings()
+    try:
+        written = asyncio.run(run_learn(settings, url, name=name, out=out, cdp=cdp))
+    except ClubError as exc:
+        _fail(exc)
+    typer.echo(f"Записано: {written}")
+
+
+@app.command()
 def portal(
     host: Annotated[str, typer.Option(help="Interface to listen on")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="TCP port")] = 8700,

@@ -1,0 +1,291 @@
+"""``Recorder``: watches an operator use a site in a browser and records, per step, what
+they did (``recording.Action``), what the page sent the site (``SentRequest``) and how
+the page looked at the end.
+
+A fixed script of ours is put in every page of the context; it reports clicks and
+changed fields through a binding, each element described so that Python can give it
+several locator candidates (role and name, label, id or name, text, a short CSS path),
+best first. A password field's value never leaves the page. Requests are recorded
+without headers (so without cookies), and with the value of every field that holds a
+password or is named like a secret replaced by «***».
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+import structlog
+from playwright.async_api import BrowserContext, Dialog, Frame, Page, Request
+from playwright.async_api import Error as PlaywrightError
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from adapters.profile.learn.recording import Action, SentRequest, Step, StepName
+from adapters.profile.parts import Locator
+
+__all__ = ["Recorder"]
+
+log = structlog.get_logger("clubman.learn")
+
+_BINDING = "__clubmanLearn"
+# Names of fields (and query parameters) whose values are never recorded.
+_SECRET_NAME = re.compile(r"pass|pwd|token|csrf|xsrf|secret|session|auth|key", re.IGNORECASE)
+_HIDDEN = "***"
+
+_LISTEN = r"""
+(() => {
+  if (window.__clubmanLearnOn) return;
+  window.__clubmanLearnOn = true;
+  const clean = (s) => (s || "").replace(/\s+/g, " ").trim();
+  const stable = (c) => !/\d{3,}|___|^css-|^sc-|^jsx-/.test(c);  // not a hashed name
+  const role = (el) => {
+    const t = el.tagName.toLowerCase(), ty = (el.getAttribute("type") || "").toLowerCase();
+    if (el.getAttribute("role")) return el.getAttribute("role");
+    if (t === "button") return "button";
+    if (t === "a" && el.hasAttribute("href")) return "link";
+    if (t === "select") return "combobox";
+    if (t === "textarea") return "textbox";
+    if (t !== "input") return "";
+    if (["submit", "button", "reset", "image"].includes(ty)) return "button";
+    if (ty === "checkbox" || ty === "radio") return ty;
+    return ["", "text", "email", "search", "tel", "url", "password"].includes(ty) ? "textbox" : "";
+  };
+  const label = (el) => (el.labels && el.labels.length ? clean(el.labels[0].innerText) : "");
+  const buttonValue = (el) =>
+    el.tagName === "INPUT" && ["submit", "button"].includes(el.type) ? clean(el.value) : "";
+  const field = (el) => ["INPUT", "SELECT", "TEXTAREA"].includes(el.tagName);
+  const text = (el) => (field(el) ? "" : clean(el.innerText).slice(0, 80));
+  const accname = (el) => clean(el.getAttribute("aria-label")) || label(el) || buttonValue(el)
+    || text(el) || clean(el.getAttribute("title"));
+  const path = (el) => {
+    const parts = [];
+    for (let e = el; e && e.nodeType === 1 && e !== document.body && parts.length < 4;
+         e = e.parentElement) {
+      if (e.id && stable(e.id)) { parts.unshift("#" + CSS.escape(e.id)); break; }
+      let p = e.tagName.toLowerCase();
+      const cls = Array.from(e.classList).filter(stable).slice(0, 2);
+      if (cls.length) p += "." + cls.map((c) => CSS.escape(c)).join(".");
+      const same = e.parentElement
+        ? Array.from(e.parentElement.children).filter((x) => x.tagName === e.tagName) : [];
+      if (same.length > 1) p += `:nth-of-type(${same.indexOf(e) + 1})`;
+      parts.unshift(p);
+    }
+    return parts.join(" > ");
+  };
+  const describe = (el) => ({
+    tag: el.tagName.toLowerCase(), type: (el.getAttribute("type") || "").toLowerCase(),
+    id: el.id && stable(el.id) ? el.id : "", name: el.getAttribute("name") || "",
+    role: role(el), accname: accname(el), label: label(el),
+    text: text(el),
+    css: path(el),
+  });
+  const report = (what) => { try { window.__clubmanLearn(what); } catch (e) {} };
+  const typed = "input:not([type]), input[type=text], input[type=email], input[type=search],"
+    + " input[type=tel], input[type=url], input[type=password], input[type=number],"
+    + " input[type=date], input[type=time], input[type=datetime-local], textarea, select";
+  const clickable = "button, a, input, [role=button], [role=link], [role=tab], [role=menuitem],"
+    + " [role=option], [onclick], label, summary";
+  document.addEventListener("click", (e) => {
+    if (!(e.target instanceof Element)) return;
+    const el = e.target.closest(clickable) || e.target;
+    if (el.matches(typed)) return;  // its value is what counts: see «change»
+    report({ kind: el.matches("input[type=checkbox]") ? "check" : "click", el: describe(el),
+             value: el.matches("input[type=checkbox]") ? String(el.checked) : null });
+  }, true);
+  document.addEventListener("change", (e) => {
+    const el = e.target;
+    if (!(el instanceof Element) || !el.matches(typed)) return;
+    const secret = el.matches("input[type=password]");
+    const select = el.tagName === "SELECT";
+    const option = select ? el.selectedOptions[0] : null;
+    const chosen = option ? clean(option.textContent) : null;
+    report({ kind: select ? "select" : "fill", el: describe(el), secret,
+             value: secret ? null : el.value, option: chosen });
+  }, true);
+})();
+"""
+
+
+class _Element(BaseModel):
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    tag: str = ""
+    type: str = ""
+    id: str = ""
+    name: str = ""
+    role: str = ""
+    accname: str = ""
+    label: str = ""
+    text: str = ""
+    css: str = ""
+
+
+class _Reported(BaseModel):
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    kind: str
+    el: _Element
+    value: str | None = None
+    option: str | None = None
+    secret: bool = False
+
+
+_ROLES_BY_NAME = {"button", "link", "checkbox", "radio", "tab", "menuitem", "option", "textbox",
+                  "combobox"}  # fmt: skip
+
+
+def candidates(el: _Element) -> tuple[Locator, ...]:
+    """Locator candidates for a described element, the sturdiest first."""
+    found: list[Locator] = []
+    if el.role in _ROLES_BY_NAME and el.accname:
+        found.append(Locator(role=el.role, name=el.accname))
+    if el.label:
+        found.append(Locator(label=el.label))
+    if el.id:
+        found.append(Locator(css=f"#{_css_ident(el.id)}"))
+    elif el.name:
+        found.append(Locator(css=f"{el.tag}[name={json.dumps(el.name)}]"))
+    if el.text and el.tag not in ("input", "select", "textarea") and el.text != el.accname:
+        found.append(Locator(text=el.text))
+    if el.css and all(c.css != el.css for c in found):
+        found.append(Locator(css=el.css))
+    return tuple(found)
+
+
+def _css_ident(text: str) -> str:
+    return re.sub(r"([^\w-])", r"\\\1", text)
+
+
+def _without_secrets(url: str) -> str:
+    parts = urlsplit(url)
+    query = [(k, _HIDDEN if _SECRET_NAME.search(k) else v) for k, v in parse_qsl(parts.query)]
+    return urlunsplit(parts._replace(query=urlencode(query, safe="/:{}"), fragment=""))
+
+
+class Recorder:
+    """Records one context's pages, step by step (``begin``, then ``end``)."""
+
+    def __init__(self, context: BrowserContext) -> None:
+        self._context = context
+        self._actions: list[Action] = []
+        self._requests: list[SentRequest] = []
+        self._secret_fields: set[str] = set()  # names of password fields seen
+        self._dialogs: list[str] = []
+
+    async def attach(self) -> None:
+        await self._context.expose_binding(_BINDING, self._reported)
+        await self._context.add_init_script(_LISTEN)
+        self._context.on("request", self._sent)
+        self._context.on("page", self._watch)
+        for page in self._context.pages:
+            self._watch(page)
+            # A page mid-navigation gets it from the init script.
+            with contextlib.suppress(PlaywrightError):
+                await page.evaluate(_LISTEN)
+
+    def _watch(self, page: Page) -> None:
+        page.on("framenavigated", self._navigated)
+        # Listening keeps a dialog open for the operator (unheard, Playwright dismisses it).
+        page.on("dialog", self._dialog)
+
+    def _navigated(self, frame: Frame) -> None:
+        if frame.parent_frame is None and frame.url.startswith("http"):
+            self._actions.append(Action(kind="navigate", url=_without_secrets(frame.url)))
+
+    def _dialog(self, dialog: Dialog) -> None:
+        self._dialogs.append(dialog.type)
+
+    def _reported(self, source: dict[str, Any], payload: object) -> None:
+        try:
+            event = _Reported.model_validate(payload)
+        except ValidationError:
+            log.warning("learn.unreadable_event")
+            return
+        if event.secret and event.el.name:
+            self._secret_fields.add(event.el.name)
+        page = source.get("page")
+        url = _without_secrets(page.url) if isinstance(page, Page) else ""
+        secret = event.secret or bool(_SECRET_NAME.search(event.el.name))
+        kind = event.kind if event.kind in ("click", "fill", "select", "check") else "click"
+        self._actions.append(
+            Action(
+                kind=kind,
+                url=url,
+                candidates=candidates(event.el),
+                value=None if secret else (event.option if kind == "select" else event.value),
+                secret=secret,
+                field_type=event.el.type or event.el.tag,
+            )
+        )
+        if kind == "select" and event.value is not None and not secret:
+            self._actions.append(  # the option's value too: a profile may choose by it
+                Action(
+                    kind="select",
+                    url=url,
+                    candidates=candidates(event.el),
+                    value=event.value,
+                    field_type="value",
+                )  # fmt: skip
+            )
+
+    def _sent(self, request: Request) -> None:
+        if request.method in ("GET", "HEAD", "OPTIONS"):
+            return
+        if request.resource_type not in ("document", "xhr", "fetch"):
+            return
+        form: dict[str, str] = {}
+        keys: tuple[str, ...] = ()
+        body = request.post_data or ""
+        kind = (request.headers.get("content-type") or "").split(";")[0].strip()
+        if kind == "application/json":
+            try:
+                parsed = json.loads(body)
+            except ValueError:
+                parsed = None
+            keys = tuple(parsed) if isinstance(parsed, dict) else ()
+        elif body:
+            for key, value in parse_qsl(body, keep_blank_values=True):
+                hidden = key in self._secret_fields or _SECRET_NAME.search(key)
+                form[key] = _HIDDEN if hidden else value
+        self._requests.append(
+            SentRequest(
+                method=request.method, url=_without_secrets(request.url), form=form, json_keys=keys
+            )
+        )
+
+    def begin(self) -> None:
+        """Start a step: what was recorded before it is dropped."""
+        self._actions.clear()
+        self._requests.clear()
+        self._dialogs.clear()
+
+    @property
+    def dialogs(self) -> tuple[str, ...]:
+        """The browser's own dialogs (``confirm``, ``alert``) seen in this step."""
+        return tuple(self._dialogs)
+
+    @property
+    def actions(self) -> tuple[Action, ...]:
+        return tuple(self._actions)
+
+    @property
+    def sent(self) -> tuple[SentRequest, ...]:
+        return tuple(self._requests)
+
+    async def end(self, name: StepName, page: Page, answers: dict[str, str]) -> Step:
+        """The step as recorded, with the page's accessibility snapshot at its end."""
+        try:
+            snapshot = await page.locator("body").aria_snapshot(timeout=5000)
+        except PlaywrightError:
+            snapshot = ""
+        return Step(
+            name=name,
+            actions=tuple(self._actions),
+            requests=tuple(self._requests),
+            answers=answers,
+            snapshot=snapshot,
+            url=_without_secrets(page.url),
+        )

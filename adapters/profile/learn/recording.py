@@ -1,0 +1,64 @@
+"""What ``clubman learn`` records while an operator shows the bot a site: per step, the
+pages, the fields and their values, the clicks (each element with several locator
+candidates, as a profile takes them), the changes the site was sent, and what the page
+looked like at the end (its accessibility snapshot).
+
+Nothing secret is in it: a password field's value never leaves the page, a request's
+body keeps no value of a password field or of a field named like a secret, and headers
+(cookies) are not recorded at all.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from adapters.profile.parts import Locator
+
+__all__ = ["Action", "Recording", "SentRequest", "Step", "StepName"]
+
+# The demonstration's steps, in order.
+StepName = Literal["login", "day", "book", "my_bookings", "cancel"]
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Action(_Frozen):
+    """One thing the operator did to an element (or a page they went to)."""
+
+    kind: Literal["navigate", "click", "fill", "select", "check"]
+    url: str  # the page it happened on (for «navigate»: the page reached)
+    candidates: tuple[Locator, ...] = ()  # the element, best first
+    value: str | None = None  # what was typed or chosen; never a password
+    secret: bool = False  # a password field: its value is not recorded
+    field_type: str = ""  # an input's type («text», «date», «password», ...)
+
+
+class SentRequest(_Frozen):
+    """A change the page sent the site (not a read): method, address, body fields."""
+
+    method: str
+    url: str
+    form: dict[str, str] = Field(default_factory=dict)  # secrets replaced by «***»
+    json_keys: tuple[str, ...] = ()  # a JSON body: its keys only
+
+
+class Step(_Frozen):
+    name: StepName
+    actions: tuple[Action, ...] = ()
+    requests: tuple[SentRequest, ...] = ()
+    answers: dict[str, str] = Field(default_factory=dict)  # what the operator named
+    snapshot: str = ""  # the page's accessibility tree at the step's end
+    url: str = ""  # where the step ended
+
+
+class Recording(_Frozen):
+    name: str
+    site: str  # the address the learner was given
+    steps: tuple[Step, ...] = ()
+
+    def step(self, name: StepName) -> Step | None:
+        return next((s for s in reversed(self.steps) if s.name == name), None)

@@ -1,0 +1,39 @@
+"""``clubman learn URL --name NAME``: the operator shows the bot a site once, in a
+browser window (or in a Chromium they already run, attached over CDP with ``--cdp``),
+answering the terminal's prompts; the recording is written to ``OUT/NAME.recording.json``
+(no password, cookie or token in it)."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+
+from adapters.profile.learn import Recording, operators_browser
+from adapters.profile.learn.teach import teach
+from core.settings import Settings
+
+__all__ = ["learn"]
+
+
+async def _ask(prompt: str) -> str | None:
+    print(prompt, flush=True)
+    line = await asyncio.to_thread(sys.stdin.readline)
+    return line if line else None
+
+
+def _say(text: str) -> None:
+    print(text, flush=True)
+
+
+async def learn(
+    settings: Settings, url: str, *, name: str, out: Path, cdp: str | None = None
+) -> Path:
+    """Lead the demonstration and write its recording; returns the file written."""
+    browser = operators_browser(url, executable=settings.browser.executable, cdp=cdp)
+    async with browser as (context, page):
+        recording: Recording = await teach(name, url, context, page, say=_say, ask=_ask)
+    out.mkdir(parents=True, exist_ok=True)
+    written = out / f"{name}.recording.json"
+    written.write_text(recording.model_dump_json(indent=2) + "\n", encoding="utf-8")
+    return written

@@ -1,0 +1,208 @@
+"""``clubman learn`` on the reference portal, the operator played by this test over CDP:
+a real Chromium run with ``--remote-debugging-port``, the real ``clubman learn`` process
+attached to it and answering on stdin/stdout, the test driving the same window as a
+person would. The recording holds each step's fields, clicks (with locator candidates
+that find the element again) and the changes sent — and no password, cookie or token."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+from playwright.async_api import Page, async_playwright
+
+from adapters.profile.finding import candidate
+from adapters.profile.learn import Recording
+from portal.server import RunningPortal
+from tests.adapters.refportal.helpers import FRIDAY, active_bookings
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+CLUBMAN = Path(sys.executable).with_name("clubman")
+PASSWORD = "club-demo"
+CHROMIUM = os.environ.get("BROWSER__EXECUTABLE", "/usr/bin/chromium")
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def chromium(tmp_path: Path) -> AsyncIterator[str]:
+    """A Chromium the operator «already runs», with its DevTools endpoint."""
+    profile = tempfile.mkdtemp(prefix="clubman-learn-")
+    proc = subprocess.Popen(
+        [CHROMIUM, "--headless=new", "--no-sandbox", "--remote-debugging-port=0",
+         f"--user-data-dir={profile}", "about:blank"],  # fmt: skip
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stderr is not None
+    try:
+        endpoint = ""
+        while not endpoint:
+            line = await asyncio.to_thread(proc.stderr.readline)
+            assert line, "chromium exited before it listened"
+            found = re.search(r"DevTools listening on (ws://\S+)", line)
+            endpoint = found[1] if found else ""
+        yield endpoint
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+class Learner:
+    """The ``clubman learn`` process: its prompts read, its questions answered."""
+
+    def __init__(self, proc: asyncio.subprocess.Process) -> None:
+        self.proc = proc
+        self.said: list[str] = []
+
+    async def prompt(self, starts: str) -> str:
+        """Read lines until one starts with ``starts`` (a prompt waiting for an answer)."""
+        assert self.proc.stdout is not None
+        while True:
+            try:
+                raw = await asyncio.wait_for(self.proc.stdout.readline(), 60)
+            except TimeoutError:
+                raise AssertionError(f"no «{starts}» from clubman learn: {self.said}") from None
+            assert raw, "clubman learn ended: " + "\n".join(self.said)
+            line = raw.decode().rstrip("\n")
+            self.said.append(line)
+            if line.startswith(starts):
+                return line
+
+    async def answer(self, text: str = "") -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write((text + "\n").encode())
+        await self.proc.stdin.drain()
+
+
+async def _free_room(portal: RunningPortal) -> str:
+    """A main-building room free on Friday 18:00–19:00."""
+    taken = {
+        b["room_number"]
+        for b in await active_bookings(portal.url, date=FRIDAY.isoformat())
+        if b["start"] < "19:00" and b["end"] > "18:00"
+    }
+    return next(str(n) for n in range(201, 211) if str(n) not in taken)
+
+
+async def test_a_demonstration_over_cdp_is_recorded_without_secrets(
+    fresh_portal: RunningPortal, chromium: str, tmp_path: Path
+) -> None:
+    room = await _free_room(fresh_portal)
+    env = os.environ | {"DATA_DIR": str(tmp_path / "data"), "BROWSER__EXECUTABLE": CHROMIUM}
+    proc = await asyncio.create_subprocess_exec(
+        str(CLUBMAN), "learn", fresh_portal.url, "--name", "ref", "--out", str(tmp_path / "out"),
+        "--cdp", chromium,
+        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, env=env,
+    )  # fmt: skip
+    learner = Learner(proc)
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.connect_over_cdp(chromium)
+        page: Page = browser.contexts[0].pages[0]
+        try:
+            await learner.prompt("Шаг 1 из 5")  # attached: the site is open
+            await page.wait_for_url(re.compile(re.escape(fresh_portal.url)))
+            await page.goto(f"{fresh_portal.url}/login")
+            await learner.answer()  # Enter too early: nothing typed yet
+            assert "Не видно, что вы ввели пароль" in await learner.prompt("Не видно")
+            await learner.prompt("Шаг 1 из 5")
+            await page.get_by_label("Имя пользователя").fill("club")
+            await page.get_by_label("Пароль").fill(PASSWORD)
+            await page.get_by_role("button", name="Войти").click()
+            await page.wait_for_load_state()
+            await learner.answer()
+
+            await learner.prompt("Шаг 2 из 5")
+            await page.goto(f"{fresh_portal.url}/rooms?building=main&date={FRIDAY.isoformat()}")
+            await learner.answer("не дата")
+            await learner.prompt("Не понял дату")
+            await learner.prompt("Шаг 2 из 5")
+            await learner.answer(f"{FRIDAY:%d.%m.%Y}")
+
+            await learner.prompt("Шаг 3 из 5")
+            await learner.answer(f"{room} 18:00-19:00")
+            await learner.prompt(f"Забронируйте аудиторию {room}")
+            await page.goto(
+                f"{fresh_portal.url}/book?room=main-{room}&date={FRIDAY.isoformat()}"
+                "&start=18:00&end=18:30"
+            )
+            await page.get_by_label("Окончание").select_option("19:00")
+            await page.get_by_label("Цель бронирования").fill("Шахматы")
+            await page.get_by_role("button", name="Забронировать").click()
+            await page.wait_for_url(re.compile(r"/booking/\d+$"))
+            await learner.answer()
+
+            await learner.prompt("Шаг 4 из 5")
+            await page.goto(f"{fresh_portal.url}/my")
+            await learner.answer()
+
+            await learner.prompt("Шаг 5 из 5")
+            page.once("dialog", lambda dialog: asyncio.ensure_future(dialog.accept()))
+            row = page.get_by_role("row").filter(has_text="Шахматы")
+            await row.get_by_role("button", name="Отменить").click()
+            await page.wait_for_load_state()
+            await learner.answer()
+            assert await asyncio.wait_for(proc.wait(), 60) == 0, learner.said
+            cookies = [c["value"] for c in await browser.contexts[0].cookies()]
+        finally:
+            if proc.returncode is None:
+                proc.kill()
+            await browser.close()
+
+    assert await active_bookings(fresh_portal.url, purpose="Шахматы") == []  # cancelled
+    written = tmp_path / "out" / "ref.recording.json"
+    recording = Recording.model_validate_json(written.read_text(encoding="utf-8"))
+    assert [s.name for s in recording.steps] == ["login", "day", "book", "my_bookings", "cancel"]
+
+    login = recording.steps[0]
+    fills = [a for a in login.actions if a.kind == "fill"]
+    assert [(a.value, a.secret) for a in fills] == [("club", False), (None, True)]
+    assert fills[0].candidates[0].label == "Имя пользователя" or any(
+        c.label == "Имя пользователя" for c in fills[0].candidates
+    )
+    clicks = [a for a in login.actions if a.kind == "click"]
+    assert clicks and clicks[-1].candidates[0].role == "button"
+    assert clicks[-1].candidates[0].name == "Войти"
+    assert [r.method for r in login.requests] == ["POST"]
+    assert "***" in login.requests[0].form.values()  # the password field, hidden
+
+    assert recording.steps[1].answers == {"date": FRIDAY.isoformat()}
+    book = recording.steps[2]
+    assert book.answers == {"room": room, "date": FRIDAY.isoformat(), "start": "18:00",
+                            "end": "19:00"}  # fmt: skip
+    sent = [r for r in book.requests if r.method == "POST"]
+    assert len(sent) == 1 and sent[0].url.endswith("/book")
+    assert sent[0].form["purpose"] == "Шахматы" and sent[0].form["end"] == "19:00"
+    assert "Забронировать" in book.snapshot or "Бронь" in book.snapshot
+    cancel = recording.steps[4]
+    assert cancel.requests and cancel.requests[0].method == "POST"
+
+    # Every recorded click's first candidate finds its element again on the live site.
+    async with async_playwright() as playwright:
+        again = await playwright.chromium.launch(executable_path=CHROMIUM)
+        page = await again.new_page()
+        await page.goto(f"{fresh_portal.url}/login")
+        assert await candidate(page, clicks[-1].candidates[0]).count() == 1
+        assert await candidate(page, fills[1].candidates[0]).count() == 1
+        await again.close()
+
+    # No secret in anything the learner wrote.
+    text = "\n".join(p.read_text(encoding="utf-8") for p in (tmp_path / "out").iterdir())
+    assert PASSWORD not in text
+    assert cookies and all(len(value) >= 8 for value in cookies)  # the session's, at least
+    assert not [value for value in cookies if value in text]
+    tokens = {
+        key: value
+        for step in recording.steps
+        for request in step.requests
+        for key, value in request.form.items()
+        if re.search("csrf|token", key, re.IGNORECASE)
+    }
+    assert tokens and set(tokens.values()) == {"***"}  # the forms' tokens, hidden
