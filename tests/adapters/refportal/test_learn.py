@@ -36,8 +36,14 @@ async def chromium(tmp_path: Path) -> AsyncIterator[str]:
     """A Chromium the operator «already runs», with its DevTools endpoint."""
     profile = tempfile.mkdtemp(prefix="clubman-learn-")
     proc = subprocess.Popen(
-        [CHROMIUM, "--headless=new", "--no-sandbox", "--remote-debugging-port=0",
-         f"--user-data-dir={profile}", "about:blank"],  # fmt: skip
+        [
+            CHROMIUM,
+            "--headless=new",
+            "--no-sandbox",
+            "--remote-debugging-port=0",
+            f"--user-data-dir={profile}",
+            "about:blank",
+        ],  # fmt: skip
         stderr=subprocess.PIPE,
         text=True,
     )
