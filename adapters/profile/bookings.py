@@ -60,17 +60,23 @@ class MyList:
     async def read(self) -> None:
         """Read the list shown on the page (``ProfileMismatch`` when there is no table;
         items may be none)."""
+        await self._drawn()
+        await self._read()
+
+    async def _drawn(self) -> None:
+        """A list its scripts draw: until it is drawn (it may be fetching again)."""
         wait = self.spec.open.wait
-        if wait is not None:  # drawn by scripts: it may be fetching again
+        if wait is not None:
             await self._nav.settle(self._page)
             await self._nav.wait_for(self._page, wait, path="my_bookings.open.wait")
-        await self._read()
 
     async def _read(self) -> None:
         spec = self.spec
         picks = (spec.number, spec.building, spec.room, spec.date, spec.time, spec.purpose)
         if spec.items is not None:
             self._located = self._nav.finder.any_of(self._page, spec.items)
+            if spec.open.wait is not None:
+                await self._load_more(self._located)
             self._items = await read_items(
                 self._located, probes=probes_of(picks), groups=groups_of(picks)
             )
@@ -80,6 +86,16 @@ class MyList:
             self._page, spec.table, path="my_bookings.table", what="таблицы «мои брони»"
         )
         self._table = await read_table(self._located, line_probes=probes_of(picks))
+
+    async def _load_more(self, items: Locator) -> None:
+        """A list its scripts draw may show the first bookings only and fetch more when
+        scrolled to its end: scroll until no more come (a booking never read is a
+        booking sent twice)."""
+        shown = -1
+        while (count := await items.count()) != shown and count:
+            shown = count
+            await items.nth(count - 1).scroll_into_view_if_needed()
+            await self._nav.settle(self._page)
 
     def _rows(self) -> list[tuple[int, Item, list[Item]]]:
         if self._items is not None:
@@ -113,11 +129,15 @@ class MyList:
     async def _address(self, index: int, pick: Pick) -> str:
         """Click item ``index`` (or its ``css`` element), read the address it leads to,
         and come back (a site that shows a booking's number only there)."""
-        assert self._located is not None and pick.regex is not None
+        assert self._located is not None and self._items is not None and pick.regex
         page, wanted = self._page, re.compile(pick.regex)
-        target = self._located.nth(index)
-        if pick.css:
-            target = target.locator(pick.css[0]).first
+        item = self._located.nth(index)
+        # The item clicked must be the item read: a list drawn again in between (a
+        # booking made or cancelled meanwhile) would pair one booking with another's number.
+        shown = " ".join((await item.inner_text()).split())
+        if shown != self._items[index].text:
+            raise Transient(f"«my bookings» changed while it was read (item {index})")
+        target = item.locator(pick.css[0]).first if pick.css else item
         before = page.url
         await target.click()
         await page.wait_for_url(
@@ -127,9 +147,8 @@ class MyList:
         found = wanted.search(unquote(page.url))
         await page.go_back()
         await page.wait_for_url(before, timeout=self._nav.timeout_ms)
-        await self._nav.settle(page)  # the list may be fetched and drawn again
-        if found is None:
-            return ""
+        await self._drawn()  # drawn again; the next click checks it is the same list
+        assert found is not None  # the address was waited for until it matched
         return found.group(1) if found.re.groups else found.group()
 
     async def bookings(self) -> list[tuple[Booking, bool]]:
@@ -149,6 +168,11 @@ class MyList:
                 )
             }  # fmt: skip
             number = await self._number(r, line, cells)
+            if not number and self._items is not None:  # every item is a booking
+                raise await self._nav.finder.mismatch(
+                    self._page, self._find, path="my_bookings.number",
+                    what=f"номера брони {r + 1} в «моих бронях»: {line.text[:80]}",
+                )  # fmt: skip
             if not number:
                 continue
             day = as_date(spec.date, read["date"])

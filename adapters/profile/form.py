@@ -6,8 +6,10 @@ resolves by looking in «my bookings» before anything is sent again.
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Mapping
+from time import monotonic as time_now
 from typing import Any, NoReturn
 from urllib.parse import unquote, urlsplit
 
@@ -18,6 +20,7 @@ from playwright.async_api import Locator, Page
 from adapters.profile.navigate import Navigator
 from adapters.profile.outcome import read_answer
 from adapters.profile.parts import Action
+from adapters.profile.reading import probes_of, read_terms, value
 from core.booking.errors import BookingRejected, OutcomeUnknown, SlotTaken
 from core.browser.retry import Transient
 
@@ -56,7 +59,17 @@ async def open_form(nav: Navigator, page: Page, values: Mapping[str, Any]) -> No
         )
     if book.open.wait is not None:  # a page its scripts draw: the form comes when drawn
         await nav.wait_for(page, book.form, path="book.form", what="формы бронирования")
-    await nav.finder.first(page, book.form, path="book.form", what="формы бронирования")
+    else:
+        await nav.finder.first(page, book.form, path="book.form", what="формы бронирования")
+    if book.room is not None:
+        terms = await read_terms(page, probes=probes_of([book.room]))
+        shown = value(book.room, terms.self, terms=terms.pairs)
+        if shown not in (str(values.get("room")), str(values.get("room_id"))):
+            raise BookingRejected(
+                f"Форма бронирования открылась для аудитории «{shown}», а не "
+                f"{values.get('room')}: ничего не отправлено",
+                code="wrong_room",
+            )
 
 
 async def fill_form(nav: Navigator, page: Page, values: Mapping[str, Any]) -> Locator:
@@ -130,17 +143,27 @@ async def _answered_in_page(nav: Navigator, page: Page, submit: Locator) -> str:
     ``made``, ``made_then`` leads to the booking's address."""
     book = nav.profile.book
     assert book.made is not None
-    made = nav.finder.any_of(page, book.made)
+    made = nav.finder.any_of(page, book.made).first
+    message = nav.finder.any_of(page, book.outcome.message).first
+    # A message shown before the click is not the answer to it.
+    before = await message.inner_text() if await message.count() else None
     try:
         await submit.click()
-        await made.or_(nav.finder.any_of(page, book.outcome.message)).first.wait_for(
-            timeout=nav.timeout_ms
-        )
+        deadline = time_now() + nav.timeout_ms / 1000
+        while not await made.count():
+            if await message.count() and await message.inner_text() != before:
+                break
+            if time_now() > deadline:
+                raise OutcomeUnknown(
+                    "Сайт не ответил на бронирование: результат неизвестен",
+                    hint=_UNKNOWN_OUTCOME_HINT,
+                )
+            await asyncio.sleep(0.1)
     except PlaywrightError as exc:
         raise OutcomeUnknown(
             "Сайт не ответил на бронирование: результат неизвестен", hint=_UNKNOWN_OUTCOME_HINT
         ) from exc
-    if await nav.finder.maybe(page, book.made) is None:
+    if not await made.count():
         return await _refused(nav, page, 200)
     try:
         for index, action in enumerate(book.made_then):

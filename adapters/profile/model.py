@@ -233,6 +233,10 @@ class Book(Part):
     # Shown, once the form's page is open, instead of what leads to the form when the
     # slot is not free (a search that finds no free room): ``SlotTaken``.
     taken: Find | None = None
+    # The room the open form is for (its number, or the site's id of it as ``{room_id}``
+    # writes it), read before anything is sent: a form for another room (a search that
+    # found a room with a like name) is refused.
+    room: Pick | None = None
     outcome: Outcome
     # The browser's own check of the form (required fields, min/max) before sending.
     browser_check: bool = True

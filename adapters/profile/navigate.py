@@ -18,6 +18,7 @@ from adapters.profile.loader import LoadedProfile
 from adapters.profile.model import Open
 from adapters.profile.parts import Action, Find
 from adapters.profile.template import Template
+from adapters.profile.traffic import Traffic
 from core.browser.retry import Bounced, Transient
 
 __all__ = ["Navigator", "path_of"]
@@ -38,6 +39,7 @@ class Navigator:
         self._host = urlsplit(base_url).netloc
         self._login_page = re.compile(loaded.profile.login.page)
         self.finder = finder
+        self._traffic = Traffic(self._host)
 
     def url(self, template: Template, values: Mapping[str, Any]) -> str:
         return urljoin(self._base_url, template.render(values).lstrip("/"))
@@ -70,6 +72,7 @@ class Navigator:
         return status
 
     async def goto(self, page: Page, url: str, *, login_ok: bool = False) -> int:
+        self._traffic.watch(page)
         return self.land(page, await page.goto(url), login_ok=login_ok)
 
     async def open(
@@ -102,10 +105,13 @@ class Navigator:
 
     async def settle(self, page: Page) -> None:
         """Let a page its scripts draw fetch its data first: until then it may show a
-        placeholder, or «nothing found», that is not the answer (no request for 0.5 s)."""
-        # A page that never goes quiet (polling) is read as it shows after the timeout.
-        with contextlib.suppress(PlaywrightTimeoutError):
+        placeholder, or «nothing found», that is not the answer. A fetch that failed is
+        ``Transient``: what the page shows then is not the site's answer."""
+        # A page just loaded: quiet once (any request); then, and after a redraw (going
+        # back, scrolling for more), until the site's fetches are done.
+        with contextlib.suppress(PlaywrightTimeoutError):  # a page that polls: read as is
             await page.wait_for_load_state("networkidle", timeout=self.timeout_ms)
+        await self._traffic.quiet(page, timeout_ms=self.timeout_ms)
 
     async def wait_for(
         self, page: Page, find: Find, *, path: str, login_ok: bool = False, what: str = ""
@@ -123,10 +129,11 @@ class Navigator:
             raise await self.finder.mismatch(
                 page, find, path=path, what=what or "того, чего ждёт профиль"
             ) from None
-        if not login_ok and (
-            self.on_login_page(page) or await self.finder.maybe(page, find) is None
-        ):
+        if login_ok or await self.finder.maybe(page, find) is not None:
+            return
+        if self.on_login_page(page) or await self.finder.maybe(page, self.profile.login.password):
             raise Bounced()
+        raise Transient(f"what {path} waits for showed and went (the page was drawn again)")
 
     async def click_and_wait(
         self, page: Page, find: Find, *, path: str, what: str, login_ok: bool = False

@@ -314,6 +314,14 @@ class ProfileSession:
         async def cancel(page: Page) -> None:
             nonlocal pressed
             if self._profile.cancel.at == "booking_page":
+                if not pressed:  # the page may offer cancelling others' bookings (an admin)
+                    mine = MyList(self._nav, page)
+                    await mine.open()
+                    if number not in await mine.numbers():
+                        raise BookingRejected(
+                            f"Бронь № {number} не найдена среди активных броней",
+                            code="not_found",
+                        )
 
                 def pressing() -> None:
                     nonlocal pressed

@@ -6,6 +6,7 @@ is assumed. A time is busy where a bar covers it; a bar of no width covers nothi
 from __future__ import annotations
 
 import json
+import math
 from datetime import date, time
 
 from playwright.async_api import Page
@@ -25,7 +26,7 @@ _PLACE = r"""
 const clean = (s) => (s || "").replace(/\s+/g, " ").trim();
 const place = (el) => {
   const percent = (v) => (/%$/.test(v) ? parseFloat(v) / 100 : NaN);
-  const set = [percent(el.style.left), percent(el.style.width || "0%")];
+  const set = [percent(el.style.left), percent(el.style.width)];
   if (!set.some(Number.isNaN)) return set;  // placed in percent: exact, as the page meant
   const parent = el.offsetParent || el.parentElement;
   if (!parent || !parent.clientWidth) return null;
@@ -72,8 +73,13 @@ def _minutes(clock: time) -> int:
     return clock.hour * 60 + clock.minute
 
 
-def _clock(minutes: float) -> time:
-    whole = max(0, min(round(minutes), 24 * 60 - 1))
+def _clock(minutes: float, *, up: bool) -> time:
+    """A place on the axis as a clock time: a busy start rounded down and its end up (a
+    hair of layout error never frees a minute), to the whole minute."""
+    rounded = round(minutes)
+    if abs(minutes - rounded) > 0.05:  # not a layout hair off a whole minute
+        rounded = math.ceil(minutes) if up else math.floor(minutes)
+    whole = max(0, min(rounded, 24 * 60 - 1))
     return time(whole // 60, whole % 60)
 
 
@@ -123,10 +129,15 @@ async def read_timeline(
         busy: list[Interval] = []
         mine: list[Interval] = []
         for bar in line["bars"]:
-            if bar["at"] is None or bar["at"][1] <= 0:
-                continue  # an empty bar covers nothing
-            start = _clock(at_time(bar["at"][0]))
-            end = _clock(at_time(bar["at"][0] + bar["at"][1]))
+            if bar["at"] is None:  # not laid out: its time unknown, never taken as free
+                raise await finder.mismatch(
+                    page, spec.lines, path="availability.timeline.bars",
+                    what=f"места занятого времени в строке «{line['text'][:40]}»",
+                )  # fmt: skip
+            if bar["at"][1] <= 0:
+                continue  # a bar of no width covers nothing
+            start = _clock(at_time(bar["at"][0]), up=False)
+            end = _clock(at_time(bar["at"][0] + bar["at"][1]), up=True)
             if start < end:
                 busy.append((start, end))
                 if bar["mine"]:
