@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
+from contextlib import asynccontextmanager
 from urllib.parse import unquote
 
 from playwright.async_api import Dialog, Locator, Page
@@ -17,6 +18,7 @@ from adapters.profile.reading import (
     Table,
     as_date,
     as_span,
+    first_group,
     groups_of,
     holds,
     probes_of,
@@ -149,7 +151,7 @@ class MyList:
         await page.wait_for_url(before, timeout=self._nav.timeout_ms)
         await self._drawn()  # drawn again; the next click checks it is the same list
         assert found is not None  # the address was waited for until it matched
-        return found.group(1) if found.re.groups else found.group()
+        return first_group(found)
 
     async def bookings(self) -> list[tuple[Booking, bool]]:
         """The listed bookings (buildings by the name shown), each with whether its room or
@@ -227,15 +229,7 @@ class MyList:
         control = await nav.finder.first(
             page, cancel.control, path="cancel.control", what="кнопки отмены", scope=row
         )
-        asked: list[str] = []
-
-        async def accept(dialog: Dialog) -> None:
-            asked.append(dialog.message)
-            await dialog.accept()
-
-        if cancel.confirm == "native":
-            page.on("dialog", accept)
-        try:
+        async with _confirming(page, native=cancel.confirm == "native") as asked:
             if isinstance(cancel.confirm, tuple):
                 await control.click()
                 await nav.click_and_wait(
@@ -245,9 +239,6 @@ class MyList:
                 async with page.expect_navigation() as navigation:
                     await control.click()
                 nav.land(page, await navigation.value)
-        finally:
-            if cancel.confirm == "native":
-                page.remove_listener("dialog", accept)
         await self.open()
         if number in await self.numbers():
             raise Transient(f"booking {number} is still listed after cancelling ({asked})")
@@ -322,15 +313,7 @@ async def cancel_on_booking_page(
     control = await nav.finder.maybe(page, cancel.control)
     if control is None:
         return False
-    asked: list[str] = []
-
-    async def accept(dialog: Dialog) -> None:
-        asked.append(dialog.message)
-        await dialog.accept()
-
-    if cancel.confirm == "native":
-        page.on("dialog", accept)
-    try:
+    async with _confirming(page, native=cancel.confirm == "native") as asked:
         pressing()
         await control.click()
         if isinstance(cancel.confirm, tuple):
@@ -343,9 +326,6 @@ async def cancel_on_booking_page(
         await nav.finder.any_of(page, cancel.control).first.wait_for(
             state="hidden", timeout=nav.timeout_ms
         )
-    finally:
-        if cancel.confirm == "native":
-            page.remove_listener("dialog", accept)
     if not await open_booking_page(nav, page, number) or not await _cancelled_here(nav, page):
         raise Transient(f"booking {number} is still live after cancelling ({asked})")
     return True
@@ -356,3 +336,22 @@ async def _cancelled_here(nav: Navigator, page: Page) -> bool:
     assert cancelled is not None  # the model asks for it when cancelling on the page
     terms = await read_terms(page, has=[cancelled.has] if cancelled.has else [])
     return holds(cancelled, terms.self)
+
+
+@asynccontextmanager
+async def _confirming(page: Page, *, native: bool) -> AsyncIterator[list[str]]:
+    """While open, the browser's own «OK / Cancel» questions are accepted (``native``);
+    yields the questions asked."""
+    asked: list[str] = []
+
+    async def accept(dialog: Dialog) -> None:
+        asked.append(dialog.message)
+        await dialog.accept()
+
+    if native:
+        page.on("dialog", accept)
+    try:
+        yield asked
+    finally:
+        if native:
+            page.remove_listener("dialog", accept)

@@ -20,7 +20,7 @@ from playwright.async_api import Locator, Page
 from adapters.profile.navigate import Navigator
 from adapters.profile.outcome import read_answer
 from adapters.profile.parts import Action
-from adapters.profile.reading import probes_of, read_terms, value
+from adapters.profile.reading import first_group, probes_of, read_terms, value
 from core.booking.errors import BookingRejected, OutcomeUnknown, SlotTaken
 from core.browser.retry import Transient
 
@@ -134,7 +134,7 @@ def booked_number(booked: str, url: str) -> str | None:
     for where in (parts.path, unquote(f"{parts.path}?{parts.query}")):
         found = re.search(booked, where)
         if found:
-            return found.group(1) if found.re.groups else found.group()
+            return first_group(found)
     return None
 
 

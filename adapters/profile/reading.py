@@ -21,12 +21,14 @@ from adapters.profile.template import DATE_FORMATS, parse_date, parse_time
 from core.booking.models import Interval
 
 __all__ = [
+    "DESCRIBE_JS",
     "Item",
     "Table",
     "Terms",
     "as_date",
     "as_int",
     "as_span",
+    "first_group",
     "groups_of",
     "holds",
     "merge_spans",
@@ -37,7 +39,7 @@ __all__ = [
     "value",
 ]
 
-_DESCRIBE = r"""
+DESCRIBE_JS = r"""
 const clean = (s) => (s || "").replace(/\s+/g, " ").trim();
 const probe = (el, spec) => {
   const at = spec.lastIndexOf("@");
@@ -58,7 +60,7 @@ const describe = (el, probes, has) => ({
 # row, the index of the cell covering each column.
 _READ_TABLE = (
     "(table, req) => {"
-    + _DESCRIBE
+    + DESCRIBE_JS
     + r"""
   const grid = [], cells = [], lines = [];
   Array.from(table.rows).forEach((tr, r) => {
@@ -88,7 +90,7 @@ _READ_TABLE = (
 # the last element matching it before the item (its group's heading).
 _READ_ITEMS = (
     "(elements, req) => {"
-    + _DESCRIBE
+    + DESCRIBE_JS
     + r"""
   const headings = req.groups.map((sel) => [sel, Array.from(document.querySelectorAll(sel))]);
   const before = (el, all) => all.filter(
@@ -108,7 +110,7 @@ _READ_ITEMS = (
 # the page's main region (or body) for CSS picks.
 _READ_TERMS = (
     "(req) => {"
-    + _DESCRIBE
+    + DESCRIBE_JS
     + r"""
   const root = document.querySelector("main") || document.body;
   const pairs = {};
@@ -272,8 +274,13 @@ def value(
         found = re.search(pick.regex, text)
         if found is None:
             return ""
-        text = found.group(1) if found.re.groups else found.group()
+        text = first_group(found)
     return text.strip()
+
+
+def first_group(found: re.Match[str]) -> str:
+    """A profile regex's value: its first group, or the whole match without a group."""
+    return found.group(1) if found.re.groups else found.group()
 
 
 def as_int(text: str) -> int | None:

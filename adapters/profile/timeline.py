@@ -13,7 +13,7 @@ from playwright.async_api import Page
 
 from adapters.profile.model import Timeline
 from adapters.profile.navigate import Navigator
-from adapters.profile.reading import Item, as_int, merge_spans, probes_of, value
+from adapters.profile.reading import DESCRIBE_JS, Item, as_int, merge_spans, probes_of, value
 from adapters.profile.template import parse_time
 from core.booking.models import Availability, Interval, Room, RoomAvailability
 
@@ -23,7 +23,6 @@ __all__ = ["read_timeline"]
 # ``left`` and ``width`` as the page sets them in percent, else as laid out (not its
 # painted box, which borders and minimum widths widen), else its box.
 _PLACE = r"""
-const clean = (s) => (s || "").replace(/\s+/g, " ").trim();
 const place = (el) => {
   const percent = (v) => (/%$/.test(v) ? parseFloat(v) / 100 : NaN);
   const set = [percent(el.style.left), percent(el.style.width)];
@@ -42,6 +41,7 @@ const place = (el) => {
 """
 _READ_AXIS = (
     "(labels) => {"
+    + DESCRIBE_JS
     + _PLACE
     + """
   return JSON.stringify(labels.map((el) => [clean(el.innerText), place(el)]));
@@ -49,15 +49,9 @@ _READ_AXIS = (
 )
 _READ_LINES = (
     "(lines, req) => {"
+    + DESCRIBE_JS
     + _PLACE
     + """
-  const probe = (el, spec) => {
-    const at = spec.lastIndexOf("@");
-    const sel = at >= 0 ? spec.slice(0, at) : spec;
-    const target = sel ? el.querySelector(sel) : el;
-    if (!target) return null;
-    return at >= 0 ? target.getAttribute(spec.slice(at + 1)) : clean(target.innerText);
-  };
   return JSON.stringify(lines.map((line) => ({
     text: clean(line.innerText),
     probes: Object.fromEntries(req.probes.map((p) => [p, probe(line, p)])),
