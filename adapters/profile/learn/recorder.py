@@ -15,7 +15,7 @@ from __future__ import annotations
 import contextlib
 import json
 import re
-from typing import Any
+from typing import Any, Literal
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import structlog
@@ -23,7 +23,14 @@ from playwright.async_api import BrowserContext, Dialog, Frame, Page, Request
 from playwright.async_api import Error as PlaywrightError
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from adapters.profile.learn.recording import Action, SentRequest, Step, StepName
+from adapters.profile.learn.recording import (
+    Action,
+    FormField,
+    SentForm,
+    SentRequest,
+    Step,
+    StepName,
+)
 from adapters.profile.parts import Locator
 
 __all__ = ["Recorder"]
@@ -51,6 +58,7 @@ _LISTEN = r"""
     if (t !== "input") return "";
     if (["submit", "button", "reset", "image"].includes(ty)) return "button";
     if (ty === "checkbox" || ty === "radio") return ty;
+    if (ty === "number") return "spinbutton";
     return ["", "text", "email", "search", "tel", "url", "password"].includes(ty) ? "textbox" : "";
   };
   const label = (el) => (el.labels && el.labels.length ? clean(el.labels[0].innerText) : "");
@@ -95,6 +103,17 @@ _LISTEN = r"""
     report({ kind: el.matches("input[type=checkbox]") ? "check" : "click", el: describe(el),
              value: el.matches("input[type=checkbox]") ? String(el.checked) : null });
   }, true);
+  document.addEventListener("submit", (e) => {
+    const form = e.target;
+    if (!(form instanceof HTMLFormElement)) return;
+    const fields = Array.from(form.elements)
+      .filter((el) => el.name && el.matches("input, select, textarea")
+        && !["submit", "button", "reset", "image"].includes(el.type))
+      .map((el) => ({ el: describe(el), control: el.tagName.toLowerCase(),
+                      hidden: el.type === "hidden", secret: el.type === "password",
+                      value: el.type === "password" ? null : el.value }));
+    report({ kind: "submit", el: describe(form), fields });
+  }, true);
   document.addEventListener("change", (e) => {
     const el = e.target;
     if (!(el instanceof Element) || !el.matches(typed)) return;
@@ -123,6 +142,16 @@ class _Element(BaseModel):
     css: str = ""
 
 
+class _Field(BaseModel):
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    el: _Element
+    control: Literal["input", "select", "textarea"]
+    hidden: bool = False
+    secret: bool = False
+    value: str | None = None
+
+
 class _Reported(BaseModel):
     model_config = ConfigDict(extra="ignore", frozen=True)
 
@@ -131,10 +160,11 @@ class _Reported(BaseModel):
     value: str | None = None
     option: str | None = None
     secret: bool = False
+    fields: tuple[_Field, ...] = ()
 
 
 _ROLES_BY_NAME = {"button", "link", "checkbox", "radio", "tab", "menuitem", "option", "textbox",
-                  "combobox"}  # fmt: skip
+                  "combobox", "spinbutton"}  # fmt: skip
 
 
 def candidates(el: _Element) -> tuple[Locator, ...]:
@@ -153,6 +183,18 @@ def candidates(el: _Element) -> tuple[Locator, ...]:
     if el.css and all(c.css != el.css for c in found):
         found.append(Locator(css=el.css))
     return tuple(found)
+
+
+def _sent(field: _Field) -> FormField:
+    secret = field.secret or bool(_SECRET_NAME.search(field.el.name))
+    return FormField(
+        name=field.el.name,
+        control=field.control,
+        field_type=field.el.type,
+        hidden=field.hidden,
+        candidates=candidates(field.el),
+        value=None if secret else field.value,
+    )
 
 
 def _css_ident(text: str) -> str:
@@ -174,6 +216,7 @@ class Recorder:
         self._requests: list[SentRequest] = []
         self._secret_fields: set[str] = set()  # names of password fields seen
         self._dialogs: list[str] = []
+        self._forms: list[SentForm] = []
 
     async def attach(self) -> None:
         await self._context.expose_binding(_BINDING, self._reported)
@@ -208,6 +251,9 @@ class Recorder:
             self._secret_fields.add(event.el.name)
         page = source.get("page")
         url = _without_secrets(page.url) if isinstance(page, Page) else ""
+        if event.kind == "submit":
+            self._forms.append(SentForm(url=url, fields=tuple(_sent(f) for f in event.fields)))
+            return
         secret = event.secret or bool(_SECRET_NAME.search(event.el.name))
         kind = event.kind if event.kind in ("click", "fill", "select", "check") else "click"
         self._actions.append(
@@ -220,7 +266,7 @@ class Recorder:
                 field_type=event.el.type or event.el.tag,
             )
         )
-        if kind == "select" and event.value is not None and not secret:
+        if kind == "select" and event.value not in (None, event.option) and not secret:
             self._actions.append(  # the option's value too: a profile may choose by it
                 Action(
                     kind="select",
@@ -261,6 +307,7 @@ class Recorder:
         self._actions.clear()
         self._requests.clear()
         self._dialogs.clear()
+        self._forms.clear()
 
     @property
     def dialogs(self) -> tuple[str, ...]:
@@ -285,6 +332,7 @@ class Recorder:
             name=name,
             actions=tuple(self._actions),
             requests=tuple(self._requests),
+            forms=tuple(self._forms),
             answers=answers,
             snapshot=snapshot,
             url=_without_secrets(page.url),

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from adapters.profile.parts import Locator
 
-__all__ = ["Action", "Recording", "SentRequest", "Step", "StepName"]
+__all__ = ["Action", "FormField", "Recording", "SentForm", "SentRequest", "Step", "StepName"]
 
 # The demonstration's steps, in order.
 StepName = Literal["login", "day", "book", "my_bookings", "cancel"]
@@ -37,6 +37,24 @@ class Action(_Frozen):
     field_type: str = ""  # an input's type («text», «date», «password», ...)
 
 
+class FormField(_Frozen):
+    """One field of a form as it was sent: how to find it and what it held."""
+
+    name: str
+    control: Literal["input", "select", "textarea"]
+    field_type: str = ""  # an input's type
+    hidden: bool = False
+    candidates: tuple[Locator, ...] = ()
+    value: str | None = None  # never a password's
+
+
+class SentForm(_Frozen):
+    """A form the page submitted (its fields, and how to find its submit button)."""
+
+    url: str
+    fields: tuple[FormField, ...] = ()
+
+
 class SentRequest(_Frozen):
     """A change the page sent the site (not a read): method, address, body fields."""
 
@@ -50,6 +68,7 @@ class Step(_Frozen):
     name: StepName
     actions: tuple[Action, ...] = ()
     requests: tuple[SentRequest, ...] = ()
+    forms: tuple[SentForm, ...] = ()
     answers: dict[str, str] = Field(default_factory=dict)  # what the operator named
     snapshot: str = ""  # the page's accessibility tree at the step's end
     url: str = ""  # where the step ended

@@ -13,14 +13,20 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import AsyncIterator
+from datetime import time
 from pathlib import Path
 
 import pytest
 import pytest_asyncio
+import yaml
 from playwright.async_api import Page, async_playwright
 
+from adapters.profile import ProfileSystem, parse_site_profile
 from adapters.profile.finding import candidate
 from adapters.profile.learn import Recording
+from adapters.profile.learn.draft import draft_book
+from core.booking import Room
+from core.browser import BrowserPool
 from portal.server import RunningPortal
 from tests.adapters.refportal.helpers import FRIDAY, active_bookings
 
@@ -28,6 +34,7 @@ pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 CLUBMAN = Path(sys.executable).with_name("clubman")
 PASSWORD = "club-demo"
+PROFILE = Path(__file__).parents[3] / "profiles" / "refportal.yaml"
 CHROMIUM = os.environ.get("BROWSER__EXECUTABLE", "/usr/bin/chromium")
 
 
@@ -198,6 +205,42 @@ async def test_a_demonstration_over_cdp_is_recorded_without_secrets(
         assert await candidate(page, clicks[-1].candidates[0]).count() == 1
         assert await candidate(page, fills[1].candidates[0]).count() == 1
         await again.close()
+
+    # The booking step drafts the profile's «book» part; in the reference profile's place,
+    # it books another room on the live site, found in «my bookings» and cancelled.
+    drafted = draft_book(recording)
+    assert drafted["fields"][-2:] == [
+        {"find": [{"role": "textbox", "name": "Цель бронирования"},
+                  {"label": "Цель бронирования"}, {"css": "#purpose"}], "fill": "{purpose}"},
+        {"find": [{"role": "spinbutton", "name": "Количество участников"},
+                  {"label": "Количество участников"}, {"css": "#attendees"}], "fill": "",
+         "optional": True},
+    ]  # fmt: skip
+    assert drafted["booked"] == r"^/booking/(\d+)$"
+    text = PROFILE.read_text(encoding="utf-8")
+    head, rest = text.split("\nbook:\n")
+    rest = rest[rest.index("\nbooking_page:\n") :]
+    spliced = head + "\n" + yaml.safe_dump({"book": drafted}, allow_unicode=True) + rest
+    loaded = parse_site_profile(spliced, "drafted.yaml")
+    other = next(n for n in range(201, 211) if str(n) != room)
+    async with BrowserPool(max_contexts=1) as pool, pool.context() as context:
+        session = ProfileSystem(fresh_portal.url, loaded).open_session(
+            context, username="club", password=PASSWORD
+        )
+        made = await session.book(
+            room=Room(id=f"main-{other}", building="main", number=str(other), floor=2),
+            day=FRIDAY, start=time(10, 0), end=time(11, 0), purpose="learned #l1",
+        )  # fmt: skip
+        assert (made.room, made.day, made.start, made.end) == (
+            str(other),
+            FRIDAY,
+            time(10, 0),
+            time(11, 0),
+        )
+        assert [b["id"] for b in await active_bookings(fresh_portal.url, purpose="learned #l1")]
+        await session.cancel(made.number)
+        await session.close()
+    assert await active_bookings(fresh_portal.url, purpose="learned #l1") == []
 
     # No secret in anything the learner wrote.
     text = "\n".join(p.read_text(encoding="utf-8") for p in (tmp_path / "out").iterdir())

@@ -1,0 +1,157 @@
+"""From a demonstration to a profile's parts: what the operator named (the day, the
+times, the room) becomes a template variable wherever the site wrote it, in any of the
+formats profiles know; everything else stays as the site had it.
+
+Today this drafts the ``book`` part (the form's page, its fields, its submit button and
+the booking's address); the other parts are drafted by hand from the recording.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from datetime import date, time
+from typing import Any
+from urllib.parse import parse_qsl, urlsplit
+
+from adapters.profile.learn.recording import Action, FormField, Recording, SentForm, Step
+from adapters.profile.parts import Locator
+from adapters.profile.template import DATE_FORMATS, TIME_FORMATS
+from core.errors import ClubError
+
+__all__ = ["DraftError", "draft_book", "templated"]
+
+
+class DraftError(ClubError):
+    """The demonstration lacks what a part needs (the step is to be shown again)."""
+
+
+def _named(answers: Mapping[str, str], building: str | None) -> list[tuple[str, str]]:
+    """(written value, template slot) for every way the named values may be written,
+    the longest first (so «2026-11-27» is taken before a «27» inside it)."""
+    found: list[tuple[str, str]] = []
+    if "date" in answers:
+        day = date.fromisoformat(answers["date"])
+        found += [(write(day), f"{{date|{fmt}}}") for fmt, write in DATE_FORMATS.items()]
+    for name in ("start", "end"):
+        if name in answers:
+            clock = time.fromisoformat(answers[name])
+            found += [(write(clock), f"{{{name}|{fmt}}}") for fmt, write in TIME_FORMATS.items()]
+    if building:
+        found.append((building, "{building}"))
+    if "room" in answers:
+        found.append((answers["room"], "{room}"))
+    unique = {written: slot for written, slot in reversed(found) if written}
+    return sorted(unique.items(), key=lambda pair: -len(pair[0]))
+
+
+def templated(text: str, answers: Mapping[str, str], *, building: str | None = None) -> str:
+    """``text`` with every named value written as its template slot (braces doubled)."""
+    named = _named(answers, building)
+    if not named:
+        return text.replace("{", "{{").replace("}", "}}")
+    pattern = re.compile("|".join(re.escape(written) for written, _ in named))
+    slots = dict(named)
+    out, at = [], 0
+    for found in pattern.finditer(text):
+        out.append(text[at : found.start()].replace("{", "{{").replace("}", "}}"))
+        out.append(slots[found.group()])
+        at = found.end()
+    out.append(text[at:].replace("{", "{{").replace("}", "}}"))
+    return "".join(out)
+
+
+def _relative(url: str) -> str:
+    parts = urlsplit(url)
+    return parts.path + (f"?{parts.query}" if parts.query else "")
+
+
+def _locators(candidates: tuple[Locator, ...]) -> list[dict[str, Any]]:
+    return [c.model_dump(exclude_defaults=True) for c in candidates]
+
+
+def _building(recording: Recording, answers: Mapping[str, str]) -> str | None:
+    """The building's code as the day's page has it in its address: the one query value
+    there that is not the day (None when it is not that plain)."""
+    day = recording.step("day")
+    if day is None:
+        return None
+    written = {w for w, slot in _named(answers, None) if slot.startswith("{date")}
+    others = [v for _, v in parse_qsl(urlsplit(day.url).query) if v not in written]
+    return others[0] if len(others) == 1 else None
+
+
+def _the_form(step: Step) -> SentForm:
+    if not step.forms:
+        raise DraftError("В показе брони не видно отправленной формы: покажите бронь ещё раз")
+    return step.forms[-1]
+
+
+def _field(field: FormField, answers: Mapping[str, str], building: str | None) -> dict[str, Any]:
+    value = templated(field.value or "", answers, building=building)
+    how = "select" if field.control == "select" else "fill"
+    find = _locators(field.candidates) or [{"css": f'[name="{field.name}"]'}]
+    return {"find": find, how: value}
+
+
+def _submit(step: Step) -> list[dict[str, Any]]:
+    clicks = [a for a in step.actions if a.kind == "click" and a.candidates]
+    if not clicks:
+        raise DraftError("В показе брони не видно нажатия кнопки: покажите бронь ещё раз")
+    return _locators(clicks[-1].candidates)
+
+
+def _after(step: Step) -> Action:
+    """Where the form led: the last page reached in the step."""
+    reached = [a for a in step.actions if a.kind == "navigate"]
+    if not reached:
+        raise DraftError("После брони сайт не открыл страницу брони: покажите бронь ещё раз")
+    return reached[-1]
+
+
+def draft_book(recording: Recording) -> dict[str, Any]:
+    """The ``book`` part from the demonstration's booking step (a mapping, as YAML has it).
+
+    Fields are the form's as sent: each one the operator's named values went into becomes
+    a template; the free text the operator typed becomes ``{purpose}``; hidden fields
+    are the site's to fill (left alone). The booking's address is the page the form led
+    to, with its number as the regex group."""
+    step = recording.step("book")
+    if step is None:
+        raise DraftError("Бронь не показана")
+    answers = step.answers
+    building = _building(recording, answers)
+    form = _the_form(step)
+    typed = {a.value for a in step.actions if a.kind == "fill" and a.value}
+    fields = []
+    for field in form.fields:
+        if field.hidden or field.value is None:
+            continue  # the site's own (a room id, a token): it fills them
+        drafted = _field(field, answers, building)
+        if field.value in typed and "{" not in field.value:
+            drafted["fill"] = "{purpose}"  # free text the operator typed: the purpose
+        elif not field.value:
+            drafted["optional"] = True  # left empty: filled only when there is a value
+        fields.append(drafted)
+    if [f.get("fill") for f in fields].count("{purpose}") != 1:
+        raise DraftError(
+            "Не видно поля цели брони: впишите цель в её поле (только в него) и покажите бронь "
+            "снова"
+        )
+    path = urlsplit(_after(step).url).path
+    numbers = list(re.finditer(r"\d+", path))
+    if not numbers:
+        raise DraftError("Адрес брони без номера: черновик не знает, как её найти")
+    last = numbers[-1]
+    booked = "^" + re.escape(path[: last.start()]) + r"(\d+)" + re.escape(path[last.end() :]) + "$"
+    opened = next((a for a in step.actions if a.kind == "navigate"), None)
+    if opened is None or opened is _after(step):
+        raise DraftError("Не видно страницы с формой брони: покажите бронь ещё раз")
+    return {
+        "open": {"url": templated(_relative(opened.url), answers, building=building)},
+        "form": _submit(step),
+        "fields": fields,
+        "submit": _submit(step),
+        "booked": booked,
+        "outcome": {"message": [{"role": "alert"}], "otherwise": "rejected"},
+    }
