@@ -2,8 +2,8 @@
 times, the room) becomes a template variable wherever the site wrote it, in any of the
 formats profiles know; everything else stays as the site had it.
 
-Today this drafts the ``book`` part (the form's page, its fields, its submit button and
-the booking's address); the other parts are drafted by hand from the recording.
+Today this drafts ``login``, ``book`` and ``cancel``; the other parts are written by
+hand from the recording (its snapshots show each page).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from adapters.profile.parts import Locator
 from adapters.profile.template import DATE_FORMATS, TIME_FORMATS
 from core.errors import ClubError
 
-__all__ = ["DraftError", "draft_book", "templated"]
+__all__ = ["DraftError", "draft_book", "draft_cancel", "draft_login", "templated"]
 
 
 class DraftError(ClubError):
@@ -155,3 +155,51 @@ def draft_book(recording: Recording) -> dict[str, Any]:
         "booked": booked,
         "outcome": {"message": [{"role": "alert"}], "otherwise": "rejected"},
     }
+
+
+def draft_login(recording: Recording) -> dict[str, Any]:
+    """The ``login`` part from the demonstration's login step: the page the password was
+    typed on, the field typed just before it (the username), the button pressed after."""
+    step = recording.step("login")
+    secret = next((a for a in step.actions if a.secret), None) if step else None
+    if step is None or secret is None:
+        raise DraftError("Вход не показан: войдите на сайт ещё раз")
+    at = step.actions.index(secret)
+    username = next(
+        (a for a in reversed(step.actions[:at]) if a.kind == "fill" and a.candidates), None
+    )
+    pressed = next((a for a in step.actions[at:] if a.kind == "click" and a.candidates), None)
+    if username is None or pressed is None:
+        raise DraftError(
+            "Не видно поля логина или кнопки входа: войдите ещё раз, нажав кнопку входа"
+        )
+    page = urlsplit(secret.url).path
+    return {
+        "open": {"url": templated(_relative(secret.url), {})},
+        "username": _locators(username.candidates),
+        "password": _locators(secret.candidates),
+        "submit": _locators(pressed.candidates),
+        "page": "^" + re.escape(page),
+        # A failed login was not shown: the usual places of an error, any message a refusal.
+        "failure": {
+            "message": [{"role": "alert"}, {"css": ".error, .alert, .errors, .message-text"}],
+            "refusals": [{"status": 429, "error": "locked"}],
+            "otherwise": "wrong_password",
+        },
+    }
+
+
+def draft_cancel(recording: Recording) -> dict[str, Any]:
+    """The ``cancel`` part from the demonstration's cancel step: the control pressed in
+    «my bookings», and how it was confirmed (the browser's own question, or a dialog's
+    button pressed after it)."""
+    step = recording.step("cancel")
+    clicks = [a for a in step.actions if a.kind == "click" and a.candidates] if step else []
+    if step is None or not clicks:
+        raise DraftError("Отмена не показана: отмените бронь на сайте ещё раз")
+    confirm: str | list[dict[str, Any]] = "none"
+    if "confirm" in step.dialogs:
+        confirm = "native"
+    elif len(clicks) > 1:
+        confirm = _locators(clicks[-1].candidates)
+    return {"control": _locators(clicks[0].candidates), "confirm": confirm}

@@ -333,6 +333,7 @@ class Recorder:
             actions=tuple(self._actions),
             requests=tuple(self._requests),
             forms=tuple(self._forms),
+            dialogs=tuple(self._dialogs),
             answers=answers,
             snapshot=snapshot,
             url=_without_secrets(page.url),

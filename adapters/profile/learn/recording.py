@@ -69,6 +69,7 @@ class Step(_Frozen):
     actions: tuple[Action, ...] = ()
     requests: tuple[SentRequest, ...] = ()
     forms: tuple[SentForm, ...] = ()
+    dialogs: tuple[str, ...] = ()  # the browser's own questions shown («confirm», «alert»)
     answers: dict[str, str] = Field(default_factory=dict)  # what the operator named
     snapshot: str = ""  # the page's accessibility tree at the step's end
     url: str = ""  # where the step ended

@@ -24,7 +24,7 @@ from playwright.async_api import Page, async_playwright
 from adapters.profile import ProfileSystem, parse_site_profile
 from adapters.profile.finding import candidate
 from adapters.profile.learn import Recording
-from adapters.profile.learn.draft import draft_book
+from adapters.profile.learn.draft import draft_book, draft_cancel, draft_login
 from core.booking import Room
 from core.browser import BrowserPool
 from portal.server import RunningPortal
@@ -206,8 +206,25 @@ async def test_a_demonstration_over_cdp_is_recorded_without_secrets(
         assert await candidate(page, fills[1].candidates[0]).count() == 1
         await again.close()
 
-    # The booking step drafts the profile's «book» part; in the reference profile's place,
-    # it books another room on the live site, found in «my bookings» and cancelled.
+    # The demonstration drafts the profile's «login», «book» and «cancel» parts; in the
+    # reference profile's place, they log in afresh and book another room on the live
+    # site, found in «my bookings» and cancelled.
+    assert draft_login(recording) == {
+        "open": {"url": "/login"},
+        "username": [{"role": "textbox", "name": "Имя пользователя"},
+                     {"label": "Имя пользователя"}, {"css": "#username"}],
+        "password": [{"role": "textbox", "name": "Пароль"}, {"label": "Пароль"},
+                     {"css": "#password"}],
+        "submit": draft_login(recording)["submit"],
+        "page": "^/login",
+        "failure": draft_login(recording)["failure"],
+    }  # fmt: skip
+    assert draft_login(recording)["submit"][0] == {"role": "button", "name": "Войти"}
+    assert draft_cancel(recording) == {
+        "control": draft_cancel(recording)["control"],
+        "confirm": "native",
+    }
+    assert draft_cancel(recording)["control"][0] == {"role": "button", "name": "Отменить"}
     drafted = draft_book(recording)
     assert drafted["fields"][-2:] == [
         {"find": [{"role": "textbox", "name": "Цель бронирования"},
@@ -217,11 +234,13 @@ async def test_a_demonstration_over_cdp_is_recorded_without_secrets(
          "optional": True},
     ]  # fmt: skip
     assert drafted["booked"] == r"^/booking/(\d+)$"
-    text = PROFILE.read_text(encoding="utf-8")
-    head, rest = text.split("\nbook:\n")
-    rest = rest[rest.index("\nbooking_page:\n") :]
-    spliced = head + "\n" + yaml.safe_dump({"book": drafted}, allow_unicode=True) + rest
-    loaded = parse_site_profile(spliced, "drafted.yaml")
+    reference = yaml.safe_load(PROFILE.read_text(encoding="utf-8"))
+    reference |= {
+        "login": draft_login(recording),
+        "book": drafted,
+        "cancel": draft_cancel(recording),
+    }
+    loaded = parse_site_profile(yaml.safe_dump(reference, allow_unicode=True), "drafted.yaml")
     other = next(n for n in range(201, 211) if str(n) != room)
     async with BrowserPool(max_contexts=1) as pool, pool.context() as context:
         session = ProfileSystem(fresh_portal.url, loaded).open_session(
@@ -238,6 +257,7 @@ async def test_a_demonstration_over_cdp_is_recorded_without_secrets(
             time(11, 0),
         )
         assert [b["id"] for b in await active_bookings(fresh_portal.url, purpose="learned #l1")]
+        assert session.logins == 1  # by the drafted login part, in a fresh browser
         await session.cancel(made.number)
         await session.close()
     assert await active_bookings(fresh_portal.url, purpose="learned #l1") == []
