@@ -2,8 +2,8 @@
 times, the room) becomes a template variable wherever the site wrote it, in any of the
 formats profiles know; everything else stays as the site had it.
 
-Today this drafts ``login``, ``book`` and ``cancel``; the other parts are written by
-hand from the recording (its snapshots show each page).
+Today this drafts ``login``, ``book``, ``my_bookings`` (a table) and ``cancel``; the
+other parts are written by hand from the recording (its snapshots show each page).
 """
 
 from __future__ import annotations
@@ -16,10 +16,17 @@ from urllib.parse import parse_qsl, urlsplit
 
 from adapters.profile.learn.recording import Action, FormField, Recording, SentForm, Step
 from adapters.profile.parts import Locator
-from adapters.profile.template import DATE_FORMATS, TIME_FORMATS
+from adapters.profile.template import DATE_FORMATS, TIME_FORMATS, parse_date, parse_time
 from core.errors import ClubError
 
-__all__ = ["DraftError", "draft_book", "draft_cancel", "draft_login", "templated"]
+__all__ = [
+    "DraftError",
+    "draft_book",
+    "draft_cancel",
+    "draft_login",
+    "draft_my_bookings",
+    "templated",
+]
 
 
 class DraftError(ClubError):
@@ -203,3 +210,89 @@ def draft_cancel(recording: Recording) -> dict[str, Any]:
     elif len(clicks) > 1:
         confirm = _locators(clicks[-1].candidates)
     return {"control": _locators(clicks[0].candidates), "confirm": confirm}
+
+
+_TABLE = re.compile(r'^(?P<indent> *)- table "(?P<name>[^"]*)"', re.MULTILINE)
+_LINE = re.compile(r'^(?P<indent> *)- (?P<role>columnheader|row|cell) "(?P<text>(?:[^"\\]|\\.)*)"')
+
+
+def _tables(snapshot: str) -> list[tuple[str, list[str], list[list[str]]]]:
+    """Each named table of an accessibility snapshot: its name, column titles, rows."""
+    found = []
+    lines = snapshot.splitlines()
+    for match in _TABLE.finditer(snapshot):
+        start = snapshot.count("\n", 0, match.start())
+        depth = len(match["indent"])
+        heads: list[str] = []
+        rows: list[list[str]] = []
+        for line in lines[start + 1 :]:
+            if len(line) - len(line.lstrip(" ")) <= depth:
+                break  # the table's block ended
+            cell = _LINE.match(line)
+            if cell is None:
+                continue
+            if cell["role"] == "columnheader":
+                heads.append(cell["text"])
+            elif cell["role"] == "row":
+                rows.append([])
+            elif rows:
+                rows[-1].append(cell["text"])
+        found.append((match["name"], heads, rows))
+    return found
+
+
+def _booking_number(recording: Recording) -> str:
+    step = recording.step("book")
+    reached = [a for a in step.actions if a.kind == "navigate"] if step else []
+    numbers = re.findall(r"\d+", urlsplit(reached[-1].url).path) if reached else []
+    if not numbers:
+        raise DraftError("Номер брони не виден в её адресе: покажите бронь ещё раз")
+    return numbers[-1]
+
+
+def draft_my_bookings(recording: Recording) -> dict[str, Any]:
+    """The ``my_bookings`` part from the step that showed «my bookings»: the table whose
+    row holds the booking made, and which column is which, told by the values in that
+    row (its number, the day in a date format, the times, the room, the purpose typed).
+    The one other column with text (not the cancel control's) is the building."""
+    step, book = recording.step("my_bookings"), recording.step("book")
+    if step is None or book is None:
+        raise DraftError("«Мои брони» не показаны: откройте их ещё раз")
+    answers = book.answers
+    purpose = next((a.value for a in book.actions if a.kind == "fill" and a.value), "")
+    number = _booking_number(recording)
+    day = date.fromisoformat(answers["date"])
+    start, end = time.fromisoformat(answers["start"]), time.fromisoformat(answers["end"])
+    # The cancel control's column (its text is the control's name) is not a field.
+    cancel = recording.step("cancel")
+    controls = {c.name for a in (cancel.actions if cancel else ()) for c in a.candidates if c.name}
+    for name, heads, rows in _tables(step.snapshot):
+        row = next((r for r in rows if purpose in r and number in r), None)
+        if row is None or len(heads) != len(row):
+            continue
+        picks: dict[str, dict[str, str]] = {}
+        others = []
+        for head, text in zip(heads, row, strict=True):
+            clocks = [t for t in map(parse_time, re.findall(r"\d{1,2}[:.]\d{2}", text)) if t]
+            fmt = next((f for f in DATE_FORMATS if parse_date(text, f) == day), None)
+            if text == number:
+                picks["number"] = {"column": head}
+            elif text == purpose:
+                picks["purpose"] = {"column": head}
+            elif text == answers["room"]:
+                picks["room"] = {"column": head}
+            elif clocks[:2] == [start, end]:
+                picks["time"] = {"column": head, "format": "span"}
+            elif fmt is not None:
+                picks["date"] = {"column": head, "format": fmt}
+            elif text and text not in controls:
+                others.append(head)
+        if len(others) == 1:
+            picks["building"] = {"column": others[0]}
+        if {"number", "date", "time", "purpose"} <= picks.keys():
+            return {
+                "open": {"url": templated(_relative(step.url), {})},
+                "table": [{"role": "table", "name": name}],
+                **picks,
+            }
+    raise DraftError("В «моих бронях» не видно таблицы со сделанной бронью: откройте их ещё раз")

@@ -24,7 +24,12 @@ from playwright.async_api import Page, async_playwright
 from adapters.profile import ProfileSystem, parse_site_profile
 from adapters.profile.finding import candidate
 from adapters.profile.learn import Recording
-from adapters.profile.learn.draft import draft_book, draft_cancel, draft_login
+from adapters.profile.learn.draft import (
+    draft_book,
+    draft_cancel,
+    draft_login,
+    draft_my_bookings,
+)
 from core.booking import Room
 from core.browser import BrowserPool
 from portal.server import RunningPortal
@@ -206,9 +211,9 @@ async def test_a_demonstration_over_cdp_is_recorded_without_secrets(
         assert await candidate(page, fills[1].candidates[0]).count() == 1
         await again.close()
 
-    # The demonstration drafts the profile's «login», «book» and «cancel» parts; in the
-    # reference profile's place, they log in afresh and book another room on the live
-    # site, found in «my bookings» and cancelled.
+    # The demonstration drafts the profile's «login», «book», «my bookings» and «cancel»
+    # parts; in the reference profile's place, they log in afresh and book another room
+    # on the live site, found in «my bookings» and cancelled.
     assert draft_login(recording) == {
         "open": {"url": "/login"},
         "username": [{"role": "textbox", "name": "Имя пользователя"},
@@ -235,9 +240,20 @@ async def test_a_demonstration_over_cdp_is_recorded_without_secrets(
     ]  # fmt: skip
     assert drafted["booked"] == r"^/booking/(\d+)$"
     reference = yaml.safe_load(PROFILE.read_text(encoding="utf-8"))
+    assert draft_my_bookings(recording) == {
+        "open": {"url": "/my"},
+        "table": [{"role": "table", "name": "Мои брони"}],
+        "number": {"column": "Номер"},
+        "building": {"column": "Корпус"},
+        "room": {"column": "Аудитория"},
+        "date": {"column": "Дата", "format": "dmy"},
+        "time": {"column": "Время", "format": "span"},
+        "purpose": {"column": "Цель"},
+    }
     reference |= {
         "login": draft_login(recording),
         "book": drafted,
+        "my_bookings": draft_my_bookings(recording),
         "cancel": draft_cancel(recording),
     }
     loaded = parse_site_profile(yaml.safe_dump(reference, allow_unicode=True), "drafted.yaml")
@@ -258,6 +274,10 @@ async def test_a_demonstration_over_cdp_is_recorded_without_secrets(
         )
         assert [b["id"] for b in await active_bookings(fresh_portal.url, purpose="learned #l1")]
         assert session.logins == 1  # by the drafted login part, in a fresh browser
+        mine = [b for b in await session.my_bookings() if b.number == made.number]
+        assert [(b.building, b.room, b.purpose) for b in mine] == [
+            ("main", str(other), "learned #l1")
+        ]
         await session.cancel(made.number)
         await session.close()
     assert await active_bookings(fresh_portal.url, purpose="learned #l1") == []
