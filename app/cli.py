@@ -393,7 +393,8 @@ def learn(
     ] = None,
 ) -> None:
     """Show the bot a site once: log in, open a day's free rooms, book one, open «my
-    bookings», cancel it; answer the prompts here. Writes OUT/NAME.recording.json."""
+    bookings», cancel it; answer the prompts here. Writes OUT/NAME.recording.json and the
+    profile's parts drafted from it, OUT/NAME.parts.yaml."""
     from app.learn import learn as run_learn
 
     settings = _settings()
@@ -401,7 +402,8 @@ def learn(
         written = asyncio.run(run_learn(settings, url, name=name, out=out, cdp=cdp))
     except ClubError as exc:
         _fail(exc)
-    typer.echo(f"Записано: {written}")
+    for path in written:
+        typer.echo(f"Записано: {path}")
 
 
 @app.command()

@@ -1,7 +1,8 @@
 """``clubman learn URL --name NAME``: the operator shows the bot a site once, in a
 browser window (or in a Chromium they already run, attached over CDP with ``--cdp``),
 answering the terminal's prompts; the recording is written to ``OUT/NAME.recording.json``
-(no password, cookie or token in it)."""
+(no password, cookie or token in it) and the profile's parts drafted from it to
+``OUT/NAME.parts.yaml``."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import sys
 from pathlib import Path
 
 from adapters.profile.learn import Recording, operators_browser
+from adapters.profile.learn.draft import draft_parts
 from adapters.profile.learn.teach import teach
 from core.settings import Settings
 
@@ -28,12 +30,15 @@ def _say(text: str) -> None:
 
 async def learn(
     settings: Settings, url: str, *, name: str, out: Path, cdp: str | None = None
-) -> Path:
-    """Lead the demonstration and write its recording; returns the file written."""
+) -> list[Path]:
+    """Lead the demonstration; write its recording and the profile's parts drafted from
+    it (``NAME.parts.yaml``); returns the files written."""
     browser = operators_browser(url, executable=settings.browser.executable, cdp=cdp)
     async with browser as (context, page):
         recording: Recording = await teach(name, url, context, page, say=_say, ask=_ask)
     out.mkdir(parents=True, exist_ok=True)
     written = out / f"{name}.recording.json"
     written.write_text(recording.model_dump_json(indent=2) + "\n", encoding="utf-8")
-    return written
+    parts = out / f"{name}.parts.yaml"
+    parts.write_text(draft_parts(recording), encoding="utf-8")
+    return [written, parts]

@@ -9,10 +9,12 @@ other parts are written by hand from the recording (its snapshots show each page
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import date, time
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
+
+import yaml
 
 from adapters.profile.learn.recording import Action, FormField, Recording, SentForm, Step
 from adapters.profile.parts import Locator
@@ -25,6 +27,7 @@ __all__ = [
     "draft_cancel",
     "draft_login",
     "draft_my_bookings",
+    "draft_parts",
     "templated",
 ]
 
@@ -296,3 +299,27 @@ def draft_my_bookings(recording: Recording) -> dict[str, Any]:
                 **picks,
             }
     raise DraftError("В «моих бронях» не видно таблицы со сделанной бронью: откройте их ещё раз")
+
+
+def draft_parts(recording: Recording) -> str:
+    """The parts the demonstration drafts, as YAML, with a comment for each part that
+    could not be drafted (and why) and for the parts written by hand for now."""
+    drafted: dict[str, object] = {}
+    notes = []
+    for part, draft in _DRAFTS.items():
+        try:
+            drafted[part] = draft(recording)
+        except DraftError as exc:
+            notes.append(f"# {part}: не составлен — {exc.message}")
+    notes += [f"# {part}: пишется вручную (docs/profiles.md)" for part in _BY_HAND]
+    head = f"# Части профиля сайта {recording.site}, составленные по показу «{recording.name}».\n"
+    return head + "\n".join(notes) + "\n" + yaml.safe_dump(drafted, allow_unicode=True)
+
+
+_DRAFTS: dict[str, Callable[[Recording], dict[str, Any]]] = {
+    "login": draft_login,
+    "book": draft_book,
+    "my_bookings": draft_my_bookings,
+    "cancel": draft_cancel,
+}
+_BY_HAND = ("name", "catalogue", "rules", "availability", "booking_page", "may_change")

@@ -250,12 +250,14 @@ async def test_a_demonstration_over_cdp_is_recorded_without_secrets(
         "time": {"column": "Время", "format": "span"},
         "purpose": {"column": "Цель"},
     }
-    reference |= {
+    parts = yaml.safe_load((tmp_path / "out" / "ref.parts.yaml").read_text(encoding="utf-8"))
+    assert parts == {
         "login": draft_login(recording),
         "book": drafted,
         "my_bookings": draft_my_bookings(recording),
         "cancel": draft_cancel(recording),
-    }
+    }  # what clubman learn wrote beside the recording
+    reference |= parts
     loaded = parse_site_profile(yaml.safe_dump(reference, allow_unicode=True), "drafted.yaml")
     other = next(n for n in range(201, 211) if str(n) != room)
     async with BrowserPool(max_contexts=1) as pool, pool.context() as context:
