@@ -2,8 +2,9 @@
 times, the room) becomes a template variable wherever the site wrote it, in any of the
 formats profiles know; everything else stays as the site had it.
 
-Today this drafts ``login``, ``book``, ``my_bookings`` (a table) and ``cancel``; the
-other parts are written by hand from the recording (its snapshots show each page).
+Today this drafts ``login``, ``book``, ``booking_page`` («term: value» pairs),
+``my_bookings`` (a table) and ``cancel``; the other parts are written by hand from the
+recording (its snapshots show each page).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from core.errors import ClubError
 __all__ = [
     "DraftError",
     "draft_book",
+    "draft_booking_page",
     "draft_cancel",
     "draft_login",
     "draft_my_bookings",
@@ -244,6 +246,77 @@ def _tables(snapshot: str) -> list[tuple[str, list[str], list[list[str]]]]:
     return found
 
 
+_TERM = re.compile(r"^ *- term: (?P<text>.+)$")
+_VALUE = re.compile(r"^ *- (?:definition|[a-z]+): (?P<text>.+)$")
+
+
+def _terms(snapshot: str) -> dict[str, str]:
+    """The «term: value» pairs of an accessibility snapshot (a value may sit one level
+    down, as in «definition: - time: 27.11.2026»)."""
+    pairs: dict[str, str] = {}
+    term: str | None = None
+    for line in snapshot.splitlines():
+        found = _TERM.match(line)
+        if found:
+            term = found["text"].strip().strip('"')
+            continue
+        value = _VALUE.match(line)
+        if term is not None and value is not None:
+            pairs.setdefault(term, value["text"].strip().strip('"'))
+            term = None
+    return pairs
+
+
+def _which(
+    text: str, *, answers: Mapping[str, str], purpose: str
+) -> tuple[str, dict[str, str]] | None:
+    """Which of a booking's fields ``text`` shows, and how it is read (None: not one)."""
+    day = date.fromisoformat(answers["date"])
+    start, end = time.fromisoformat(answers["start"]), time.fromisoformat(answers["end"])
+    clocks = [t for t in map(parse_time, re.findall(r"\d{1,2}[:.]\d{2}", text)) if t]
+    fmt = next((f for f in DATE_FORMATS if parse_date(text, f) == day), None)
+    if text == purpose:
+        return "purpose", {}
+    if text.split(" ")[0] == answers["room"]:
+        return "room", {} if text == answers["room"] else {"regex": r"^\s*(\S+)"}
+    if clocks[:2] == [start, end]:
+        return "time", {"format": "span"}
+    if fmt is not None:
+        return "date", {"format": fmt}
+    return None
+
+
+def draft_booking_page(recording: Recording) -> dict[str, Any]:
+    """The ``booking_page`` part from the page the booking form led to: its address with
+    the number as ``{number}``, and its «term: value» pairs told by their values (the
+    one other pair that is not a count, the building)."""
+    book = recording.step("book")
+    if book is None:
+        raise DraftError("Бронь не показана")
+    number = _booking_number(recording)
+    purpose = next((a.value for a in book.actions if a.kind == "fill" and a.value), "")
+    picks: dict[str, dict[str, str]] = {}
+    others = []
+    for term, text in _terms(book.snapshot).items():
+        which = _which(text, answers=book.answers, purpose=purpose)
+        if which is None:
+            if not text.isdigit():
+                others.append(term)
+            continue
+        picks.setdefault(which[0], {"term": term, **which[1]})
+    if len(others) == 1:
+        picks["building"] = {"term": others[0]}
+    if set(picks) != {"building", "room", "date", "time", "purpose"}:
+        raise DraftError(
+            "На странице брони не видно всех её данных: после брони оставьте открытой её "
+            "страницу и покажите бронь ещё раз"
+        )
+    path = urlsplit(book.url).path
+    at = path.rfind(number)
+    url = templated(path[:at], {}) + "{number}" + templated(path[at + len(number) :], {})
+    return {"url": url, **picks}
+
+
 def _booking_number(recording: Recording) -> str:
     step = recording.step("book")
     reached = [a for a in step.actions if a.kind == "navigate"] if step else []
@@ -319,7 +392,8 @@ def draft_parts(recording: Recording) -> str:
 _DRAFTS: dict[str, Callable[[Recording], dict[str, Any]]] = {
     "login": draft_login,
     "book": draft_book,
+    "booking_page": draft_booking_page,
     "my_bookings": draft_my_bookings,
     "cancel": draft_cancel,
 }
-_BY_HAND = ("name", "catalogue", "rules", "availability", "booking_page", "may_change")
+_BY_HAND = ("name", "catalogue", "rules", "availability", "may_change")

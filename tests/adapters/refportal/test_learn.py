@@ -26,6 +26,7 @@ from adapters.profile.finding import candidate
 from adapters.profile.learn import Recording
 from adapters.profile.learn.draft import (
     draft_book,
+    draft_booking_page,
     draft_cancel,
     draft_login,
     draft_my_bookings,
@@ -211,9 +212,10 @@ async def test_a_demonstration_over_cdp_is_recorded_without_secrets(
         assert await candidate(page, fills[1].candidates[0]).count() == 1
         await again.close()
 
-    # The demonstration drafts the profile's «login», «book», «my bookings» and «cancel»
-    # parts; in the reference profile's place, they log in afresh and book another room
-    # on the live site, found in «my bookings» and cancelled.
+    # The demonstration drafts the profile's «login», «book», «booking_page», «my
+    # bookings» and «cancel» parts; in the reference profile's place, they log in afresh
+    # and book another room on the live site (read back from its page), found in «my
+    # bookings» and cancelled.
     assert draft_login(recording) == {
         "open": {"url": "/login"},
         "username": [{"role": "textbox", "name": "Имя пользователя"},
@@ -251,9 +253,18 @@ async def test_a_demonstration_over_cdp_is_recorded_without_secrets(
         "purpose": {"column": "Цель"},
     }
     parts = yaml.safe_load((tmp_path / "out" / "ref.parts.yaml").read_text(encoding="utf-8"))
+    assert draft_booking_page(recording) == {
+        "url": "/booking/{number}",
+        "building": {"term": "Корпус"},
+        "room": {"term": "Аудитория"},
+        "date": {"term": "Дата", "format": "dmy"},
+        "time": {"term": "Время", "format": "span"},
+        "purpose": {"term": "Цель"},
+    }
     assert parts == {
         "login": draft_login(recording),
         "book": drafted,
+        "booking_page": draft_booking_page(recording),
         "my_bookings": draft_my_bookings(recording),
         "cancel": draft_cancel(recording),
     }  # what clubman learn wrote beside the recording
