@@ -394,7 +394,7 @@ def learn(
 ) -> None:
     """Show the bot a site once: log in, open a day's free rooms, book one, open «my
     bookings», cancel it; answer the prompts here. Writes OUT/NAME.recording.json and the
-    profile's parts drafted from it, OUT/NAME.parts.yaml."""
+    profile drafted from it, OUT/NAME.yaml."""
     from app.learn import learn as run_learn
 
     settings = _settings()

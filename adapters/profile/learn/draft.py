@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from datetime import date, time
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
@@ -30,6 +31,7 @@ __all__ = [
     "draft_login",
     "draft_my_bookings",
     "draft_parts",
+    "draft_profile",
     "templated",
 ]
 
@@ -165,7 +167,30 @@ def draft_book(recording: Recording) -> dict[str, Any]:
         "fields": fields,
         "submit": _submit(step),
         "booked": booked,
-        "outcome": {"message": [{"role": "alert"}], "otherwise": "rejected"},
+        "outcome": _outcome(recording),
+    }
+
+
+_ALERT = re.compile(r'^ *- alert(?: "(?P<name>[^"]*)")?:? ?(?P<text>.*)$', re.MULTILINE)
+
+
+def _outcome(recording: Recording) -> dict[str, Any]:
+    """How the site says no, as the operator's second booking of the same slot showed it:
+    the alert's words (up to the first stop, without the room or times) mean the slot is
+    taken; any other message is a refusal."""
+    refused = recording.step("refused")
+    shown = _ALERT.search(refused.snapshot) if refused else None
+    words = ((shown["text"] or shown["name"] or "") if shown else "").strip().strip('"')
+    words = re.split(r"[.:!;(]", words, maxsplit=1)[0].strip()
+    if refused is None or not words:
+        raise DraftError(
+            "Не видно, как сайт отказывает: забронируйте то же время ещё раз и дождитесь "
+            "сообщения сайта"
+        )
+    return {
+        "message": [{"role": "alert"}],
+        "refusals": [{"text": words, "error": "slot_taken"}],
+        "otherwise": "rejected",
     }
 
 
@@ -217,11 +242,21 @@ def draft_cancel(recording: Recording) -> dict[str, Any]:
     return {"control": _locators(clicks[0].candidates), "confirm": confirm}
 
 
-_TABLE = re.compile(r'^(?P<indent> *)- table "(?P<name>[^"]*)"', re.MULTILINE)
-_LINE = re.compile(r'^(?P<indent> *)- (?P<role>columnheader|row|cell) "(?P<text>(?:[^"\\]|\\.)*)"')
+_TABLE = re.compile(r"""^(?P<indent> *)- '?table "(?P<name>[^"]*)"'?""", re.MULTILINE)
+_LINE = re.compile(
+    r"^(?P<indent> *)- (?P<role>columnheader|rowheader|row|cell|link)"
+    r'(?: "(?P<text>(?:[^"\\]|\\.)*)")?'
+)
 
 
-def _tables(snapshot: str) -> list[tuple[str, list[str], list[list[str]]]]:
+@dataclass(frozen=True)
+class _Cell:
+    text: str
+    header: bool = False  # a row's header cell
+    link: bool = False  # holds a link
+
+
+def _tables(snapshot: str) -> list[tuple[str, list[str], list[list[_Cell]]]]:
     """Each named table of an accessibility snapshot: its name, column titles, rows."""
     found = []
     lines = snapshot.splitlines()
@@ -229,20 +264,23 @@ def _tables(snapshot: str) -> list[tuple[str, list[str], list[list[str]]]]:
         start = snapshot.count("\n", 0, match.start())
         depth = len(match["indent"])
         heads: list[str] = []
-        rows: list[list[str]] = []
+        rows: list[list[_Cell]] = []
         for line in lines[start + 1 :]:
             if len(line) - len(line.lstrip(" ")) <= depth:
                 break  # the table's block ended
-            cell = _LINE.match(line)
-            if cell is None:
+            item = _LINE.match(line)
+            if item is None:
                 continue
-            if cell["role"] == "columnheader":
-                heads.append(cell["text"])
-            elif cell["role"] == "row":
+            role, text = item["role"], item["text"] or ""
+            if role == "columnheader":
+                heads.append(text)
+            elif role == "row":
                 rows.append([])
-            elif rows:
-                rows[-1].append(cell["text"])
-        found.append((match["name"], heads, rows))
+            elif role == "link" and rows and rows[-1]:
+                rows[-1][-1] = _Cell(rows[-1][-1].text, rows[-1][-1].header, link=True)
+            elif rows and role in ("cell", "rowheader"):
+                rows[-1].append(_Cell(text, header=role == "rowheader"))
+        found.append((match["name"], heads, [row for row in rows if row]))
     return found
 
 
@@ -342,7 +380,8 @@ def draft_my_bookings(recording: Recording) -> dict[str, Any]:
     # The cancel control's column (its text is the control's name) is not a field.
     cancel = recording.step("cancel")
     controls = {c.name for a in (cancel.actions if cancel else ()) for c in a.candidates if c.name}
-    for name, heads, rows in _tables(step.snapshot):
+    for name, heads, cells in _tables(step.snapshot):
+        rows = [[cell.text for cell in row] for row in cells]
         row = next((r for r in rows if purpose in r and number in r), None)
         if row is None or len(heads) != len(row):
             continue
@@ -374,26 +413,147 @@ def draft_my_bookings(recording: Recording) -> dict[str, Any]:
     raise DraftError("В «моих бронях» не видно таблицы со сделанной бронью: откройте их ещё раз")
 
 
-def draft_parts(recording: Recording) -> str:
-    """The parts the demonstration drafts, as YAML, with a comment for each part that
-    could not be drafted (and why) and for the parts written by hand for now."""
-    drafted: dict[str, object] = {}
-    notes = []
-    for part, draft in _DRAFTS.items():
-        try:
-            drafted[part] = draft(recording)
-        except DraftError as exc:
-            notes.append(f"# {part}: не составлен — {exc.message}")
-    notes += [f"# {part}: пишется вручную (docs/profiles.md)" for part in _BY_HAND]
-    head = f"# Части профиля сайта {recording.site}, составленные по показу «{recording.name}».\n"
-    return head + "\n".join(notes) + "\n" + yaml.safe_dump(drafted, allow_unicode=True)
+_COMBOBOX = re.compile(r'^(?P<indent> *)- combobox "(?P<name>[^"]*)"', re.MULTILINE)
+_FLOOR = re.compile(r"\d+\s*(эт\w*|floor\w*)", re.IGNORECASE)
+_SEATS = re.compile(r"\d+\s*(мест\w*|seat\w*|чел\w*)", re.IGNORECASE)
 
 
-_DRAFTS: dict[str, Callable[[Recording], dict[str, Any]]] = {
+def _day_step(recording: Recording) -> Step:
+    step = recording.step("day")
+    if step is None or "date" not in step.answers:
+        raise DraftError("Занятость аудиторий не показана: откройте её ещё раз")
+    return step
+
+
+def _unit_regex(pattern: re.Pattern[str], text: str) -> str | None:
+    """«2 этаж» → ``(\\d+)\\s*этаж``: the number before the unit word the page writes."""
+    found = pattern.search(text)
+    return rf"(\d+)\s*{re.escape(found[1])}" if found else None
+
+
+def draft_availability(recording: Recording) -> dict[str, Any]:
+    """The ``availability`` part from the day's page: its address with the day and the
+    building as variables, and its grid — the table whose column titles are times (rooms
+    in rows, each slot timed by its column) or whose row titles are (rooms in columns);
+    a free slot is a cell holding a link; a room's number, floor and seats from its
+    heading."""
+    step = _day_step(recording)
+    building = _building(recording, step.answers)
+    for name, heads, rows in _tables(step.snapshot):
+        timed = [h for h in heads if parse_time(h) is not None]
+        if len(timed) < 2 or not rows:
+            continue
+        titles = [row[0].text for row in rows if row and row[0].header]
+        if not titles:
+            continue
+        room: dict[str, Any] = {"number": {"regex": r"^\s*(\S+)"}}
+        floor, seats = _unit_regex(_FLOOR, titles[0]), _unit_regex(_SEATS, titles[0])
+        if floor:
+            room["floor"] = {"regex": floor, "format": "int"}
+        if seats:
+            room["capacity"] = {"regex": seats, "format": "int"}
+        # The table's name without what changes with the day and the building.
+        stem = re.split(r"[:,(]", name, maxsplit=1)[0].strip()
+        return {
+            "open": {"url": templated(_relative(step.url), step.answers, building=building)},
+            "grid": {
+                "table": [{"role": "table", "name": stem, "exact": False}],
+                "rooms_in": "rows",
+                "header_lines": 1,
+                "room": room,
+                "slot": {"time": {"of": "header", "format": "hhmm"}, "free": {"has": "a[href]"}},
+            },
+        }
+    raise DraftError("На странице дня не видно таблицы аудиторий и времени: откройте её ещё раз")
+
+
+def draft_catalogue(recording: Recording) -> dict[str, Any]:
+    """The ``catalogue`` part: the buildings are the options of the day page's drop-down
+    whose chosen option is the building shown (the one with several options)."""
+    step = _day_step(recording)
+    for found in _COMBOBOX.finditer(step.snapshot):
+        block = step.snapshot[found.end() :].split("\n- ", 1)[0]
+        options = re.findall(r'- option "([^"]*)"', block)
+        if len(options) > 1 and "[selected]" in block:
+            return {
+                "buildings": {
+                    "open": {"url": urlsplit(step.url).path},
+                    "select": [{"role": "combobox", "name": found["name"]}],
+                }
+            }
+    raise DraftError(
+        "На странице дня не видно списка корпусов: выберите корпус в списке и покажите снова"
+    )
+
+
+_HOURS = re.compile(r"(\d{1,2}:\d{2})\s*[–—-]\s*(\d{1,2}:\d{2})")
+
+
+def draft_rules(recording: Recording) -> dict[str, Any]:
+    """The ``rules`` part as the day's page states them in words («08:00–22:00, шаг 30
+    минут, не более 4 часов, на 14 дней вперёд»); what it does not state is left to the
+    defaults (docs/profiles.md), to be checked."""
+    text = _day_step(recording).snapshot
+    rules: dict[str, Any] = {}
+    hours = None
+    for line in text.splitlines():
+        if re.search(r"шаг|step", line, re.IGNORECASE) and _HOURS.search(line):
+            hours = _HOURS.search(line)
+            rules |= _stated(line)
+    if hours:
+        rules["opens"], rules["closes"] = hours[1], hours[2]
+    return rules
+
+
+def _stated(line: str) -> dict[str, int]:
+    stated: dict[str, int] = {}
+    if step := re.search(r"шаг\D{0,20}(\d+)\s*мин|step\D{0,20}(\d+)\s*min", line, re.I):
+        stated["step_minutes"] = int(step[1] or step[2])
+    if longest := re.search(r"(\d+)\s*(час|hour)", line, re.I):
+        stated["longest_minutes"] = int(longest[1]) * 60
+    if ahead := re.search(r"(\d+)\s*(дн|day)", line, re.I):
+        stated["horizon_days"] = int(ahead[1])
+    return stated
+
+
+def draft_profile(recording: Recording) -> str:
+    """The whole profile drafted from the demonstration, as YAML (``DraftError`` naming
+    the step to show again when a part cannot be drafted)."""
+    profile: dict[str, Any] = {"name": recording.name}
+    for part, draft in _WHOLE.items():
+        profile[part] = draft(recording)
+    changes = {
+        step: sorted({urlsplit(r.url).path for r in found.requests})
+        for step, found in (("login", recording.step("login")), ("book", recording.step("book")))
+        if found is not None and found.requests
+    }
+    profile["may_change"] = changes
+    head = "# yaml-language-server: $schema=./site-profile.schema.json\n"
+    head += f"# Drafted by clubman learn from a demonstration on {recording.site}.\n"
+    return head + yaml.safe_dump(profile, allow_unicode=True, sort_keys=False)
+
+
+_WHOLE: dict[str, Callable[[Recording], dict[str, Any]]] = {
     "login": draft_login,
+    "catalogue": draft_catalogue,
+    "rules": draft_rules,
+    "availability": draft_availability,
     "book": draft_book,
     "booking_page": draft_booking_page,
     "my_bookings": draft_my_bookings,
     "cancel": draft_cancel,
 }
-_BY_HAND = ("name", "catalogue", "rules", "availability", "may_change")
+
+
+def draft_parts(recording: Recording) -> str:
+    """What could be drafted when not every part could, as YAML, with a comment for each
+    part that could not (why, and which step to show again)."""
+    drafted: dict[str, object] = {"name": recording.name}
+    notes = []
+    for part, draft in _WHOLE.items():
+        try:
+            drafted[part] = draft(recording)
+        except DraftError as exc:
+            notes.append(f"# {part}: не составлен — {exc.message}")
+    head = f"# Части профиля сайта {recording.site}, составленные по показу «{recording.name}».\n"
+    return head + "\n".join(notes) + "\n" + yaml.safe_dump(drafted, allow_unicode=True)

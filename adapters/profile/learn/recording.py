@@ -19,7 +19,7 @@ from adapters.profile.parts import Locator
 __all__ = ["Action", "FormField", "Recording", "SentForm", "SentRequest", "Step", "StepName"]
 
 # The demonstration's steps, in order.
-StepName = Literal["login", "day", "book", "my_bookings", "cancel"]
+StepName = Literal["login", "day", "book", "refused", "my_bookings", "cancel"]
 
 
 class _Frozen(BaseModel):

@@ -1,6 +1,7 @@
 """The demonstration, step by step: each step's prompt, what the operator is asked to
-name, and the check that the step really happened (a password typed, a booking sent, a
-cancel sent or confirmed); a step that did not is asked again, never skipped.
+name, and the check that the step really happened (a password typed, a booking sent, the
+same booking sent again and refused, a cancel sent or confirmed); a step that did not is
+asked again, never skipped.
 
 ``teach`` talks through two callables, ``say`` (a line out) and ``ask`` (a line in), so a
 person at a terminal and a test script drive it alike.
@@ -51,7 +52,7 @@ def parse_slot(text: str) -> Slot | None:
     return Slot(found[1], start, end)
 
 
-_TOTAL = 5
+_TOTAL = 6
 
 
 def _title(number: int, what: str) -> str:
@@ -61,8 +62,9 @@ def _title(number: int, what: str) -> str:
 async def teach(
     name: str, site: str, context: BrowserContext, page: Page, *, say: Say, ask: Ask
 ) -> Recording:
-    """Lead the operator through logging in, a day's free rooms, a booking, «my bookings»
-    and cancelling it; return what was recorded."""
+    """Lead the operator through logging in, a day's free rooms, a booking, the site's
+    refusal of the same booking again, «my bookings» and cancelling it; return what was
+    recorded."""
     recorder = Recorder(context)
     await recorder.attach()
     steps: list[Step] = []
@@ -139,9 +141,20 @@ async def teach(
             "end": f"{slot.end:%H:%M}",
         },  # fmt: skip
     )
+
+    def refused() -> str | None:
+        return None if recorder.sent else "Не видно, что бронь отправлена на сайт ещё раз."
+
+    await step(
+        "refused",
+        _title(4, "отказ") + f" Забронируйте ту же аудиторию {slot.room} на то же время ещё "
+        "раз, чтобы бот увидел, как сайт отказывает. Когда сайт откажет, нажмите Enter.",
+        refused,
+        {"room": slot.room},
+    )
     await step(
         "my_bookings",
-        _title(4, "мои брони") + " Откройте страницу со своими бронями и нажмите Enter.",
+        _title(5, "мои брони") + " Откройте страницу со своими бронями и нажмите Enter.",
         lambda: None,
         {},
     )
@@ -153,7 +166,7 @@ async def teach(
 
     await step(
         "cancel",
-        _title(5, "отмена") + f" Отмените эту бронь (аудитория {slot.room}) на сайте и "
+        _title(6, "отмена") + f" Отмените эту бронь (аудитория {slot.room}) на сайте и "
         "нажмите Enter.",
         cancelled,
         {"room": slot.room},

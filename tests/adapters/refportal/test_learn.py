@@ -13,6 +13,7 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from datetime import time
 from pathlib import Path
 
@@ -25,27 +26,34 @@ from adapters.profile import ProfileSystem, parse_site_profile
 from adapters.profile.finding import candidate
 from adapters.profile.learn import Recording
 from adapters.profile.learn.draft import (
+    DraftError,
     draft_book,
     draft_booking_page,
     draft_cancel,
     draft_login,
     draft_my_bookings,
+    draft_parts,
+    draft_profile,
 )
 from core.booking import Room
 from core.browser import BrowserPool
 from portal.server import RunningPortal
-from tests.adapters.refportal.helpers import FRIDAY, active_bookings
+from tests.adapters.contract import BookingSystemContract
+from tests.adapters.refportal.helpers import FAST, FRIDAY, active_bookings, reset
+from tests.adapters.refportal.test_contract import RefPortalHarness
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 CLUBMAN = Path(sys.executable).with_name("clubman")
 PASSWORD = "club-demo"
 PROFILE = Path(__file__).parents[3] / "profiles" / "refportal.yaml"
+PARTS = ("login", "catalogue", "rules", "availability", "book", "booking_page", "my_bookings",
+         "cancel")  # fmt: skip
 CHROMIUM = os.environ.get("BROWSER__EXECUTABLE", "/usr/bin/chromium")
 
 
-@pytest_asyncio.fixture(loop_scope="session")
-async def chromium(tmp_path: Path) -> AsyncIterator[str]:
+@pytest_asyncio.fixture(loop_scope="session", scope="module")
+async def chromium() -> AsyncIterator[str]:
     """A Chromium the operator «already runs», with its DevTools endpoint."""
     profile = tempfile.mkdtemp(prefix="clubman-learn-")
     proc = subprocess.Popen(
@@ -111,13 +119,21 @@ async def _free_room(portal: RunningPortal) -> str:
     return next(str(n) for n in range(201, 211) if str(n) not in taken)
 
 
-async def test_a_demonstration_over_cdp_is_recorded_without_secrets(
-    fresh_portal: RunningPortal, chromium: str, tmp_path: Path
-) -> None:
-    room = await _free_room(fresh_portal)
-    env = os.environ | {"DATA_DIR": str(tmp_path / "data"), "BROWSER__EXECUTABLE": CHROMIUM}
+@dataclass(frozen=True)
+class Demonstration:
+    recording: Recording
+    out: Path  # what clubman learn wrote
+    room: str  # the room the operator booked (and cancelled)
+    cookies: list[str]  # the operator's browser's cookie values at the end
+
+
+async def demonstrate(portal: RunningPortal, chromium: str, work: Path) -> Demonstration:
+    """Play the operator through ``clubman learn`` on the reference portal (with a step
+    done wrong twice: Enter before logging in, a date not understood)."""
+    room = await _free_room(portal)
+    env = os.environ | {"DATA_DIR": str(work / "data"), "BROWSER__EXECUTABLE": CHROMIUM}
     proc = await asyncio.create_subprocess_exec(
-        str(CLUBMAN), "learn", fresh_portal.url, "--name", "ref", "--out", str(tmp_path / "out"),
+        str(CLUBMAN), "learn", portal.url, "--name", "ref", "--out", str(work / "out"),
         "--cdp", chromium,
         stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, env=env,
     )  # fmt: skip
@@ -126,30 +142,30 @@ async def test_a_demonstration_over_cdp_is_recorded_without_secrets(
         browser = await playwright.chromium.connect_over_cdp(chromium)
         page: Page = browser.contexts[0].pages[0]
         try:
-            await learner.prompt("Шаг 1 из 5")  # attached: the site is open
-            await page.wait_for_url(re.compile(re.escape(fresh_portal.url)))
-            await page.goto(f"{fresh_portal.url}/login")
+            await learner.prompt("Шаг 1 из 6")  # attached: the site is open
+            await page.wait_for_url(re.compile(re.escape(portal.url)))
+            await page.goto(f"{portal.url}/login")
             await learner.answer()  # Enter too early: nothing typed yet
             assert "Не видно, что вы ввели пароль" in await learner.prompt("Не видно")
-            await learner.prompt("Шаг 1 из 5")
+            await learner.prompt("Шаг 1 из 6")
             await page.get_by_label("Имя пользователя").fill("club")
             await page.get_by_label("Пароль").fill(PASSWORD)
             await page.get_by_role("button", name="Войти").click()
             await page.wait_for_load_state()
             await learner.answer()
 
-            await learner.prompt("Шаг 2 из 5")
-            await page.goto(f"{fresh_portal.url}/rooms?building=main&date={FRIDAY.isoformat()}")
+            await learner.prompt("Шаг 2 из 6")
+            await page.goto(f"{portal.url}/rooms?building=main&date={FRIDAY.isoformat()}")
             await learner.answer("не дата")
             await learner.prompt("Не понял дату")
-            await learner.prompt("Шаг 2 из 5")
+            await learner.prompt("Шаг 2 из 6")
             await learner.answer(f"{FRIDAY:%d.%m.%Y}")
 
-            await learner.prompt("Шаг 3 из 5")
+            await learner.prompt("Шаг 3 из 6")
             await learner.answer(f"{room} 18:00-19:00")
             await learner.prompt(f"Забронируйте аудиторию {room}")
             await page.goto(
-                f"{fresh_portal.url}/book?room=main-{room}&date={FRIDAY.isoformat()}"
+                f"{portal.url}/book?room=main-{room}&date={FRIDAY.isoformat()}"
                 "&start=18:00&end=18:30"
             )
             await page.get_by_label("Окончание").select_option("19:00")
@@ -158,11 +174,22 @@ async def test_a_demonstration_over_cdp_is_recorded_without_secrets(
             await page.wait_for_url(re.compile(r"/booking/\d+$"))
             await learner.answer()
 
-            await learner.prompt("Шаг 4 из 5")
-            await page.goto(f"{fresh_portal.url}/my")
+            await learner.prompt("Шаг 4 из 6")
+            await page.goto(  # the same form again: the site refuses the taken slot
+                f"{portal.url}/book?room=main-{room}&date={FRIDAY.isoformat()}"
+                "&start=18:00&end=18:30"
+            )
+            await page.get_by_label("Окончание").select_option("19:00")
+            await page.get_by_label("Цель бронирования").fill("Шахматы")
+            await page.get_by_role("button", name="Забронировать").click()
+            await page.get_by_role("alert").wait_for()
             await learner.answer()
 
-            await learner.prompt("Шаг 5 из 5")
+            await learner.prompt("Шаг 5 из 6")
+            await page.goto(f"{portal.url}/my")
+            await learner.answer()
+
+            await learner.prompt("Шаг 6 из 6")
             page.once("dialog", lambda dialog: asyncio.ensure_future(dialog.accept()))
             row = page.get_by_role("row").filter(has_text="Шахматы")
             await row.get_by_role("button", name="Отменить").click()
@@ -174,11 +201,19 @@ async def test_a_demonstration_over_cdp_is_recorded_without_secrets(
             if proc.returncode is None:
                 proc.kill()
             await browser.close()
+    written = (work / "out" / "ref.recording.json").read_text(encoding="utf-8")
+    return Demonstration(Recording.model_validate_json(written), work / "out", room, cookies)
 
+
+async def test_a_demonstration_over_cdp_is_recorded_without_secrets(
+    fresh_portal: RunningPortal, chromium: str, tmp_path: Path
+) -> None:
+    shown = await demonstrate(fresh_portal, chromium, tmp_path)
+    recording, room, cookies = shown.recording, shown.room, shown.cookies
     assert await active_bookings(fresh_portal.url, purpose="Шахматы") == []  # cancelled
-    written = tmp_path / "out" / "ref.recording.json"
-    recording = Recording.model_validate_json(written.read_text(encoding="utf-8"))
-    assert [s.name for s in recording.steps] == ["login", "day", "book", "my_bookings", "cancel"]
+    assert [s.name for s in recording.steps] == [
+        "login", "day", "book", "refused", "my_bookings", "cancel"
+    ]  # fmt: skip
 
     login = recording.steps[0]
     fills = [a for a in login.actions if a.kind == "fill"]
@@ -200,7 +235,7 @@ async def test_a_demonstration_over_cdp_is_recorded_without_secrets(
     assert len(sent) == 1 and sent[0].url.endswith("/book")
     assert sent[0].form["purpose"] == "Шахматы" and sent[0].form["end"] == "19:00"
     assert "Забронировать" in book.snapshot or "Бронь" in book.snapshot
-    cancel = recording.steps[4]
+    cancel = recording.steps[5]
     assert cancel.requests and cancel.requests[0].method == "POST"
 
     # Every recorded click's first candidate finds its element again on the live site.
@@ -252,7 +287,6 @@ async def test_a_demonstration_over_cdp_is_recorded_without_secrets(
         "time": {"column": "Время", "format": "span"},
         "purpose": {"column": "Цель"},
     }
-    parts = yaml.safe_load((tmp_path / "out" / "ref.parts.yaml").read_text(encoding="utf-8"))
     assert draft_booking_page(recording) == {
         "url": "/booking/{number}",
         "building": {"term": "Корпус"},
@@ -261,13 +295,16 @@ async def test_a_demonstration_over_cdp_is_recorded_without_secrets(
         "time": {"term": "Время", "format": "span"},
         "purpose": {"term": "Цель"},
     }
-    assert parts == {
+    written = (tmp_path / "out" / "ref.yaml").read_text(encoding="utf-8")
+    assert written == draft_profile(recording)  # what clubman learn wrote beside it
+    parts = {
         "login": draft_login(recording),
         "book": drafted,
         "booking_page": draft_booking_page(recording),
         "my_bookings": draft_my_bookings(recording),
         "cancel": draft_cancel(recording),
-    }  # what clubman learn wrote beside the recording
+    }
+    assert {k: v for k, v in yaml.safe_load(written).items() if k in parts} == parts
     reference |= parts
     loaded = parse_site_profile(yaml.safe_dump(reference, allow_unicode=True), "drafted.yaml")
     other = next(n for n in range(201, 211) if str(n) != room)
@@ -295,6 +332,16 @@ async def test_a_demonstration_over_cdp_is_recorded_without_secrets(
         await session.close()
     assert await active_bookings(fresh_portal.url, purpose="learned #l1") == []
 
+    # A demonstration without the refusal drafts every part but «book», and says why.
+    partial = recording.model_copy(
+        update={"steps": tuple(s for s in recording.steps if s.name != "refused")}
+    )
+    with pytest.raises(DraftError, match="как сайт отказывает"):
+        draft_profile(partial)
+    notes = draft_parts(partial)
+    assert "# book: не составлен — Не видно, как сайт отказывает" in notes
+    assert set(yaml.safe_load(notes)) == {"name", *PARTS} - {"book"}
+
     # No secret in anything the learner wrote.
     text = "\n".join(p.read_text(encoding="utf-8") for p in (tmp_path / "out").iterdir())
     assert PASSWORD not in text
@@ -308,3 +355,26 @@ async def test_a_demonstration_over_cdp_is_recorded_without_secrets(
         if re.search("csrf|token", key, re.IGNORECASE)
     }
     assert tokens and set(tokens.values()) == {"***"}  # the forms' tokens, hidden
+
+
+@pytest_asyncio.fixture(loop_scope="session", scope="module")
+async def learned(portal: RunningPortal, chromium: str) -> str:
+    """The whole profile drafted from one demonstration, with no edit by hand."""
+    await reset(portal.url)
+    work = Path(tempfile.mkdtemp(prefix="clubman-learned-"))
+    shown = await demonstrate(portal, chromium, work)
+    return draft_profile(shown.recording)
+
+
+class TestLearnedProfileContract(BookingSystemContract):
+    """The contract suite, unchanged, on the profile ``clubman learn`` drafted from the
+    demonstration alone (no LLM: none is configured)."""
+
+    @pytest_asyncio.fixture(loop_scope="session")
+    async def site(
+        self, learned: str, fresh_portal: RunningPortal, pool: BrowserPool
+    ) -> RefPortalHarness:
+        harness = RefPortalHarness(fresh_portal, pool)
+        loaded = parse_site_profile(learned, "learned.yaml")
+        harness.system = ProfileSystem(fresh_portal.url, loaded, retry=FAST)
+        return harness
