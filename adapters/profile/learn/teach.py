@@ -1,7 +1,7 @@
 """The demonstration, step by step: each step's prompt, what the operator is asked to
 name, and the check that the step really happened (a password typed, a booking sent, the
-same booking sent again and refused, a cancel sent or confirmed); a step that did not is
-asked again, never skipped.
+same booking sent again and refused, a cancel sent or confirmed, the window still open);
+a step that did not is asked again, never skipped.
 
 ``teach`` talks through two callables, ``say`` (a line out) and ``ask`` (a line in), so a
 person at a terminal and a test script drive it alike.
@@ -9,12 +9,14 @@ person at a terminal and a test script drive it alike.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import date, time
 
 from playwright.async_api import BrowserContext, Page
+from playwright.async_api import Error as PlaywrightError
 
 from adapters.profile.learn.recorder import Recorder
 from adapters.profile.learn.recording import Recording, Step, StepName
@@ -77,6 +79,25 @@ async def teach(
             )
         return answer.strip()
 
+    async def window() -> bool:
+        """False when the operator closed the window: the site is opened again (in a
+        window still open, else a new one) and the step is to be shown again."""
+        nonlocal page
+        if not page.is_closed():
+            # A round trip: a close made by another client (the operator's) is heard by
+            # then; a page mid-navigation fails it too, and is still open.
+            with contextlib.suppress(PlaywrightError):
+                await page.evaluate("1")
+            if not page.is_closed():
+                return True
+        still = [p for p in context.pages if not p.is_closed()]
+        page = still[-1] if still else await context.new_page()
+        if not still:
+            await page.goto(site)
+        say("Окно браузера закрыто: сайт открыт снова. Повторите шаг.")
+        recorder.begin()
+        return False
+
     async def step(
         name: StepName, prompt: str, done: Callable[[], str | None], answers: dict[str, str]
     ) -> None:
@@ -84,6 +105,8 @@ async def teach(
         recorder.begin()
         while True:
             await line(prompt)
+            if not await window():
+                continue
             missing = done()
             if missing is None:
                 steps.append(await recorder.end(name, page, answers))
@@ -110,6 +133,8 @@ async def teach(
             _title(2, "свободные аудитории") + " Откройте страницу, где видна занятость "
             "аудиторий одного корпуса на один день. Напишите этот день (ДД.ММ.ГГГГ) и Enter."
         )
+        if not await window():
+            continue
         day = parse_date(written, "dmy")
         if day is None:
             say("Не понял дату: напишите её как 27.11.2026.")

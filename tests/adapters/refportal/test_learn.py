@@ -186,6 +186,12 @@ async def demonstrate(portal: RunningPortal, chromium: str, work: Path) -> Demon
             await learner.answer()
 
             await learner.prompt("Шаг 5 из 6")
+            spare = await browser.contexts[0].new_page()  # another tab keeps the login
+            await page.close()  # the operator closes the window mid-step
+            await learner.answer()
+            await learner.prompt("Окно браузера закрыто: сайт открыт снова. Повторите шаг.")
+            await learner.prompt("Шаг 5 из 6")
+            page = spare
             await page.goto(f"{portal.url}/my")
             await learner.answer()
 
