@@ -1,0 +1,94 @@
+"""What the operator named in a demonstration, and where the site wrote it: a value written
+in any of the formats profiles know becomes its template slot («2026-11-27» →
+``{date|iso}``); the booking's number and the building's code as the pages showed them."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from datetime import date, time
+from typing import Any
+from urllib.parse import parse_qsl, urlsplit
+
+from adapters.profile.learn.recording import Recording
+from adapters.profile.parts import Locator
+from adapters.profile.template import DATE_FORMATS, TIME_FORMATS
+from core.errors import ClubError
+
+__all__ = [
+    "DraftError",
+    "named",
+    "booking_number",
+    "building_code",
+    "locators",
+    "relative",
+    "templated",
+]
+
+
+class DraftError(ClubError):
+    """The demonstration lacks what a part needs (the step is to be shown again)."""
+
+
+def named(answers: Mapping[str, str], building: str | None) -> list[tuple[str, str]]:
+    """(written value, template slot) for every way the named values may be written,
+    the longest first (so «2026-11-27» is taken before a «27» inside it)."""
+    found: list[tuple[str, str]] = []
+    if "date" in answers:
+        day = date.fromisoformat(answers["date"])
+        found += [(write(day), f"{{date|{fmt}}}") for fmt, write in DATE_FORMATS.items()]
+    for name in ("start", "end"):
+        if name in answers:
+            clock = time.fromisoformat(answers[name])
+            found += [(write(clock), f"{{{name}|{fmt}}}") for fmt, write in TIME_FORMATS.items()]
+    if building:
+        found.append((building, "{building}"))
+    if "room" in answers:
+        found.append((answers["room"], "{room}"))
+    unique = {written: slot for written, slot in reversed(found) if written}
+    return sorted(unique.items(), key=lambda pair: -len(pair[0]))
+
+
+def templated(text: str, answers: Mapping[str, str], *, building: str | None = None) -> str:
+    """``text`` with every named value written as its template slot (braces doubled)."""
+    writings = named(answers, building)
+    if not writings:
+        return text.replace("{", "{{").replace("}", "}}")
+    pattern = re.compile("|".join(re.escape(written) for written, _ in writings))
+    slots = dict(writings)
+    out, at = [], 0
+    for found in pattern.finditer(text):
+        out.append(text[at : found.start()].replace("{", "{{").replace("}", "}}"))
+        out.append(slots[found.group()])
+        at = found.end()
+    out.append(text[at:].replace("{", "{{").replace("}", "}}"))
+    return "".join(out)
+
+
+def relative(url: str) -> str:
+    parts = urlsplit(url)
+    return parts.path + (f"?{parts.query}" if parts.query else "")
+
+
+def locators(candidates: tuple[Locator, ...]) -> list[dict[str, Any]]:
+    return [c.model_dump(exclude_defaults=True) for c in candidates]
+
+
+def building_code(recording: Recording, answers: Mapping[str, str]) -> str | None:
+    """The building's code as the day's page has it in its address: the one query value
+    there that is not the day (None when it is not that plain)."""
+    day = recording.step("day")
+    if day is None:
+        return None
+    written = {w for w, slot in named(answers, None) if slot.startswith("{date")}
+    others = [v for _, v in parse_qsl(urlsplit(day.url).query) if v not in written]
+    return others[0] if len(others) == 1 else None
+
+
+def booking_number(recording: Recording) -> str:
+    step = recording.step("book")
+    reached = [a for a in step.actions if a.kind == "navigate"] if step else []
+    numbers = re.findall(r"\d+", urlsplit(reached[-1].url).path) if reached else []
+    if not numbers:
+        raise DraftError("Номер брони не виден в её адресе: покажите бронь ещё раз")
+    return numbers[-1]
