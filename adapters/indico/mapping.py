@@ -31,7 +31,15 @@ from core.booking.errors import (
     SessionExpired,
     SlotTaken,
 )
-from core.booking.models import Booking, Building, Catalogue, Interval, Room, Rules
+from core.booking.models import (
+    Booking,
+    Building,
+    Catalogue,
+    Interval,
+    Room,
+    Rules,
+    merge_intervals,
+)
 from core.errors import PortalError
 
 __all__ = [
@@ -42,7 +50,6 @@ __all__ = [
     "busy_intervals",
     "catalogue",
     "horizon",
-    "merge",
     "port_error",
     "room",
     "rules",
@@ -153,16 +160,6 @@ def _clip(start: datetime, end: datetime, day_start: datetime) -> Interval | Non
     return (lo.time(), hi.time()) if lo < hi else None
 
 
-def merge(intervals: Iterable[Interval]) -> list[Interval]:
-    out: list[Interval] = []
-    for start, end in sorted(intervals):
-        if out and start <= out[-1][1]:
-            out[-1] = (out[-1][0], max(out[-1][1], end))
-        else:
-            out.append((start, end))
-    return out
-
-
 def busy_intervals(
     found: im.RoomAvailability, mine: set[int]
 ) -> tuple[list[Interval], list[Interval]]:
@@ -178,7 +175,7 @@ def busy_intervals(
         busy.append(clipped)
         if item.reservation_id is not None and item.reservation_id in mine:
             own.append(clipped)
-    return merge(busy), merge(own)
+    return merge_intervals(busy), merge_intervals(own)
 
 
 def booking(found: im.Booking, rooms: Mapping[int, im.Room]) -> Booking:

@@ -24,7 +24,6 @@ from adapters.profile.reading import (
     as_int,
     as_span,
     holds,
-    merge_spans,
     probes_of,
     read_items,
     read_table,
@@ -40,6 +39,7 @@ from core.booking.models import (
     Room,
     RoomAvailability,
     Rules,
+    merge_intervals,
 )
 from core.browser.retry import Bounced, Transient
 from core.browser.summary import summarize
@@ -253,7 +253,9 @@ def _rooms(
             floor=as_int(value(picks.floor, header)) if picks.floor else None,
             capacity=as_int(value(picks.capacity, header)) if picks.capacity else None,
         )
-        result.append(RoomAvailability(room=room, busy=merge_spans(busy), mine=merge_spans(mine)))
+        result.append(
+            RoomAvailability(room=room, busy=merge_intervals(busy), mine=merge_intervals(mine))
+        )
     return result, opens, closes, unreadable
 
 

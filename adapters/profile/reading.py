@@ -18,7 +18,6 @@ from playwright.async_api import Locator, Page
 
 from adapters.profile.parts import Cond, Pick
 from adapters.profile.template import DATE_FORMATS, parse_date, parse_time
-from core.booking.models import Interval
 
 __all__ = [
     "DESCRIBE_JS",
@@ -31,7 +30,6 @@ __all__ = [
     "first_group",
     "groups_of",
     "holds",
-    "merge_spans",
     "probes_of",
     "read_items",
     "read_table",
@@ -309,14 +307,3 @@ def as_span(pick: Pick, text: str) -> tuple[time, time | None] | None:
         return None
     start = parse_time(text, pick.format if pick.format != "text" else "hhmm")
     return (start, None) if start is not None else None
-
-
-def merge_spans(spans: list[Interval]) -> list[Interval]:
-    """Overlapping or touching spans as one, in order."""
-    merged: list[Interval] = []
-    for start, end in sorted(spans):
-        if merged and start <= merged[-1][1]:
-            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
-        else:
-            merged.append((start, end))
-    return merged

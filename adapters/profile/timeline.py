@@ -13,9 +13,9 @@ from playwright.async_api import Page
 
 from adapters.profile.model import Timeline
 from adapters.profile.navigate import Navigator
-from adapters.profile.reading import DESCRIBE_JS, Item, as_int, merge_spans, probes_of, value
+from adapters.profile.reading import DESCRIBE_JS, Item, as_int, probes_of, value
 from adapters.profile.template import parse_time
-from core.booking.models import Availability, Interval, Room, RoomAvailability
+from core.booking.models import Availability, Interval, Room, RoomAvailability, merge_intervals
 
 __all__ = ["read_timeline"]
 
@@ -143,7 +143,9 @@ async def read_timeline(
             floor=as_int(value(picks.floor, item)) if picks.floor else None,
             capacity=as_int(value(picks.capacity, item)) if picks.capacity else None,
         )
-        rooms.append(RoomAvailability(room=room, busy=merge_spans(busy), mine=merge_spans(mine)))
+        rooms.append(
+            RoomAvailability(room=room, busy=merge_intervals(busy), mine=merge_intervals(mine))
+        )
     return Availability(
         building=building,
         building_name=name,

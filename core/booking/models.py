@@ -4,7 +4,7 @@ availability, bookings and what a page shows. Values only; no site knows about t
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import date, datetime, time
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -20,10 +20,23 @@ __all__ = [
     "Room",
     "RoomAvailability",
     "Rules",
+    "merge_intervals",
 ]
 
 Interval = tuple[time, time]
 _LEADING_DIGITS = re.compile(r"\d+")
+
+
+def merge_intervals(intervals: Iterable[Interval]) -> list[Interval]:
+    """Overlapping or touching intervals as one, in order (how a day's busy times are
+    kept: ``RoomAvailability.busy``)."""
+    merged: list[Interval] = []
+    for start, end in sorted(intervals):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        else:
+            merged.append((start, end))
+    return merged
 
 
 class _Frozen(BaseModel):

@@ -11,7 +11,7 @@ from playwright.async_api import Page
 
 from adapters.refportal.pages.base import LOGIN_PATH, land, path_of
 from core.booking.errors import BookingRejected, UnexpectedPage
-from core.booking.models import Availability, Interval, Room, RoomAvailability
+from core.booking.models import Availability, Interval, Room, RoomAvailability, merge_intervals
 from core.browser.retry import Bounced, Transient
 from core.browser.summary import summarize
 
@@ -130,16 +130,6 @@ def _hhmm(text: str) -> time:
     return datetime.strptime(text, "%H:%M").time()
 
 
-def _merge(spans: list[Interval]) -> list[Interval]:
-    merged: list[Interval] = []
-    for start, end in sorted(spans):
-        if merged and start <= merged[-1][1]:
-            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
-        else:
-            merged.append((start, end))
-    return merged
-
-
 def parse_grid(rows: list[dict[str, Any]], *, building: str, name: str, day: date) -> Availability:
     """The rows read by ``_READ_GRID`` as a ``Availability`` (busy spans merged)."""
     result: list[RoomAvailability] = []
@@ -170,7 +160,9 @@ def parse_grid(rows: list[dict[str, Any]], *, building: str, name: str, day: dat
             busy.append((start, end))
             if "ваша бронь" in f"{cell.get('title', '')} {cell.get('text', '')}":
                 mine.append((start, end))
-        result.append(RoomAvailability(room=room, busy=_merge(busy), mine=_merge(mine)))
+        result.append(
+            RoomAvailability(room=room, busy=merge_intervals(busy), mine=merge_intervals(mine))
+        )
     if opens > closes:
         opens, closes = time(8, 0), time(22, 0)
     return Availability(
