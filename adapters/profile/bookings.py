@@ -101,7 +101,7 @@ class MyList:
 
     def _rows(self) -> list[tuple[int, Item, list[Item]]]:
         if self._items is not None:
-            return [(index, item, [item, item]) for index, item in enumerate(self._items)]
+            return [(index, item, [item]) for index, item in enumerate(self._items)]
         table = self._table
         if table is None or not table.grid:
             return []

@@ -21,12 +21,12 @@ from adapters.profile.reading import (
     Item,
     Table,
     as_date,
-    as_int,
     as_span,
     holds,
     probes_of,
     read_items,
     read_table,
+    room_of,
     value,
 )
 from adapters.profile.timeline import read_timeline
@@ -246,13 +246,7 @@ def _rooms(
         if not readable:
             continue  # a line with no time in it (a floor's heading) is not a room
         site_id = _room_id(picks.id, header, line, [slot.cell for slot in slots])
-        room = Room(
-            id=site_id or f"{building}-{number}",
-            building=building,
-            number=number,
-            floor=as_int(value(picks.floor, header)) if picks.floor else None,
-            capacity=as_int(value(picks.capacity, header)) if picks.capacity else None,
-        )
+        room = room_of(picks, header, building=building, number=number, site_id=site_id)
         result.append(
             RoomAvailability(room=room, busy=merge_intervals(busy), mine=merge_intervals(mine))
         )

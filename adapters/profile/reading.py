@@ -16,8 +16,10 @@ from typing import Any
 
 from playwright.async_api import Locator, Page
 
+from adapters.profile.model import RoomPicks
 from adapters.profile.parts import Cond, Pick
 from adapters.profile.template import DATE_FORMATS, parse_date, parse_time
+from core.booking.models import Room
 
 __all__ = [
     "DESCRIBE_JS",
@@ -34,6 +36,7 @@ __all__ = [
     "read_items",
     "read_table",
     "read_terms",
+    "room_of",
     "value",
 ]
 
@@ -307,3 +310,15 @@ def as_span(pick: Pick, text: str) -> tuple[time, time | None] | None:
         return None
     start = parse_time(text, pick.format if pick.format != "text" else "hhmm")
     return (start, None) if start is not None else None
+
+
+def room_of(picks: RoomPicks, header: Item, *, building: str, number: str, site_id: str) -> Room:
+    """A room as its header (a grid's header cell, a timeline's line) shows it; without
+    the site's own id, «building-number»."""
+    return Room(
+        id=site_id or f"{building}-{number}",
+        building=building,
+        number=number,
+        floor=as_int(value(picks.floor, header)) if picks.floor else None,
+        capacity=as_int(value(picks.capacity, header)) if picks.capacity else None,
+    )

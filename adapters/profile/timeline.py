@@ -13,9 +13,9 @@ from playwright.async_api import Page
 
 from adapters.profile.model import Timeline
 from adapters.profile.navigate import Navigator
-from adapters.profile.reading import DESCRIBE_JS, Item, as_int, probes_of, value
+from adapters.profile.reading import DESCRIBE_JS, Item, probes_of, room_of, value
 from adapters.profile.template import parse_time
-from core.booking.models import Availability, Interval, Room, RoomAvailability, merge_intervals
+from core.booking.models import Availability, Interval, RoomAvailability, merge_intervals
 
 __all__ = ["read_timeline"]
 
@@ -136,13 +136,8 @@ async def read_timeline(
                 busy.append((start, end))
                 if bar["mine"]:
                     mine.append((start, end))
-        room = Room(
-            id=(value(picks.id, item) if picks.id else "") or f"{building}-{number}",
-            building=building,
-            number=number,
-            floor=as_int(value(picks.floor, item)) if picks.floor else None,
-            capacity=as_int(value(picks.capacity, item)) if picks.capacity else None,
-        )
+        site_id = value(picks.id, item) if picks.id else ""
+        room = room_of(picks, item, building=building, number=number, site_id=site_id)
         rooms.append(
             RoomAvailability(room=room, busy=merge_intervals(busy), mine=merge_intervals(mine))
         )

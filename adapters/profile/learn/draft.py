@@ -103,20 +103,21 @@ def draft_book(recording: Recording) -> dict[str, Any]:
             "Не видно поля цели брони: впишите цель в её поле (только в него) и покажите бронь "
             "снова"
         )
-    path = urlsplit(_after(step).url).path
+    after, submit = _after(step), _submit(step)
+    path = urlsplit(after.url).path
     numbers = list(re.finditer(r"\d+", path))
     if not numbers:
         raise DraftError("Адрес брони без номера: черновик не знает, как её найти")
     last = numbers[-1]
     booked = "^" + re.escape(path[: last.start()]) + r"(\d+)" + re.escape(path[last.end() :]) + "$"
     opened = next((a for a in step.actions if a.kind == "navigate"), None)
-    if opened is None or opened is _after(step):
+    if opened is None or opened is after:
         raise DraftError("Не видно страницы с формой брони: покажите бронь ещё раз")
     return {
         "open": {"url": templated(relative(opened.url), answers, building=building)},
-        "form": _submit(step),
+        "form": submit,
         "fields": fields,
-        "submit": _submit(step),
+        "submit": submit,
         "booked": booked,
         "outcome": _outcome(recording),
     }

@@ -1,0 +1,104 @@
+"""``clubman site check|show|schema`` and ``clubman learn``: the commands about site
+profiles, registered on the command line's app by ``register_site_commands``."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+from typing import Annotated, NoReturn
+
+import typer
+
+from core.errors import ClubError
+from core.settings import Settings
+
+__all__ = ["register_site_commands"]
+
+_PROFILE = Annotated[Path, typer.Argument(help="The site profile (profiles/*.yaml)")]
+_CDP_HELP = "Attach to a Chromium run with --remote-debugging-port (its address)"
+
+
+def register_site_commands(
+    app: typer.Typer,
+    *,
+    load: Callable[[], Settings],
+    fail: Callable[[ClubError], NoReturn],
+) -> None:
+    """Add the site commands to ``app``; ``load`` builds the settings (with logging) once
+    per command, ``fail`` ends a command with a user's error."""
+    site = typer.Typer(help="Site profiles: check one on the live site, or show what it reads.")
+
+    @site.command("check")
+    def site_check(profile: _PROFILE) -> None:
+        """Try every part of PROFILE on the site: log in, read the catalogue and a day, book at
+        the farthest allowed day, find it in «my bookings» and cancel it. Leaves nothing booked."""
+        from app.site import render_report
+        from app.site import site_check as check
+
+        settings = load()
+        try:
+            report = asyncio.run(check(settings, profile, today=datetime.now(settings.tz).date()))
+        except ClubError as exc:
+            fail(exc)
+        typer.echo(render_report(report), nl=False)
+        if not report.ok:
+            raise typer.Exit(1)
+
+    @site.command("show")
+    def site_show(profile: _PROFILE) -> None:
+        """Print what PROFILE reads from the site (buildings, rooms, rules); books nothing."""
+        from app.site import render_report
+        from app.site import site_show as show
+
+        settings = load()
+        try:
+            report, catalogue = asyncio.run(show(settings, profile))
+        except ClubError as exc:
+            fail(exc)
+        typer.echo(render_report(report, catalogue), nl=False)
+        if not report.ok:
+            raise typer.Exit(1)
+
+    @site.command("schema")
+    def site_schema(
+        output: Annotated[
+            Path | None, typer.Option(help="Write it here instead of printing it")
+        ] = None,
+    ) -> None:
+        """The JSON Schema of a site profile, for editors (profiles/site-profile.schema.json)."""
+        from adapters.profile.model import json_schema
+
+        if output is None:
+            typer.echo(json_schema(), nl=False)
+            return
+        output.write_text(json_schema(), encoding="utf-8")
+        typer.echo(f"wrote {output}")
+
+    @app.command()
+    def learn(
+        url: Annotated[str, typer.Argument(help="The booking site's address")],
+        name: Annotated[str, typer.Option(help="What to call the site (the files' name)")],
+        out: Annotated[Path, typer.Option(help="Where to write the recording")] = Path("profiles"),
+        cdp: Annotated[
+            str | None,
+            typer.Option(
+                help="Attach to a Chromium run with --remote-debugging-port (its address)"
+            ),
+        ] = None,
+    ) -> None:
+        """Show the bot a site once: log in, open a day's free rooms, book one, open «my
+        bookings», cancel it; answer the prompts here. Writes OUT/NAME.recording.json and the
+        profile drafted from it, OUT/NAME.yaml."""
+        from app.learn import learn as run_learn
+
+        settings = load()
+        try:
+            written = asyncio.run(run_learn(settings, url, name=name, out=out, cdp=cdp))
+        except ClubError as exc:
+            fail(exc)
+        for path in written:
+            typer.echo(f"Записано: {path}")
+
+    app.add_typer(site, name="site")
