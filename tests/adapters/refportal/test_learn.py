@@ -7,24 +7,19 @@ that find the element again) and the changes sent — and no password, cookie or
 from __future__ import annotations
 
 import asyncio
-import os
 import re
-import subprocess
-import sys
 import tempfile
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
 from datetime import time
 from pathlib import Path
 
 import pytest
 import pytest_asyncio
 import yaml
-from playwright.async_api import Page, async_playwright
+from playwright.async_api import Browser, Page, async_playwright
 
 from adapters.profile import ProfileSystem, parse_site_profile
 from adapters.profile.finding import candidate
-from adapters.profile.learn import Recording
 from adapters.profile.learn.draft import (
     DraftError,
     draft_book,
@@ -41,72 +36,26 @@ from portal.server import RunningPortal
 from tests.adapters.contract import BookingSystemContract
 from tests.adapters.refportal.helpers import FAST, FRIDAY, active_bookings, reset
 from tests.adapters.refportal.test_contract import RefPortalHarness
+from tests.support.learning import (
+    CHROMIUM,
+    Demonstration,
+    Learner,
+    operators_chromium,
+    run_learn,
+)
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
-CLUBMAN = Path(sys.executable).with_name("clubman")
 PASSWORD = "club-demo"
 PROFILE = Path(__file__).parents[3] / "profiles" / "refportal.yaml"
 PARTS = ("login", "catalogue", "rules", "availability", "book", "booking_page", "my_bookings",
          "cancel")  # fmt: skip
-CHROMIUM = os.environ.get("BROWSER__EXECUTABLE", "/usr/bin/chromium")
 
 
 @pytest_asyncio.fixture(loop_scope="session", scope="module")
 async def chromium() -> AsyncIterator[str]:
-    """A Chromium the operator «already runs», with its DevTools endpoint."""
-    profile = tempfile.mkdtemp(prefix="clubman-learn-")
-    proc = subprocess.Popen(
-        [
-            CHROMIUM,
-            "--headless=new",
-            "--no-sandbox",
-            "--remote-debugging-port=0",
-            f"--user-data-dir={profile}",
-            "about:blank",
-        ],  # fmt: skip
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    assert proc.stderr is not None
-    try:
-        endpoint = ""
-        while not endpoint:
-            line = await asyncio.to_thread(proc.stderr.readline)
-            assert line, "chromium exited before it listened"
-            found = re.search(r"DevTools listening on (ws://\S+)", line)
-            endpoint = found[1] if found else ""
+    async with operators_chromium() as endpoint:
         yield endpoint
-    finally:
-        proc.kill()
-        proc.wait()
-
-
-class Learner:
-    """The ``clubman learn`` process: its prompts read, its questions answered."""
-
-    def __init__(self, proc: asyncio.subprocess.Process) -> None:
-        self.proc = proc
-        self.said: list[str] = []
-
-    async def prompt(self, starts: str) -> str:
-        """Read lines until one starts with ``starts`` (a prompt waiting for an answer)."""
-        assert self.proc.stdout is not None
-        while True:
-            try:
-                raw = await asyncio.wait_for(self.proc.stdout.readline(), 60)
-            except TimeoutError:
-                raise AssertionError(f"no «{starts}» from clubman learn: {self.said}") from None
-            assert raw, "clubman learn ended: " + "\n".join(self.said)
-            line = raw.decode().rstrip("\n")
-            self.said.append(line)
-            if line.startswith(starts):
-                return line
-
-    async def answer(self, text: str = "") -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write((text + "\n").encode())
-        await self.proc.stdin.drain()
 
 
 async def _free_room(portal: RunningPortal) -> str:
@@ -119,96 +68,70 @@ async def _free_room(portal: RunningPortal) -> str:
     return next(str(n) for n in range(201, 211) if str(n) not in taken)
 
 
-@dataclass(frozen=True)
-class Demonstration:
-    recording: Recording
-    out: Path  # what clubman learn wrote
-    room: str  # the room the operator booked (and cancelled)
-    cookies: list[str]  # the operator's browser's cookie values at the end
-
-
 async def demonstrate(portal: RunningPortal, chromium: str, work: Path) -> Demonstration:
     """Play the operator through ``clubman learn`` on the reference portal (with a step
     done wrong twice: Enter before logging in, a date not understood)."""
     room = await _free_room(portal)
-    env = os.environ | {"DATA_DIR": str(work / "data"), "BROWSER__EXECUTABLE": CHROMIUM}
-    proc = await asyncio.create_subprocess_exec(
-        str(CLUBMAN), "learn", portal.url, "--name", "ref", "--out", str(work / "out"),
-        "--cdp", chromium,
-        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, env=env,
-    )  # fmt: skip
-    learner = Learner(proc)
-    async with async_playwright() as playwright:
-        browser = await playwright.chromium.connect_over_cdp(chromium)
-        page: Page = browser.contexts[0].pages[0]
-        try:
-            await learner.prompt("Шаг 1 из 6")  # attached: the site is open
-            await page.wait_for_url(re.compile(re.escape(portal.url)))
-            await page.goto(f"{portal.url}/login")
-            await learner.answer()  # Enter too early: nothing typed yet
-            assert "Не видно, что вы ввели пароль" in await learner.prompt("Не видно")
-            await learner.prompt("Шаг 1 из 6")
-            await page.get_by_label("Имя пользователя").fill("club")
-            await page.get_by_label("Пароль").fill(PASSWORD)
-            await page.get_by_role("button", name="Войти").click()
-            await page.wait_for_load_state()
-            await learner.answer()
 
-            await learner.prompt("Шаг 2 из 6")
-            await page.goto(f"{portal.url}/rooms?building=main&date={FRIDAY.isoformat()}")
-            await learner.answer("не дата")
-            await learner.prompt("Не понял дату")
-            await learner.prompt("Шаг 2 из 6")
-            await learner.answer(f"{FRIDAY:%d.%m.%Y}")
+    async def operator(learner: Learner, browser: Browser, page: Page) -> None:
+        await learner.prompt("Шаг 1 из 6")  # attached: the site is open
+        await page.wait_for_url(re.compile(re.escape(portal.url)))
+        await page.goto(f"{portal.url}/login")
+        await learner.answer()  # Enter too early: nothing typed yet
+        assert "Не видно, что вы ввели пароль" in await learner.prompt("Не видно")
+        await learner.prompt("Шаг 1 из 6")
+        await page.get_by_label("Имя пользователя").fill("club")
+        await page.get_by_label("Пароль").fill(PASSWORD)
+        await page.get_by_role("button", name="Войти").click()
+        await page.wait_for_load_state()
+        await learner.answer()
 
-            await learner.prompt("Шаг 3 из 6")
-            await learner.answer(f"{room} 18:00-19:00")
-            await learner.prompt(f"Забронируйте аудиторию {room}")
-            await page.goto(
-                f"{portal.url}/book?room=main-{room}&date={FRIDAY.isoformat()}"
-                "&start=18:00&end=18:30"
-            )
-            await page.get_by_label("Окончание").select_option("19:00")
-            await page.get_by_label("Цель бронирования").fill("Шахматы")
-            await page.get_by_role("button", name="Забронировать").click()
-            await page.wait_for_url(re.compile(r"/booking/\d+$"))
-            await learner.answer()
+        await learner.prompt("Шаг 2 из 6")
+        await page.goto(f"{portal.url}/rooms?building=main&date={FRIDAY.isoformat()}")
+        await learner.answer("не дата")
+        await learner.prompt("Не понял дату")
+        await learner.prompt("Шаг 2 из 6")
+        await learner.answer(f"{FRIDAY:%d.%m.%Y}")
 
-            await learner.prompt("Шаг 4 из 6")
-            await page.goto(  # the same form again: the site refuses the taken slot
-                f"{portal.url}/book?room=main-{room}&date={FRIDAY.isoformat()}"
-                "&start=18:00&end=18:30"
-            )
-            await page.get_by_label("Окончание").select_option("19:00")
-            await page.get_by_label("Цель бронирования").fill("Шахматы")
-            await page.get_by_role("button", name="Забронировать").click()
-            await page.get_by_role("alert").wait_for()
-            await learner.answer()
+        await learner.prompt("Шаг 3 из 6")
+        await learner.answer(f"{room} 18:00-19:00")
+        await learner.prompt(f"Забронируйте аудиторию {room}")
+        await _book(page, portal, room)
+        await page.wait_for_url(re.compile(r"/booking/\d+$"))
+        await learner.answer()
 
-            await learner.prompt("Шаг 5 из 6")
-            spare = await browser.contexts[0].new_page()  # another tab keeps the login
-            await page.close()  # the operator closes the window mid-step
-            await learner.answer()
-            await learner.prompt("Окно браузера закрыто: сайт открыт снова. Повторите шаг.")
-            await learner.prompt("Шаг 5 из 6")
-            page = spare
-            await page.goto(f"{portal.url}/my")
-            await learner.answer()
+        await learner.prompt("Шаг 4 из 6")
+        await _book(page, portal, room)  # the same form again: the site refuses the slot
+        await page.get_by_role("alert").wait_for()
+        await learner.answer()
 
-            await learner.prompt("Шаг 6 из 6")
-            page.once("dialog", lambda dialog: asyncio.ensure_future(dialog.accept()))
-            row = page.get_by_role("row").filter(has_text="Шахматы")
-            await row.get_by_role("button", name="Отменить").click()
-            await page.wait_for_load_state()
-            await learner.answer()
-            assert await asyncio.wait_for(proc.wait(), 60) == 0, learner.said
-            cookies = [c["value"] for c in await browser.contexts[0].cookies()]
-        finally:
-            if proc.returncode is None:
-                proc.kill()
-            await browser.close()
-    written = (work / "out" / "ref.recording.json").read_text(encoding="utf-8")
-    return Demonstration(Recording.model_validate_json(written), work / "out", room, cookies)
+        await learner.prompt("Шаг 5 из 6")
+        spare = await browser.contexts[0].new_page()  # another tab keeps the login
+        await page.close()  # the operator closes the window mid-step
+        await learner.answer()
+        await learner.prompt("Окно браузера закрыто: сайт открыт снова. Повторите шаг.")
+        await learner.prompt("Шаг 5 из 6")
+        page = spare
+        await page.goto(f"{portal.url}/my")
+        await learner.answer()
+
+        await learner.prompt("Шаг 6 из 6")
+        page.once("dialog", lambda dialog: asyncio.ensure_future(dialog.accept()))
+        row = page.get_by_role("row").filter(has_text="Шахматы")
+        await row.get_by_role("button", name="Отменить").click()
+        await page.wait_for_load_state()
+        await learner.answer()
+
+    return await run_learn(portal.url, chromium, work, name="ref", room=room, operator=operator)
+
+
+async def _book(page: Page, portal: RunningPortal, room: str) -> None:
+    await page.goto(
+        f"{portal.url}/book?room=main-{room}&date={FRIDAY.isoformat()}&start=18:00&end=18:30"
+    )
+    await page.get_by_label("Окончание").select_option("19:00")
+    await page.get_by_label("Цель бронирования").fill("Шахматы")
+    await page.get_by_role("button", name="Забронировать").click()
 
 
 async def test_a_demonstration_over_cdp_is_recorded_without_secrets(

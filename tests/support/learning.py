@@ -1,0 +1,136 @@
+"""Playing the operator of ``clubman learn``: a Chromium the operator «already runs» (with
+``--remote-debugging-port``), the ``clubman learn`` process attached to it over CDP and
+answered on stdin/stdout, and the site's pages driven in that same window as a person
+would. Used by the learning tests and ``bench/learn.py``."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from playwright.async_api import Browser, Page, async_playwright
+
+from adapters.profile.learn import Recording
+
+__all__ = ["CHROMIUM", "Demonstration", "Learner", "operators_chromium", "run_learn"]
+
+CLUBMAN = Path(sys.executable).with_name("clubman")
+CHROMIUM = os.environ.get("BROWSER__EXECUTABLE", "/usr/bin/chromium")
+
+
+@asynccontextmanager
+async def operators_chromium() -> AsyncIterator[str]:
+    """A headless Chromium with its DevTools endpoint, as an operator's own would be."""
+    profile = tempfile.mkdtemp(prefix="clubman-learn-")
+    proc = subprocess.Popen(
+        [
+            CHROMIUM,
+            "--headless=new",
+            "--no-sandbox",
+            "--remote-debugging-port=0",
+            f"--user-data-dir={profile}",
+            "about:blank",
+        ],  # fmt: skip
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stderr is not None
+    try:
+        endpoint = ""
+        while not endpoint:
+            line = await asyncio.to_thread(proc.stderr.readline)
+            assert line, "chromium exited before it listened"
+            found = re.search(r"DevTools listening on (ws://\S+)", line)
+            endpoint = found[1] if found else ""
+        yield endpoint
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+class Learner:
+    """The ``clubman learn`` process: its prompts read, its questions answered."""
+
+    def __init__(self, proc: asyncio.subprocess.Process) -> None:
+        self.proc = proc
+        self.said: list[str] = []
+        self.answers = 0  # lines the operator typed (Enter alone counts)
+
+    async def prompt(self, starts: str) -> str:
+        """Read lines until one starts with ``starts`` (a prompt waiting for an answer)."""
+        assert self.proc.stdout is not None
+        while True:
+            try:
+                raw = await asyncio.wait_for(self.proc.stdout.readline(), 60)
+            except TimeoutError:
+                raise AssertionError(f"no «{starts}» from clubman learn: {self.said}") from None
+            assert raw, "clubman learn ended: " + "\n".join(self.said)
+            line = raw.decode().rstrip("\n")
+            self.said.append(line)
+            if line.startswith(starts):
+                return line
+
+    async def answer(self, text: str = "") -> None:
+        assert self.proc.stdin is not None
+        self.answers += 1
+        self.proc.stdin.write((text + "\n").encode())
+        await self.proc.stdin.drain()
+
+    async def finished(self) -> int:
+        """The exit status, the rest of what was said read."""
+        assert self.proc.stdout is not None
+        rest = await asyncio.wait_for(self.proc.stdout.read(), 120)
+        self.said += rest.decode().splitlines()
+        return await asyncio.wait_for(self.proc.wait(), 60)
+
+
+@dataclass(frozen=True)
+class Demonstration:
+    recording: Recording
+    out: Path  # what clubman learn wrote
+    room: str  # the room the operator booked (and cancelled)
+    cookies: list[str]  # the operator's browser's cookie values at the end
+    said: list[str]  # every line clubman learn printed
+    answers: int  # lines the operator typed
+
+
+Operator = Callable[[Learner, Browser, Page], Awaitable[None]]
+
+
+async def run_learn(
+    site: str, chromium: str, work: Path, *, name: str, room: str, operator: Operator,
+    args: tuple[str, ...] = (),
+) -> Demonstration:  # fmt: skip
+    """Run ``clubman learn`` against ``site`` and let ``operator`` play the person (it
+    returns once it answered the last prompt)."""
+    env = os.environ | {"DATA_DIR": str(work / "data"), "BROWSER__EXECUTABLE": CHROMIUM}
+    proc = await asyncio.create_subprocess_exec(
+        str(CLUBMAN), "learn", site, "--name", name, "--out", str(work / "out"),
+        "--cdp", chromium, *args,
+        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, env=env,
+    )  # fmt: skip
+    learner = Learner(proc)
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.connect_over_cdp(chromium)
+        try:
+            await operator(learner, browser, browser.contexts[0].pages[0])
+            status = await learner.finished()
+            assert status == 0, "\n".join(learner.said)
+            cookies = [c["value"] for c in await browser.contexts[0].cookies()]
+        finally:
+            if proc.returncode is None:
+                proc.kill()
+            await browser.close()
+    written = (work / "out" / f"{name}.recording.json").read_text(encoding="utf-8")
+    return Demonstration(
+        Recording.model_validate_json(written), work / "out", room, cookies, learner.said,
+        learner.answers,
+    )  # fmt: skip
