@@ -1,18 +1,29 @@
 """``clubman learn URL --name NAME``: the operator shows the bot a site once, in a
 browser window (or in a Chromium they already run, attached over CDP with ``--cdp``),
-answering the terminal's prompts; the recording is written to ``OUT/NAME.recording.json``
+answering the terminal's prompts. The recording is written to ``OUT/NAME.recording.json``
 (no password, cookie or token in it) and the profile drafted from it to ``OUT/NAME.yaml``
-(or, when a part could not be drafted, the others to ``OUT/NAME.parts.yaml``)."""
+(or, when a part could not be drafted, the others to ``OUT/NAME.parts.yaml``).
+
+The draft is then checked on the site at once (``clubman site check``, with the account
+the operator logged in with; the password is asked here and kept nowhere), the report is
+shown, and the operator may show one part again rather than start over."""
 
 from __future__ import annotations
 
 import asyncio
+import getpass
 import sys
+from datetime import datetime
 from pathlib import Path
 
+import yaml
+
+from adapters.profile import parse_site_profile
+from adapters.profile.check import SiteReport
 from adapters.profile.learn import Recording, operators_browser
 from adapters.profile.learn.draft import DraftError, draft_parts, draft_profile
-from adapters.profile.learn.teach import teach
+from adapters.profile.learn.teach import Lesson, Part
+from app.site import check_profile, render_report
 from core.settings import Settings
 
 __all__ = ["learn"]
@@ -24,26 +35,118 @@ async def _ask(prompt: str) -> str | None:
     return line if line else None
 
 
+async def _ask_secret(prompt: str) -> str | None:
+    """A password: not echoed at a terminal; a script answers it as any other line."""
+    if sys.stdin.isatty():
+        return await asyncio.to_thread(getpass.getpass, prompt + " ")
+    line = await _ask(prompt)
+    return line.rstrip("\r\n") if line is not None else None
+
+
 def _say(text: str) -> None:
     print(text, flush=True)
+
+
+_PARTS: dict[str, Part] = {"1": "login", "2": "day", "3": "booking"}
+# Which part of the demonstration a part of the profile came from, and a part of the check.
+_DRAFTED_FROM: dict[str, str] = {
+    "login": "1", "catalogue": "2", "rules": "2", "availability": "2", "book": "3",
+    "booking_page": "3", "my_bookings": "3", "cancel": "3",
+}  # fmt: skip
+_CHECKED_FROM = {"вход": "1", "каталог": "2"}  # «мои брони», «бронь»: 3
+
+
+def _username(recording: Recording) -> str | None:
+    """What the operator typed just before the password."""
+    step = recording.step("login")
+    actions = list(step.actions) if step else []
+    secret = next((i for i, a in enumerate(actions) if a.secret), None)
+    if secret is None:
+        return None
+    typed = [a.value for a in actions[:secret] if a.kind == "fill" and a.value]
+    return typed[-1] if typed else None
+
+
+class _Drafts:
+    """The files a demonstration writes, rewritten after each part shown again."""
+
+    def __init__(self, out: Path, name: str) -> None:
+        self.out, self.name = out, name
+
+    def write(self, recording: Recording) -> tuple[list[Path], str | None, str]:
+        """The files written, the profile's text (None: not whole) and the part whose
+        drafting failed (its name, or "")."""
+        self.out.mkdir(parents=True, exist_ok=True)
+        written = self.out / f"{self.name}.recording.json"
+        written.write_text(recording.model_dump_json(indent=2) + "\n", encoding="utf-8")
+        whole, parts = self.out / f"{self.name}.yaml", self.out / f"{self.name}.parts.yaml"
+        try:  # the whole profile, where PORTAL__PROFILE can name it
+            drafted = draft_profile(recording)
+        except DraftError as exc:  # what could be drafted, and what to show again
+            some = draft_parts(recording)
+            parts.write_text(some, encoding="utf-8")
+            whole.unlink(missing_ok=True)
+            _say(f"Профиль составлен не целиком: {exc.message}")
+            missing = [p for p in _DRAFTED_FROM if p not in yaml.safe_load(some)]
+            return [written, parts], None, missing[0] if missing else ""
+        whole.write_text(drafted, encoding="utf-8")
+        parts.unlink(missing_ok=True)
+        return [written, whole], drafted, ""
 
 
 async def learn(
     settings: Settings, url: str, *, name: str, out: Path, cdp: str | None = None
 ) -> list[Path]:
-    """Lead the demonstration; write its recording and the profile drafted from it
-    (``NAME.yaml``; when a part could not be drafted, ``NAME.parts.yaml`` with the others
-    and why); returns the files written."""
-    browser = operators_browser(url, executable=settings.browser.executable, cdp=cdp)
-    async with browser as (context, page):
-        recording: Recording = await teach(name, url, context, page, say=_say, ask=_ask)
-    out.mkdir(parents=True, exist_ok=True)
-    written = out / f"{name}.recording.json"
-    written.write_text(recording.model_dump_json(indent=2) + "\n", encoding="utf-8")
-    try:  # the whole profile, where PORTAL__PROFILE can name it
-        drafted, profile = draft_profile(recording), out / f"{name}.yaml"
-    except DraftError as exc:  # what could be drafted, and what to show again
-        drafted, profile = draft_parts(recording), out / f"{name}.parts.yaml"
-        _say(f"Профиль составлен не целиком: {exc.message}")
-    profile.write_text(drafted, encoding="utf-8")
-    return [written, profile]
+    """Lead the demonstration, write its recording and the profile drafted from it, check
+    the profile on the site and let the operator show a part again until it passes (or
+    they leave it); returns the files written."""
+    drafts = _Drafts(out, name)
+    password: str | None = None
+    async with operators_browser(url, executable=settings.browser.executable, cdp=cdp) as (
+        context,
+        page,
+    ):
+        lesson = Lesson(name, url, context, page, say=_say, ask=_ask)
+        recording = await lesson.whole()
+        while True:
+            written, drafted, failed = drafts.write(recording)
+            suggested = _DRAFTED_FROM.get(failed, "3")
+            if drafted is not None:
+                username = _username(recording)
+                if password is None and username:
+                    password = await _ask_secret(
+                        f"Проверим профиль на сайте как {username}: напишите пароль (он нигде "
+                        "не сохраняется; Enter — не проверять)."
+                    )
+                if not password or not username:
+                    break
+                report = await _check(settings, drafted, url, username, password)
+                _say(render_report(report).rstrip("\n"))
+                if report.ok:
+                    break
+                bad = [p.part for p in report.parts if not p.ok]
+                suggested = _CHECKED_FROM.get(bad[0], "3") if bad else "3"
+                if "вход" in bad:
+                    password = None  # perhaps mistyped here: asked again
+            answer = await _ask(
+                f"Показать часть снова? 1 — вход, 2 — свободные аудитории, 3 — бронь (с "
+                f"отказом, «моими бронями» и отменой). Похоже, нужна {suggested}. "
+                "Enter — оставить как есть."
+            )
+            part = _PARTS.get((answer or "").strip())
+            if part is None:
+                break
+            await lesson.show(part)
+            recording = lesson.recording
+    return written
+
+
+async def _check(
+    settings: Settings, drafted: str, url: str, username: str, password: str
+) -> SiteReport:
+    profile = parse_site_profile(drafted, "drafted.yaml")
+    today = datetime.now(settings.tz).date()
+    _say("Проверяю профиль на сайте…")
+    return await check_profile(
+        settings, profile, url, username=username, password=password, today=today
+    )

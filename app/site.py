@@ -10,7 +10,7 @@ from contextlib import asynccontextmanager
 from datetime import date
 from pathlib import Path
 
-from adapters.profile import ProfileSystem, load_site_profile
+from adapters.profile import LoadedProfile, ProfileSystem, load_site_profile
 from adapters.profile.check import PartResult, SiteReport, check_site, show_site
 from adapters.profile.session import ProfileSession
 from app.compose import DEMO_ACCOUNT
@@ -19,7 +19,7 @@ from core.browser import BrowserContext, BrowserPool
 from core.errors import ConfigError
 from core.settings import Settings
 
-__all__ = ["render_report", "site_check", "site_show"]
+__all__ = ["check_profile", "render_report", "site_check", "site_show"]
 
 
 @asynccontextmanager
@@ -27,20 +27,28 @@ async def _session(
     settings: Settings, profile: Path
 ) -> AsyncIterator[tuple[ProfileSession, BrowserContext, str]]:
     loaded = load_site_profile(profile)  # a bad profile stops here, naming its line
-    async with _site(settings) as (url, username, password):
-        pool = BrowserPool(
-            executable=settings.browser.executable,
-            max_contexts=1,
-            headless=settings.browser.headless,
+    async with (
+        _site(settings) as (url, username, password),
+        _opened(settings, loaded, url, username, password) as (session, context),
+    ):
+        yield session, context, username
+
+
+@asynccontextmanager
+async def _opened(
+    settings: Settings, profile: LoadedProfile, url: str, username: str, password: str
+) -> AsyncIterator[tuple[ProfileSession, BrowserContext]]:
+    pool = BrowserPool(
+        executable=settings.browser.executable, max_contexts=1, headless=settings.browser.headless
+    )
+    async with pool, pool.context() as context:
+        session = ProfileSystem(url, profile).open_session(
+            context, username=username, password=password
         )
-        async with pool, pool.context() as context:
-            session = ProfileSystem(url, loaded).open_session(
-                context, username=username, password=password
-            )
-            try:
-                yield session, context, username
-            finally:
-                await session.close()
+        try:
+            yield session, context
+        finally:
+            await session.close()
 
 
 @asynccontextmanager
@@ -69,6 +77,23 @@ async def site_check(settings: Settings, profile: Path, *, today: date) -> SiteR
 async def site_show(settings: Settings, profile: Path) -> tuple[SiteReport, Catalogue | None]:
     async with _session(settings, profile) as (session, context, username):
         return await show_site(session, context, username=username, shots=_shots(settings))
+
+
+async def check_profile(
+    settings: Settings,
+    profile: LoadedProfile,
+    url: str,
+    *,
+    username: str,
+    password: str,
+    today: date,
+) -> SiteReport:
+    """``profile`` (not yet written anywhere, as ``clubman learn`` drafted it) checked on
+    the site at ``url`` with the operator's account."""
+    async with _opened(settings, profile, url, username, password) as (session, context):
+        return await check_site(
+            session, context, username=username, today=today, shots=_shots(settings)
+        )
 
 
 def _shots(settings: Settings) -> Path:

@@ -1,10 +1,14 @@
 """The demonstration, step by step: each step's prompt, what the operator is asked to
 name, and the check that the step really happened (a password typed, a booking sent, the
-same booking sent again and refused, a cancel sent or confirmed, the window still open);
-a step that did not is asked again, never skipped.
+same booking sent again and refused, the cancel sent for this booking and not another,
+the window still open); a step that did not is asked again, never skipped.
 
-``teach`` talks through two callables, ``say`` (a line out) and ``ask`` (a line in), so a
-person at a terminal and a test script drive it alike.
+A ``Lesson`` is shown in three parts an operator can show again on their own: the login,
+the day's free rooms, and the booking's life (booked, refused again, found in «my
+bookings», cancelled — one part, so a booking made is always cancelled in it).
+
+It talks through two callables, ``say`` (a line out) and ``ask`` (a line in), so a person
+at a terminal and a test script drive it alike.
 """
 
 from __future__ import annotations
@@ -14,19 +18,22 @@ import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import date, time
+from typing import Literal
+from urllib.parse import urlsplit
 
 from playwright.async_api import BrowserContext, Page
 from playwright.async_api import Error as PlaywrightError
 
 from adapters.profile.learn.recorder import Recorder
-from adapters.profile.learn.recording import Recording, Step, StepName
+from adapters.profile.learn.recording import Recording, SentRequest, Step, StepName
 from adapters.profile.template import parse_date, parse_time
 from core.errors import ClubError
 
-__all__ = ["LearnStopped", "Slot", "parse_slot", "teach"]
+__all__ = ["LearnStopped", "Lesson", "Part", "Slot", "parse_slot", "teach"]
 
 Say = Callable[[str], None]
 Ask = Callable[[str], Awaitable[str | None]]  # None: the operator's input ended
+Part = Literal["login", "day", "booking"]  # what can be shown again on its own
 
 
 class LearnStopped(ClubError):
@@ -61,139 +68,207 @@ def _title(number: int, what: str) -> str:
     return f"Шаг {number} из {_TOTAL} — {what}."
 
 
-async def teach(
-    name: str, site: str, context: BrowserContext, page: Page, *, say: Say, ask: Ask
-) -> Recording:
-    """Lead the operator through logging in, a day's free rooms, a booking, the site's
-    refusal of the same booking again, «my bookings» and cancelling it; return what was
-    recorded."""
-    recorder = Recorder(context)
-    await recorder.attach()
-    steps: list[Step] = []
+def _numbers(requests: tuple[SentRequest, ...]) -> set[str]:
+    """The whole numbers the changes sent named (in their addresses or fields)."""
+    named: set[str] = set()
+    for request in requests:
+        named.update(re.findall(r"\d+", urlsplit(request.url).path))
+        for value in request.form.values():
+            named.update(re.findall(r"^\d+$", value))
+    return named
 
-    async def line(prompt: str) -> str:
-        answer = await ask(prompt)
+
+def _booked_number(step: Step) -> str | None:
+    """The booking's number as the page the form led to has it in its address."""
+    reached = [a.url for a in step.actions if a.kind == "navigate"] + [step.url]
+    numbers = re.findall(r"\d+", urlsplit(reached[-1]).path)
+    return numbers[-1] if numbers else None
+
+
+class Lesson:
+    """One demonstration in ``context``, its steps kept as shown last."""
+
+    def __init__(
+        self, name: str, site: str, context: BrowserContext, page: Page, *, say: Say, ask: Ask
+    ) -> None:
+        self.name, self.site = name, site
+        self._context, self._page = context, page
+        self._say, self._ask = say, ask
+        self._recorder = Recorder(context)
+        self._steps: dict[StepName, Step] = {}
+
+    @property
+    def recording(self) -> Recording:
+        order: tuple[StepName, ...] = ("login", "day", "book", "refused", "my_bookings", "cancel")
+        return Recording(
+            name=self.name,
+            site=self.site,
+            steps=tuple(self._steps[n] for n in order if n in self._steps),
+        )
+
+    async def whole(self) -> Recording:
+        """Attach to the browser and lead the operator through every step."""
+        await self._recorder.attach()
+        self._say(
+            f"Учимся сайту {self.site} («{self.name}»). Всё делайте в окне браузера; здесь — Enter."
+        )
+        for part in ("login", "day", "booking"):
+            await self.show(part)
+        return self.recording
+
+    async def show(self, part: Part) -> None:
+        """Show one part (again)."""
+        await {"login": self._login, "day": self._day, "booking": self._booking}[part]()
+
+    async def _line(self, prompt: str) -> str:
+        answer = await self._ask(prompt)
         if answer is None:
             raise LearnStopped(
                 "Показ прерван", hint="запустите clubman learn снова, когда будете готовы"
             )
         return answer.strip()
 
-    async def window() -> bool:
+    async def _window(self) -> bool:
         """False when the operator closed the window: the site is opened again (in a
         window still open, else a new one) and the step is to be shown again."""
-        nonlocal page
-        if not page.is_closed():
+        if not self._page.is_closed():
             # A round trip: a close made by another client (the operator's) is heard by
             # then; a page mid-navigation fails it too, and is still open.
             with contextlib.suppress(PlaywrightError):
-                await page.evaluate("1")
-            if not page.is_closed():
+                await self._page.evaluate("1")
+            if not self._page.is_closed():
                 return True
-        still = [p for p in context.pages if not p.is_closed()]
-        page = still[-1] if still else await context.new_page()
+        still = [p for p in self._context.pages if not p.is_closed()]
+        self._page = still[-1] if still else await self._context.new_page()
         if not still:
-            await page.goto(site)
-        say("Окно браузера закрыто: сайт открыт снова. Повторите шаг.")
-        recorder.begin()
+            await self._page.goto(self.site)
+        self._say("Окно браузера закрыто: сайт открыт снова. Повторите шаг.")
+        self._recorder.begin()
         return False
 
-    async def step(
-        name: StepName, prompt: str, done: Callable[[], str | None], answers: dict[str, str]
-    ) -> None:
+    async def _step(
+        self,
+        name: StepName,
+        prompt: str,
+        done: Callable[[], str | None],
+        answers: dict[str, str],
+    ) -> Step:
         """Record one step until ``done`` finds nothing missing (its text: what is)."""
-        recorder.begin()
+        self._recorder.begin()
         while True:
-            await line(prompt)
-            if not await window():
+            await self._line(prompt)
+            if not await self._window():
                 continue
             missing = done()
             if missing is None:
-                steps.append(await recorder.end(name, page, answers))
-                return
-            say(f"{missing} Повторите шаг.")
+                step = await self._recorder.end(name, self._page, answers)
+                self._steps[name] = step
+                return step
+            self._say(f"{missing} Повторите шаг.")
 
-    def logged_in() -> str | None:
-        if any(a.secret for a in recorder.actions):
-            return None
-        return "Не видно, что вы ввели пароль на сайте."
+    async def _login(self) -> None:
+        def typed() -> str | None:
+            if any(a.secret for a in self._recorder.actions):
+                return None
+            return "Не видно, что вы ввели пароль на сайте."
 
-    say(f"Учимся сайту {site} («{name}»). Всё делайте в окне браузера; здесь — Enter.")
-    await step(
-        "login",
-        _title(1, "вход") + " Войдите на сайт своим логином и паролем, затем нажмите Enter.",
-        logged_in,
-        {},
-    )
-
-    recorder.begin()
-    day: date | None = None
-    while day is None:
-        written = await line(
-            _title(2, "свободные аудитории") + " Откройте страницу, где видна занятость "
-            "аудиторий одного корпуса на один день. Напишите этот день (ДД.ММ.ГГГГ) и Enter."
+        await self._step(
+            "login",
+            _title(1, "вход") + " Войдите на сайт своим логином и паролем, затем нажмите Enter.",
+            typed,
+            {},
         )
-        if not await window():
-            continue
-        day = parse_date(written, "dmy")
-        if day is None:
-            say("Не понял дату: напишите её как 27.11.2026.")
-    steps.append(await recorder.end("day", page, {"date": day.isoformat()}))
 
-    slot: Slot | None = None
-    while slot is None:
-        slot = parse_slot(
-            await line(
-                _title(3, "бронь") + " Напишите аудиторию и время, которые забронируете "
-                "(например: 101 18:00-19:00), и Enter."
+    async def _day(self) -> None:
+        self._recorder.begin()
+        day: date | None = None
+        while day is None:
+            written = await self._line(
+                _title(2, "свободные аудитории") + " Откройте страницу, где видна занятость "
+                "аудиторий одного корпуса на один день. Напишите этот день (ДД.ММ.ГГГГ) и Enter."
             )
+            if not await self._window():
+                continue
+            day = parse_date(written, "dmy")
+            if day is None:
+                self._say("Не понял дату: напишите её как 27.11.2026.")
+        self._steps["day"] = await self._recorder.end("day", self._page, {"date": day.isoformat()})
+
+    async def _booking(self) -> None:
+        if "day" not in self._steps:
+            await self._day()
+        day = date.fromisoformat(self._steps["day"].answers["date"])
+        slot: Slot | None = None
+        while slot is None:
+            slot = parse_slot(
+                await self._line(
+                    _title(3, "бронь") + " Напишите аудиторию и время, которые забронируете "
+                    "(например: 101 18:00-19:00), и Enter."
+                )
+            )
+            if slot is None:
+                self._say("Не понял: напишите номер аудитории и время, как 101 18:00-19:00.")
+
+        def sent(again: str = "") -> Callable[[], str | None]:
+            return lambda: (
+                None if self._recorder.sent else f"Не видно, что бронь отправлена на сайт{again}."
+            )
+
+        book = await self._step(
+            "book",
+            f"Забронируйте аудиторию {slot.room} на {day:%d.%m.%Y} с {slot.start:%H:%M} "
+            f"до {slot.end:%H:%M} на сайте. Когда бронь сделана, нажмите Enter.",
+            sent(),
+            {
+                "room": slot.room,
+                "date": day.isoformat(),
+                "start": f"{slot.start:%H:%M}",
+                "end": f"{slot.end:%H:%M}",
+            },  # fmt: skip
         )
-        if slot is None:
-            say("Не понял: напишите номер аудитории и время, как 101 18:00-19:00.")
+        await self._step(
+            "refused",
+            _title(4, "отказ") + f" Забронируйте ту же аудиторию {slot.room} на то же время ещё "
+            "раз, чтобы бот увидел, как сайт отказывает. Когда сайт откажет, нажмите Enter.",
+            sent(" ещё раз"),
+            {"room": slot.room},
+        )
+        listed = await self._step(
+            "my_bookings",
+            _title(5, "мои брони") + " Откройте страницу со своими бронями и нажмите Enter.",
+            lambda: None,
+            {},
+        )
+        number = _booked_number(book)
+        await self._step(
+            "cancel",
+            _title(6, "отмена") + f" Отмените эту бронь (аудитория {slot.room}) на сайте и "
+            "нажмите Enter.",
+            lambda: self._cancelled(number, listed),
+            {"room": slot.room},
+        )
 
-    def sent() -> str | None:
-        return None if recorder.sent else "Не видно, что бронь отправлена на сайт."
+    def _cancelled(self, number: str | None, listed: Step) -> str | None:
+        """What is wrong with the cancel shown (None: nothing): it must be sent (or
+        confirmed), and not name another booking «my bookings» showed instead of ours."""
+        sent = self._recorder.sent
+        if not sent and not self._recorder.dialogs:
+            return "Не видно, что отмена отправлена на сайт."
+        named = _numbers(sent)
+        shown = set(re.findall(r"\d+", listed.snapshot))
+        if number is not None and number not in named and named & shown:
+            other = ", ".join(sorted(named & shown))
+            return (
+                f"Похоже, отменена другая бронь (№ {other}), а бронь № {number} осталась на "
+                "сайте. Отмените её."
+            )
+        return None
 
-    await step(
-        "book",
-        f"Забронируйте аудиторию {slot.room} на {day:%d.%m.%Y} с {slot.start:%H:%M} "
-        f"до {slot.end:%H:%M} на сайте. Когда бронь сделана, нажмите Enter.",
-        sent,
-        {
-            "room": slot.room,
-            "date": day.isoformat(),
-            "start": f"{slot.start:%H:%M}",
-            "end": f"{slot.end:%H:%M}",
-        },  # fmt: skip
-    )
 
-    def refused() -> str | None:
-        return None if recorder.sent else "Не видно, что бронь отправлена на сайт ещё раз."
-
-    await step(
-        "refused",
-        _title(4, "отказ") + f" Забронируйте ту же аудиторию {slot.room} на то же время ещё "
-        "раз, чтобы бот увидел, как сайт отказывает. Когда сайт откажет, нажмите Enter.",
-        refused,
-        {"room": slot.room},
-    )
-    await step(
-        "my_bookings",
-        _title(5, "мои брони") + " Откройте страницу со своими бронями и нажмите Enter.",
-        lambda: None,
-        {},
-    )
-
-    def cancelled() -> str | None:
-        if recorder.sent or recorder.dialogs:
-            return None
-        return "Не видно, что отмена отправлена на сайт."
-
-    await step(
-        "cancel",
-        _title(6, "отмена") + f" Отмените эту бронь (аудитория {slot.room}) на сайте и "
-        "нажмите Enter.",
-        cancelled,
-        {"room": slot.room},
-    )
-    return Recording(name=name, site=site, steps=tuple(steps))
+async def teach(
+    name: str, site: str, context: BrowserContext, page: Page, *, say: Say, ask: Ask
+) -> Recording:
+    """Lead the operator through logging in, a day's free rooms, a booking, the site's
+    refusal of the same booking again, «my bookings» and cancelling it; return what was
+    recorded."""
+    return await Lesson(name, site, context, page, say=say, ask=ask).whole()

@@ -19,6 +19,7 @@ import yaml
 from playwright.async_api import Browser, Page, async_playwright
 
 from adapters.profile import ProfileSystem, parse_site_profile
+from adapters.profile.check import CHECK_MARK
 from adapters.profile.finding import candidate
 from adapters.profile.learn.draft import (
     DraftError,
@@ -58,20 +59,24 @@ async def chromium() -> AsyncIterator[str]:
         yield endpoint
 
 
-async def _free_room(portal: RunningPortal) -> str:
-    """A main-building room free on Friday 18:00–19:00."""
+async def _free_rooms(portal: RunningPortal) -> list[str]:
+    """The main-building rooms free on Friday 18:00–19:00."""
     taken = {
         b["room_number"]
         for b in await active_bookings(portal.url, date=FRIDAY.isoformat())
         if b["start"] < "19:00" and b["end"] > "18:00"
     }
-    return next(str(n) for n in range(201, 211) if str(n) not in taken)
+    return [str(n) for n in range(201, 211) if str(n) not in taken]
 
 
-async def demonstrate(portal: RunningPortal, chromium: str, work: Path) -> Demonstration:
-    """Play the operator through ``clubman learn`` on the reference portal (with a step
-    done wrong twice: Enter before logging in, a date not understood)."""
-    room = await _free_room(portal)
+async def demonstrate(
+    portal: RunningPortal, chromium: str, work: Path, *, checked: bool
+) -> Demonstration:
+    """Play the operator through ``clubman learn`` on the reference portal, with steps
+    done wrong: Enter before logging in, a date not understood, the window closed, another
+    booking cancelled first. ``checked``: then let the learner check the draft — with a
+    mistyped password first, the login shown again, and the right one."""
+    room, other = (await _free_rooms(portal))[:2]
 
     async def operator(learner: Learner, browser: Browser, page: Page) -> None:
         await learner.prompt("Шаг 1 из 6")  # attached: the site is open
@@ -112,34 +117,67 @@ async def demonstrate(portal: RunningPortal, chromium: str, work: Path) -> Demon
         await learner.prompt("Окно браузера закрыто: сайт открыт снова. Повторите шаг.")
         await learner.prompt("Шаг 5 из 6")
         page = spare
+        await _book(page, portal, other, purpose="Другое")  # another booking of the club's
         await page.goto(f"{portal.url}/my")
         await learner.answer()
 
         await learner.prompt("Шаг 6 из 6")
-        page.once("dialog", lambda dialog: asyncio.ensure_future(dialog.accept()))
-        row = page.get_by_role("row").filter(has_text="Шахматы")
-        await row.get_by_role("button", name="Отменить").click()
+        await _cancel(page, "Другое")  # the wrong one
+        await learner.answer()
+        said = await learner.prompt("Похоже, отменена другая бронь")
+        assert re.search(r"бронь № \d+ осталась на сайте", said), said
+        await learner.prompt("Шаг 6 из 6")
+        await _cancel(page, "Шахматы")
+        await learner.answer()
+
+        await learner.prompt("Проверим профиль на сайте как club")
+        if not checked:
+            await learner.answer()
+            return
+        await learner.answer("not-the-password")
+        await learner.prompt("✗ вход")
+        assert "Похоже, нужна 1" in await learner.prompt("Показать часть снова?")
+        await learner.answer("1")
+        await learner.prompt("Шаг 1 из 6")
+        await page.goto(f"{portal.url}/logout")
+        await page.get_by_label("Имя пользователя").fill("club")
+        await page.get_by_label("Пароль").fill(PASSWORD)
+        await page.get_by_role("button", name="Войти").click()
         await page.wait_for_load_state()
         await learner.answer()
+        await learner.prompt("Проверим профиль на сайте как club")
+        await learner.answer(PASSWORD)
+        await learner.prompt("итог: профиль подходит")
 
     return await run_learn(portal.url, chromium, work, name="ref", room=room, operator=operator)
 
 
-async def _book(page: Page, portal: RunningPortal, room: str) -> None:
+async def _book(page: Page, portal: RunningPortal, room: str, purpose: str = "Шахматы") -> None:
     await page.goto(
         f"{portal.url}/book?room=main-{room}&date={FRIDAY.isoformat()}&start=18:00&end=18:30"
     )
     await page.get_by_label("Окончание").select_option("19:00")
-    await page.get_by_label("Цель бронирования").fill("Шахматы")
+    await page.get_by_label("Цель бронирования").fill(purpose)
     await page.get_by_role("button", name="Забронировать").click()
+
+
+async def _cancel(page: Page, purpose: str) -> None:
+    page.once("dialog", lambda dialog: asyncio.ensure_future(dialog.accept()))
+    row = page.get_by_role("row").filter(has_text=purpose)
+    await row.get_by_role("button", name="Отменить").click()
+    await page.wait_for_load_state()
 
 
 async def test_a_demonstration_over_cdp_is_recorded_without_secrets(
     fresh_portal: RunningPortal, chromium: str, tmp_path: Path
 ) -> None:
-    shown = await demonstrate(fresh_portal, chromium, tmp_path)
+    shown = await demonstrate(fresh_portal, chromium, tmp_path, checked=True)
     recording, room, cookies = shown.recording, shown.room, shown.cookies
     assert await active_bookings(fresh_portal.url, purpose="Шахматы") == []  # cancelled
+    assert await active_bookings(fresh_portal.url, purpose="Другое") == []  # by mistake
+    checks = [b for b in await active_bookings(fresh_portal.url) if CHECK_MARK in b["purpose"]]
+    assert checks == []  # the check's own booking, cancelled
+    assert "✓ бронь" in "\n".join(shown.said)  # checked on the site: booked and cancelled
     assert [s.name for s in recording.steps] == [
         "login", "day", "book", "refused", "my_bookings", "cancel"
     ]  # fmt: skip
@@ -291,7 +329,7 @@ async def learned(portal: RunningPortal, chromium: str) -> str:
     """The whole profile drafted from one demonstration, with no edit by hand."""
     await reset(portal.url)
     work = Path(tempfile.mkdtemp(prefix="clubman-learned-"))
-    shown = await demonstrate(portal, chromium, work)
+    shown = await demonstrate(portal, chromium, work, checked=False)
     return draft_profile(shown.recording)
 
 
