@@ -20,7 +20,7 @@ from playwright.async_api import Browser, Page, async_playwright
 
 from adapters.profile.learn import Recording
 
-__all__ = ["CHROMIUM", "Demonstration", "Learner", "operators_chromium", "run_learn"]
+__all__ = ["CHROMIUM", "Demonstration", "Learner", "operators_chromium", "play", "run_learn"]
 
 CLUBMAN = Path(sys.executable).with_name("clubman")
 CHROMIUM = os.environ.get("BROWSER__EXECUTABLE", "/usr/bin/chromium")
@@ -105,12 +105,13 @@ class Demonstration:
 Operator = Callable[[Learner, Browser, Page], Awaitable[None]]
 
 
-async def run_learn(
-    site: str, chromium: str, work: Path, *, name: str, room: str, operator: Operator,
+async def play(
+    site: str, chromium: str, work: Path, *, name: str, operator: Operator,
     args: tuple[str, ...] = (),
-) -> Demonstration:  # fmt: skip
+) -> tuple[int, Learner, list[str]]:  # fmt: skip
     """Run ``clubman learn`` against ``site`` and let ``operator`` play the person (it
-    returns once it answered the last prompt)."""
+    returns once it answered the last prompt, or closed the input); the exit status,
+    the learner and the operator's browser's cookie values at the end."""
     env = os.environ | {"DATA_DIR": str(work / "data"), "BROWSER__EXECUTABLE": CHROMIUM}
     proc = await asyncio.create_subprocess_exec(
         str(CLUBMAN), "learn", site, "--name", name, "--out", str(work / "out"),
@@ -123,12 +124,23 @@ async def run_learn(
         try:
             await operator(learner, browser, browser.contexts[0].pages[0])
             status = await learner.finished()
-            assert status == 0, "\n".join(learner.said)
             cookies = [c["value"] for c in await browser.contexts[0].cookies()]
         finally:
             if proc.returncode is None:
                 proc.kill()
             await browser.close()
+    return status, learner, cookies
+
+
+async def run_learn(
+    site: str, chromium: str, work: Path, *, name: str, room: str, operator: Operator,
+    args: tuple[str, ...] = (),
+) -> Demonstration:  # fmt: skip
+    """A whole demonstration: ``play`` to the end, and what it wrote."""
+    status, learner, cookies = await play(
+        site, chromium, work, name=name, operator=operator, args=args
+    )
+    assert status == 0, "\n".join(learner.said)
     written = (work / "out" / f"{name}.recording.json").read_text(encoding="utf-8")
     return Demonstration(
         Recording.model_validate_json(written), work / "out", room, cookies, learner.said,

@@ -96,6 +96,7 @@ class Lesson:
         self._say, self._ask = say, ask
         self._recorder = Recorder(context)
         self._steps: dict[StepName, Step] = {}
+        self._booked: str | None = None  # what to tell of a booking made, not yet cancelled
 
     @property
     def recording(self) -> Recording:
@@ -117,8 +118,14 @@ class Lesson:
         return self.recording
 
     async def show(self, part: Part) -> None:
-        """Show one part (again)."""
-        await {"login": self._login, "day": self._day, "booking": self._booking}[part]()
+        """Show one part (again). Stopped between a booking and its cancel, the operator
+        is told which booking is still on the site."""
+        try:
+            await {"login": self._login, "day": self._day, "booking": self._booking}[part]()
+        except LearnStopped:
+            if self._booked is not None:
+                self._say(self._booked)
+            raise
 
     async def _line(self, prompt: str) -> str:
         answer = await self._ask(prompt)
@@ -214,6 +221,8 @@ class Lesson:
                 None if self._recorder.sent else f"Не видно, что бронь отправлена на сайт{again}."
             )
 
+        booked = f"аудитории {slot.room} на {day:%d.%m.%Y} {slot.start:%H:%M}–{slot.end:%H:%M}"
+        self._booked = f"Если бронь {booked} уже сделана, отмените её на сайте: показ прерван."
         book = await self._step(
             "book",
             f"Забронируйте аудиторию {slot.room} на {day:%d.%m.%Y} с {slot.start:%H:%M} "
@@ -226,6 +235,9 @@ class Lesson:
                 "end": f"{slot.end:%H:%M}",
             },  # fmt: skip
         )
+        number = _booked_number(book)
+        which = f"№ {number} {booked}" if number else booked
+        self._booked = f"Бронь {which} осталась на сайте: отмените её там."
         await self._step(
             "refused",
             _title(4, "отказ") + f" Забронируйте ту же аудиторию {slot.room} на то же время ещё "
@@ -239,7 +251,6 @@ class Lesson:
             lambda: None,
             {},
         )
-        number = _booked_number(book)
         await self._step(
             "cancel",
             _title(6, "отмена") + f" Отмените эту бронь (аудитория {slot.room}) на сайте и "
@@ -247,6 +258,7 @@ class Lesson:
             lambda: self._cancelled(number, listed),
             {"room": slot.room},
         )
+        self._booked = None
 
     def _cancelled(self, number: str | None, listed: Step) -> str | None:
         """What is wrong with the cancel shown (None: nothing): it must be sent (or

@@ -42,6 +42,7 @@ from tests.support.learning import (
     Demonstration,
     Learner,
     operators_chromium,
+    play,
     run_learn,
 )
 
@@ -85,10 +86,7 @@ async def demonstrate(
         await learner.answer()  # Enter too early: nothing typed yet
         assert "Не видно, что вы ввели пароль" in await learner.prompt("Не видно")
         await learner.prompt("Шаг 1 из 6")
-        await page.get_by_label("Имя пользователя").fill("club")
-        await page.get_by_label("Пароль").fill(PASSWORD)
-        await page.get_by_role("button", name="Войти").click()
-        await page.wait_for_load_state()
+        await _log_in(page)
         await learner.answer()
 
         await learner.prompt("Шаг 2 из 6")
@@ -140,10 +138,7 @@ async def demonstrate(
         await learner.answer("1")
         await learner.prompt("Шаг 1 из 6")
         await page.goto(f"{portal.url}/logout")
-        await page.get_by_label("Имя пользователя").fill("club")
-        await page.get_by_label("Пароль").fill(PASSWORD)
-        await page.get_by_role("button", name="Войти").click()
-        await page.wait_for_load_state()
+        await _log_in(page)
         await learner.answer()
         await learner.prompt("Проверим профиль на сайте как club")
         await learner.answer(PASSWORD)
@@ -159,6 +154,13 @@ async def _book(page: Page, portal: RunningPortal, room: str, purpose: str = "Ш
     await page.get_by_label("Окончание").select_option("19:00")
     await page.get_by_label("Цель бронирования").fill(purpose)
     await page.get_by_role("button", name="Забронировать").click()
+
+
+async def _log_in(page: Page) -> None:
+    await page.get_by_label("Имя пользователя").fill("club")
+    await page.get_by_label("Пароль").fill(PASSWORD)
+    await page.get_by_role("button", name="Войти").click()
+    await page.wait_for_url(lambda url: "/login" not in url)
 
 
 async def _cancel(page: Page, purpose: str) -> None:
@@ -345,3 +347,37 @@ class TestLearnedProfileContract(BookingSystemContract):
         loaded = parse_site_profile(learned, "learned.yaml")
         harness.system = ProfileSystem(fresh_portal.url, loaded, retry=FAST)
         return harness
+
+
+async def test_an_operator_who_stops_after_booking_is_told_the_booking_left(
+    fresh_portal: RunningPortal, chromium: str, tmp_path: Path
+) -> None:
+    room = (await _free_rooms(fresh_portal))[0]
+
+    async def operator(learner: Learner, browser: Browser, page: Page) -> None:
+        await learner.prompt("Шаг 1 из 6")
+        await page.wait_for_url(re.compile(re.escape(fresh_portal.url)))
+        await page.goto(f"{fresh_portal.url}/logout")  # logged in by the test before
+        await page.goto(f"{fresh_portal.url}/login")
+        await _log_in(page)
+        await learner.answer()
+        await learner.prompt("Шаг 2 из 6")
+        await page.goto(f"{fresh_portal.url}/rooms?building=main&date={FRIDAY.isoformat()}")
+        await learner.answer(f"{FRIDAY:%d.%m.%Y}")
+        await learner.prompt("Шаг 3 из 6")
+        await learner.answer(f"{room} 18:00-19:00")
+        await learner.prompt(f"Забронируйте аудиторию {room}")
+        await _book(page, fresh_portal, room)
+        await page.wait_for_url(re.compile(r"/booking/\d+$"))
+        await learner.answer()
+        await learner.prompt("Шаг 4 из 6")
+        assert learner.proc.stdin is not None
+        learner.proc.stdin.close()  # the operator stops here
+
+    status, learner, _ = await play(
+        fresh_portal.url, chromium, tmp_path, name="stopped", operator=operator
+    )
+    [made] = await active_bookings(fresh_portal.url, purpose="Шахматы")
+    assert status != 0
+    told = f"Бронь № {made['id']} аудитории {room} на {FRIDAY:%d.%m.%Y} 18:00–19:00 осталась"
+    assert any(line.startswith(told) for line in learner.said), "\n".join(learner.said)
