@@ -23,8 +23,19 @@ ROOT = Path(__file__).resolve().parent.parent
         ("bench.flood", ["--chats", "20"], "delivered: 20"),
         ("bench.redis_pipelining", ["--commands", "100"], "pipelining"),
         ("bench.restart", ["--restarts", "1"], "kill → first reply"),
+        ("bench.learn", ["--site", "refportal"], "first replayed booking"),
     ],
-    ids=["bot", "booking", "booking-indico", "nlu", "nlu-corpus", "flood", "redis", "restart"],
+    ids=[
+        "bot",
+        "booking",
+        "booking-indico",
+        "nlu",
+        "nlu-corpus",
+        "flood",
+        "redis",
+        "restart",
+        "learn",
+    ],  # fmt: skip
 )
 def test_the_benchmark_runs_and_prints_its_numbers(
     bench: str, arguments: list[str], printed: str

@@ -45,6 +45,7 @@ from tests.support.learning import (
     play,
     run_learn,
 )
+from tests.support.learning_refportal import demonstrate_refportal
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -70,13 +71,11 @@ async def _free_rooms(portal: RunningPortal) -> list[str]:
     return [str(n) for n in range(201, 211) if str(n) not in taken]
 
 
-async def demonstrate(
-    portal: RunningPortal, chromium: str, work: Path, *, checked: bool
-) -> Demonstration:
+async def demonstrate(portal: RunningPortal, chromium: str, work: Path) -> Demonstration:
     """Play the operator through ``clubman learn`` on the reference portal, with steps
     done wrong: Enter before logging in, a date not understood, the window closed, another
-    booking cancelled first. ``checked``: then let the learner check the draft — with a
-    mistyped password first, the login shown again, and the right one."""
+    booking cancelled first; then the learner checks the draft — with a mistyped password
+    first, the login shown again, and the right one."""
     room, other = (await _free_rooms(portal))[:2]
 
     async def operator(learner: Learner, browser: Browser, page: Page) -> None:
@@ -129,9 +128,6 @@ async def demonstrate(
         await learner.answer()
 
         await learner.prompt("Проверим профиль на сайте как club")
-        if not checked:
-            await learner.answer()
-            return
         await learner.answer("not-the-password")
         await learner.prompt("✗ вход")
         assert "Похоже, нужна 1" in await learner.prompt("Показать часть снова?")
@@ -173,7 +169,7 @@ async def _cancel(page: Page, purpose: str) -> None:
 async def test_a_demonstration_over_cdp_is_recorded_without_secrets(
     fresh_portal: RunningPortal, chromium: str, tmp_path: Path
 ) -> None:
-    shown = await demonstrate(fresh_portal, chromium, tmp_path, checked=True)
+    shown = await demonstrate(fresh_portal, chromium, tmp_path)
     recording, room, cookies = shown.recording, shown.room, shown.cookies
     assert await active_bookings(fresh_portal.url, purpose="Шахматы") == []  # cancelled
     assert await active_bookings(fresh_portal.url, purpose="Другое") == []  # by mistake
@@ -331,7 +327,8 @@ async def learned(portal: RunningPortal, chromium: str) -> str:
     """The whole profile drafted from one demonstration, with no edit by hand."""
     await reset(portal.url)
     work = Path(tempfile.mkdtemp(prefix="clubman-learned-"))
-    shown = await demonstrate(portal, chromium, work, checked=False)
+    room = (await _free_rooms(portal))[0]
+    shown = await demonstrate_refportal(portal.url, chromium, work, room=room, day=FRIDAY)
     return draft_profile(shown.recording)
 
 

@@ -1,0 +1,120 @@
+"""Teaching the bot a site, timed: a scripted operator shows ``clubman learn`` the site
+once over CDP (as ``tests/support/learning*.py`` play it), and the profile drafted from
+the demonstration then books one room on the live site, from a fresh browser (its
+login included) — the first replayed booking.
+
+Printed per site: the teaching's wall time (the ``clubman learn`` process from start to
+exit, with the operator's own clicks), the prompts answered, and the first replayed
+booking's time.
+
+    python -m bench.learn [--site NAME]...
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import tempfile
+import time as clock
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from dataclasses import dataclass
+from datetime import date, time, timedelta
+from pathlib import Path
+
+from adapters.profile import ProfileSystem, parse_site_profile
+from core.browser import BrowserPool
+from portal.server import running_portal
+from tests.adapters.refportal.helpers import active_bookings
+from tests.support.learning import Demonstration, operators_chromium
+from tests.support.learning_refportal import demonstrate_refportal
+
+__all__ = ["main"]
+
+
+@dataclass(frozen=True)
+class Site:
+    """How to run one site, show it, and book on it with what was learned."""
+
+    running: Callable[[], AbstractAsyncContextManager[str]]  # the site's address, running
+    show: Callable[[str, str, Path, date], Awaitable[Demonstration]]
+    building: str  # where the replayed booking is made
+    username: str
+    password: str
+
+
+def _next_weekday(weekday: int) -> date:
+    today = date.today()
+    return today + timedelta(days=(weekday - today.weekday()) % 7 or 7)
+
+
+@asynccontextmanager
+async def _refportal() -> AsyncIterator[str]:
+    async with running_portal(test_api=True) as portal:
+        yield portal.url
+
+
+async def _show_refportal(url: str, chromium: str, work: Path, day: date) -> Demonstration:
+    taken = {
+        b["room_number"]
+        for b in await active_bookings(url, date=day.isoformat())
+        if b["start"] < "19:00" and b["end"] > "18:00"
+    }
+    room = next(str(n) for n in range(201, 211) if str(n) not in taken)
+    return await demonstrate_refportal(url, chromium, work, room=room, day=day)
+
+
+SITES: dict[str, Site] = {
+    "refportal": Site(
+        _refportal,
+        _show_refportal,
+        "main",
+        "club",
+        "club-demo",
+    ),  # fmt: skip
+}
+
+
+async def _replay(url: str, site: Site, shown: Demonstration, day: date) -> float:
+    """Seconds for the first booking by the drafted profile — its login, the day read,
+    the booking — of a room free 10:00–11:00 (cancelled after)."""
+    drafted = (shown.out / f"{shown.recording.name}.yaml").read_text(encoding="utf-8")
+    system = ProfileSystem(url, parse_site_profile(drafted, "learned.yaml"))
+    async with BrowserPool(max_contexts=1) as pool:
+        await pool.browser()  # Chromium's own start is not the profile's
+        async with pool.context() as context:
+            session = system.open_session(context, username=site.username, password=site.password)
+            started = clock.perf_counter()
+            free = (await session.availability(site.building, day)).free_rooms(time(10), time(11))
+            made = await session.book(
+                room=free[0], day=day, start=time(10), end=time(11), purpose="bench.learn"
+            )
+            took = clock.perf_counter() - started
+            await session.cancel(made.number)
+            await session.close()
+    return took
+
+
+async def _one(name: str, site: Site, chromium: str) -> str:
+    day = _next_weekday(4)
+    async with site.running() as url:
+        work = Path(tempfile.mkdtemp(prefix=f"bench-learn-{name}-"))
+        started = clock.perf_counter()
+        shown = await site.show(url, chromium, work, day)
+        teaching = clock.perf_counter() - started
+        replayed = await _replay(url, site, shown, day)
+    return f"{name:<10} {teaching:9.1f} s {shown.answers:8d} {replayed:14.2f} s"
+
+
+async def main(names: list[str]) -> None:
+    print("site       teaching  prompts  first replayed booking (login + book)")
+    async with operators_chromium() as chromium:
+        for name in names:
+            print(await _one(name, SITES[name], chromium), flush=True)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--site", action="append", choices=sorted(SITES))
+    args = parser.parse_args()
+    asyncio.run(main(args.site or sorted(SITES)))
