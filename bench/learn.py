@@ -24,9 +24,11 @@ from pathlib import Path
 
 from adapters.profile import ProfileSystem, parse_site_profile
 from core.browser import BrowserPool
+from portal.legacy.server import running_legacy
 from portal.server import running_portal
 from tests.adapters.refportal.helpers import active_bookings
 from tests.support.learning import Demonstration, operators_chromium
+from tests.support.learning_legacy import demonstrate_legacy
 from tests.support.learning_refportal import demonstrate_refportal
 
 __all__ = ["main"]
@@ -64,14 +66,19 @@ async def _show_refportal(url: str, chromium: str, work: Path, day: date) -> Dem
     return await demonstrate_refportal(url, chromium, work, room=room, day=day)
 
 
+@asynccontextmanager
+async def _legacy() -> AsyncIterator[str]:
+    async with running_legacy(seed=1, test_api=True) as legacy:
+        yield legacy.url
+
+
+async def _show_legacy(url: str, chromium: str, work: Path, day: date) -> Demonstration:
+    return await demonstrate_legacy(url, chromium, work, day=day)
+
+
 SITES: dict[str, Site] = {
-    "refportal": Site(
-        _refportal,
-        _show_refportal,
-        "main",
-        "club",
-        "club-demo",
-    ),  # fmt: skip
+    "refportal": Site(_refportal, _show_refportal, "main", "club", "club-demo"),
+    "legacy": Site(_legacy, _show_legacy, "1", "club", "club-demo"),
 }
 
 

@@ -19,10 +19,11 @@ PASSWORD = "club-demo"
 
 
 async def demonstrate_refportal(
-    url: str, chromium: str, work: Path, *, room: str, day: date
+    url: str, chromium: str, work: Path, *, room: str, day: date, check: bool = False
 ) -> Demonstration:
     """Log in as ``club``, show the main building on ``day``, book ``room`` 18:00–19:00
-    («Шахматы»), book it again (refused), open «my bookings» and cancel it."""
+    («Шахматы»), book it again (refused), open «my bookings» and cancel it; ``check``:
+    give the password for the learner's check of its draft."""
 
     async def book(page: Page) -> None:
         await page.goto(f"{url}/book?room=main-{room}&date={day.isoformat()}&start=18:00&end=18:30")
@@ -63,6 +64,6 @@ async def demonstrate_refportal(
         await page.wait_for_load_state()
         await learner.answer()
         await learner.prompt("Проверим профиль на сайте как club")
-        await learner.answer()  # not checked here
+        await learner.answer(PASSWORD if check else "")
 
     return await run_learn(url, chromium, work, name="ref", room=room, operator=operator)

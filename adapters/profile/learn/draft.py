@@ -1,7 +1,9 @@
 """From a demonstration to a profile: the parts drafted from what the operator did
-(``login``, ``book`` with the site's refusal, ``cancel``), the parts read from the pages'
-snapshots (``adapters.profile.learn.pages``), and the whole profile (``draft_profile``)
-or, when a part cannot be drafted, the others with the reason (``draft_parts``).
+(``login``, ``book`` with the site's refusal — ``adapters.profile.learn.messages`` —,
+``cancel``), the parts read from the pages' snapshots (``adapters.profile.learn.pages``,
+the day's grid ``adapters.profile.learn.daygrid``), and the whole profile
+(``draft_profile``) or, when a part cannot be drafted, the others with the reason
+(``draft_parts``).
 
 What the operator named (the day, the times, the room) becomes a template variable
 wherever the site wrote it (``adapters.profile.learn.values``); everything else stays as
@@ -17,8 +19,9 @@ from urllib.parse import urlsplit
 
 import yaml
 
+from adapters.profile.learn.daygrid import draft_availability, room_id
+from adapters.profile.learn.messages import draft_outcome, login_failure
 from adapters.profile.learn.pages import (
-    draft_availability,
     draft_booking_page,
     draft_catalogue,
     draft_my_bookings,
@@ -79,8 +82,9 @@ def draft_book(recording: Recording) -> dict[str, Any]:
 
     Fields are the form's as sent: each one the operator's named values went into becomes
     a template; the free text the operator typed becomes ``{purpose}``; hidden fields
-    are the site's to fill (left alone). The booking's address is the page the form led
-    to, with its number as the regex group."""
+    are the site's to fill (left alone). The form's address templates the named values
+    and the room's id where the site uses its own (``daygrid.room_id``). The booking's
+    address is the page the form led to, with its number as the regex group."""
     step = recording.step("book")
     if step is None:
         raise DraftError("Бронь не показана")
@@ -113,36 +117,17 @@ def draft_book(recording: Recording) -> dict[str, Any]:
     opened = next((a for a in step.actions if a.kind == "navigate"), None)
     if opened is None or opened is after:
         raise DraftError("Не видно страницы с формой брони: покажите бронь ещё раз")
+    site_id = room_id(recording)  # the form's address names the room by the site's id
+    url = templated(
+        relative(opened.url), answers, building=building, room_id=site_id.value if site_id else None
+    )
     return {
-        "open": {"url": templated(relative(opened.url), answers, building=building)},
+        "open": {"url": url},
         "form": submit,
         "fields": fields,
         "submit": submit,
         "booked": booked,
-        "outcome": _outcome(recording),
-    }
-
-
-_ALERT = re.compile(r'^ *- alert(?: "(?P<name>[^"]*)")?:? ?(?P<text>.*)$', re.MULTILINE)
-
-
-def _outcome(recording: Recording) -> dict[str, Any]:
-    """How the site says no, as the operator's second booking of the same slot showed it:
-    the alert's words (up to the first stop, without the room or times) mean the slot is
-    taken; any other message is a refusal."""
-    refused = recording.step("refused")
-    shown = _ALERT.search(refused.snapshot) if refused else None
-    words = ((shown["text"] or shown["name"] or "") if shown else "").strip().strip('"')
-    words = re.split(r"[.:!;(]", words, maxsplit=1)[0].strip()
-    if refused is None or not words:
-        raise DraftError(
-            "Не видно, как сайт отказывает: забронируйте то же время ещё раз и дождитесь "
-            "сообщения сайта"
-        )
-    return {
-        "message": [{"role": "alert"}],
-        "refusals": [{"text": words, "error": "slot_taken"}],
-        "otherwise": "rejected",
+        "outcome": draft_outcome(recording),
     }
 
 
@@ -169,12 +154,7 @@ def draft_login(recording: Recording) -> dict[str, Any]:
         "password": locators(secret.candidates),
         "submit": locators(pressed.candidates),
         "page": "^" + re.escape(page),
-        # A failed login was not shown: the usual places of an error, any message a refusal.
-        "failure": {
-            "message": [{"role": "alert"}, {"css": ".error, .alert, .errors, .message-text"}],
-            "refusals": [{"status": 429, "error": "locked"}],
-            "otherwise": "wrong_password",
-        },
+        "failure": login_failure(),
     }
 
 

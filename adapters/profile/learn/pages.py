@@ -1,7 +1,7 @@
-"""Drafting the parts read from pages (from their accessibility snapshots): the day's
-grid and its building drop-down, the rules the page states, a booking's own page and
-«my bookings». Which column or «term» holds what is told by the values of the booking
-the operator made."""
+"""Drafting the parts read from pages (from their accessibility snapshots): the day
+page's building drop-down and the rules it states, a booking's own page and «my
+bookings». Which column or «term» holds what is told by the values of the booking the
+operator made. (The day's grid: ``adapters.profile.learn.daygrid``.)"""
 
 from __future__ import annotations
 
@@ -11,19 +11,19 @@ from datetime import date, time
 from typing import Any
 from urllib.parse import urlsplit
 
-from adapters.profile.learn.recording import Recording, Step
-from adapters.profile.learn.snapshot import comboboxes, tables, terms
+from adapters.profile.learn.recording import Recording
+from adapters.profile.learn.snapshot import Combobox, comboboxes, tables, terms
 from adapters.profile.learn.values import (
     DraftError,
     booking_number,
     building_code,
+    day_step,
     relative,
     templated,
 )
 from adapters.profile.template import DATE_FORMATS, parse_date, parse_time
 
 __all__ = [
-    "draft_availability",
     "draft_booking_page",
     "draft_catalogue",
     "draft_my_bookings",
@@ -52,24 +52,28 @@ def _which(
 
 def draft_booking_page(recording: Recording) -> dict[str, Any]:
     """The ``booking_page`` part from the page the booking form led to: its address with
-    the number as ``{number}``, and its «term: value» pairs told by their values (the
-    one other pair that is not a count, the building)."""
+    the number as ``{number}``, and its «term: value» pairs told by their values; the
+    building is the pair holding the building's name (as the day's drop-down has it),
+    else the one other pair that is not a count."""
     book = recording.step("book")
     if book is None:
         raise DraftError("Бронь не показана")
     number = booking_number(recording)
     purpose = next((a.value for a in book.actions if a.kind == "fill" and a.value), "")
+    building = _building_names(recording, book.answers)
     picks: dict[str, dict[str, str]] = {}
     others = []
     for term, text in terms(book.snapshot).items():
         which = _which(text, answers=book.answers, purpose=purpose)
         if which is None:
-            if not text.isdigit():
+            if text in building:
+                picks.setdefault("building", {"term": term})
+            elif not text.isdigit():
                 others.append(term)
             continue
         picks.setdefault(which[0], {"term": term, **which[1]})
     if len(others) == 1:
-        picks["building"] = {"term": others[0]}
+        picks.setdefault("building", {"term": others[0]})
     if set(picks) != {"building", "room", "date", "time", "purpose"}:
         raise DraftError(
             "На странице брони не видно всех её данных: после брони оставьте открытой её "
@@ -78,7 +82,17 @@ def draft_booking_page(recording: Recording) -> dict[str, Any]:
     path = urlsplit(book.url).path
     at = path.rfind(number)
     url = templated(path[:at], {}) + "{number}" + templated(path[at + len(number) :], {})
-    return {"url": url, **picks}
+    return {"url": url, **{k: picks[k] for k in ("building", "room", "date", "time", "purpose")}}
+
+
+def _building_names(recording: Recording, answers: Mapping[str, str]) -> set[str]:
+    """How the pages may write the building booked: the option chosen in the day's
+    building drop-down, and its code in the day's address (unless a bare number, which
+    a count could be as well)."""
+    chosen = _buildings(recording)
+    code = building_code(recording, answers)
+    names = {chosen.chosen} if chosen and chosen.chosen else set()
+    return names | ({code} if code and not code.isdigit() else set())
 
 
 def draft_my_bookings(recording: Recording) -> dict[str, Any]:
@@ -97,8 +111,10 @@ def draft_my_bookings(recording: Recording) -> dict[str, Any]:
     # The cancel control's column (its text is the control's name) is not a field.
     cancel = recording.step("cancel")
     controls = {c.name for a in (cancel.actions if cancel else ()) for c in a.candidates if c.name}
-    for name, heads, cells in tables(step.snapshot):
-        rows = [[cell.text for cell in row] for row in cells]
+    building = _building_names(recording, answers)
+    for table in tables(step.snapshot):
+        heads = table.heads
+        rows = [[cell.text for cell in row] for row in table.rows]
         row = next((r for r in rows if purpose in r and number in r), None)
         if row is None or len(heads) != len(row):
             continue
@@ -117,97 +133,59 @@ def draft_my_bookings(recording: Recording) -> dict[str, Any]:
                 picks["time"] = {"column": head, "format": "span"}
             elif fmt is not None:
                 picks["date"] = {"column": head, "format": fmt}
+            elif text in building:
+                picks["building"] = {"column": head}
             elif text and text not in controls:
                 others.append(head)
         if len(others) == 1:
-            picks["building"] = {"column": others[0]}
+            picks.setdefault("building", {"column": others[0]})
         if {"number", "date", "time", "purpose"} <= picks.keys():
+            # An unnamed table is found by its role alone (the page's first table).
+            found = {"role": "table", "name": table.name} if table.name else {"role": "table"}
+            order = ("number", "building", "room", "date", "time", "purpose")
             return {
                 "open": {"url": templated(relative(step.url), {})},
-                "table": [{"role": "table", "name": name}],
-                **picks,
+                "table": [found],
+                **{k: picks[k] for k in order if k in picks},
             }
     raise DraftError("В «моих бронях» не видно таблицы со сделанной бронью: откройте их ещё раз")
 
 
-_FLOOR = re.compile(r"\d+\s*(эт\w*|floor\w*)", re.IGNORECASE)
-_SEATS = re.compile(r"\d+\s*(мест\w*|seat\w*|чел\w*)", re.IGNORECASE)
-
-
-def _day_step(recording: Recording) -> Step:
+def _buildings(recording: Recording) -> Combobox | None:
+    """The day page's building drop-down: the one with several options, one chosen."""
     step = recording.step("day")
-    if step is None or "date" not in step.answers:
-        raise DraftError("Занятость аудиторий не показана: откройте её ещё раз")
-    return step
-
-
-def _unit_regex(pattern: re.Pattern[str], text: str) -> str | None:
-    """«2 этаж» → ``(\\d+)\\s*этаж``: the number before the unit word the page writes."""
-    found = pattern.search(text)
-    return rf"(\d+)\s*{re.escape(found[1])}" if found else None
-
-
-def draft_availability(recording: Recording) -> dict[str, Any]:
-    """The ``availability`` part from the day's page: its address with the day and the
-    building as variables, and its grid — the table whose column titles are times (rooms
-    in rows, each slot timed by its column) or whose row titles are (rooms in columns);
-    a free slot is a cell holding a link; a room's number, floor and seats from its
-    heading."""
-    step = _day_step(recording)
-    building = building_code(recording, step.answers)
-    for name, heads, rows in tables(step.snapshot):
-        timed = [h for h in heads if parse_time(h) is not None]
-        if len(timed) < 2 or not rows:
-            continue
-        titles = [row[0].text for row in rows if row and row[0].header]
-        if not titles:
-            continue
-        room: dict[str, Any] = {"number": {"regex": r"^\s*(\S+)"}}
-        floor, seats = _unit_regex(_FLOOR, titles[0]), _unit_regex(_SEATS, titles[0])
-        if floor:
-            room["floor"] = {"regex": floor, "format": "int"}
-        if seats:
-            room["capacity"] = {"regex": seats, "format": "int"}
-        # The table's name without what changes with the day and the building.
-        stem = re.split(r"[:,(]", name, maxsplit=1)[0].strip()
-        return {
-            "open": {"url": templated(relative(step.url), step.answers, building=building)},
-            "grid": {
-                "table": [{"role": "table", "name": stem, "exact": False}],
-                "rooms_in": "rows",
-                "header_lines": 1,
-                "room": room,
-                "slot": {"time": {"of": "header", "format": "hhmm"}, "free": {"has": "a[href]"}},
-            },
-        }
-    raise DraftError("На странице дня не видно таблицы аудиторий и времени: откройте её ещё раз")
+    shown = comboboxes(step.snapshot) if step else []
+    return next((c for c in shown if len(c.options) > 1 and c.chosen), None)
 
 
 def draft_catalogue(recording: Recording) -> dict[str, Any]:
     """The ``catalogue`` part: the buildings are the options of the day page's drop-down
     whose chosen option is the building shown (the one with several options)."""
-    step = _day_step(recording)
-    for name, options, chosen in comboboxes(step.snapshot):
-        if len(options) > 1 and chosen:
-            return {
-                "buildings": {
-                    "open": {"url": urlsplit(step.url).path},
-                    "select": [{"role": "combobox", "name": name}],
-                }
-            }
-    raise DraftError(
-        "На странице дня не видно списка корпусов: выберите корпус в списке и покажите снова"
-    )
+    step = day_step(recording)
+    chosen = _buildings(recording)
+    if chosen is None:
+        raise DraftError(
+            "На странице дня не видно списка корпусов: выберите корпус в списке и покажите снова"
+        )
+    return {
+        "buildings": {
+            "open": {"url": urlsplit(step.url).path},
+            "select": [{"role": "combobox", "name": chosen.name}],
+        }
+    }
 
 
-_HOURS = re.compile(r"(\d{1,2}:\d{2})\s*[–—-]\s*(\d{1,2}:\d{2})")
+# Opening hours as a page writes them: «08:00–22:00», «с 08:00 до 22:00», «from 8:00 to 22:00».
+_HOURS = re.compile(
+    r"(\d{1,2}:\d{2})\s*(?:[–—-]|до|по|to|till|until)\s*(\d{1,2}:\d{2})", re.IGNORECASE
+)
 
 
 def draft_rules(recording: Recording) -> dict[str, Any]:
     """The ``rules`` part as the day's page states them in words («08:00–22:00, шаг 30
     минут, не более 4 часов, на 14 дней вперёд»); what it does not state is left to the
     defaults (docs/profiles.md), to be checked."""
-    text = _day_step(recording).snapshot
+    text = day_step(recording).snapshot
     rules: dict[str, Any] = {}
     hours = None
     for line in text.splitlines():

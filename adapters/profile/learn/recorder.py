@@ -203,7 +203,9 @@ def _css_ident(text: str) -> str:
 
 def _without_secrets(url: str) -> str:
     parts = urlsplit(url)
-    query = [(k, _HIDDEN if _SECRET_NAME.search(k) else v) for k, v in parse_qsl(parts.query)]
+    # A blank value is kept: «/my?q=» (an empty search) is not the page «/my».
+    pairs = parse_qsl(parts.query, keep_blank_values=True)
+    query = [(k, _HIDDEN if _SECRET_NAME.search(k) else v) for k, v in pairs]
     return urlunsplit(parts._replace(query=urlencode(query, safe="/:{}"), fragment=""))
 
 

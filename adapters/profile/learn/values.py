@@ -10,7 +10,7 @@ from datetime import date, time
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
-from adapters.profile.learn.recording import Recording
+from adapters.profile.learn.recording import Recording, Step
 from adapters.profile.parts import Locator
 from adapters.profile.template import DATE_FORMATS, TIME_FORMATS
 from core.errors import ClubError
@@ -20,6 +20,7 @@ __all__ = [
     "named",
     "booking_number",
     "building_code",
+    "day_step",
     "locators",
     "relative",
     "templated",
@@ -30,9 +31,12 @@ class DraftError(ClubError):
     """The demonstration lacks what a part needs (the step is to be shown again)."""
 
 
-def named(answers: Mapping[str, str], building: str | None) -> list[tuple[str, str]]:
+def named(
+    answers: Mapping[str, str], building: str | None, room_id: str | None = None
+) -> list[tuple[str, str]]:
     """(written value, template slot) for every way the named values may be written,
-    the longest first (so «2026-11-27» is taken before a «27» inside it)."""
+    the longest first (so «2026-11-27» is taken before a «27» inside it). ``room_id``:
+    the site's own id of the room, where the site writes that rather than its number."""
     found: list[tuple[str, str]] = []
     if "date" in answers:
         day = date.fromisoformat(answers["date"])
@@ -45,16 +49,30 @@ def named(answers: Mapping[str, str], building: str | None) -> list[tuple[str, s
         found.append((building, "{building}"))
     if "room" in answers:
         found.append((answers["room"], "{room}"))
+    if room_id:
+        found.append((room_id, "{room_id|url}"))
     unique = {written: slot for written, slot in reversed(found) if written}
     return sorted(unique.items(), key=lambda pair: -len(pair[0]))
 
 
-def templated(text: str, answers: Mapping[str, str], *, building: str | None = None) -> str:
+def _whole(written: str) -> str:
+    """A pattern for ``written`` only where it is not part of a longer number or word
+    (a building «1» is not the «1» in «room=17»)."""
+    kind = {True: r"\d", False: r"[^\W\d_]"}
+    before = f"(?<!{kind[written[0].isdigit()]})" if written[0].isalnum() else ""
+    after = f"(?!{kind[written[-1].isdigit()]})" if written[-1].isalnum() else ""
+    return before + re.escape(written) + after
+
+
+def templated(
+    text: str, answers: Mapping[str, str], *, building: str | None = None,
+    room_id: str | None = None,
+) -> str:  # fmt: skip
     """``text`` with every named value written as its template slot (braces doubled)."""
-    writings = named(answers, building)
+    writings = named(answers, building, room_id)
     if not writings:
         return text.replace("{", "{{").replace("}", "}}")
-    pattern = re.compile("|".join(re.escape(written) for written, _ in writings))
+    pattern = re.compile("|".join(_whole(written) for written, _ in writings))
     slots = dict(writings)
     out, at = [], 0
     for found in pattern.finditer(text):
@@ -92,3 +110,11 @@ def booking_number(recording: Recording) -> str:
     if not numbers:
         raise DraftError("Номер брони не виден в её адресе: покажите бронь ещё раз")
     return numbers[-1]
+
+
+def day_step(recording: Recording) -> Step:
+    """The step that showed a day's rooms, with the day named."""
+    step = recording.step("day")
+    if step is None or "date" not in step.answers:
+        raise DraftError("Занятость аудиторий не показана: откройте её ещё раз")
+    return step

@@ -1,0 +1,98 @@
+"""How the site says no, drafted from the demonstration: the message the second booking
+of the same slot brought (an ARIA alert, or else a line of that page which reads like a
+refusal and which no other page of the demonstration showed), its words as the «slot
+taken» refusal, and where a message is looked for — there first, then in the usual
+places of a site's messages. A failed login is never shown, so its message has only the
+usual places."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from adapters.profile.learn.recording import Recording
+from adapters.profile.learn.snapshot import texts
+from adapters.profile.learn.values import DraftError, templated
+
+__all__ = ["USUAL_MESSAGES", "draft_outcome", "login_failure"]
+
+# Where sites put a message that is not an ARIA alert, by the conventions of their
+# markup: the usual class names, then any class word beginning «err» or «alert» (err,
+# errors, error-message, alert-danger). Copied where used: YAML would alias one object.
+USUAL_MESSAGES = (
+    {"css": ".error, .alert, .errors, .message-text"},
+    {"css": '[class^=err], [class*=" err"], [class^=alert], [class*=" alert"]'},
+)
+
+
+# Words a refusal is written in (Russian or English): not a site's, a language's.
+_REFUSING = re.compile(
+    r"занят|уже|недоступ|нельзя|невозможн|не удалось|ошибк|отказ|конфликт|пересека|"
+    r"already|taken|busy|booked|unavailable|not available|conflict|overlap|cannot|can't|"
+    r"unable|error|denied|refused",
+    re.IGNORECASE,
+)
+_SLOT = re.compile(r"\{[a-z_]+(?:\|[a-z0-9_]+)?\}")
+
+
+def _shown(recording: Recording) -> tuple[bool, str] | None:
+    """The refusal's message: (an ARIA alert, its text), or None when none is seen."""
+    refused = recording.step("refused")
+    if refused is None:
+        return None
+    lines = texts(refused.snapshot)
+    alert = next((words for role, words in lines if role == "alert"), None)
+    if alert is not None:
+        return True, alert
+    # What every page shows (a header, a footer) is not the answer.
+    elsewhere = {w for s in recording.steps if s is not refused for _, w in texts(s.snapshot)}
+    said = [w for _, w in lines if w not in elsewhere and _REFUSING.search(w)]
+    return (False, said[0]) if said else None
+
+
+def _words(message: str, answers: Mapping[str, str]) -> str:
+    """The message's words that mean the refusal: of its pieces between stops and named
+    values (the room, the times), the longest one written like a refusal (else the
+    longest): «Аудитория 201: время занято» → «время занято»."""
+    pieces = [
+        p.replace("{{", "{").replace("}}", "}").strip(" ,-–—")
+        for part in _SLOT.split(templated(message, answers))
+        for p in re.split(r"[.:!;()]", part)
+    ]
+    pieces = sorted((p for p in pieces if p), key=len, reverse=True)
+    return next((p for p in pieces if _REFUSING.search(p)), pieces[0] if pieces else "")
+
+
+def draft_outcome(recording: Recording) -> dict[str, Any]:
+    """The book part's ``outcome``: the refusal's words mean the slot is taken; any other
+    message is a refusal. A message that is not an alert is found by those words first
+    (another message, by the usual places)."""
+    shown = _shown(recording)
+    book, refused = recording.step("book"), recording.step("refused")
+    answers = {**(book.answers if book else {}), **(refused.answers if refused else {})}
+    words = _words(shown[1], answers) if shown else ""
+    if shown is None or not words:
+        raise DraftError(
+            "Не видно, как сайт отказывает: забронируйте то же время ещё раз и дождитесь "
+            "сообщения сайта"
+        )
+    alert, _ = shown
+    found: list[dict[str, Any]] = [{"role": "alert"}]
+    if not alert:
+        found.insert(0, {"text": words, "exact": False})
+    return {
+        "message": [*found, *map(dict, USUAL_MESSAGES)],
+        "refusals": [{"text": words, "error": "slot_taken"}],
+        "otherwise": "rejected",
+    }
+
+
+def login_failure() -> dict[str, Any]:
+    """A login's ``failure``: a failed login was not shown, so the usual places of a
+    message; too many tries are told by HTTP 429, any other message is a wrong password."""
+    return {
+        "message": [{"role": "alert"}, *map(dict, USUAL_MESSAGES)],
+        "refusals": [{"status": 429, "error": "locked"}],
+        "otherwise": "wrong_password",
+    }
