@@ -87,6 +87,13 @@ def register_site_commands(
                 help="Attach to a Chromium run with --remote-debugging-port (its address)"
             ),
         ] = None,
+        lists_by_example: Annotated[
+            bool,
+            typer.Option(
+                help="Ask for every list by two examples clicked in the page (else only "
+                "where the page's list is not a table)"
+            ),
+        ] = False,
     ) -> None:
         """Show the bot a site once: log in, open a day's free rooms, book one, open «my
         bookings», cancel it; answer the prompts here. Writes OUT/NAME.recording.json and the
@@ -95,7 +102,11 @@ def register_site_commands(
 
         settings = load()
         try:
-            written = asyncio.run(run_learn(settings, url, name=name, out=out, cdp=cdp))
+            written = asyncio.run(
+                run_learn(
+                    settings, url, name=name, out=out, cdp=cdp, lists_by_example=lists_by_example
+                )
+            )
         except ClubError as exc:
             fail(exc)
         for path in written:

@@ -95,7 +95,13 @@ class _Drafts:
 
 
 async def learn(
-    settings: Settings, url: str, *, name: str, out: Path, cdp: str | None = None
+    settings: Settings,
+    url: str,
+    *,
+    name: str,
+    out: Path,
+    cdp: str | None = None,
+    lists_by_example: bool = False,
 ) -> list[Path]:
     """Lead the demonstration, write its recording and the profile drafted from it, check
     the profile on the site and let the operator show a part again until it passes (or
@@ -106,7 +112,9 @@ async def learn(
         context,
         page,
     ):
-        lesson = Lesson(name, url, context, page, say=_say, ask=_ask)
+        lesson = Lesson(
+            name, url, context, page, say=_say, ask=_ask, lists_by_example=lists_by_example
+        )
         recording = await lesson.whole()
         while True:
             written, drafted, failed = drafts.write(recording)

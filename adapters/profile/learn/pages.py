@@ -95,59 +95,80 @@ def _building_names(recording: Recording, answers: Mapping[str, str]) -> set[str
     return names | ({code} if code and not code.isdigit() else set())
 
 
-def draft_my_bookings(recording: Recording) -> dict[str, Any]:
-    """The ``my_bookings`` part from the step that showed «my bookings»: the table whose
-    row holds the booking made, and which column is which, told by the values in that
-    row (its number, the day in a date format, the times, the room, the purpose typed).
-    The one other column with text (not the cancel control's) is the building."""
-    step, book = recording.step("my_bookings"), recording.step("book")
-    if step is None or book is None:
-        raise DraftError("«Мои брони» не показаны: откройте их ещё раз")
-    answers = book.answers
-    purpose = next((a.value for a in book.actions if a.kind == "fill" and a.value), "")
-    number = booking_number(recording)
+def _fields(
+    pieces: list[tuple[dict[str, str], str]],
+    *,
+    recording: Recording,
+    number: str,
+    purpose: str,
+) -> dict[str, dict[str, str]]:
+    """Which piece of a listed booking (each with where it is: a column, a CSS path) is
+    which field, told by the booking's values: its number, the day in a date format, the
+    times, the room, the purpose typed, the building's name; else the one other piece
+    with text (not the cancel control's) is the building."""
+    book = recording.step("book")
+    answers = book.answers if book else {}
     day = date.fromisoformat(answers["date"])
     start, end = time.fromisoformat(answers["start"]), time.fromisoformat(answers["end"])
-    # The cancel control's column (its text is the control's name) is not a field.
+    # The cancel control (its text is the control's name) is not a field.
     cancel = recording.step("cancel")
     controls = {c.name for a in (cancel.actions if cancel else ()) for c in a.candidates if c.name}
     building = _building_names(recording, answers)
+    picks: dict[str, dict[str, str]] = {}
+    others = []
+    for where, text in pieces:
+        clocks = [t for t in map(parse_time, re.findall(r"\d{1,2}[:.]\d{2}", text)) if t]
+        fmt = next((f for f in DATE_FORMATS if parse_date(text, f) == day), None)
+        if text == number:
+            picks.setdefault("number", where)
+        elif text == purpose:
+            picks.setdefault("purpose", where)
+        elif text == answers["room"]:
+            picks.setdefault("room", where)
+        elif clocks[:2] == [start, end]:
+            picks.setdefault("time", {**where, "format": "span"})
+        elif fmt is not None:
+            picks.setdefault("date", {**where, "format": fmt})
+        elif text in building:
+            picks.setdefault("building", where)
+        elif text and text not in controls:
+            others.append(where)
+    if len(others) == 1:
+        picks.setdefault("building", others[0])
+    order = ("number", "building", "room", "date", "time", "purpose")
+    return {k: picks[k] for k in order if k in picks}
+
+
+_NEEDED = {"number", "date", "time", "purpose"}
+
+
+def draft_my_bookings(recording: Recording) -> dict[str, Any]:
+    """The ``my_bookings`` part from the step that showed «my bookings»: the table whose
+    row holds the booking made, its columns told by that row's values; or, where the
+    operator showed the list by two examples, its items, their pieces told the same way."""
+    step, book = recording.step("my_bookings"), recording.step("book")
+    if step is None or book is None:
+        raise DraftError("«Мои брони» не показаны: откройте их ещё раз")
+    purpose = next((a.value for a in book.actions if a.kind == "fill" and a.value), "")
+    number = booking_number(recording)
+    opened = {"url": templated(relative(step.url), {})}
+    shown = step.lists.get("my_bookings")
+    if shown is not None:  # what the operator showed comes first
+        pieces = [({"css": piece.css}, piece.text) for piece in shown.texts]
+        picks = _fields(pieces, recording=recording, number=number, purpose=purpose)
+        if picks.keys() >= _NEEDED:
+            return {"open": opened, "items": [{"css": shown.css}], **picks}
     for table in tables(step.snapshot):
-        heads = table.heads
         rows = [[cell.text for cell in row] for row in table.rows]
         row = next((r for r in rows if purpose in r and number in r), None)
-        if row is None or len(heads) != len(row):
+        if row is None or len(table.heads) != len(row):
             continue
-        picks: dict[str, dict[str, str]] = {}
-        others = []
-        for head, text in zip(heads, row, strict=True):
-            clocks = [t for t in map(parse_time, re.findall(r"\d{1,2}[:.]\d{2}", text)) if t]
-            fmt = next((f for f in DATE_FORMATS if parse_date(text, f) == day), None)
-            if text == number:
-                picks["number"] = {"column": head}
-            elif text == purpose:
-                picks["purpose"] = {"column": head}
-            elif text == answers["room"]:
-                picks["room"] = {"column": head}
-            elif clocks[:2] == [start, end]:
-                picks["time"] = {"column": head, "format": "span"}
-            elif fmt is not None:
-                picks["date"] = {"column": head, "format": fmt}
-            elif text in building:
-                picks["building"] = {"column": head}
-            elif text and text not in controls:
-                others.append(head)
-        if len(others) == 1:
-            picks.setdefault("building", {"column": others[0]})
-        if {"number", "date", "time", "purpose"} <= picks.keys():
+        columns = [({"column": head}, text) for head, text in zip(table.heads, row, strict=True)]
+        picks = _fields(columns, recording=recording, number=number, purpose=purpose)
+        if picks.keys() >= _NEEDED:
             # An unnamed table is found by its role alone (the page's first table).
             found = {"role": "table", "name": table.name} if table.name else {"role": "table"}
-            order = ("number", "building", "room", "date", "time", "purpose")
-            return {
-                "open": {"url": templated(relative(step.url), {})},
-                "table": [found],
-                **{k: picks[k] for k in order if k in picks},
-            }
+            return {"open": opened, "table": [found], **picks}
     raise DraftError("В «моих бронях» не видно таблицы со сделанной бронью: откройте их ещё раз")
 
 

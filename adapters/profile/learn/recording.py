@@ -16,7 +16,17 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from adapters.profile.parts import Locator
 
-__all__ = ["Action", "FormField", "Recording", "SentForm", "SentRequest", "Step", "StepName"]
+__all__ = [
+    "Action",
+    "FormField",
+    "ListByExample",
+    "PickedText",
+    "Recording",
+    "SentForm",
+    "SentRequest",
+    "Step",
+    "StepName",
+]
 
 # The demonstration's steps, in order.
 StepName = Literal["login", "day", "book", "refused", "my_bookings", "cancel"]
@@ -64,6 +74,22 @@ class SentRequest(_Frozen):
     json_keys: tuple[str, ...] = ()  # a JSON body: its keys only
 
 
+class PickedText(_Frozen):
+    """A piece of text in a list's item, and where it is inside the item."""
+
+    css: str
+    text: str
+
+
+class ListByExample(_Frozen):
+    """A list the operator showed by clicking two of its items."""
+
+    css: str  # every item of the list
+    count: int  # as the operator confirmed it
+    samples: tuple[str, ...] = ()  # the first items' first lines
+    texts: tuple[PickedText, ...] = ()  # the pieces of the item holding the booking made
+
+
 class Step(_Frozen):
     name: StepName
     actions: tuple[Action, ...] = ()
@@ -73,6 +99,7 @@ class Step(_Frozen):
     answers: dict[str, str] = Field(default_factory=dict)  # what the operator named
     snapshot: str = ""  # the page's accessibility tree at the step's end
     url: str = ""  # where the step ended
+    lists: dict[str, ListByExample] = Field(default_factory=dict)  # shown by example
 
 
 class Recording(_Frozen):

@@ -24,8 +24,11 @@ from urllib.parse import urlsplit
 from playwright.async_api import BrowserContext, Page
 from playwright.async_api import Error as PlaywrightError
 
+from adapters.profile.learn.examples import pick_list
+from adapters.profile.learn.pages import draft_my_bookings
 from adapters.profile.learn.recorder import Recorder
 from adapters.profile.learn.recording import Recording, SentRequest, Step, StepName
+from adapters.profile.learn.values import DraftError
 from adapters.profile.template import parse_date, parse_time
 from core.errors import ClubError
 
@@ -89,9 +92,18 @@ class Lesson:
     """One demonstration in ``context``, its steps kept as shown last."""
 
     def __init__(
-        self, name: str, site: str, context: BrowserContext, page: Page, *, say: Say, ask: Ask
+        self,
+        name: str,
+        site: str,
+        context: BrowserContext,
+        page: Page,
+        *,
+        say: Say,
+        ask: Ask,
+        lists_by_example: bool = False,
     ) -> None:
         self.name, self.site = name, site
+        self._lists_by_example = lists_by_example  # ask for lists by example, always
         self._context, self._page = context, page
         self._say, self._ask = say, ask
         self._recorder = Recorder(context)
@@ -251,6 +263,7 @@ class Lesson:
             lambda: None,
             {},
         )
+        listed = await self._by_example(listed, book)
         await self._step(
             "cancel",
             _title(6, "отмена") + f" Отмените эту бронь (аудитория {slot.room}) на сайте и "
@@ -259,6 +272,26 @@ class Lesson:
             {"room": slot.room},
         )
         self._booked = None
+
+    async def _by_example(self, listed: Step, book: Step) -> Step:
+        """«My bookings» as the operator shows it by two examples, when its list is not
+        a table the draft can read (or the learner was asked to always ask)."""
+        if not self._lists_by_example:
+            try:
+                draft_my_bookings(self.recording)
+                return listed
+            except DraftError:
+                self._say("В «моих бронях» не видно таблицы с этой бронью.")
+        purpose = next((a.value for a in book.actions if a.kind == "fill" and a.value), "")
+        try:
+            shown = await pick_list(
+                self._page, what="две брони в списке", needle=purpose, say=self._say, ask=self._ask
+            )
+        except EOFError:
+            raise LearnStopped("Показ прерван") from None
+        listed = listed.model_copy(update={"lists": {"my_bookings": shown}})
+        self._steps["my_bookings"] = listed
+        return listed
 
     def _cancelled(self, number: str | None, listed: Step) -> str | None:
         """What is wrong with the cancel shown (None: nothing): it must be sent (or

@@ -117,6 +117,15 @@ async def demonstrate(portal: RunningPortal, chromium: str, work: Path) -> Demon
         await _book(page, portal, other, purpose="Другое")  # another booking of the club's
         await page.goto(f"{portal.url}/my")
         await learner.answer()
+        # Asked for the list by two examples: two bookings clicked (the clicks go nowhere).
+        await learner.prompt("Покажите список примерами")
+        await page.get_by_role("row").filter(has_text="Другое").get_by_role("cell").nth(1).click()
+        await page.get_by_role("row").filter(has_text="Шахматы").get_by_role("cell").nth(2).click()
+        assert page.url.endswith("/my")
+        await learner.answer()
+        rows = await page.get_by_role("row").count() - 1  # below the titles
+        assert (await learner.prompt("Нашёл")).startswith(f"Нашёл {rows} (подсвечены)")
+        await learner.answer()
 
         await learner.prompt("Шаг 6 из 6")
         await _cancel(page, "Другое")  # the wrong one
@@ -140,7 +149,10 @@ async def demonstrate(portal: RunningPortal, chromium: str, work: Path) -> Demon
         await learner.answer(PASSWORD)
         await learner.prompt("итог: профиль подходит")
 
-    return await run_learn(portal.url, chromium, work, name="ref", room=room, operator=operator)
+    return await run_learn(
+        portal.url, chromium, work, name="ref", room=room, operator=operator,
+        args=("--lists-by-example",),
+    )  # fmt: skip
 
 
 async def _book(page: Page, portal: RunningPortal, room: str, purpose: str = "Шахматы") -> None:
@@ -242,16 +254,13 @@ async def test_a_demonstration_over_cdp_is_recorded_without_secrets(
     ]  # fmt: skip
     assert drafted["booked"] == r"^/booking/(\d+)$"
     reference = yaml.safe_load(PROFILE.read_text(encoding="utf-8"))
-    assert draft_my_bookings(recording) == {
-        "open": {"url": "/my"},
-        "table": [{"role": "table", "name": "Мои брони"}],
-        "number": {"column": "Номер"},
-        "building": {"column": "Корпус"},
-        "room": {"column": "Аудитория"},
-        "date": {"column": "Дата", "format": "dmy"},
-        "time": {"column": "Время", "format": "span"},
-        "purpose": {"column": "Цель"},
-    }
+    # «My bookings» shown by two examples: its rows, each field a cell inside (replayed
+    # on the live site below).
+    listed = draft_my_bookings(recording)
+    assert listed["items"] == [{"css": "tbody > tr"}] and "table" not in listed
+    assert set(listed) == {"open", "items", "number", "building", "room", "date", "time",
+                           "purpose"}  # fmt: skip
+    assert listed["date"]["format"] == "dmy" and listed["time"]["format"] == "span"
     assert draft_booking_page(recording) == {
         "url": "/booking/{number}",
         "building": {"term": "Корпус"},

@@ -1,0 +1,157 @@
+"""Lists by example, as selector tools do: the operator clicks two items of a list in the
+page (the clicks go nowhere while picking), the learner generalises them to one CSS
+pattern — the two items' common ancestor, the items under it by the tag and classes they
+share — highlights every match and asks the operator to confirm the count. For the item
+holding a given text (the booking made), each piece of text in it is kept with its CSS
+path inside the item, so a profile can pick fields by ``css`` as it does by ``column``.
+
+Class names a build step made unique («booking-card___2e6pC») are kept by their stable
+part (``[class*="__booking-card___"]``); classes with long digit runs are dropped.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Awaitable, Callable
+
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Page
+from pydantic import ValidationError
+
+from adapters.profile.learn.recording import ListByExample
+
+__all__ = ["pick_list"]
+
+Say = Callable[[str], None]
+Ask = Callable[[str], Awaitable[str | None]]
+
+
+_PICKING = """() => {
+  if (window.__clubmanPick) { window.__clubmanPick.picks.length = 0; return; }
+  const picks = [];
+  const stop = (event) => {
+    event.preventDefault(); event.stopPropagation(); event.stopImmediatePropagation();
+  };
+  const click = (event) => {
+    stop(event);
+    const el = event.target instanceof Element ? event.target : event.target.parentElement;
+    if (el) { picks.push(el); el.style.outline = '3px solid #d22'; }
+  };
+  const kinds = ['mousedown', 'mouseup', 'submit'];
+  for (const kind of kinds) document.addEventListener(kind, stop, true);
+  document.addEventListener('click', click, true);
+  window.__clubmanPick = {picks, off: () => {
+    for (const kind of kinds) document.removeEventListener(kind, stop, true);
+    document.removeEventListener('click', click, true);
+    delete window.__clubmanPick;
+  }};
+}"""
+
+_GENERALISE = """(needle) => {
+  const state = window.__clubmanPick;
+  if (!state || state.picks.length < 2) return null;
+  const [a, b] = state.picks.slice(-2);
+  const hashed = /^(.+?__[A-Za-z0-9-]+___)[A-Za-z0-9_-]+$/;
+  const tokens = (el) => {
+    const out = [el.tagName.toLowerCase()];
+    for (const c of el.classList) {
+      const m = c.match(hashed);
+      if (m) out.push(`[class*="${m[1].replace(/^.*?(__)/, '$1')}"]`);
+      else if (!/\\d{3,}/.test(c)) out.push('.' + CSS.escape(c));
+    }
+    return out;
+  };
+  const chain = (el) => {
+    const out = [];
+    for (let e = el; e; e = e.parentElement) out.unshift(e);
+    return out;
+  };
+  const ca = chain(a), cb = chain(b);
+  let depth = 0;
+  while (depth < ca.length && depth < cb.length && ca[depth] === cb[depth]) depth++;
+  if (depth >= ca.length || depth >= cb.length || depth === 0) return null;
+  const parent = ca[depth - 1], first = ca[depth], second = cb[depth];
+  if (first.tagName !== second.tagName) return null;
+  const shared = tokens(first).filter((t) => tokens(second).includes(t));
+  const item = shared.join('');
+  const siblings = [...parent.children].filter((c) => c.matches(item));
+  const exact = (css) => {
+    const found = [...document.querySelectorAll(css)];
+    return found.length === siblings.length && siblings.every((s) => found.includes(s));
+  };
+  let css = item;
+  if (!exact(css)) css = `${tokens(parent).join('')} > ${item}`;
+  let up = parent.parentElement;
+  while (!exact(css) && up && up !== document.documentElement) {
+    css = `${tokens(up).join('')} ${css}`;
+    up = up.parentElement;
+  }
+  if (!exact(css)) return null;
+  for (const el of state.picks) el.style.outline = '';
+  const found = [...document.querySelectorAll(css)];
+  for (const el of found) el.style.outline = '2px dashed #d22';
+  const inside = (root, el) => {
+    const parts = [];
+    for (let e = el; e && e !== root; e = e.parentElement) {
+      const same = [...e.parentElement.children].filter((s) => s.tagName === e.tagName);
+      const index = same.indexOf(e) + 1;
+      const nth = `${e.tagName.toLowerCase()}:nth-of-type(${index})`;
+      parts.unshift(same.length > 1 ? nth : tokens(e).join(''));
+    }
+    return parts.join(' > ');
+  };
+  const holder = found.find((el) => needle && el.innerText.includes(needle));
+  const texts = [];
+  if (holder) {
+    for (const el of holder.querySelectorAll('*')) {
+      const own = [...el.childNodes].filter((n) => n.nodeType === 3)
+        .map((n) => n.textContent).join(' ');
+      const text = el.innerText ? el.innerText.replace(/\\s+/g, ' ').trim() : '';
+      if (own.trim() && text) texts.push({css: inside(holder, el), text});
+    }
+  }
+  const samples = found.slice(0, 3)
+    .map((el) => (el.innerText || '').trim().split('\\n')[0].replace(/\\s+/g, ' '));
+  return {css, count: found.length, samples, texts};
+}"""
+
+_CLEAR = """() => {
+  for (const el of document.querySelectorAll('[style*="outline"]')) el.style.outline = '';
+  if (window.__clubmanPick) window.__clubmanPick.off();
+}"""
+
+
+async def pick_list(page: Page, *, what: str, needle: str, say: Say, ask: Ask) -> ListByExample:
+    """Ask the operator for two examples of ``what`` until the list they make is the one
+    meant (the count confirmed); ``needle``: a text of the item whose pieces are kept.
+    Raises ``EOFError`` when the operator's input ends."""
+    while True:
+        with contextlib.suppress(PlaywrightError):
+            await page.evaluate(_PICKING)
+        if (
+            await ask(
+                f"Покажите список примерами: нажмите в окне браузера на два примера — {what} "
+                "(переходов не будет). Затем Enter."
+            )
+            is None
+        ):
+            raise EOFError
+        try:
+            raw = await page.evaluate(_GENERALISE, needle)
+            shown = ListByExample.model_validate(raw) if raw else None
+        except (PlaywrightError, ValidationError):
+            shown = None
+        if shown is None:
+            say("Не вижу двух примеров одного списка: нажмите на два его элемента. Повторите.")
+            continue
+        listed = "; ".join(f"«{s}»" for s in shown.samples if s)
+        answer = await ask(
+            f"Нашёл {shown.count} (подсвечены): {listed}… Верно? Enter — да, «нет» — "
+            "показать снова."
+        )
+        if answer is None:
+            raise EOFError
+        with contextlib.suppress(PlaywrightError):
+            await page.evaluate(_CLEAR)
+        if answer.strip().lower() in ("", "да", "yes", "y", "д"):
+            return shown
