@@ -61,6 +61,40 @@ def register_site_commands(
         if not report.ok:
             raise typer.Exit(1)
 
+    @site.command("history")
+    def site_history(profile: _PROFILE) -> None:
+        """Every version of PROFILE the bot wrote (heals), each with what made it and its
+        diff from the one before."""
+        from adapters.profile.history import ProfileHistory
+
+        history = ProfileHistory(profile)
+        versions = history.versions()
+        if not versions:
+            typer.echo(f"{profile}: версий нет — бот его не менял")
+            return
+        for version in versions:
+            run = f", запуск {version.run}" if version.run else ""
+            typer.echo(f"версия {version.number} — {version.at:%Y-%m-%d %H:%M} UTC, "
+                       f"{version.made_by}{run}")  # fmt: skip
+            for change in version.changes:
+                typer.echo(f"  {change}")
+            typer.echo(history.diff(version.number), nl=False)
+
+    @site.command("revert")
+    def site_revert(
+        profile: _PROFILE,
+        version: Annotated[int, typer.Argument(help="The version to make current again")],
+    ) -> None:
+        """Make VERSION of PROFILE current again (written as a new version)."""
+        from adapters.profile.history import ProfileHistory
+
+        history = ProfileHistory(profile)
+        if version not in {v.number for v in history.versions()}:
+            typer.echo(f"{profile}: нет версии {version} (clubman site history {profile})")
+            raise typer.Exit(1)
+        made = history.revert(version)
+        typer.echo(f"{profile}: версия {version} снова текущая (записана как версия {made.number})")
+
     @site.command("schema")
     def site_schema(
         output: Annotated[

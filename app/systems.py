@@ -41,6 +41,7 @@ def _refportal() -> _Adapter:
 
 def _profile() -> _Adapter:
     from adapters.profile import ProfileSystem, load_site_profile
+    from adapters.profile.history import ProfileHistory
 
     def open_system(url: str, portal: PortalSettings) -> BookingSystem:
         if portal.profile is None:
@@ -48,7 +49,9 @@ def _profile() -> _Adapter:
                 "PORTAL__KIND=profile needs PORTAL__PROFILE: the site profile's path "
                 "(profiles/*.yaml; see docs/profiles.md)"
             )
-        return ProfileSystem(url, load_site_profile(portal.profile))
+        # A step healed by a later locator is written back as a new version of the file.
+        history = ProfileHistory(Path(portal.profile))
+        return ProfileSystem(url, load_site_profile(portal.profile), history=history)
 
     return _Adapter(open=open_system, site_profile=True)
 

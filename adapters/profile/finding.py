@@ -42,6 +42,24 @@ class Finder:
     def __init__(self, loaded: LoadedProfile) -> None:
         self._loaded = loaded
         self._matched: dict[int, int] = {}  # id of a Find → the candidate that matched
+        # Finds whose first candidate found nothing and a later one exactly one element,
+        # in the step under way: path → (id of the Find, the candidate).
+        self._stood_in: dict[str, tuple[int, int]] = {}
+
+    def begin_step(self) -> None:
+        self._stood_in.clear()
+
+    def step_passed(self) -> dict[str, int]:
+        """The stand-ins of the step that just passed its check (path → candidate)."""
+        passed = {path: index for path, (_, index) in self._stood_in.items()}
+        self._stood_in.clear()
+        return passed
+
+    def step_failed(self) -> None:
+        """Stand-ins of a failed step are tried afresh next time, not trusted."""
+        for found, _ in self._stood_in.values():
+            self._matched.pop(found, None)
+        self._stood_in.clear()
 
     def any_of(self, scope: Page | PwLocator, find: Find) -> PwLocator:
         """All candidates as one locator (``or``): for waiting until one of them shows."""
@@ -59,8 +77,11 @@ class Finder:
             return candidate(scope or page, find[known]).first
         for index, way in enumerate(find):
             located = candidate(scope or page, way)
-            if await located.count():
+            count = await located.count()
+            if count:
                 self._matched[id(find)] = index
+                if index and count == 1:
+                    self._stood_in[path] = (id(find), index)
                 return located.first
         raise await self.mismatch(page, find, path=path, what=what)
 

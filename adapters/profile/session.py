@@ -25,6 +25,7 @@ from adapters.profile.bookings import MyList, cancel_on_booking_page, read_booki
 from adapters.profile.finding import Finder
 from adapters.profile.form import fill_form, open_form, send_form
 from adapters.profile.grid import read_buildings, read_catalogue, read_day
+from adapters.profile.healing import Healing
 from adapters.profile.loader import LoadedProfile
 from adapters.profile.login import log_in
 from adapters.profile.navigate import Navigator, path_of
@@ -68,6 +69,7 @@ class ProfileSession:
         timeout_ms: int = 15000,
         retry: RetryPolicy | None = None,
         on_retry: OnRetry | None = None,
+        healing: Healing | None = None,
     ) -> None:
         self._context = context
         self._profile = loaded.profile
@@ -85,6 +87,8 @@ class ProfileSession:
         # moments ago, it shows everything this session did, so it is read where it is.
         self._my_read_at: float | None = None
         self._logins = 0
+        self._healing = healing or Healing(None)
+        self._run_mark = ""  # the booking run's mark («#…» in its purpose), for a heal's record
 
     def __repr__(self) -> str:
         return f"ProfileSession({self._profile.name!r}, {self._base_url!r})"
@@ -111,20 +115,25 @@ class ProfileSession:
             self._my_read_at = None
 
         async def attempt() -> T:
-            return await action(await self._own_page())
+            return await self._healing.step(
+                what, self._nav.finder, self._own_page, action, run=self._run_mark
+            )
 
         return await with_relogin(
             self._policy, attempt, login=self._login, what=what, on_retry=self._on_retry
         )
 
     async def _login(self) -> None:
-        page = await self._own_page()
-
         def sending() -> None:  # counted as sent: a refusal is a login tried all the same
             self._logins += 1
             log.info("portal.login")
 
-        await log_in(self._nav, page, self._username, self._password, sending=sending)
+        async def login(page: Page) -> None:
+            await log_in(self._nav, page, self._username, self._password, sending=sending)
+
+        await self._healing.step(
+            "вход", self._nav.finder, self._own_page, login, run=self._run_mark
+        )
 
     async def _codes(self, page: Page) -> dict[str, str]:
         """Building name → code (the lists show names); read once per session."""
@@ -215,6 +224,7 @@ class ProfileSession:
         A lost answer (``OutcomeUnknown``) or a ``SlotTaken`` is first looked for in «my
         bookings» (it may be ours); only when it is not listed is the form sent again,
         as many times as the retry policy allows."""
+        self._run_mark = "#" + purpose.rpartition("#")[2] if "#" in purpose else ""
         values = {
             "room": room.number,
             "room_id": room.id,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from adapters.profile.healing import Healing
+from adapters.profile.history import ProfileHistory
 from adapters.profile.loader import LoadedProfile
 from adapters.profile.session import ProfileSession
 from core.booking import OnRetry
@@ -15,11 +17,19 @@ class ProfileSystem:
     kind = "profile"
 
     def __init__(
-        self, url: str, loaded: LoadedProfile, *, retry: RetryPolicy | None = None
+        self,
+        url: str,
+        loaded: LoadedProfile,
+        *,
+        retry: RetryPolicy | None = None,
+        history: ProfileHistory | None = None,
     ) -> None:
         self.url = url.rstrip("/")
         self.loaded = loaded
         self._retry = retry
+        # A step that passed with a later locator moves it first in the file (no history:
+        # a profile not read from a file, only logged).
+        self._healing = Healing(history)
 
     def __repr__(self) -> str:
         return f"ProfileSystem({self.loaded.profile.name!r}, {self.url!r})"
@@ -40,4 +50,5 @@ class ProfileSystem:
             password=password,
             retry=self._retry,
             on_retry=on_retry,
+            healing=self._healing,
         )

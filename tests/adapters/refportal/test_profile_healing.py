@@ -1,0 +1,107 @@
+"""Healing without an LLM on the reference portal: a profile whose first locator for the
+booking's button no longer matches (the site reworded it) books with its second one,
+and — the booking made and read back — that one is moved first in the file as a new
+version; the next run finds it first and writes nothing. A later candidate that finds
+the wrong element fails its step and writes nothing. ``clubman site history`` and
+``clubman site revert`` show and undo a heal."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from datetime import time
+from pathlib import Path
+
+import pytest
+
+from adapters.profile import ProfileSystem, load_site_profile
+from adapters.profile.history import ProfileHistory
+from core.booking import Room
+from core.browser import BrowserPool
+from core.errors import ClubError
+from portal.server import RunningPortal
+from tests.adapters.refportal.helpers import FAST, FRIDAY, active_bookings
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+PROFILE = Path(__file__).parents[3] / "profiles" / "refportal.yaml"
+CLUBMAN = Path(sys.executable).with_name("clubman")
+SUBMIT = "  submit:\n    - role: button\n      name: Забронировать\n"
+
+
+def _reworded(tmp_path: Path, stand_in: str) -> Path:
+    """refportal.yaml with a first candidate for the booking's button that is not there."""
+    text = PROFILE.read_text(encoding="utf-8")
+    assert text.count(SUBMIT) == 1
+    first = "  submit:\n    - role: button\n      name: Отправить заявку\n"
+    path = tmp_path / "site.yaml"
+    path.write_text(text.replace(SUBMIT, first + stand_in), encoding="utf-8")
+    return path
+
+
+async def _book_and_cancel(portal: RunningPortal, pool: BrowserPool, path: Path) -> str:
+    system = ProfileSystem(
+        portal.url, load_site_profile(path), retry=FAST, history=ProfileHistory(path)
+    )
+    async with pool.context() as context:
+        session = system.open_session(context, username="club", password="club-demo")
+        try:
+            shown = await session.availability("main", FRIDAY)
+            room: Room = shown.free_rooms(time(10), time(11))[0]
+            made = await session.book(
+                room=room, day=FRIDAY, start=time(10), end=time(11), purpose="heal · #run42"
+            )
+            await session.cancel(made.number)
+        finally:
+            await session.close()
+    return made.number
+
+
+def _clubman(*args: str) -> str:
+    done = subprocess.run([str(CLUBMAN), *args], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout
+
+
+async def test_a_step_passed_with_a_later_locator_promotes_it_as_a_new_version(
+    fresh_portal: RunningPortal, pool: BrowserPool, tmp_path: Path
+) -> None:
+    path = _reworded(tmp_path, "    - role: button\n      name: Забронировать\n")
+    written = path.read_text(encoding="utf-8")
+
+    await _book_and_cancel(fresh_portal, pool, path)
+    assert await active_bookings(fresh_portal.url, purpose="heal · #run42") == []
+    healed = load_site_profile(path).profile.book.submit
+    assert [way.name for way in healed] == ["Забронировать", "Отправить заявку"]
+    history = ProfileHistory(path)
+    assert [(v.number, v.run) for v in history.versions()] == [(1, ""), (2, "#run42")]
+    assert history.text(1) == written
+    assert history.versions()[1].changes == ("book.submit: кандидат 2 стал первым",)
+    # Only the two candidates swapped: every other line (the comments too) as it was.
+    assert sorted(path.read_text(encoding="utf-8").splitlines()) == sorted(written.splitlines())
+
+    # The next run finds the button with the first locator: nothing more is written.
+    await _book_and_cancel(fresh_portal, pool, path)
+    assert len(ProfileHistory(path).versions()) == 2
+
+    shown = _clubman("site", "history", str(path))
+    assert "версия 2" in shown and "исправлен: бронирование, запуск #run42" in shown
+    assert "+      name: Забронировать\n+    - role: button\n" in shown  # moved up
+    assert "-      name: Забронировать\n" in shown  # from below
+    assert "версия 1 снова текущая (записана как версия 3)" in _clubman(
+        "site", "revert", str(path), "1"
+    )
+    assert path.read_text(encoding="utf-8") == written
+
+
+async def test_a_later_locator_that_finds_the_wrong_element_writes_nothing(
+    fresh_portal: RunningPortal, pool: BrowserPool, tmp_path: Path
+) -> None:
+    # The one «Мои брони» link: found exactly once, but clicking it books nothing.
+    path = _reworded(tmp_path, "    - role: link\n      name: Мои брони\n")
+    written = path.read_text(encoding="utf-8")
+    with pytest.raises(ClubError):
+        await _book_and_cancel(fresh_portal, pool, path)
+    assert path.read_text(encoding="utf-8") == written
+    assert ProfileHistory(path).versions() == []
+    assert await active_bookings(fresh_portal.url, purpose="heal · #run42") == []
