@@ -69,3 +69,10 @@ test: lint typecheck pytest
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache
+
+# Mutation testing (mutmut) of the modules where a silent bug costs most, each against its
+# own fast tests, in copies of the tree under .mutants/; by hand, not in CI (issue 31).
+# `make mutants MODULES=core/browser/guard.py` mutates some of them.
+.PHONY: mutants
+mutants: install
+	$(BIN)/python -m scripts.mutants $(MODULES)

@@ -1,0 +1,233 @@
+"""The booking scenario's own guarantees, through the real core on an in-memory site
+(issue 31): both adapters happen to protect themselves, so these hold only if the
+scenario keeps them.
+
+* The booking step looks in «Мои брони» before it books: a site whose ``book()`` books
+  anew every time (as a profile-driven site may) still ends with one booking per room
+  when a run killed mid-booking is resumed.
+* A request with no end time is asked «До скольки?» before any step runs.
+
+No browser: the in-memory site needs no pages, so the pool hands out an empty context."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from datetime import date, time
+from typing import Any, cast
+
+import pytest
+from playwright.async_api import BrowserContext
+from pydantic import SecretStr
+
+from core.app import build_core
+from core.booking import Booking, Catalogue, OnRetry, Room, Rules
+from core.booking.catalogue import Catalogues
+from core.browser import BrowserPool
+from core.clock import ManualClock
+from core.commands import Answer, Command
+from core.manager import NLUManager
+from core.output import Done, Failed, Output, Question
+from core.settings import load_settings
+from core.store import RunStatus
+from core.vault import CredentialVault
+from scenarios.booking import PortalAccount, PortalWork
+from scenarios.registry import all_scenarios
+from storage import Storage
+from tests.support.catalogues import FOREIGN_CATALOGUE
+from tests.support.memory_site import MemorySession, MemorySite
+from tests.support.sinks import CollectingSink
+
+CATALOGUE: Catalogue = FOREIGN_CATALOGUE.model_copy(
+    update={
+        "rooms": tuple(
+            Room(id=f"lib-{n}", building="lib", number=str(n), floor=1, capacity=12)
+            for n in (101, 102, 103)
+        ),
+        "rules": Rules(opens=time(9), closes=time(18), step_minutes=15, horizon_days=7),
+    }
+)
+TUESDAY = date(2026, 11, 24)  # «завтра» on the test clock
+TWO_ROOMS = "забронируй 2 аудитории в библиотеке завтра с 10 до 12"
+
+
+class BooksAnew(MemorySession):
+    """Every ``book()`` is a new booking, even of the very request it made before; with
+    ``hang_at`` bookings made, the next one hangs as a process killed mid-step would."""
+
+    def __init__(self, site: ForgetfulSite) -> None:
+        super().__init__(site)
+        self._forgetful = site
+
+    async def book(
+        self,
+        *,
+        room: Room,
+        day: date,
+        start: time,
+        end: time,
+        purpose: str,
+        attendees: int | None = None,
+    ) -> Booking:
+        site = self._forgetful
+        if site.hang_at is not None and len(site.bookings) >= site.hang_at:
+            site.hung.set()
+            await asyncio.Event().wait()  # never set: the core is closed around it
+        booking = Booking(
+            number=site.number(),
+            building=room.building,
+            room=room.number,
+            room_id=room.id,
+            day=day,
+            start=start,
+            end=end,
+            purpose=purpose,
+        )
+        site.bookings.append(booking)
+        return booking
+
+
+class ForgetfulSite(MemorySite):
+    """A site whose booking form does not know a request it has seen (not idempotent)."""
+
+    def __init__(self, catalogue: Catalogue) -> None:
+        super().__init__(catalogue)
+        self.hang_at: int | None = None
+        self.hung = asyncio.Event()
+
+    def open_session(
+        self,
+        context: BrowserContext,
+        *,
+        username: str,
+        password: str,
+        on_retry: OnRetry | None = None,
+    ) -> BooksAnew:
+        return BooksAnew(self)
+
+
+class NoPages:
+    """A browser context with no pages: all the in-memory site needs (and a failed step's
+    screenshot finds nothing to take)."""
+
+    pages: list[object] = []
+
+
+class NoBrowser(BrowserPool):
+    """The pool without Chromium."""
+
+    @asynccontextmanager
+    async def context(
+        self,
+        *,
+        storage_state: dict[str, Any] | None = None,
+        on_queued: Callable[[], Any] | None = None,
+    ) -> AsyncIterator[BrowserContext]:
+        yield cast(BrowserContext, NoPages())
+
+
+@pytest.fixture
+def site() -> ForgetfulSite:
+    return ForgetfulSite(CATALOGUE)
+
+
+@pytest.fixture
+def sink() -> CollectingSink:
+    return CollectingSink()
+
+
+Core = Callable[[], AbstractAsyncContextManager[NLUManager]]
+
+
+@pytest.fixture
+def core(storage: Storage, sink: CollectingSink, clock: ManualClock, site: ForgetfulSite) -> Core:
+    """Opens the product's core on the test's storage; each opening is a new process's."""
+
+    @asynccontextmanager
+    async def opened() -> AsyncIterator[NLUManager]:
+        catalogues = Catalogues.fixed(CATALOGUE)
+        work = PortalWork(
+            pool=NoBrowser(),
+            system=site,
+            account=PortalAccount(username="club", password=SecretStr("club-demo")),
+            vault=CredentialVault(storage, None),
+        )
+        scenarios = all_scenarios(
+            work=work, catalogues=catalogues, preferences=storage.preferences, runs=storage.runs
+        )
+        async with build_core(
+            load_settings(), storage, sink, scenarios=scenarios, catalogues=catalogues, clock=clock
+        ) as manager:
+            yield manager
+
+    return opened
+
+
+async def settled(sink: CollectingSink, *, after: int = 0) -> Output:
+    """The first answer, question or failure from output ``after`` on."""
+    waits = [
+        asyncio.ensure_future(sink.wait_for(kind, timeout=30, after=after))
+        for kind in (Done, Failed, Question)
+    ]
+    finished, pending = await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+    for waiting in pending:
+        waiting.cancel()
+    await asyncio.gather(*pending, return_exceptions=True)
+    return finished.pop().result()
+
+
+def cmd(text: str) -> Command:
+    return Command(chat_id=100, user_id=100, text=text)
+
+
+def live_rooms(site: MemorySite) -> Counter[str]:
+    return Counter(b.room for b in site.bookings if b.is_live)
+
+
+async def test_a_run_killed_mid_booking_books_each_room_once_on_a_site_that_books_anew(
+    core: Core, sink: CollectingSink, site: ForgetfulSite, storage: Storage
+) -> None:
+    """Killed after the first room was booked and before the step was recorded: the
+    resumed step runs again from its start, and only its own look in «Мои брони» stops it
+    booking the first room a second time."""
+    site.hang_at = 1
+    async with core() as manager:
+        await manager.handle(cmd(TWO_ROOMS))
+        await asyncio.wait_for(site.hung.wait(), 30)
+    assert live_rooms(site) == Counter({"101": 1})
+    (run,) = await storage.runs.with_status(RunStatus.RUNNING)
+    assert run.done_steps() == {"login", "find"}  # «book» is run again on resume
+
+    site.hang_at = None
+    seen = len(sink.outputs)
+    async with core():  # a new process: the run resumes
+        outcome = await settled(sink, after=seen)
+    assert isinstance(outcome, Done), outcome
+    assert outcome.text == "Забронированы 101, 102 (Библиотека, вт 24.11, 10:00–12:00)"
+    assert live_rooms(site) == Counter({"101": 1, "102": 1})
+    assert {(b.day, b.start, b.end) for b in site.bookings} == {(TUESDAY, time(10), time(12))}
+
+
+async def test_a_request_without_an_end_is_asked_until_when(
+    core: Core, sink: CollectingSink, site: ForgetfulSite
+) -> None:
+    """«с 10» and nothing more: the scenario asks for the end before it books anything,
+    offering an hour, an hour and a half and two hours from the start."""
+    async with core() as manager:
+        await manager.handle(cmd("забронируй аудиторию в библиотеке завтра с 10"))
+        question = await settled(sink)
+        assert isinstance(question, Question), question
+        assert question.text == "До скольки?"
+        assert [o.label for o in question.options] == ["11:00", "11:30", "12:00"]
+        assert site.bookings == []
+
+        accepted = await manager.answer(
+            Answer(chat_id=100, user_id=100, run_id=question.run_id, seq=question.seq, text="12:00")
+        )
+        assert accepted.accepted, accepted.note
+        done = await settled(sink, after=sink.outputs.index(question) + 1)
+    assert isinstance(done, Done), done
+    assert done.text == "Забронирована 101 (Библиотека, вт 24.11, 10:00–12:00)"
+    assert [(b.room, b.start, b.end) for b in site.bookings] == [("101", time(10), time(12))]
