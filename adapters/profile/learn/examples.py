@@ -110,9 +110,21 @@ _GENERALISE = """(needle) => {
       if (own.trim() && text) texts.push({css: inside(holder, el), text});
     }
   }
+  // The heading the item sits under (a day's title over its cards): the nearest
+  // element with text before it, or before an ancestor of it inside the list.
+  let heading = null;
+  for (let e = holder; e && !heading && e !== document.body; e = e.parentElement) {
+    for (let s = e.previousElementSibling; s && !heading; s = s.previousElementSibling) {
+      const text = (s.innerText || '').replace(/\\s+/g, ' ').trim();
+      if (text && !found.some((f) => s.contains(f) || f.contains(s))) {
+        heading = {css: tokens(s).join(''), text};
+      }
+    }
+    if (found.every((f) => e.contains(f)) && e !== holder) break;  // the whole list's
+  }
   const samples = found.slice(0, 3)
     .map((el) => (el.innerText || '').trim().split('\\n')[0].replace(/\\s+/g, ' '));
-  return {css, count: found.length, samples, texts};
+  return {css, count: found.length, samples, texts, heading};
 }"""
 
 _CLEAR = """() => {

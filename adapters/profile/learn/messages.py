@@ -15,7 +15,7 @@ from adapters.profile.learn.recording import Recording
 from adapters.profile.learn.snapshot import texts
 from adapters.profile.learn.values import DraftError, templated
 
-__all__ = ["USUAL_MESSAGES", "draft_outcome", "login_failure"]
+__all__ = ["USUAL_MESSAGES", "draft_outcome", "draft_taken", "login_failure"]
 
 # Where sites put a message that is not an ARIA alert, by the conventions of their
 # markup: the usual class names, then any class word beginning «err» or «alert» (err,
@@ -30,7 +30,7 @@ USUAL_MESSAGES = (
 _REFUSING = re.compile(
     r"занят|уже|недоступ|нельзя|невозможн|не удалось|ошибк|отказ|конфликт|пересека|"
     r"already|taken|busy|booked|unavailable|not available|conflict|overlap|cannot|can't|"
-    r"unable|error|denied|refused",
+    r"unable|error|denied|refused|\bno\b.{0,40}\bavailable",
     re.IGNORECASE,
 )
 _SLOT = re.compile(r"\{[a-z_]+(?:\|[a-z0-9_]+)?\}")
@@ -45,8 +45,12 @@ def _shown(recording: Recording) -> tuple[bool, str] | None:
     alert = next((words for role, words in lines if role == "alert"), None)
     if alert is not None:
         return True, alert
-    # What every page shows (a header, a footer) is not the answer.
-    elsewhere = {w for s in recording.steps if s is not refused for _, w in texts(s.snapshot)}
+    # What every page shows (a header, a footer) is not the answer. The booking's own
+    # page is not asked: the slot is taken by then, and a page under it may say so.
+    elsewhere = {
+        w for s in recording.steps if s.name not in ("refused", "book")
+        for _, w in texts(s.snapshot)
+    }  # fmt: skip
     said = [w for _, w in lines if w not in elsewhere and _REFUSING.search(w)]
     return (False, said[0]) if said else None
 
@@ -86,6 +90,19 @@ def draft_outcome(recording: Recording) -> dict[str, Any]:
         "refusals": [{"text": words, "error": "slot_taken"}],
         "otherwise": "rejected",
     }
+
+
+def draft_taken(recording: Recording) -> list[dict[str, Any]]:
+    """The book part's ``taken``: where the site refused the slot again without anything
+    sent (the page the booking was found on offers no way to book it now), the refusal's
+    words on that page; else nothing (the refusal is the form's answer)."""
+    refused = recording.step("refused")
+    shown = _shown(recording)
+    if refused is None or refused.requests or shown is None:
+        return []
+    book = recording.step("book")
+    words = _words(shown[1], {**(book.answers if book else {}), **refused.answers})
+    return [{"text": words, "exact": False}] if words else []
 
 
 def login_failure() -> dict[str, Any]:

@@ -18,6 +18,8 @@ from adapters.profile.learn.values import (
     booking_number,
     building_code,
     day_step,
+    opened_booking,
+    purpose_typed,
     relative,
     templated,
 )
@@ -59,7 +61,7 @@ def draft_booking_page(recording: Recording) -> dict[str, Any]:
     if book is None:
         raise DraftError("Бронь не показана")
     number = booking_number(recording)
-    purpose = next((a.value for a in book.actions if a.kind == "fill" and a.value), "")
+    purpose = purpose_typed(book)
     building = _building_names(recording, book.answers)
     picks: dict[str, dict[str, str]] = {}
     others = []
@@ -131,8 +133,8 @@ def _fields(
             picks.setdefault("date", {**where, "format": fmt})
         elif text in building:
             picks.setdefault("building", where)
-        elif text and text not in controls:
-            others.append(where)
+        elif text and text not in controls and len(text.split()) <= 3:
+            others.append(where)  # a building's name is short: not «Booked for …»
     if len(others) == 1:
         picks.setdefault("building", others[0])
     order = ("number", "building", "room", "date", "time", "purpose")
@@ -149,14 +151,24 @@ def draft_my_bookings(recording: Recording) -> dict[str, Any]:
     step, book = recording.step("my_bookings"), recording.step("book")
     if step is None or book is None:
         raise DraftError("«Мои брони» не показаны: откройте их ещё раз")
-    purpose = next((a.value for a in book.actions if a.kind == "fill" and a.value), "")
+    purpose = purpose_typed(book)
     number = booking_number(recording)
-    opened = {"url": templated(relative(step.url), {})}
+    opened: dict[str, Any] = {"url": templated(relative(step.url), {})}
     shown = step.lists.get("my_bookings")
     if shown is not None:  # what the operator showed comes first
-        pieces = [({"css": piece.css}, piece.text) for piece in shown.texts]
+        pieces: list[tuple[dict[str, str], str]] = [
+            ({"css": piece.css}, piece.text) for piece in shown.texts
+        ]
+        if shown.heading is not None:  # the title the item sits under: its day, maybe
+            pieces.append(({"of": "group", "css": shown.heading.css}, shown.heading.text))
         picks = _fields(pieces, recording=recording, number=number, purpose=purpose)
+        if "number" not in picks and (reached := opened_booking(recording)):
+            # No number in the list: the address its item leads to has it.
+            picks = {"number": {"of": "address", "regex": reached[1]}, **picks}
         if picks.keys() >= _NEEDED:
+            # Items may be drawn by the page's script: read once its fetches are done
+            # (the list, or whatever an empty one shows: the page).
+            opened["wait"] = [{"css": shown.css}, {"css": "body"}]
             return {"open": opened, "items": [{"css": shown.css}], **picks}
     for table in tables(step.snapshot):
         rows = [[cell.text for cell in row] for row in table.rows]

@@ -100,15 +100,20 @@ _LISTEN = r"""
     if (!(e.target instanceof Element)) return;
     const el = e.target.closest(clickable) || e.target;
     if (el.matches(typed)) return;  // its value is what counts: see «change»
+    // The page's lines of text as the click finds them: what a change sent before it
+    // brought to the page (a site answering in the page) is told by them.
+    const lines = (document.body ? document.body.innerText : "").split("\n").map(clean)
+      .filter(Boolean).slice(0, 500);
     report({ kind: el.matches("input[type=checkbox]") ? "check" : "click", el: describe(el),
-             value: el.matches("input[type=checkbox]") ? String(el.checked) : null });
+             value: el.matches("input[type=checkbox]") ? String(el.checked) : null, lines });
   }, true);
   document.addEventListener("submit", (e) => {
     const form = e.target;
     if (!(form instanceof HTMLFormElement)) return;
     const fields = Array.from(form.elements)
       .filter((el) => el.name && el.matches("input, select, textarea")
-        && !["submit", "button", "reset", "image"].includes(el.type))
+        && !["submit", "button", "reset", "image"].includes(el.type)
+        && !(["radio", "checkbox"].includes(el.type) && !el.checked))  // as a form sends
       .map((el) => ({ el: describe(el), control: el.tagName.toLowerCase(),
                       hidden: el.type === "hidden", secret: el.type === "password",
                       value: el.type === "password" ? null : el.value }));
@@ -161,6 +166,7 @@ class _Reported(BaseModel):
     option: str | None = None
     secret: bool = False
     fields: tuple[_Field, ...] = ()
+    lines: tuple[str, ...] = ()
 
 
 _ROLES_BY_NAME = {"button", "link", "checkbox", "radio", "tab", "menuitem", "option", "textbox",
@@ -178,7 +184,13 @@ def candidates(el: _Element) -> tuple[Locator, ...]:
         found.append(Locator(css=f"#{_css_ident(el.id)}"))
     elif el.name:
         found.append(Locator(css=f"{el.tag}[name={json.dumps(el.name)}]"))
-    if el.text and el.tag not in ("input", "select", "textarea") and el.text != el.accname:
+    by_role = bool(found) and found[0].role is not None
+    # The text, unless the role's name says it (an element with no role: by its text).
+    if (
+        el.text
+        and el.tag not in ("input", "select", "textarea")
+        and (el.text != el.accname or not by_role)
+    ):
         found.append(Locator(text=el.text))
     if el.css and all(c.css != el.css for c in found):
         found.append(Locator(css=el.css))
@@ -219,6 +231,8 @@ class Recorder:
         self._secret_fields: set[str] = set()  # names of password fields seen
         self._dialogs: list[str] = []
         self._forms: list[SentForm] = []
+        self._lines: tuple[str, ...] = ()  # the page's text at the last click
+        self._answered = False  # a change was sent since the last click
 
     async def attach(self) -> None:
         await self._context.expose_binding(_BINDING, self._reported)
@@ -258,6 +272,12 @@ class Recorder:
             return
         secret = event.secret or bool(_SECRET_NAME.search(event.el.name))
         kind = event.kind if event.kind in ("click", "fill", "select", "check") else "click"
+        shown: tuple[str, ...] = ()
+        if event.lines:
+            if self._answered:  # what the change brought: lines new since the last click
+                had = set(self._lines)
+                shown = tuple(line for line in event.lines if line not in had)
+            self._lines, self._answered = event.lines, False
         self._actions.append(
             Action(
                 kind=kind,
@@ -266,6 +286,7 @@ class Recorder:
                 value=None if secret else (event.option if kind == "select" else event.value),
                 secret=secret,
                 field_type=event.el.type or event.el.tag,
+                shown=shown,
             )
         )
         if kind == "select" and event.value not in (None, event.option) and not secret:
@@ -298,10 +319,15 @@ class Recorder:
             for key, value in parse_qsl(body, keep_blank_values=True):
                 hidden = key in self._secret_fields or _SECRET_NAME.search(key)
                 form[key] = _HIDDEN if hidden else value
+        self._answered = True
         self._requests.append(
             SentRequest(
-                method=request.method, url=_without_secrets(request.url), form=form, json_keys=keys
-            )
+                method=request.method,
+                url=_without_secrets(request.url),
+                form=form,
+                json_keys=keys,
+                after=len(self._actions),
+            )  # fmt: skip
         )
 
     def begin(self) -> None:
@@ -310,6 +336,7 @@ class Recorder:
         self._requests.clear()
         self._dialogs.clear()
         self._forms.clear()
+        self._lines, self._answered = (), False
 
     @property
     def dialogs(self) -> tuple[str, ...]:

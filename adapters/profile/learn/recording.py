@@ -45,6 +45,9 @@ class Action(_Frozen):
     value: str | None = None  # what was typed or chosen; never a password
     secret: bool = False  # a password field: its value is not recorded
     field_type: str = ""  # an input's type («text», «date», «password», ...)
+    # A click after a change was sent: the lines of text the page showed by then that it
+    # did not at the click before (a site that answers in the page, not a new one).
+    shown: tuple[str, ...] = ()
 
 
 class FormField(_Frozen):
@@ -72,6 +75,7 @@ class SentRequest(_Frozen):
     url: str
     form: dict[str, str] = Field(default_factory=dict)  # secrets replaced by «***»
     json_keys: tuple[str, ...] = ()  # a JSON body: its keys only
+    after: int = 0  # how many of the step's actions came before it (which click sent it)
 
 
 class PickedText(_Frozen):
@@ -88,6 +92,7 @@ class ListByExample(_Frozen):
     count: int  # as the operator confirmed it
     samples: tuple[str, ...] = ()  # the first items' first lines
     texts: tuple[PickedText, ...] = ()  # the pieces of the item holding the booking made
+    heading: PickedText | None = None  # what that item sits under (a day's title)
 
 
 class Step(_Frozen):

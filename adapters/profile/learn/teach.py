@@ -28,7 +28,7 @@ from adapters.profile.learn.examples import pick_list
 from adapters.profile.learn.pages import draft_my_bookings
 from adapters.profile.learn.recorder import Recorder
 from adapters.profile.learn.recording import Recording, SentRequest, Step, StepName
-from adapters.profile.learn.values import DraftError
+from adapters.profile.learn.values import DraftError, booked_at, purpose_typed
 from adapters.profile.template import parse_date, parse_time
 from core.errors import ClubError
 
@@ -84,8 +84,8 @@ def _numbers(requests: tuple[SentRequest, ...]) -> set[str]:
 def _booked_number(step: Step) -> str | None:
     """The booking's number as the page the form led to has it in its address."""
     reached = [a.url for a in step.actions if a.kind == "navigate"] + [step.url]
-    numbers = re.findall(r"\d+", urlsplit(reached[-1]).path)
-    return numbers[-1] if numbers else None
+    found = booked_at(reached[-1], next((u for u in reversed(reached) if u != reached[-1]), ""))
+    return found[0] if found else None
 
 
 class Lesson:
@@ -254,7 +254,7 @@ class Lesson:
             "refused",
             _title(4, "отказ") + f" Забронируйте ту же аудиторию {slot.room} на то же время ещё "
             "раз, чтобы бот увидел, как сайт отказывает. Когда сайт откажет, нажмите Enter.",
-            sent(" ещё раз"),
+            lambda: None if self._reopened(book) else sent(" ещё раз")(),
             {"room": slot.room},
         )
         listed = await self._step(
@@ -282,7 +282,7 @@ class Lesson:
                 return listed
             except DraftError:
                 self._say("В «моих бронях» не видно таблицы с этой бронью.")
-        purpose = next((a.value for a in book.actions if a.kind == "fill" and a.value), "")
+        purpose = purpose_typed(book)
         try:
             shown = await pick_list(
                 self._page, what="две брони в списке", needle=purpose, say=self._say, ask=self._ask
@@ -292,6 +292,15 @@ class Lesson:
         listed = listed.model_copy(update={"lists": {"my_bookings": shown}})
         self._steps["my_bookings"] = listed
         return listed
+
+    def _reopened(self, book: Step) -> bool:
+        """Whether a page the booking's form was reached from (not the form's own page)
+        was opened again: a site that refuses a taken slot there (a search finding no
+        free room) sends nothing; where the form itself opens again, it must be sent."""
+        first = book.requests[0].after if book.requests else len(book.actions)
+        pages = [a.url for a in book.actions[:first] if a.kind == "navigate"]
+        before = set(pages[:-1]) - set(pages[-1:])
+        return any(a.kind == "navigate" and a.url in before for a in self._recorder.actions)
 
     def _cancelled(self, number: str | None, listed: Step) -> str | None:
         """What is wrong with the cancel shown (None: nothing): it must be sent (or

@@ -18,10 +18,13 @@ from core.errors import ClubError
 __all__ = [
     "DraftError",
     "named",
+    "opened_booking",
     "booking_number",
     "building_code",
+    "booked_at",
     "day_step",
     "locators",
+    "purpose_typed",
     "relative",
     "templated",
 ]
@@ -103,13 +106,43 @@ def building_code(recording: Recording, answers: Mapping[str, str]) -> str | Non
     return others[0] if len(others) == 1 else None
 
 
+def booked_at(url: str, before: str = "") -> tuple[str, str] | None:
+    """The booking's number in its address and the regex that reads it (group 1): the
+    path's last number (the whole path, anchored); else, for a page that shows a booking
+    over another (its address's query names it), the last number of the query value
+    that the page before it (``before``) did not have («modal=booking-details:42»)."""
+    parts = urlsplit(url)
+    path = parts.path
+    if numbers := list(re.finditer(r"\d+", path)):
+        last = numbers[-1]
+        regex = "^" + re.escape(path[: last.start()]) + r"(\d+)" + re.escape(path[last.end() :])
+        return last[0], regex + "$"
+    had = set(parse_qsl(urlsplit(before).query))
+    for key, value in reversed(parse_qsl(parts.query)):
+        numbers = list(re.finditer(r"\d+", value))
+        if (key, value) in had or not numbers:
+            continue
+        last = numbers[-1]
+        return last[0], re.escape(f"{key}={value[: last.start()]}") + r"(\d+)"
+    return None
+
+
 def booking_number(recording: Recording) -> str:
     step = recording.step("book")
-    reached = [a for a in step.actions if a.kind == "navigate"] if step else []
-    numbers = re.findall(r"\d+", urlsplit(reached[-1].url).path) if reached else []
-    if not numbers:
+    reached = [a.url for a in step.actions if a.kind == "navigate"] if step else []
+    before = next((u for u in reversed(reached) if u != reached[-1]), "") if reached else ""
+    found = booked_at(reached[-1], before) if reached else None
+    if found is None:
         raise DraftError("Номер брони не виден в её адресе: покажите бронь ещё раз")
-    return numbers[-1]
+    return found[0]
+
+
+def purpose_typed(step: Step) -> str:
+    """The booking's purpose: the last text the operator typed that is none of the
+    values they named (a search's day, times and room are typed too)."""
+    typed = [a.value for a in step.actions if a.kind == "fill" and a.value]
+    free = [v for v in typed if "{" not in templated(v, step.answers)]
+    return free[-1] if free else ""
 
 
 def day_step(recording: Recording) -> Step:
@@ -118,3 +151,21 @@ def day_step(recording: Recording) -> Step:
     if step is None or "date" not in step.answers:
         raise DraftError("Занятость аудиторий не показана: откройте её ещё раз")
     return step
+
+
+def opened_booking(recording: Recording) -> tuple[int, str] | None:
+    """Where the cancel step opened the booking's own page by a click that sent nothing
+    (a list's item leading to it): the index of that page among the step's actions and
+    the regex reading the number from its address. None when it did not."""
+    step = recording.step("cancel")
+    actions = step.actions if step else ()
+    number = booking_number(recording) if step else ""
+    for at, action in enumerate(actions[1:], start=1):
+        if action.kind != "navigate" or actions[at - 1].kind != "click":
+            continue
+        if step is not None and any(r.after == at for r in step.requests):
+            continue  # a change sent on the way: the page after a cancel, not its opening
+        found = booked_at(action.url, actions[at - 1].url)
+        if found is not None and found[0] == number:
+            return at, found[1]
+    return None
