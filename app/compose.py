@@ -151,13 +151,13 @@ async def _open(
     metrics: Metrics | None = None,
     reminders: bool = True,
 ) -> AsyncIterator[_Core]:
-    """Everything behind a view, in order: the booking system and its club account, the
-    browser pool, the LLM layer, the catalogue, the scenarios, the manager, the
-    scheduler. ``metrics`` count what the event bus carries; ``reminders``: the scheduler
-    sends the due reminders of bookings (only the bot's does)."""
+    """Everything behind a view, in order: the site and its club account, the browser
+    pool, the LLM layer, the booking system (the LLM heals a site profile), the
+    catalogue, the scenarios, the manager, the scheduler. ``metrics`` count what the
+    event bus carries; ``reminders``: the scheduler sends the due reminders of bookings
+    (only the bot's does)."""
     async with AsyncExitStack() as stack:
         url, account = await stack.enter_async_context(_portal(settings))
-        system = choose_system(settings.portal, url)
         pool = await stack.enter_async_context(_browser_pool(settings))
         vault = CredentialVault(storage, settings.security.encryption_key)
         bus = EventBus(storage.events)
@@ -169,6 +169,7 @@ async def _open(
                 memory=storage.brain_memory, bus=bus, timezone=settings.timezone,
             )
         )  # fmt: skip
+        system = choose_system(settings.portal, url, picker=assist.picker)
         work = PortalWork(
             pool=pool, system=system, account=account, vault=vault, brain=assist.brain
         )

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from core.booking import BookingSystem
+from core.brain import ElementPicker
 from core.errors import ConfigError
 from core.settings import PortalSettings
 
@@ -21,7 +22,7 @@ __all__ = ["choose_system", "kinds", "preload_adapter", "words_file"]
 
 @dataclass(frozen=True, slots=True)
 class _Adapter:
-    open: Callable[[str, PortalSettings], BookingSystem]
+    open: Callable[[str, PortalSettings, ElementPicker | None], BookingSystem]
     words: Path | None = None  # the local words for the site's buildings it ships (TOML)
     # Its PORTAL__PROFILE is a site profile (with the words in it), not a words file.
     site_profile: bool = False
@@ -30,28 +31,32 @@ class _Adapter:
 def _indico() -> _Adapter:
     from adapters.indico import IndicoSystem
 
-    return _Adapter(open=lambda url, _: IndicoSystem(url))
+    return _Adapter(open=lambda url, _, __: IndicoSystem(url))
 
 
 def _refportal() -> _Adapter:
     from adapters.refportal import PROFILE, RefPortal
 
-    return _Adapter(open=lambda url, _: RefPortal(url), words=PROFILE)
+    return _Adapter(open=lambda url, _, __: RefPortal(url), words=PROFILE)
 
 
 def _profile() -> _Adapter:
     from adapters.profile import ProfileSystem, load_site_profile
     from adapters.profile.history import ProfileHistory
 
-    def open_system(url: str, portal: PortalSettings) -> BookingSystem:
+    def open_system(
+        url: str, portal: PortalSettings, picker: ElementPicker | None
+    ) -> BookingSystem:
         if portal.profile is None:
             raise ConfigError(
                 "PORTAL__KIND=profile needs PORTAL__PROFILE: the site profile's path "
                 "(profiles/*.yaml; see docs/profiles.md)"
             )
-        # A step healed by a later locator is written back as a new version of the file.
+        # A step healed by a later locator, or by an element the LLM picked, is written
+        # back as a new version of the file.
         history = ProfileHistory(Path(portal.profile))
-        return ProfileSystem(url, load_site_profile(portal.profile), history=history)
+        loaded = load_site_profile(portal.profile)
+        return ProfileSystem(url, loaded, history=history, picker=picker)
 
     return _Adapter(open=open_system, site_profile=True)
 
@@ -74,10 +79,12 @@ def _adapter(kind: str) -> _Adapter:
     return load()
 
 
-def choose_system(portal: PortalSettings, url: str) -> BookingSystem:
+def choose_system(
+    portal: PortalSettings, url: str, *, picker: ElementPicker | None = None
+) -> BookingSystem:
     """The configured booking system at ``url`` (a bad site profile is a ``ConfigError``
-    naming its line)."""
-    return _adapter(portal.kind).open(url, portal)
+    naming its line); ``picker``: the LLM that heals a profile a site outgrew."""
+    return _adapter(portal.kind).open(url, portal, picker)
 
 
 def words_file(portal: PortalSettings) -> Path | None:

@@ -8,7 +8,8 @@ building code that shows as fully booked, or null), ``notice`` (bool: one
 interstitial «Правила бронирования изменились» page per user after login),
 ``layout`` ("default" or "alt": other element ids/classes, same labels), ``hostile``
 (one of ``HOSTILE`` or null: the notice is replaced by a page that tries to get a bot to
-cancel every booking of the user — see ``portal/views/hostile.py``).
+cancel every booking of the user — see ``portal/views/hostile.py``), ``drift`` (a list
+of ``DRIFTS``: the ways a real site changes under a saved replay, see ``DRIFTS``).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import Any
 from portal.data import BUILDINGS
 from portal.errors import QuirkConfigError
 
-__all__ = ["HOSTILE", "LAYOUTS", "Quirks", "QuirkState"]
+__all__ = ["DRIFTS", "HOSTILE", "LAYOUTS", "Quirks", "QuirkState"]
 
 LAYOUTS = ("default", "alt")
 # The hostile notices: a CSS-uppercased «ok» after a cancel-all button whose name ends in
@@ -34,6 +35,13 @@ HOSTILE = (
     "transform", "homoglyph", "zero_width", "innocent", "socket",
     "popup", "popup_socket", "new_tab", "timer", "beacon", "worker",
 )  # fmt: skip
+# How the site may have changed since a profile was written: its buttons reworded (the
+# login's «Войти» → «Вход», the booking's «Забронировать» → «Отправить заявку»), the
+# purpose field relabelled («Назначение»), «my bookings» with its columns in another
+# order, a new required checkbox on the booking form, the login button moved into a
+# menu, the dates written as 2026-11-27 instead of 27.11.2026 (ids and classes renamed
+# is ``layout: alt``; a notice page inserted is ``notice``).
+DRIFTS = ("reworded", "relabelled", "columns", "consent", "menu_login", "date_format")
 _BUILDING_CODES = {b.code for b in BUILDINGS}
 
 
@@ -47,6 +55,7 @@ class Quirks:
     notice: bool = False
     layout: str = "default"
     hostile: str | None = None
+    drift: tuple[str, ...] = ()
 
     @classmethod
     def from_json(cls, payload: Any) -> Quirks:
@@ -69,6 +78,7 @@ class Quirks:
                 notice=bool(payload.get("notice", False)),
                 layout=str(payload.get("layout", "default")),
                 hostile=payload.get("hostile"),
+                drift=tuple(payload.get("drift", ())),
             )
         except (TypeError, ValueError) as exc:
             raise QuirkConfigError(f"bad quirk value: {exc}") from exc
@@ -80,6 +90,8 @@ class Quirks:
             raise QuirkConfigError(f"layout must be one of {LAYOUTS}")
         if quirks.hostile is not None and quirks.hostile not in HOSTILE:
             raise QuirkConfigError(f"hostile must be one of {HOSTILE} or null")
+        if not set(quirks.drift) <= set(DRIFTS):
+            raise QuirkConfigError(f"drift must be a list of {DRIFTS}")
         return quirks
 
     def as_json(self) -> dict[str, Any]:

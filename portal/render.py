@@ -26,6 +26,7 @@ def make_templates() -> jinja2.Environment:
         undefined=jinja2.StrictUndefined,
     )
     env.filters["ru_date"] = lambda d: f"{d:%d.%m.%Y} ({_WEEKDAYS[d.weekday()]})"
+    env.filters["iso_date"] = lambda d: d.isoformat()
     return env
 
 
@@ -46,6 +47,7 @@ def render(
         csrf=session.csrf,
         ui=ui_names(state.quirks.quirks.layout),
         layout=state.quirks.quirks.layout,
+        drift=state.quirks.quirks.drift,
         path=request.path,
         **context,
     )

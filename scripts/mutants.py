@@ -26,6 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 WORK = ROOT / ".mutants"
 PACKAGES = ["app", "adapters", "bot", "core", "mcpserver", "portal", "scenarios", "storage"]
+ALSO_COPY = ["profiles/"]
 
 # Each module and the smallest set of fast tests that covers it (no Chromium or Indico
 # where avoidable; the guard is about Chromium, so its tests drive one).
@@ -78,6 +79,8 @@ def _prepare(module: str, tests: list[str]) -> Path:
             "\n[tool.mutmut]\n"
             f"source_paths = {_toml_list([p + '/' for p in PACKAGES])}\n"
             f"only_mutate = {_toml_list([module])}\n"
+            # data the tests read beside the code (site profiles)
+            f"also_copy = {_toml_list(ALSO_COPY)}\n"
             f"pytest_add_cli_args_test_selection = {_toml_list(tests)}\n"
             'pytest_add_cli_args = ["-p", "no:cacheprovider", "-q"]\n'
         )

@@ -1,7 +1,12 @@
 """A profile's ``Find`` on a page: its candidates tried in order, the first that matches
-anything wins; none matching is a ``ProfileMismatch`` naming the profile's line."""
+anything wins; none matching is, with a ``Pick`` (an LLM), the element it names if that
+is exactly one, else a ``ProfileMismatch`` naming the profile's line."""
 
 from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Literal
 
 import structlog
 from playwright.async_api import Locator as PwLocator
@@ -10,11 +15,35 @@ from playwright.async_api import Page
 from adapters.profile.errors import ProfileMismatch
 from adapters.profile.loader import LoadedProfile
 from adapters.profile.parts import Find, Locator
+from core.brain.element import ElementWanted
 from core.browser.summary import summarize
 
-__all__ = ["Finder", "candidate"]
+__all__ = ["Finder", "Pick", "StepHeals", "candidate"]
 
 log = structlog.get_logger("clubman.portal")
+
+# The element the page shows for what a Find wanted, as a new candidate; None: none is.
+Pick = Callable[[Page, ElementWanted], Awaitable[Locator | None]]
+
+
+@dataclass(frozen=True, slots=True)
+class StepHeals:
+    """What stood in for a Find's first candidate in a step that passed its check."""
+
+    promoted: dict[str, int] = field(default_factory=dict)  # path → its later candidate
+    picked: dict[str, Locator] = field(default_factory=dict)  # path → a new candidate
+
+    def __bool__(self) -> bool:
+        return bool(self.promoted or self.picked)
+
+
+def _kind(find: Find) -> Literal["button", "link", "field", "control"]:
+    first = find[0]
+    if first.label is not None:
+        return "field"
+    if first.role == "button":
+        return "button"
+    return "link" if first.role == "link" else "control"
 
 
 def candidate(scope: Page | PwLocator, way: Locator) -> PwLocator:
@@ -39,27 +68,36 @@ class Finder:
     element, as a hand-written page object does). An element missing then is the
     browser's timeout, a transient failure, as in the hand-written adapters."""
 
-    def __init__(self, loaded: LoadedProfile) -> None:
+    def __init__(self, loaded: LoadedProfile, *, pick: Pick | None = None) -> None:
         self._loaded = loaded
+        self._pick = pick
         self._matched: dict[int, int] = {}  # id of a Find → the candidate that matched
-        # Finds whose first candidate found nothing and a later one exactly one element,
-        # in the step under way: path → (id of the Find, the candidate).
+        self._picked: dict[int, Locator] = {}  # id of a Find → the element picked for it
+        # Finds whose first candidate found nothing and a later one (or a picked element)
+        # exactly one element, in the step under way: path → (id of the Find, which).
         self._stood_in: dict[str, tuple[int, int]] = {}
+        self._picked_in: dict[str, tuple[int, Locator]] = {}
 
     def begin_step(self) -> None:
         self._stood_in.clear()
+        self._picked_in.clear()
 
-    def step_passed(self) -> dict[str, int]:
-        """The stand-ins of the step that just passed its check (path → candidate)."""
-        passed = {path: index for path, (_, index) in self._stood_in.items()}
-        self._stood_in.clear()
+    def step_passed(self) -> StepHeals:
+        """The stand-ins of the step that just passed its check."""
+        passed = StepHeals(
+            promoted={path: index for path, (_, index) in self._stood_in.items()},
+            picked={path: way for path, (_, way) in self._picked_in.items()},
+        )
+        self.begin_step()
         return passed
 
     def step_failed(self) -> None:
         """Stand-ins of a failed step are tried afresh next time, not trusted."""
         for found, _ in self._stood_in.values():
             self._matched.pop(found, None)
-        self._stood_in.clear()
+        for found, _ in self._picked_in.values():
+            self._picked.pop(found, None)
+        self.begin_step()
 
     def any_of(self, scope: Page | PwLocator, find: Find) -> PwLocator:
         """All candidates as one locator (``or``): for waiting until one of them shows."""
@@ -75,6 +113,8 @@ class Finder:
         known = self._matched.get(id(find))
         if known is not None:
             return candidate(scope or page, find[known]).first
+        if (picked := self._picked.get(id(find))) is not None:
+            return candidate(scope or page, picked).first
         for index, way in enumerate(find):
             located = candidate(scope or page, way)
             count = await located.count()
@@ -83,6 +123,17 @@ class Finder:
                 if index and count == 1:
                     self._stood_in[path] = (id(find), index)
                 return located.first
+        if self._pick is not None:
+            tried = " | ".join(w.describe() for w in find)
+            wanted = ElementWanted(path=path, what=what, tried=tried, kind=_kind(find))
+            picked = await self._pick(page, wanted)
+            if (
+                picked is not None
+                and await (found := candidate(scope or page, picked)).count() == 1
+            ):
+                self._picked[id(find)] = picked
+                self._picked_in[path] = (id(find), picked)
+                return found
         raise await self.mismatch(page, find, path=path, what=what)
 
     async def maybe(self, scope: Page | PwLocator, find: Find) -> PwLocator | None:

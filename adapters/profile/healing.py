@@ -1,24 +1,28 @@
-"""Healing a profile without an LLM: when an element's first locator finds nothing and a
-later candidate finds exactly one element, and the step it was found in then passes its
-own success check (the booking's number read, the list read, the login taken…), that
-candidate is moved first in the profile, as a new version (``ProfileHistory``). A step
-that fails writes nothing: a candidate that found the wrong element is never promoted.
+"""Healing a profile: when an element's first locator finds nothing and a later
+candidate finds exactly one element — or, all of them finding nothing, the element an
+LLM picked from the page (``core.brain.ElementPicker``) is exactly one — and the step it
+was found in then passes its own success check (the booking's number read, the list
+read, the login taken…), that candidate is moved first in the profile, or the picked
+element written in as a new first candidate, as a new version (``ProfileHistory``). A
+step that fails writes nothing: an element that was the wrong one is never kept.
 
-Only the candidates' lines move: the file's comments and layout stay as written."""
+Only the candidates' lines move or are added: the file's comments and layout stay."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Awaitable, Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import structlog
 from playwright.async_api import Page
 
-from adapters.profile.finding import Finder
+from adapters.profile.finding import Finder, StepHeals
 from adapters.profile.history import ProfileHistory
-from adapters.profile.loader import parse_site_profile
+from adapters.profile.loader import ProfileError, parse_site_profile
+from adapters.profile.parts import Locator
 
-__all__ = ["Healing", "promote_candidates"]
+__all__ = ["Healing", "insert_candidate", "promote_candidates"]
 
 log = structlog.get_logger("clubman.portal")
 T = TypeVar("T")
@@ -54,12 +58,62 @@ def promote_candidates(text: str, stood_in: dict[str, int]) -> str:
     return "".join(lines)
 
 
+def _at(profile: Any, path: str) -> Any:
+    for part in path.split("."):
+        profile = profile[int(part)] if part.isdigit() else getattr(profile, part)
+    return profile
+
+
+def _written(way: Locator) -> list[tuple[str, str]]:
+    """The locator's keys as the profile writes them (``exact`` only when not the default)."""
+    keys = [(k, v) for k, v in way.model_dump(exclude_defaults=True).items() if k != "exact"]
+    if not way.exact:
+        keys.append(("exact", "false"))
+    return [(k, v if k == "exact" else json.dumps(v, ensure_ascii=False)) for k, v in keys]
+
+
+def insert_candidate(text: str, path: str, way: Locator) -> str | None:
+    """``text`` with ``way`` written in as the first candidate of the Find at ``path``,
+    in the list's own style (a list on one line gets ``{…}, `` after its ``[``); None
+    when it cannot be written so that the file reads back with it first."""
+    lines = text.splitlines(keepends=True)
+    first = parse_site_profile(text, "profile").lines.get(f"{path}.0")
+    if first is None:
+        return None
+    at = first - 1
+    line = lines[at]
+    keys = _written(way)
+    flow = line.find("[{")
+    if flow >= 0:
+        item = "{" + ", ".join(f"{k}: {v}" for k, v in keys) + "}, "
+        lines[at] = line[: flow + 1] + item + line[flow + 1 :]
+    else:
+        dash = line.find("-")
+        if dash < 0 or line[:dash].strip():
+            return None
+        block = [" " * dash + "- " + f"{keys[0][0]}: {keys[0][1]}\n"]
+        block += [" " * (dash + 2) + f"{k}: {v}\n" for k, v in keys[1:]]
+        lines[at:at] = block
+    healed = "".join(lines)
+    try:
+        written = _at(parse_site_profile(healed, "profile").profile, f"{path}.0")
+    except (ProfileError, AttributeError, IndexError, KeyError, ValueError):
+        return None
+    return healed if written == way else None
+
+
 class Healing:
     """Promotes the candidates that stood in for a step that passed; with no history
     (a profile not read from a file) only says so in the log."""
 
-    def __init__(self, history: ProfileHistory | None) -> None:
+    def __init__(
+        self,
+        history: ProfileHistory | None,
+        *,
+        written: Callable[[str], None] | None = None,
+    ) -> None:
         self._history = history
+        self._written = written  # told each new version's text (the system reloads it)
 
     async def step(
         self,
@@ -81,16 +135,27 @@ class Healing:
         self.passed(finder.step_passed(), step=what, run=run)
         return result
 
-    def passed(self, stood_in: dict[str, int], *, step: str, run: str = "") -> None:
-        if not stood_in:
+    def passed(self, heals: StepHeals, *, step: str, run: str = "") -> None:
+        if not heals:
             return
         changes = tuple(
-            f"{path}: кандидат {index + 1} стал первым" for path, index in stood_in.items()
+            f"{path}: кандидат {index + 1} стал первым" for path, index in heals.promoted.items()
+        ) + tuple(
+            f"{path}: новый первый кандидат {way.describe()} (выбран LLM)"
+            for path, way in heals.picked.items()
         )
         log.info("profile.healed", step=step, changes=changes, written=self._history is not None)
         if self._history is None:
             return
         text = self._history.current()
-        healed = promote_candidates(text, stood_in)
+        healed = promote_candidates(text, heals.promoted)
+        for path, way in heals.picked.items():
+            written = insert_candidate(healed, path, way)
+            if written is None:
+                log.warning("profile.heal_not_written", path=path, why="not written back")
+                continue
+            healed = written
         if healed != text:
             self._history.write(healed, made_by=f"исправлен: {step}", run=run, changes=changes)
+            if self._written is not None:
+                self._written(healed)

@@ -40,6 +40,7 @@ class Navigator:
         self._login_page = re.compile(loaded.profile.login.page)
         self.finder = finder
         self._traffic = Traffic(self._host)
+        self._went_to: str | None = None  # the path last asked for (before any redirect)
 
     def url(self, template: Template, values: Mapping[str, Any]) -> str:
         return urljoin(self._base_url, template.render(values).lstrip("/"))
@@ -52,6 +53,10 @@ class Navigator:
         (a page that takes its view from the query: «?view=list»)."""
         wanted, shown = urlsplit(self.url(template, {})), urlsplit(page.url)
         return wanted.path == shown.path and wanted.query in ("", shown.query)
+
+    def where_it_went(self, page: Page) -> bool:
+        """The page is at the path last gone to, not somewhere a redirect led instead."""
+        return self._went_to is None or self._went_to == path_of(page)
 
     def on_login_page(self, page: Page) -> bool:
         return bool(self._login_page.search(path_of(page)))
@@ -73,6 +78,7 @@ class Navigator:
 
     async def goto(self, page: Page, url: str, *, login_ok: bool = False) -> int:
         self._traffic.watch(page)
+        self._went_to = urlsplit(url).path
         return self.land(page, await page.goto(url), login_ok=login_ok)
 
     async def open(

@@ -289,8 +289,18 @@ def as_int(text: str) -> int | None:
     return int(found.group()) if found else None
 
 
+# Date forms that cannot be read two ways: a site that took to one of them (2026-11-27
+# where 27.11.2026 was) is still read right. Day and month swapped (27/11 against 11/27)
+# could be, and is not tried.
+_UNAMBIGUOUS_DATES = ("iso", "long")
+
+
 def as_date(pick: Pick, text: str) -> date | None:
-    return parse_date(text, pick.format if pick.format in DATE_FORMATS else "iso")
+    written = pick.format if pick.format in DATE_FORMATS else "iso"
+    for fmt in (written, *(f for f in _UNAMBIGUOUS_DATES if f != written)):
+        if (day := parse_date(text, fmt)) is not None:
+            return day
+    return None
 
 
 # Clock times: with a colon first («ауд. 2.14, 08:00–08:30»), else with a dot too.

@@ -5,8 +5,9 @@ It keeps every promise of the hand-written adapters: each step runs under
 ``with_retries`` (transient failures retried with backoff, then ``PortalUnavailable``);
 a bounce to the login page is answered by logging in again once; a booking whose answer
 was lost is looked for in «my bookings» before the form is ever sent again; the run's
-mark goes into the purpose field the profile names; a brain-chosen click runs under the
-network guard with the endpoints the profile declares.
+mark goes into the purpose field the profile names; a brain-chosen click, and an element
+the LLM picked when no locator matched, run under the network guard with the endpoints
+the profile declares.
 """
 
 from __future__ import annotations
@@ -29,20 +30,12 @@ from adapters.profile.healing import Healing
 from adapters.profile.loader import LoadedProfile
 from adapters.profile.login import log_in
 from adapters.profile.navigate import Navigator, path_of
-from core.booking.errors import (
-    BookingRejected,
-    PortalUnavailable,
-    UnexpectedPage,
-)
-from core.booking.models import (
-    Availability,
-    Booking,
-    Catalogue,
-    PageSummary,
-    Room,
-)
+from adapters.profile.picking import guarded_pick
+from core.booking.errors import BookingRejected, PortalUnavailable, UnexpectedPage
+from core.booking.models import Availability, Booking, Catalogue, PageSummary, Room
 from core.booking.port import OnRetry
 from core.booking.sending import send_once
+from core.brain.element import ElementPicker
 from core.browser.controls import CLICKABLE_ROLES, press
 from core.browser.guard import NetworkGuard
 from core.browser.pages import close_page, open_page, storage_state
@@ -70,18 +63,25 @@ class ProfileSession:
         retry: RetryPolicy | None = None,
         on_retry: OnRetry | None = None,
         healing: Healing | None = None,
+        picker: ElementPicker | None = None,
     ) -> None:
         self._context = context
         self._profile = loaded.profile
         self._base_url = base_url.rstrip("/")
-        self._nav = Navigator(loaded, self._base_url, Finder(loaded), timeout_ms=timeout_ms)
+        self._network = NetworkGuard(context)
+        pick = None
+        if picker is not None:
+            went = self._where_it_went
+            pick = guarded_pick(picker, self._network, self.may_change, where_it_went=went)
+        self._nav = Navigator(
+            loaded, self._base_url, Finder(loaded, pick=pick), timeout_ms=timeout_ms
+        )
         self._username = username
         self._password = password
         self._timeout_ms = timeout_ms
         self._policy = retry or RetryPolicy()
         self._on_retry = on_retry
         self._page: Page | None = None
-        self._network = NetworkGuard(context)
         self._names: dict[str, str] = {}  # building code → name, as the site lists them
         # When «my bookings» was last read on the page with nothing but reads since: read
         # moments ago, it shows everything this session did, so it is read where it is.
@@ -134,6 +134,9 @@ class ProfileSession:
         await self._healing.step(
             "вход", self._nav.finder, self._own_page, login, run=self._run_mark
         )
+
+    def _where_it_went(self, page: Page) -> bool:
+        return self._nav.where_it_went(page)
 
     async def _codes(self, page: Page) -> dict[str, str]:
         """Building name → code (the lists show names); read once per session."""

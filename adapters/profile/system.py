@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from adapters.profile.healing import Healing
 from adapters.profile.history import ProfileHistory
-from adapters.profile.loader import LoadedProfile
+from adapters.profile.loader import LoadedProfile, parse_site_profile
 from adapters.profile.session import ProfileSession
 from core.booking import OnRetry
+from core.brain.element import ElementPicker
 from core.browser import BrowserContext
 from core.browser.retry import RetryPolicy
 
@@ -23,13 +24,21 @@ class ProfileSystem:
         *,
         retry: RetryPolicy | None = None,
         history: ProfileHistory | None = None,
+        picker: ElementPicker | None = None,
     ) -> None:
         self.url = url.rstrip("/")
         self.loaded = loaded
         self._retry = retry
-        # A step that passed with a later locator moves it first in the file (no history:
-        # a profile not read from a file, only logged).
-        self._healing = Healing(history)
+        # An element none of whose locators match any more is picked from the page by the
+        # LLM (with one configured), under the network guard.
+        self._picker = picker
+        # A step that passed with a later locator (or a picked element) writes it first in
+        # the file, and the sessions opened after it read that version (no history: a
+        # profile not read from a file, only logged).
+        self._healing = Healing(history, written=self._reload)
+
+    def _reload(self, text: str) -> None:
+        self.loaded = parse_site_profile(text, self.loaded.file)
 
     def __repr__(self) -> str:
         return f"ProfileSystem({self.loaded.profile.name!r}, {self.url!r})"
@@ -51,4 +60,5 @@ class ProfileSystem:
             retry=self._retry,
             on_retry=on_retry,
             healing=self._healing,
+            picker=self._picker,
         )

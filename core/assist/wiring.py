@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from core.assist.answerer import LLMAnswerer, UnknownAnswerer
 from core.assist.classifier import LLMIntentClassifier
 from core.assist.extractor import LLMSlotExtractor, SlotExtractor
-from core.brain import Brain, BrainMemory, LLMCalled
+from core.brain import Brain, BrainMemory, ElementPicker, LLMCalled
 from core.events import EventBus
 from core.llm import LLM, LLMCallRecord, LLMSettings, ResponseCache, SpendLedger, build_llm
 from core.planner import IntentClassifier
@@ -23,6 +23,8 @@ class Assist:
     extractor: SlotExtractor | None
     answerer: UnknownAnswerer | None
     brain: Brain  # always there: without an LLM it asks the user
+    # Names the element a site profile's locators no longer find (a site that changed).
+    picker: ElementPicker | None = None
 
     @classmethod
     def build(
@@ -35,6 +37,7 @@ class Assist:
             extractor=LLMSlotExtractor(llm, tz=timezone),
             answerer=LLMAnswerer(llm),
             brain=Brain(llm, memory),
+            picker=ElementPicker(llm),
         )
 
 

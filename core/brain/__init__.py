@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from core.brain.brain import Brain, PageDriver, PageProbe
 from core.brain.choices import ABORT_ID, ask_about_page, user_choices
+from core.brain.element import ElementChoice, ElementPicker, ElementWanted
 from core.brain.events import BrainConsulted, BrainDecided, LLMCalled
 from core.brain.memory import BrainMemory, InMemoryBrainMemory
 from core.brain.models import (
@@ -52,6 +53,9 @@ __all__ = [
     "BrainDecision",
     "BrainMemory",
     "ClickTarget",
+    "ElementChoice",
+    "ElementPicker",
+    "ElementWanted",
     "ControlRefused",
     "HarmPrevented",
     "InMemoryBrainMemory",

@@ -85,6 +85,8 @@ async def book(request: web.Request) -> web.StreamResponse:
         )
         if state.quirks.quirks.full_building == target.building:
             raise BookingRejected("slot_taken", "Это время уже занято: выберите другое.")
+        if "consent" in state.quirks.quirks.drift and not form.get("consent"):
+            raise BookingRejected("consent", "Подтвердите, что освободите аудиторию вовремя.")
         assert session.user is not None  # the gate lets only logged-in users here
         created = await state.store.create(
             NewBooking(

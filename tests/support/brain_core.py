@@ -6,13 +6,17 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from adapters.profile import ProfileSystem, load_site_profile
+from adapters.profile.history import ProfileHistory
 from adapters.refportal import RefPortal
 from core.app import build_core
 from core.assist import open_assist
+from core.booking import BookingSystem
 from core.booking.catalogue import Catalogues
 from core.brain import BrainDecided
 from core.browser import BrowserPool
@@ -37,7 +41,7 @@ TICK = {"role": "checkbox", "name": "Я ознакомлен(а) с правил
 GO = {"role": "button", "name": "Продолжить"}
 FULL = "забронируй 2 аудитории рядом в главном корпусе в четверг с 18 до 20"
 
-CoreFactory = Callable[[LLMSettings], AbstractAsyncContextManager[NLUManager]]
+CoreFactory = Callable[..., AbstractAsyncContextManager[NLUManager]]
 
 
 @pytest.fixture
@@ -57,7 +61,9 @@ def make_core(
     """The app's wiring (as ``app.compose.open_core``) around the given LLM settings."""
 
     @asynccontextmanager
-    async def factory(llm: LLMSettings) -> AsyncIterator[NLUManager]:
+    async def factory(llm: LLMSettings, profile: Path | None = None) -> AsyncIterator[NLUManager]:
+        """``profile``: drive the portal through that site profile (healed by the LLM)
+        instead of the hand-written adapter."""
         bus = EventBus(storage.events)
 
         async def record(event: BaseEvent) -> None:
@@ -69,9 +75,13 @@ def make_core(
             llm, cache=storage.cache, ledger=storage.ledger, memory=storage.brain_memory, bus=bus
         ) as assist:
             vault = CredentialVault(storage, None)
+            system: BookingSystem = RefPortal(portal_url)
+            if profile is not None:
+                loaded, history = load_site_profile(profile), ProfileHistory(profile)
+                system = ProfileSystem(portal_url, loaded, history=history, picker=assist.picker)
             work = PortalWork(
                 pool=pool,
-                system=RefPortal(portal_url),
+                system=system,
                 account=account,
                 vault=vault,
                 brain=assist.brain,

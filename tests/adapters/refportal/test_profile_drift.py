@@ -1,0 +1,97 @@
+"""The drift suite (issue 29) on the reference portal: for each way the site changed,
+whether a booking through ``profiles/refportal.yaml`` still succeeds, with how many LLM
+calls, whether the next run needs none, and what was written to the profile. See
+``tests/support/drift.py``; ``python -m bench.drift`` prints the table.
+
+What is not healed fails the way a user can act on, books nothing and writes nothing:
+a notice page is the brain's (``tests/scenarios/test_profile_heal_e2e.py``), a new
+required checkbox is an agreement only a person may give, a button hidden in a menu is
+not on the page the LLM is shown."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from adapters.profile.history import ProfileHistory
+from core.browser import BrowserPool
+from portal.server import RunningPortal
+from tests.adapters.refportal.helpers import active_bookings
+from tests.fakes.llm import Answer
+from tests.support.drift import KINDS, Drift, drift_llm, fresh_profile, run_drift, set_drift
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+# kind → (booked on the first run, its LLM calls, the error it ended with, the changes written)
+EXPECTED: dict[str, tuple[bool, int, str, tuple[str, ...]]] = {
+    "reworded": (True, 2, "", (
+        "login.submit: новый первый кандидат role=button name=«Вход» (выбран LLM)",
+        "book.submit: новый первый кандидат role=button name=«Отправить заявку» (выбран LLM)",
+    )),
+    "relabelled": (True, 1, "", (
+        "book.fields.3.find: новый первый кандидат label=«Назначение» (выбран LLM)",
+    )),
+    "ids_and_classes": (True, 0, "", ()),
+    "columns": (True, 0, "", ()),
+    "date_format": (True, 0, "", ()),
+    "notice": (False, 0, "нет списка корпусов", ()),
+    "consent": (False, 0, "Обязуюсь освободить аудиторию вовремя", ()),
+    "menu_login": (False, 1, "нет кнопки входа", ()),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("drift", KINDS, ids=[d.kind for d in KINDS])
+async def test_each_drift_heals_or_fails_plainly_and_a_heal_needs_no_llm_the_next_time(
+    fresh_portal: RunningPortal, pool: BrowserPool, tmp_path: Path, drift: Drift
+) -> None:
+    booked, calls, error, changes = EXPECTED[drift.kind]
+    path = fresh_profile(tmp_path)
+    await set_drift(fresh_portal.url, drift)
+    async with drift_llm() as (vendor, picker):
+        first = await run_drift(fresh_portal.url, pool, path, vendor, picker, drift)
+        healed = path.read_text(encoding="utf-8")
+        second = await run_drift(fresh_portal.url, pool, path, vendor, picker, drift)
+
+    assert (first.done, first.llm_calls) == (booked, calls), first.error
+    assert error in first.error
+    assert first.left_on_site == second.left_on_site == []
+    history = ProfileHistory(path)
+    assert tuple(c for v in history.versions() for c in v.changes) == changes
+    if booked:  # the second run reads the healed file: no LLM, and nothing more written
+        assert (second.done, second.llm_calls) == (True, 0), second.error
+        assert path.read_text(encoding="utf-8") == healed
+        assert len(history.versions()) == (len(changes) + 1 if changes else 0)
+
+
+async def test_a_picked_element_whose_step_then_fails_writes_nothing(
+    fresh_portal: RunningPortal, pool: BrowserPool, tmp_path: Path
+) -> None:
+    path = fresh_profile(tmp_path)
+    written = path.read_text(encoding="utf-8")
+    # The login is reworded too; the model gets it right, then names a link for the
+    # booking's button: the step sends nothing and reads no booking, so only the
+    # login's heal is kept.
+    wrong = Drift(
+        "reworded",
+        {"drift": ["reworded"]},
+        (
+            Answer({"kind": "button", "name": "Вход"}),
+            Answer({"kind": "link", "name": "Назад к аудиториям"}),
+        ),
+    )
+    await set_drift(fresh_portal.url, wrong)
+    async with drift_llm() as (vendor, picker):
+        run = await run_drift(fresh_portal.url, pool, path, vendor, picker, wrong)
+
+    # The link led away with no booking number: the answer unknown, «my bookings» looked
+    # at, the form opened again and the model asked afresh (the wrong pick forgotten);
+    # it answers nothing more here, so the run ends with the missing button.
+    assert not run.done and run.llm_calls == 3
+    assert "нет кнопки брони" in run.error
+    assert await active_bookings(fresh_portal.url, user="club") == []
+    changes = [c for v in ProfileHistory(path).versions() for c in v.changes]
+    assert changes == ["login.submit: новый первый кандидат role=button name=«Вход» (выбран LLM)"]
+    healed = path.read_text(encoding="utf-8")
+    assert "Назад к аудиториям" not in healed
+    assert healed.replace('    - role: "button"\n      name: "Вход"\n', "", 1) == written

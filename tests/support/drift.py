@@ -1,0 +1,151 @@
+"""The drift suite's runs (issue 29): the reference portal changed one way at a time (its
+``drift`` quirks, ``layout: alt``), and the profile adapter driving it from a copy of
+``profiles/refportal.yaml`` — log in, read the day, book, read it back in «my bookings»,
+cancel — with an LLM behind a fake vendor to pick what the profile no longer finds.
+Each kind is run twice: the first run heals what it can (a new profile version), the
+second starts from the healed file and must need no LLM call.
+
+Used by ``tests/adapters/refportal/test_profile_drift.py`` (each row held to what it
+must be) and ``python -m bench.drift`` (the table)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from datetime import time
+from pathlib import Path
+from typing import Any
+
+from adapters.profile import ProfileSystem, load_site_profile
+from adapters.profile.history import ProfileHistory
+from core.brain import ElementPicker
+from core.browser import BrowserPool
+from core.errors import ClubError
+from core.llm import LLMSettings, build_llm
+from core.llm.memory import MemorySpendLedger
+from tests.adapters.refportal.helpers import FAST, FRIDAY, active_bookings, set_quirks
+from tests.fakes.llm import Answer, FakeAnthropic
+
+__all__ = ["KINDS", "Drift", "DriftRun", "drift_llm", "fresh_profile", "run_drift", "set_drift"]
+
+PROFILE = Path(__file__).parents[2] / "profiles" / "refportal.yaml"
+KEY = "sk-drift"
+NONE = Answer({"kind": "none", "name": ""})
+
+
+@dataclass(frozen=True)
+class Drift:
+    """One way the site changed, and what the model answers when asked about it (a
+    model that reads the page summary: the element's new name, or «none»)."""
+
+    kind: str
+    quirks: dict[str, Any]
+    answers: tuple[Answer, ...] = ()
+
+
+KINDS = (
+    Drift(
+        "reworded",
+        {"drift": ["reworded"]},
+        (
+            Answer({"kind": "button", "name": "Вход"}),
+            Answer({"kind": "button", "name": "Отправить заявку"}),
+        ),
+    ),
+    Drift(
+        "relabelled", {"drift": ["relabelled"]}, (Answer({"kind": "field", "name": "Назначение"}),)
+    ),
+    Drift("ids_and_classes", {"layout": "alt"}),
+    Drift("columns", {"drift": ["columns"]}),
+    Drift("date_format", {"drift": ["date_format"]}),
+    Drift("notice", {"notice": True}, (NONE,)),
+    Drift("consent", {"drift": ["consent"]}, (NONE,)),
+    Drift("menu_login", {"drift": ["menu_login"]}, (NONE,)),
+)
+
+
+@dataclass
+class DriftRun:
+    """One run: whether the booking was made, read back and cancelled, the error the
+    user would have been told otherwise, and the LLM calls it took."""
+
+    done: bool
+    error: str = ""
+    llm_calls: int = 0
+    left_on_site: list[str] = field(default_factory=list)
+
+
+def drift_settings(vendor: FakeAnthropic) -> LLMSettings:
+    return LLMSettings.model_validate(
+        {
+            "providers": "anthropic",
+            "anthropic": {"api_key": KEY, "base_url": vendor.base_url},
+            "max_retries": 0,
+            "timeout_seconds": 10,
+        }
+    )
+
+
+@asynccontextmanager
+async def drift_llm() -> AsyncIterator[tuple[FakeAnthropic, ElementPicker]]:
+    async def nothing(_record: object) -> None:
+        return None
+
+    async with FakeAnthropic(api_key=KEY) as vendor:
+        llm = build_llm(
+            drift_settings(vendor), cache=None, ledger=MemorySpendLedger(), on_call=nothing
+        )
+        assert llm is not None
+        async with llm:
+            yield vendor, ElementPicker(llm)
+
+
+async def run_drift(
+    url: str,
+    pool: BrowserPool,
+    path: Path,
+    vendor: FakeAnthropic,
+    picker: ElementPicker,
+    drift: Drift,
+) -> DriftRun:
+    """One booking made, read back and cancelled through the profile at ``path`` on the
+    portal at ``url`` as it is now; a heal is written to ``path`` as a new version."""
+    vendor.script.clear()
+    vendor.extend(drift.answers)
+    asked = len(vendor.requests)
+    system = ProfileSystem(
+        url, load_site_profile(path), retry=FAST, history=ProfileHistory(path), picker=picker
+    )
+    purpose = f"drift {drift.kind} · #run-{drift.kind}"
+    run = DriftRun(done=False)
+    async with pool.context() as context:
+        session = system.open_session(context, username="club", password="club-demo")
+        try:
+            shown = await session.availability("main", FRIDAY)
+            room = shown.free_rooms(time(10), time(11))[0]
+            made = await session.book(
+                room=room, day=FRIDAY, start=time(10), end=time(11), purpose=purpose
+            )
+            listed = [b.number for b in await session.my_bookings()]
+            if made.number not in listed:
+                raise AssertionError(f"booking {made.number} not in my bookings: {listed}")
+            await session.cancel(made.number)
+            run.done = True
+        except ClubError as exc:
+            run.error = f"{type(exc).__name__}: {exc}"
+        finally:
+            await session.close()
+    run.llm_calls = len(vendor.requests) - asked
+    run.left_on_site = [str(b["id"]) for b in await active_bookings(url, purpose=purpose)]
+    return run
+
+
+async def set_drift(url: str, drift: Drift) -> None:
+    await set_quirks(url, **drift.quirks)
+
+
+def fresh_profile(into: Path) -> Path:
+    path = into / "refportal.yaml"
+    path.write_text(PROFILE.read_text(encoding="utf-8"), encoding="utf-8")
+    return path
