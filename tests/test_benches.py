@@ -24,6 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
         ("bench.redis_pipelining", ["--commands", "100"], "pipelining"),
         ("bench.restart", ["--restarts", "1"], "kill → first reply"),
         ("bench.learn", ["--site", "refportal"], "first replayed booking"),
+        ("bench.drift", ["--kind", "relabelled"], "relabelled       booked"),
     ],
     ids=[
         "bot",
@@ -35,6 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
         "redis",
         "restart",
         "learn",
+        "drift",
     ],  # fmt: skip
 )
 def test_the_benchmark_runs_and_prints_its_numbers(
