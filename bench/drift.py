@@ -44,7 +44,7 @@ async def _table(kinds: list[str]) -> None:
             await reset(portal.url)
             await set_drift(portal.url, drift)
             with tempfile.TemporaryDirectory() as work:
-                path = fresh_profile(Path(work))
+                path = fresh_profile(Path(work), fast=drift.fast)
                 first = await run_drift(portal.url, pool, path, vendor, picker, drift)
                 second = await run_drift(portal.url, pool, path, vendor, picker, drift)
                 history = ProfileHistory(path)

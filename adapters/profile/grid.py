@@ -30,7 +30,7 @@ from adapters.profile.reading import (
     value,
 )
 from adapters.profile.timeline import read_timeline
-from core.booking.errors import UnexpectedPage
+from core.booking.errors import BookingRejected, UnexpectedPage
 from core.booking.models import (
     Availability,
     Building,
@@ -44,7 +44,7 @@ from core.booking.models import (
 from core.browser.retry import Bounced, Transient
 from core.browser.summary import summarize
 
-__all__ = ["read_buildings", "read_catalogue", "read_day"]
+__all__ = ["building_code", "read_buildings", "read_catalogue", "read_day"]
 
 _READ_OPTIONS = (
     """(select) => Array.from(select.options).map((o) => [o.value, o.textContent.trim()])"""
@@ -259,3 +259,17 @@ def _room_id(pick: Pick | None, header: Item, line: Item, cells: list[Item]) -> 
     if pick.of == "cells":
         return next((found for cell in cells if (found := value(pick, cell))), "")
     return value(pick, line if pick.of == "line" else header)
+
+
+def building_code(names: dict[str, str], building: str) -> str:
+    """The code of ``building`` (a code or a name, any case) among ``names`` (code →
+    name, as the site lists them); ``BookingRejected`` naming the site's buildings."""
+    wanted = building.strip().lower()
+    code = next((c for c, n in names.items() if wanted in (c.lower(), n.lower())), None)
+    if code is None:
+        raise BookingRejected(
+            f"Корпус «{building}» не найден на сайте",
+            code="unknown_building",
+            hint="корпуса: " + ", ".join(names.values()),
+        )
+    return code

@@ -218,6 +218,19 @@ class Availability(Part):
         return self
 
 
+class Request(Part):
+    """The booking form's own request, sent through the logged-in browser context without
+    loading the form (the fast path): its address, and each field's value. ``token``
+    names a field whose value is read from the form's page first (a CSRF token); a site
+    whose answer is not a redirect to the booking's address is booked through the page.
+    """
+
+    method: Literal["POST"] = "POST"
+    url: TemplateText
+    form: dict[str, TemplateText]
+    token: str | None = None
+
+
 class Book(Part):
     open: Open
     form: Find  # present when the booking form is shown
@@ -240,6 +253,7 @@ class Book(Part):
     outcome: Outcome
     # The browser's own check of the form (required fields, min/max) before sending.
     browser_check: bool = True
+    request: Request | None = None  # the fast path, where the form is one plain POST
 
 
 def _a_span(pick: Pick) -> Pick:

@@ -59,7 +59,10 @@ class Navigator:
         return self._went_to is None or self._went_to == path_of(page)
 
     def on_login_page(self, page: Page) -> bool:
-        return bool(self._login_page.search(path_of(page)))
+        return self.is_login_path(path_of(page))
+
+    def is_login_path(self, path: str) -> bool:
+        return bool(self._login_page.search(path))
 
     def off_site(self, page: Page) -> str | None:
         """The host the page is on when it is not the site's (single sign-on)."""

@@ -23,9 +23,10 @@ from playwright.async_api import BrowserContext, Page
 from playwright.async_api import Error as PlaywrightError
 
 from adapters.profile.bookings import MyList, cancel_on_booking_page, read_booking_page
+from adapters.profile.fastpath import send_request
 from adapters.profile.finding import Finder
 from adapters.profile.form import fill_form, open_form, send_form
-from adapters.profile.grid import read_buildings, read_catalogue, read_day
+from adapters.profile.grid import building_code, read_buildings, read_catalogue, read_day
 from adapters.profile.healing import Healing
 from adapters.profile.loader import LoadedProfile
 from adapters.profile.login import log_in
@@ -89,6 +90,8 @@ class ProfileSession:
         self._logins = 0
         self._healing = healing or Healing(None)
         self._run_mark = ""  # the booking run's mark («#…» in its purpose), for a heal's record
+        # Book by the form's own request where the profile has one (off: through the page).
+        self.fast_path = loaded.profile.book.request is not None
 
     def __repr__(self) -> str:
         return f"ProfileSession({self._profile.name!r}, {self._base_url!r})"
@@ -144,17 +147,6 @@ class ProfileSession:
             self._names = await read_buildings(self._nav, page)
         return {name: code for code, name in self._names.items()}
 
-    def _code(self, building: str) -> str:
-        wanted = building.strip().lower()
-        code = next((c for c, n in self._names.items() if wanted in (c.lower(), n.lower())), None)
-        if code is None:
-            raise BookingRejected(
-                f"Корпус «{building}» не найден на сайте",
-                code="unknown_building",
-                hint="корпуса: " + ", ".join(self._names.values()),
-            )
-        return code
-
     async def _has_cookies(self) -> bool:
         try:
             return bool(await self._context.cookies(self._base_url))
@@ -200,7 +192,7 @@ class ProfileSession:
     async def availability(self, building: str, day: date) -> Availability:
         async def read(page: Page) -> Availability:
             await self._codes(page)
-            code = self._code(building)
+            code = building_code(self._names, building)
             return await read_day(
                 self._nav,
                 page,
@@ -240,6 +232,10 @@ class ProfileSession:
         }
 
         async def send(page: Page) -> str:
+            if (request := self._profile.book.request) is not None and self.fast_path:
+                fast = await send_request(self._nav, self._context.request, request, values)
+                if fast is not None:
+                    return fast
             await open_form(self._nav, page, values)
             submit = await fill_form(self._nav, page, values)
             return await send_form(self._nav, page, submit)

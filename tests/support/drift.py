@@ -10,6 +10,7 @@ must be) and ``python -m bench.drift`` (the table)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -27,7 +28,16 @@ from core.llm.memory import MemorySpendLedger
 from tests.adapters.refportal.helpers import FAST, FRIDAY, active_bookings, set_quirks
 from tests.fakes.llm import Answer, FakeAnthropic
 
-__all__ = ["KINDS", "Drift", "DriftRun", "drift_llm", "fresh_profile", "run_drift", "set_drift"]
+__all__ = [
+    "KINDS",
+    "Drift",
+    "DriftRun",
+    "drift_llm",
+    "fresh_profile",
+    "page_path_only",
+    "run_drift",
+    "set_drift",
+]
 
 PROFILE = Path(__file__).parents[2] / "profiles" / "refportal.yaml"
 KEY = "sk-drift"
@@ -42,6 +52,7 @@ class Drift:
     kind: str
     quirks: dict[str, Any]
     answers: tuple[Answer, ...] = ()
+    fast: bool = False  # booking by the form's own request (the profile's book.request)
 
 
 KINDS = (
@@ -145,7 +156,18 @@ async def set_drift(url: str, drift: Drift) -> None:
     await set_quirks(url, **drift.quirks)
 
 
-def fresh_profile(into: Path) -> Path:
+def page_path_only(text: str) -> str:
+    """``text`` without its ``book.request`` (and the comment over it): every booking
+    through the form's page."""
+    without = re.sub(r"(?m)(^  #[^\n]*\n)*^  request:\n(^    [^\n]*\n)+", "", text)
+    assert without != text, "the profile has no book.request"
+    return without
+
+
+def fresh_profile(into: Path, *, fast: bool = False) -> Path:
+    """A copy of ``profiles/refportal.yaml`` in ``into``; without ``fast``, booking
+    through the form's page (the page path is what drifts)."""
+    text = PROFILE.read_text(encoding="utf-8")
     path = into / "refportal.yaml"
-    path.write_text(PROFILE.read_text(encoding="utf-8"), encoding="utf-8")
+    path.write_text(text if fast else page_path_only(text), encoding="utf-8")
     return path

@@ -14,8 +14,9 @@ from portal.server import RunningPortal
 from tests.adapters.contract import BookingSystemContract
 from tests.adapters.refportal.helpers import FAST
 from tests.adapters.refportal.test_contract import RefPortalHarness
+from tests.support.drift import page_path_only
 
-__all__ = ["TestRefPortalProfileContract"]
+__all__ = ["TestRefPortalProfileContract", "TestRefPortalProfilePagePathContract"]
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -27,6 +28,19 @@ class TestRefPortalProfileContract(BookingSystemContract):
     async def site(self, fresh_portal: RunningPortal, pool: BrowserPool) -> RefPortalHarness:
         harness = RefPortalHarness(fresh_portal, pool)
         harness.system = ProfileSystem(fresh_portal.url, load_site_profile(PROFILE), retry=FAST)
+        return harness
+
+
+class TestRefPortalProfilePagePathContract(BookingSystemContract):
+    """The same through the booking form's page: where the fast path falls back to."""
+
+    @pytest_asyncio.fixture(loop_scope="session")
+    async def site(self, fresh_portal: RunningPortal, pool: BrowserPool) -> RefPortalHarness:
+        harness = RefPortalHarness(fresh_portal, pool)
+        text = page_path_only(PROFILE.read_text(encoding="utf-8"))
+        harness.system = ProfileSystem(
+            fresh_portal.url, parse_site_profile(text, "page.yaml"), retry=FAST
+        )
         return harness
 
 

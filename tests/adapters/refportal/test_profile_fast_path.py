@@ -1,0 +1,134 @@
+"""The fast path (issue 29) on the reference portal: ``profiles/refportal.yaml`` books by
+the form's own POST through the logged-in context, the form's page never loaded in the
+browser; a refusal, a logged-out context and an answer the profile does not expect each
+go the safe way (the page path, or «my bookings» before anything is sent again)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import time
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+from playwright.async_api import BrowserContext, Request
+
+from adapters.profile import ProfileSystem, load_site_profile, parse_site_profile
+from adapters.profile.fastpath import form_value
+from adapters.profile.session import ProfileSession
+from core.booking import SlotTaken
+from core.browser import BrowserPool
+from portal.server import RunningPortal
+from tests.adapters.refportal.helpers import FAST, FRIDAY, active_bookings
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+PROFILE = Path(__file__).parents[3] / "profiles" / "refportal.yaml"
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def context(pool: BrowserPool, fresh_portal: RunningPortal) -> AsyncIterator[BrowserContext]:
+    async with pool.context() as ctx:
+        yield ctx
+
+
+def _session(
+    portal: RunningPortal, context: BrowserContext, text: str | None = None
+) -> ProfileSession:
+    loaded = load_site_profile(PROFILE) if text is None else parse_site_profile(text, "x.yaml")
+    return ProfileSystem(portal.url, loaded, retry=FAST).open_session(
+        context, username="club", password="club-demo"
+    )
+
+
+def _page_requests(context: BrowserContext) -> list[str]:
+    """The requests the browser's pages send from now on (the request API's are not)."""
+    seen: list[str] = []
+
+    def note(request: Request) -> None:
+        seen.append(f"{request.method} {request.url.split('?')[0].rsplit('/', 1)[-1]}")
+
+    context.on("request", note)
+    return seen
+
+
+async def test_a_booking_by_the_forms_own_request_never_loads_the_form(
+    fresh_portal: RunningPortal, context: BrowserContext
+) -> None:
+    session = _session(fresh_portal, context)
+    try:
+        room = (await session.availability("main", FRIDAY)).free_rooms(time(10), time(11))[0]
+        seen = _page_requests(context)
+        made = await session.book(
+            room=room, day=FRIDAY, start=time(10), end=time(11), purpose="fast · #f1"
+        )
+    finally:
+        await session.close()
+    assert not any(r.endswith(" book") for r in seen), seen
+    assert (made.room, made.start, made.purpose) == (room.number, time(10), "fast · #f1")
+    listed = await active_bookings(fresh_portal.url, purpose="fast · #f1")
+    assert [str(b["id"]) for b in listed] == [made.number]
+
+
+async def test_a_refused_request_is_booked_through_the_page_which_reads_the_sites_words(
+    fresh_portal: RunningPortal, context: BrowserContext
+) -> None:
+    session = _session(fresh_portal, context)
+    try:
+        room = (await session.availability("main", FRIDAY)).free_rooms(time(12), time(13))[0]
+        await session.book(room=room, day=FRIDAY, start=time(12), end=time(13), purpose="a #f2")
+        seen = _page_requests(context)
+        with pytest.raises(SlotTaken) as taken:
+            await session.book(room=room, day=FRIDAY, start=time(12), end=time(13), purpose="b #f3")
+    finally:
+        await session.close()
+    assert "GET book" in seen and "POST book" in seen  # the form's page, after the refusal
+    assert "занято" in str(taken.value)
+    assert await active_bookings(fresh_portal.url, purpose="b #f3") == []
+
+
+async def test_a_logged_out_context_logs_in_through_the_page_and_books_once(
+    fresh_portal: RunningPortal, context: BrowserContext
+) -> None:
+    session = _session(fresh_portal, context)
+    try:
+        room = (await session.availability("main", FRIDAY)).free_rooms(time(14), time(15))[0]
+        await context.clear_cookies()
+        made = await session.book(
+            room=room, day=FRIDAY, start=time(14), end=time(15), purpose="relogin #f4"
+        )
+    finally:
+        await session.close()
+    assert session.logins == 2
+    listed = await active_bookings(fresh_portal.url, purpose="relogin #f4")
+    assert [str(b["id"]) for b in listed] == [made.number]
+
+
+async def test_an_answer_the_profile_does_not_expect_is_looked_up_not_sent_again(
+    fresh_portal: RunningPortal, context: BrowserContext
+) -> None:
+    # The profile's booking address is wrong: the redirect after the POST is not it.
+    text = PROFILE.read_text(encoding="utf-8").replace(
+        "booked: ^/booking/(\\d+)$", "booked: ^/bookings/(\\d+)$"
+    )
+    session = _session(fresh_portal, context, text)
+    try:
+        room = (await session.availability("main", FRIDAY)).free_rooms(time(16), time(17))[0]
+        made = await session.book(
+            room=room, day=FRIDAY, start=time(16), end=time(17), purpose="odd answer #f5"
+        )
+    finally:
+        await session.close()
+    listed = await active_bookings(fresh_portal.url, purpose="odd answer #f5")
+    assert [str(b["id"]) for b in listed] == [made.number]
+
+
+async def test_a_forms_value_is_read_by_the_inputs_name_in_any_attribute_order() -> None:
+    html = (
+        '<form><input type="hidden" value="a&amp;b" name="csrf_token">'
+        "<input name='room' value='main-201'><input name=next value=/my></form>"
+    )
+    assert form_value(html, "csrf_token") == "a&b"
+    assert form_value(html, "room") == "main-201"
+    assert form_value(html, "next") == "/my"
+    assert form_value(html, "date") is None
