@@ -7,12 +7,15 @@ from __future__ import annotations
 import pytest
 import pytest_asyncio
 
+from adapters.profile import ProfileSystem, parse_site_profile
 from core.browser import BrowserPool
 from portal.legacy.server import RunningLegacy
 from tests.adapters.contract import BookingSystemContract
-from tests.adapters.profile.legacy_harness import LegacyHarness
+from tests.adapters.profile.legacy_harness import PROFILE, LegacyHarness
+from tests.adapters.refportal.helpers import FAST
+from tests.support.drift import page_path_only
 
-__all__ = ["TestLegacyProfileContract"]
+__all__ = ["TestLegacyProfileContract", "TestLegacyProfilePagePathContract"]
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -21,3 +24,40 @@ class TestLegacyProfileContract(BookingSystemContract):
     @pytest_asyncio.fixture(loop_scope="session")
     async def site(self, fresh_legacy: RunningLegacy, pool: BrowserPool) -> LegacyHarness:
         return LegacyHarness(fresh_legacy, pool)
+
+
+class TestLegacyProfilePagePathContract(BookingSystemContract):
+    """The same through the reservation form's page: where the fast path falls back to."""
+
+    @pytest_asyncio.fixture(loop_scope="session")
+    async def site(self, fresh_legacy: RunningLegacy, pool: BrowserPool) -> LegacyHarness:
+        harness = LegacyHarness(fresh_legacy, pool)
+        text = page_path_only(PROFILE.read_text(encoding="utf-8"))
+        harness.system = ProfileSystem(
+            fresh_legacy.url, parse_site_profile(text, "page.yaml"), retry=FAST
+        )
+        return harness
+
+
+async def test_a_reservation_by_the_forms_own_request_never_loads_the_form(
+    fresh_legacy: RunningLegacy, pool: BrowserPool
+) -> None:
+    harness = LegacyHarness(fresh_legacy, pool)
+    seen: list[str] = []
+    async with pool.context() as context:
+        session = harness.system.open_session(context, username="club", password="club-demo")
+        try:
+            shown = await session.availability(harness.building, harness.day)
+            room = shown.free_rooms(harness.start, harness.end)[0]
+            context.on("request", lambda r: seen.append(f"{r.method} {r.url.split('?')[0]}"))
+            made = await session.book(
+                room=room, day=harness.day, start=harness.start, end=harness.end,
+                purpose="fast #l1",
+            )  # fmt: skip
+        finally:
+            await session.close()
+    assert not any("/reserve" in r for r in seen), seen
+    assert made.purpose == "fast #l1"
+    assert [(b.room, b.live) for b in await harness.site_bookings("fast #l1")] == [
+        (room.number, True)
+    ]
