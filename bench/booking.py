@@ -134,7 +134,7 @@ class Recorder:
 
     def expect(self, chat_id: int) -> asyncio.Event:
         self.finished[chat_id] = asyncio.Event()
-        self.steps[chat_id] = {}
+        self.steps.setdefault(chat_id, {})  # summed over the chat's runs
         return self.finished[chat_id]
 
     async def deliver(self, output: Output, receipt: Receipt | None = None) -> None:
