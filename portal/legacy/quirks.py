@@ -1,8 +1,12 @@
 """Chaos for tests, set through ``POST /_test/quirks`` (off by default).
 
 JSON fields (each optional; a POST replaces the whole set, ``{}`` turns it off):
-``error_rate`` (0..1: that share of requests other than ``/_test/*`` answer HTTP 500)
-and ``error_seed`` (int: the seed of those failures, so a run is repeatable).
+``error_rate`` (0..1: that share of requests other than ``/_test/*`` answer HTTP 500),
+``error_seed`` (int: the seed of those failures, so a run is repeatable) and ``drift`` (a
+list of ``DRIFTS``: how the site changed under a saved replay — the login's «Войти» and
+the form's «Сохранить» reworded to «Вход» and «Записать», the «Comment» field relabelled
+«Примечание», «my bookings» with its columns in another order, dates written 2026-11-27
+instead of 27.11.2026 in «my bookings» and on a reservation's page).
 """
 
 from __future__ import annotations
@@ -11,7 +15,9 @@ import random
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-__all__ = ["BadQuirks", "QuirkState", "Quirks"]
+__all__ = ["DRIFTS", "BadQuirks", "QuirkState", "Quirks"]
+
+DRIFTS = ("reworded", "relabelled", "columns", "date_format")
 
 
 class BadQuirks(ValueError):
@@ -22,6 +28,7 @@ class BadQuirks(ValueError):
 class Quirks:
     error_rate: float = 0.0
     error_seed: int = 0
+    drift: tuple[str, ...] = ()
 
     @classmethod
     def from_json(cls, payload: Any) -> Quirks:
@@ -34,11 +41,14 @@ class Quirks:
             quirks = cls(
                 error_rate=float(payload.get("error_rate", 0.0)),
                 error_seed=int(payload.get("error_seed", 0)),
+                drift=tuple(payload.get("drift", ())),
             )
         except (TypeError, ValueError) as exc:
             raise BadQuirks(f"bad quirk value: {exc}") from exc
         if not 0.0 <= quirks.error_rate <= 1.0:
             raise BadQuirks("error_rate must be within 0..1")
+        if not set(quirks.drift) <= set(DRIFTS):
+            raise BadQuirks(f"drift must be a list of {DRIFTS}")
         return quirks
 
     def as_json(self) -> dict[str, Any]:

@@ -36,6 +36,7 @@ def make_templates() -> jinja2.Environment:
         undefined=jinja2.StrictUndefined,
     )
     env.filters["dmy"] = fmt_dmy
+    env.filters["iso"] = lambda day: day.isoformat()
     env.filters["hhmm"] = fmt_hhmm
     env.globals["span"] = fmt_span
     return env
@@ -57,7 +58,11 @@ def render(
     session = session_of(request) if SESSION in request else None
     user = ACCOUNTS.get(session.user) if session and session.user else None
     page = state.templates.get_template(template).render(
-        user=user, csrf=session.csrf if session else "", path=request.path, **context
+        user=user,
+        csrf=session.csrf if session else "",
+        path=request.path,
+        drift=state.quirks.quirks.drift,
+        **context,
     )
     return web.Response(text=page, status=status, content_type="text/html", charset="utf-8")
 

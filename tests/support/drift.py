@@ -1,12 +1,14 @@
-"""The drift suite's runs (issue 29): the reference portal changed one way at a time (its
-``drift`` quirks, ``layout: alt``), and the profile adapter driving it from a copy of
-``profiles/refportal.yaml`` — log in, read the day, book, read it back in «my bookings»,
+"""The drift suite's runs (issue 29): a site changed one way at a time (the reference
+portal's and the legacy site's ``drift`` quirks, the portal's ``layout: alt``), and the
+profile adapter driving it from a copy of its profile (``profiles/refportal.yaml``,
+``profiles/legacy.yaml``) — log in, read the day, book, read it back in «my bookings»,
 cancel — with an LLM behind a fake vendor to pick what the profile no longer finds.
 Each kind is run twice: the first run heals what it can (a new profile version), the
 second starts from the healed file and must need no LLM call.
 
-Used by ``tests/adapters/refportal/test_profile_drift.py`` (each row held to what it
-must be) and ``python -m bench.drift`` (the table)."""
+Used by ``tests/adapters/refportal/test_profile_drift.py`` and
+``tests/adapters/profile/test_legacy_drift.py`` (each row held to what it must be) and
+``python -m bench.drift`` (the table)."""
 
 from __future__ import annotations
 
@@ -30,8 +32,12 @@ from tests.fakes.llm import Answer, FakeAnthropic
 
 __all__ = [
     "KINDS",
+    "LEGACY",
+    "LEGACY_KINDS",
+    "REFPORTAL",
     "Drift",
     "DriftRun",
+    "DriftSite",
     "drift_llm",
     "fresh_profile",
     "page_path_only",
@@ -39,7 +45,8 @@ __all__ = [
     "set_drift",
 ]
 
-PROFILE = Path(__file__).parents[2] / "profiles" / "refportal.yaml"
+PROFILES = Path(__file__).parents[2] / "profiles"
+PROFILE = PROFILES / "refportal.yaml"
 KEY = "sk-drift"
 NONE = Answer({"kind": "none", "name": ""})
 
@@ -74,6 +81,45 @@ KINDS = (
     Drift("consent", {"drift": ["consent"]}, (NONE,)),
     Drift("menu_login", {"drift": ["menu_login"]}, (NONE,)),
 )
+
+
+LEGACY_KINDS = (
+    Drift(
+        "reworded",
+        {"drift": ["reworded"]},
+        (
+            Answer({"kind": "button", "name": "Вход"}),
+            Answer({"kind": "button", "name": "Записать"}),
+        ),
+    ),
+    Drift(
+        "reworded_fast",
+        {"drift": ["reworded"]},
+        (Answer({"kind": "button", "name": "Вход"}),),
+        fast=True,
+    ),
+    Drift(
+        "relabelled", {"drift": ["relabelled"]}, (Answer({"kind": "field", "name": "Примечание"}),)
+    ),
+    Drift("columns", {"drift": ["columns"]}),
+    Drift("date_format", {"drift": ["date_format"]}),
+)
+
+
+@dataclass(frozen=True)
+class DriftSite:
+    """Where a site's drift runs book: its profile, a building and an hour it has free."""
+
+    name: str
+    profile: Path
+    building: str
+    start: time
+    end: time
+    kinds: tuple[Drift, ...]
+
+
+REFPORTAL = DriftSite("refportal", PROFILE, "main", time(10), time(11), KINDS)
+LEGACY = DriftSite("legacy", PROFILES / "legacy.yaml", "1", time(18), time(19), LEGACY_KINDS)
 
 
 @dataclass
@@ -119,6 +165,7 @@ async def run_drift(
     vendor: FakeAnthropic,
     picker: ElementPicker,
     drift: Drift,
+    site: DriftSite = REFPORTAL,
 ) -> DriftRun:
     """One booking made, read back and cancelled through the profile at ``path`` on the
     portal at ``url`` as it is now; a heal is written to ``path`` as a new version."""
@@ -133,10 +180,10 @@ async def run_drift(
     async with pool.context() as context:
         session = system.open_session(context, username="club", password="club-demo")
         try:
-            shown = await session.availability("main", FRIDAY)
-            room = shown.free_rooms(time(10), time(11))[0]
+            shown = await session.availability(site.building, FRIDAY)
+            room = shown.free_rooms(site.start, site.end)[0]
             made = await session.book(
-                room=room, day=FRIDAY, start=time(10), end=time(11), purpose=purpose
+                room=room, day=FRIDAY, start=site.start, end=site.end, purpose=purpose
             )
             listed = [b.number for b in await session.my_bookings()]
             if made.number not in listed:
@@ -164,10 +211,10 @@ def page_path_only(text: str) -> str:
     return without
 
 
-def fresh_profile(into: Path, *, fast: bool = False) -> Path:
-    """A copy of ``profiles/refportal.yaml`` in ``into``; without ``fast``, booking
-    through the form's page (the page path is what drifts)."""
-    text = PROFILE.read_text(encoding="utf-8")
-    path = into / "refportal.yaml"
+def fresh_profile(into: Path, *, fast: bool = False, site: DriftSite = REFPORTAL) -> Path:
+    """A copy of the site's profile in ``into``; without ``fast``, booking through the
+    form's page (the page path is what drifts)."""
+    text = site.profile.read_text(encoding="utf-8")
+    path = into / site.profile.name
     path.write_text(text if fast else page_path_only(text), encoding="utf-8")
     return path
