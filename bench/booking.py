@@ -21,7 +21,11 @@
 4. ``--system profile``: the profile adapter with ``profiles/refportal.yaml`` next to the
    hand-written reference-portal adapter and the bare script (``bench/booking_profile.py``).
 
-    python bench/booking.py [--system refportal|indico|profile] [--repeat 3] [--users 8]
+5. ``--system legacy``: the profile adapter with ``profiles/legacy.yaml`` (fast path and
+   page path) on the legacy-style site, next to a bare script and plain HTTP
+   (``bench/booking_legacy.py``).
+
+    python bench/booking.py [--system refportal|indico|profile|legacy] [--repeat 3] [--users 8]
 
 Reading the numbers (measured on 2 cores; see the issue's report for a run).
 
@@ -631,6 +635,11 @@ async def part_indico(storage: Storage, server: IndicoServer, repeat: int) -> No
 
 async def main(args: argparse.Namespace) -> None:
     configure_logging("WARNING")
+    if args.system == "legacy":
+        from bench.booking_legacy import part_legacy
+
+        await part_legacy(args.repeat)
+        return
     data = Path(tempfile.mkdtemp())
     if args.system == "profile":
         from bench.booking_profile import part_profile
@@ -665,13 +674,17 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
         "--system",
-        choices=("refportal", "indico", "profile"),
+        choices=("refportal", "indico", "profile", "legacy"),
         default="refportal",
         help="the booking system (indico: part 1 on a real Indico, no part 2; profile: the "
-        "profile adapter on the reference portal next to the hand-written one)",
+        "profile adapter on the reference portal next to the hand-written one; legacy: the "
+        "profile adapter on the legacy-style site)",
     )
     parser.add_argument(
-        "--repeat", type=int, default=3, help="runs per measurement in part 1 (1-3; profile: any)"
+        "--repeat",
+        type=int,
+        default=3,
+        help="runs per measurement in part 1 (1-3; profile, legacy: any)",
     )
     parser.add_argument("--users", type=int, default=8, help="users in part 2 (0: skip it)")
     parser.add_argument(
@@ -682,6 +695,6 @@ if __name__ == "__main__":
     )
     parser.add_argument("--skip-one", action="store_true", help="run part 2 only")
     arguments = parser.parse_args()
-    if arguments.system != "profile" and not 1 <= arguments.repeat <= 3:
+    if arguments.system not in ("profile", "legacy") and not 1 <= arguments.repeat <= 3:
         parser.error("--repeat is 1, 2 or 3 (part 1 books two 2-hour slots a repetition)")
     asyncio.run(main(arguments))
