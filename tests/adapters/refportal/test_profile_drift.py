@@ -20,6 +20,7 @@ from portal.server import RunningPortal
 from tests.adapters.refportal.helpers import active_bookings
 from tests.fakes.llm import Answer
 from tests.support.drift import KINDS, Drift, drift_llm, fresh_profile, run_drift, set_drift
+from tests.support.portal import chaos_served
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -99,3 +100,26 @@ async def test_a_picked_element_whose_step_then_fails_writes_nothing(
     healed = path.read_text(encoding="utf-8")
     assert "Назад к аудиториям" not in healed
     assert healed.replace('    - role: "button"\n      name: "Вход"\n', "", 1) == written
+
+
+async def test_a_picked_element_may_change_nothing_its_step_does_not_declare(
+    fresh_portal: RunningPortal, pool: BrowserPool, tmp_path: Path
+) -> None:
+    """The cancel declares no endpoint in ``may_change``: even the right button, picked
+    when the profile's no longer matched, sends nothing (the guard blocks its POST), so
+    nothing is cancelled and nothing is written."""
+    path = fresh_profile(tmp_path)
+    text = path.read_text(encoding="utf-8")
+    cancel = "cancel:\n  control:\n    - role: button\n      name: Отменить\n"
+    assert text.count(cancel) == 1
+    path.write_text(text.replace(cancel, cancel.replace("Отменить", "Снять бронь")), "utf-8")
+    written = path.read_text(encoding="utf-8")
+    drift = Drift("cancel", {}, (Answer({"kind": "button", "name": "Отменить"}),) * 4)
+    async with drift_llm() as (vendor, picker):
+        run = await run_drift(fresh_portal.url, pool, path, vendor, picker, drift)
+
+    assert run.error.startswith("RequestBlocked") and "/cancel" in run.error, run
+    assert run.llm_calls == 1 and len(run.left_on_site) == 1  # still booked
+    assert (await chaos_served(fresh_portal.url))["cancel_requests"] == 0  # none reached it
+    assert path.read_text(encoding="utf-8") == written
+    assert ProfileHistory(path).versions() == []
