@@ -278,8 +278,7 @@ async def check_site(
                 finally:
                     session.fast_path = True
     finally:
-        for made in (booked, by_form):
-            cleaned = None if made is None else await _clean_up(session, made)
-            if cleaned is not None:
+        for made in [b for b in (booked, by_form) if b is not None]:
+            if (cleaned := await _clean_up(session, made)) is not None:
                 check.parts.append(cleaned)
     return SiteReport(profile=session.profile_name, url=session.url, parts=check.parts)

@@ -37,6 +37,10 @@ class StepHeals:
         return bool(self.promoted or self.picked)
 
 
+def _tried(find: Find) -> str:
+    return " | ".join(way.describe() for way in find)
+
+
 def _kind(find: Find) -> Literal["button", "link", "field", "control"]:
     first = find[0]
     if first.label is not None:
@@ -124,8 +128,7 @@ class Finder:
                     self._stood_in[path] = (id(find), index)
                 return located.first
         if self._pick is not None:
-            tried = " | ".join(w.describe() for w in find)
-            wanted = ElementWanted(path=path, what=what, tried=tried, kind=_kind(find))
+            wanted = ElementWanted(path=path, what=what, tried=_tried(find), kind=_kind(find))
             picked = await self._pick(page, wanted)
             if (
                 picked is not None
@@ -156,7 +159,7 @@ class Finder:
 
     async def mismatch(self, page: Page, find: Find, *, path: str, what: str) -> ProfileMismatch:
         # The line of the first candidate tried (the others follow it in the file).
-        where, tried = self._loaded.where(f"{path}.0"), " | ".join(w.describe() for w in find)
+        where, tried = self._loaded.where(f"{path}.0"), _tried(find)
         log.warning("profile.mismatch", what=what, where=where, tried=tried, url=page.url)
         return ProfileMismatch(
             f"На странице нет {what}", where=where, tried=tried, summary=await summarize(page)

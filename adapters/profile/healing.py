@@ -66,10 +66,8 @@ def _at(profile: Any, path: str) -> Any:
 
 def _written(way: Locator) -> list[tuple[str, str]]:
     """The locator's keys as the profile writes them (``exact`` only when not the default)."""
-    keys = [(k, v) for k, v in way.model_dump(exclude_defaults=True).items() if k != "exact"]
-    if not way.exact:
-        keys.append(("exact", "false"))
-    return [(k, v if k == "exact" else json.dumps(v, ensure_ascii=False)) for k, v in keys]
+    keys = way.model_dump(exclude_defaults=True).items()
+    return [(k, "false" if k == "exact" else json.dumps(v, ensure_ascii=False)) for k, v in keys]
 
 
 def insert_candidate(text: str, path: str, way: Locator) -> str | None:

@@ -75,18 +75,7 @@ class BooksAnew(MemorySession):
         if site.hang_at is not None and len(site.bookings) >= site.hang_at:
             site.hung.set()
             await asyncio.Event().wait()  # never set: the core is closed around it
-        booking = Booking(
-            number=site.number(),
-            building=room.building,
-            room=room.number,
-            room_id=room.id,
-            day=day,
-            start=start,
-            end=end,
-            purpose=purpose,
-        )
-        site.bookings.append(booking)
-        return booking
+        return site.record(room, day, start, end, purpose)
 
 
 class ForgetfulSite(MemorySite):

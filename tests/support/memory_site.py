@@ -44,8 +44,20 @@ class MemorySite:
     ) -> MemorySession:
         return MemorySession(self)
 
-    def number(self) -> str:
-        return str(next(self._numbers))
+    def record(self, room: Room, day: date, start: time, end: time, purpose: str) -> Booking:
+        """A new booking, numbered and kept."""
+        booking = Booking(
+            number=str(next(self._numbers)),
+            building=room.building,
+            room=room.number,
+            room_id=room.id,
+            day=day,
+            start=start,
+            end=end,
+            purpose=purpose,
+        )
+        self.bookings.append(booking)
+        return booking
 
 
 class MemorySession:
@@ -95,18 +107,7 @@ class MemorySession:
                 if (held.start, held.end, held.purpose) == (start, end, purpose):
                     return held  # this request again
                 raise SlotTaken("Аудитория уже занята")
-        booking = Booking(
-            number=self._site.number(),
-            building=room.building,
-            room=room.number,
-            room_id=room.id,
-            day=day,
-            start=start,
-            end=end,
-            purpose=purpose,
-        )
-        self._site.bookings.append(booking)
-        return booking
+        return self._site.record(room, day, start, end, purpose)
 
     async def my_bookings(self) -> list[Booking]:
         return list(self._site.bookings)
