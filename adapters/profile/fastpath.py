@@ -1,13 +1,15 @@
-"""The fast path of a booking: the form's own POST (``book.request``) sent through the
+"""The fast path of a booking: the form's own request (``book.request``) sent through the
 logged-in browser context's request API, without loading, filling and submitting the
-form in the page. The session's cookies go with it; a CSRF token the form carries is
-read from the form's page, fetched as plain HTML.
+form in the page. The session's cookies go with it; a CSRF token is read from the form's
+page, fetched as plain HTML (a form field's value, or a ``<meta>`` for a JSON call).
 
-Only a redirect to the booking's address is a booking made. What else the site answers
-decides what happens next, as safely as the page path would:
-- the form's page not given (a redirect: the login, a notice) or a refusal (4xx: the
-  form shown again with the site's message): nothing was made, the page path takes over
-  (it logs in again, meets the notice, or reads the site's message);
+Only a booking made as the profile says is a booking made: a redirect to the booking's
+address (a form post), or a success whose JSON has the booking's number (a JSON call).
+What else the site answers decides what happens next, as safely as the page path would:
+- the form's page not given (a redirect: the login, a notice), a room the site's list
+  of keys does not have, or a refusal (4xx: the form shown again with the site's
+  message, or a JSON error): nothing was made, the page path takes over (it logs in
+  again, meets the notice, or reads the site's message);
 - a 5xx, no answer, any other answer: ``OutcomeUnknown`` — «my bookings» is looked at
   before anything is sent again (``send_once``).
 """
@@ -21,19 +23,20 @@ from typing import Any
 from urllib.parse import urljoin, urlsplit
 
 import structlog
-from playwright.async_api import APIRequestContext
+from playwright.async_api import APIRequestContext, APIResponse
 from playwright.async_api import Error as PlaywrightError
 
 from adapters.profile.form import booked_number
-from adapters.profile.model import Request
+from adapters.profile.model import HeaderToken, Request, RoomKeys
 from adapters.profile.navigate import Navigator
 from core.booking.errors import OutcomeUnknown
 
-__all__ = ["send_request"]
+__all__ = ["FastPath", "form_value"]
 
 log = structlog.get_logger("clubman.portal")
 
 _INPUT = re.compile(r"<input\b[^>]*>", re.IGNORECASE)
+_META = re.compile(r"<meta\b[^>]*>", re.IGNORECASE)
 _ATTRIBUTE = re.compile(r"""([\w-]+)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""")
 _UNKNOWN = "Сайт не ответил на бронирование как обычно: результат неизвестен"
 
@@ -47,39 +50,123 @@ def form_value(html: str, name: str) -> str | None:
     return None
 
 
-async def send_request(
-    nav: Navigator, api: APIRequestContext, request: Request, values: Mapping[str, Any]
-) -> str | None:
-    """The new booking's number, or None when nothing was made and the page path is to
-    book instead; ``OutcomeUnknown`` when the request may have made it."""
-    book = nav.profile.book
-    form: dict[str, str | float | bool] = {
-        name: template.render(values) for name, template in request.form.items()
-    }
-    if request.token is not None and book.open.url is not None:
+def _meta(html: str, name: str) -> str | None:
+    """The content of the ``<meta name=…>`` in ``html``."""
+    for tag in _META.findall(html):
+        attributes = {m[0].lower(): unescape(m[1] or m[2] or m[3]) for m in _ATTRIBUTE.findall(tag)}
+        if attributes.get("name") == name:
+            return attributes.get("content")
+    return None
+
+
+def _at(data: Any, path: str) -> Any:
+    """``data``'s value at the dotted ``path`` (``booking.id``), or None."""
+    for key in path.split("."):
+        if not isinstance(data, dict):
+            return None
+        data = data.get(key)
+    return data
+
+
+class FastPath:
+    """The booking request of one session; the site's room keys are read once."""
+
+    def __init__(self, nav: Navigator, api: APIRequestContext, request: Request) -> None:
+        self._nav = nav
+        self._api = api
+        self._request = request
+        self._keys: dict[str, str] | None = None
+
+    async def send(self, values: Mapping[str, Any]) -> str | None:
+        """The new booking's number, or None when nothing was made and the page path is
+        to book instead; ``OutcomeUnknown`` when the request may have made it."""
+        request = self._request
+        values = dict(values)
+        if request.room_keys is not None:
+            key = await self._room_key(request.room_keys, str(values.get("room_id", "")))
+            if key is None:
+                return None
+            values["room_key"] = key
+        fields = request.form if request.form is not None else request.json_fields or {}
+        body: dict[str, str] = {name: t.render(values) for name, t in fields.items()}
+        headers: dict[str, str] = {}
+        if request.token is not None:
+            token = await self._token(request.token, values)
+            if token is None:
+                return None
+            if isinstance(request.token, HeaderToken):
+                headers = {request.token.header: token, "X-Requested-With": "XMLHttpRequest"}
+            else:
+                body[request.token] = token
+        address = self._nav.url(request.url, values)
         try:
-            page = await api.get(nav.url(book.open.url, values), max_redirects=0)
-            token = form_value(await page.text(), request.token) if page.ok else None
+            answer = await self._api.fetch(
+                address,
+                method=request.method,
+                headers=headers,
+                max_redirects=0,
+                **({"form": dict(body)} if request.form is not None else {"data": body}),
+            )
+        except PlaywrightError as exc:
+            raise OutcomeUnknown(_UNKNOWN) from exc
+        status = answer.status
+        if request.number is not None and answer.ok:
+            return await self._json_number(answer, request.number)
+        if 300 <= status < 400:
+            where = urljoin(address, answer.headers.get("location", ""))
+            number = booked_number(self._nav.profile.book.booked, where)
+            if number is not None and request.form is not None:
+                return number
+            if self._nav.is_login_path(urlsplit(where).path):  # logged out: the page path logs in
+                return None
+        if 400 <= status < 500:
+            log.info("profile.fast_path_refused", status=status)
+            return None
+        raise OutcomeUnknown(f"{_UNKNOWN} (HTTP {status})")
+
+    async def _json_number(self, answer: APIResponse, path: str) -> str:
+        try:
+            number = _at(await answer.json(), path)
+        except (PlaywrightError, ValueError) as exc:
+            raise OutcomeUnknown(f"{_UNKNOWN} (no JSON)") from exc
+        if isinstance(number, int | str) and not isinstance(number, bool) and str(number):
+            return str(number)
+        raise OutcomeUnknown(f"{_UNKNOWN} (no «{path}» in the answer)")
+
+    async def _token(self, token: str | HeaderToken, values: Mapping[str, Any]) -> str | None:
+        """The token from the form's page, or None when that page is not given."""
+        book = self._nav.profile.book
+        if book.open.url is None:
+            return None
+        try:
+            page = await self._api.get(self._nav.url(book.open.url, values), max_redirects=0)
+            html = await page.text() if page.ok else ""
         except PlaywrightError:
             return None  # nothing sent yet: the page path meets whatever this was
-        if token is None:
+        found = _meta(html, token.meta) if isinstance(token, HeaderToken) else form_value(html, token)
+        if not found:
             log.info("profile.fast_path_skipped", status=page.status)
             return None
-        form[request.token] = token
-    address = nav.url(request.url, values)
-    try:
-        answer = await api.fetch(address, method=request.method, form=form, max_redirects=0)
-    except PlaywrightError as exc:
-        raise OutcomeUnknown(_UNKNOWN) from exc
-    status = answer.status
-    if 300 <= status < 400:
-        where = urljoin(address, answer.headers.get("location", ""))
-        number = booked_number(book.booked, where)
-        if number is not None:
-            return number
-        if nav.is_login_path(urlsplit(where).path):  # logged out: the page path logs in
+        return found
+
+    async def _room_key(self, keys: RoomKeys, room_id: str) -> str | None:
+        if self._keys is None:
+            try:
+                answer = await self._api.get(self._nav.url(keys.url, {}), max_redirects=0)
+                listed = await answer.json() if answer.ok else []
+            except (PlaywrightError, ValueError):
+                return None  # nothing sent yet: the page path books
+            entries = [e for e in listed if isinstance(e, dict)] if isinstance(listed, list) else []
+            self._keys = {
+                str(e.get(keys.name, "")): str(e.get(keys.key, ""))
+                for e in entries
+                if e.get(keys.name) and e.get(keys.key) is not None
+            }
+        if not room_id:
             return None
-    if 400 <= status < 500:
-        log.info("profile.fast_path_refused", status=status)
-        return None
-    raise OutcomeUnknown(f"{_UNKNOWN} (HTTP {status})")
+        found = {
+            key
+            for name, key in self._keys.items()
+            if name == room_id or name.startswith(room_id + " ")
+        }
+        return found.pop() if len(found) == 1 else None

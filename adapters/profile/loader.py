@@ -31,7 +31,7 @@ VARIABLES: dict[str, frozenset[str]] = {
     "book.open": _REQUEST,
     "book.fields": _REQUEST | {"purpose", "attendees"},
     "book.made_then": _REQUEST,
-    "book.request": _REQUEST | {"purpose", "attendees"},
+    "book.request": _REQUEST | {"purpose", "attendees", "room_key"},
     "cancel": frozenset(),
     "booking_page": frozenset({"number"}),
     "my_bookings": frozenset(),

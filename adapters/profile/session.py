@@ -23,7 +23,7 @@ from playwright.async_api import BrowserContext, Page
 from playwright.async_api import Error as PlaywrightError
 
 from adapters.profile.bookings import MyList, cancel_on_booking_page, read_booking_page
-from adapters.profile.fastpath import send_request
+from adapters.profile.fastpath import FastPath
 from adapters.profile.finding import Finder
 from adapters.profile.form import fill_form, open_form, send_form
 from adapters.profile.grid import building_code, read_buildings, read_catalogue, read_day
@@ -92,6 +92,8 @@ class ProfileSession:
         self._run_mark = ""  # the booking run's mark («#…» in its purpose), for a heal's record
         # Book by the form's own request where the profile has one (off: through the page).
         self.fast_path = loaded.profile.book.request is not None
+        request = loaded.profile.book.request
+        self._fast = None if request is None else FastPath(self._nav, context.request, request)
 
     def __repr__(self) -> str:
         return f"ProfileSession({self._profile.name!r}, {self._base_url!r})"
@@ -232,8 +234,8 @@ class ProfileSession:
         }
 
         async def send(page: Page) -> str:
-            if (request := self._profile.book.request) is not None and self.fast_path:
-                fast = await send_request(self._nav, self._context.request, request, values)
+            if self._fast is not None and self.fast_path:
+                fast = await self._fast.send(values)
                 if fast is not None:
                     return fast
             await open_form(self._nav, page, values)
