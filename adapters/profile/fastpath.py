@@ -105,7 +105,8 @@ class FastPath:
                 method=request.method,
                 headers=headers,
                 max_redirects=0,
-                **({"form": dict(body)} if request.form is not None else {"data": body}),
+                form=dict(body) if request.form is not None else None,
+                data=dict(body) if request.form is None else None,  # sent as JSON
             )
         except PlaywrightError as exc:
             raise OutcomeUnknown(_UNKNOWN) from exc
@@ -143,7 +144,9 @@ class FastPath:
             html = await page.text() if page.ok else ""
         except PlaywrightError:
             return None  # nothing sent yet: the page path meets whatever this was
-        found = _meta(html, token.meta) if isinstance(token, HeaderToken) else form_value(html, token)
+        found = (
+            _meta(html, token.meta) if isinstance(token, HeaderToken) else form_value(html, token)
+        )
         if not found:
             log.info("profile.fast_path_skipped", status=page.status)
             return None

@@ -264,7 +264,9 @@ class Request(Part):
         if (self.form is None) == (self.json_fields is None):
             raise ValueError("a request has either `form` or `json`, not both and not neither")
         if (self.json_fields is None) != (self.number is None):
-            raise ValueError("`number` (where the JSON answer has the booking's number) goes with `json`")
+            raise ValueError(
+                "`number` (where the JSON answer has the booking's number) goes with `json`"
+            )
         if self.form is not None and isinstance(self.token, HeaderToken):
             raise ValueError("a form's token is one of its fields: name it (`token: csrf_token`)")
         return self

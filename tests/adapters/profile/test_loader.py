@@ -398,6 +398,24 @@ BAD_PROFILES = [
         "'booking_page'",
     ),
     bad(
+        "a-request-both-form-and-json",
+        edited("    token: csrf_token\n", "    token: csrf_token\n    json: {room: x}\n"),
+        "  request:",
+        "`form` or `json`",
+    ),
+    bad(
+        "a-json-request-without-its-number",
+        edited('    form:\n      room: "{room_id}"\n', '    json:\n      room: "{room_id}"\n'),
+        "  request:",
+        "`number`",
+    ),
+    bad(
+        "a-form-token-in-a-header",
+        edited("    token: csrf_token\n", "    token: {meta: csrf-token, header: X-CSRF-Token}\n"),
+        "  request:",
+        "a form's token is one of its fields",
+    ),
+    bad(
         "no-field-writes-the-purpose",
         edited('      fill: "{purpose}"\n', '      fill: "club"\n'),
         "  fields:",
