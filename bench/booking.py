@@ -18,6 +18,10 @@
    part 2 runs on the reference portal only. One unmeasured booking first warms Indico
    (its first requests import and compile its code).
 
+   Then the profile adapter on the same Indico (``profiles/indico.yaml``), its fast path
+   and its page path, next to a bare script clicking through the same pages and plain
+   HTTP (``bench/booking_indico.py``).
+
 4. ``--system profile``: the profile adapter with ``profiles/refportal.yaml`` next to the
    hand-written reference-portal adapter and the bare script (``bench/booking_profile.py``).
 
@@ -631,6 +635,11 @@ async def part_indico(storage: Storage, server: IndicoServer, repeat: int) -> No
     print("   (the adapter books through Indico's JSON endpoints only: no browser-page line)")
     for line in rec.failed:
         print(f"   ! {line}")
+    from bench.booking_indico import part_indico_profile  # it imports this module
+
+    async with BrowserPool() as pool:
+        await pool.browser()
+        await part_indico_profile(storage, server, pool, repeat)
 
 
 async def main(args: argparse.Namespace) -> None:

@@ -1,0 +1,177 @@
+"""``bench/booking.py --system indico``, part two: one room of building 7 on a real Indico
+3.2.9 booked through the scenario by the profile adapter (``profiles/indico.yaml``: on its
+fast path, the JSON call Indico's «Create Booking» makes; and on the page path, the same
+file without ``book.request``), next to a bare Playwright script clicking through the
+same pages, and plain HTTP (aiohttp: Indico's login form, then its JSON endpoints).
+Interleaved per round, each on its own day; the first round logs in and is left out of
+the medians. Goals (issue 29): the fast path <= 3x plain HTTP; the page path <= 1.1x the
+bare script.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+import time
+from datetime import date, timedelta
+from html import unescape
+from pathlib import Path
+from urllib.parse import quote
+
+import aiohttp
+from playwright.async_api import BrowserContext
+
+from adapters.profile import ProfileSystem, load_site_profile, parse_site_profile
+from bench.booking import Recorder, core_on, run_command
+from core.browser import BrowserPool
+from storage import Storage
+from tests.support.drift import page_path_only
+from tests.support.indico_server import IndicoServer
+
+__all__ = ["part_indico_profile"]
+
+PROFILE = Path(__file__).parents[1] / "profiles" / "indico.yaml"
+_HIDDEN = re.compile(r'<input[^>]*type="hidden"[^>]*>')
+_NAME = re.compile(r'name="([^"]+)"')
+_VALUE = re.compile(r'value="([^"]*)"')
+_META_CSRF = re.compile(r'<meta name="csrf-token" id="csrf-token" content="([^"]+)"')
+
+
+def _slot(n: int) -> tuple[str, str]:
+    return f"{8 + n % 12:02d}:00", f"{9 + n % 12:02d}:00"
+
+
+async def http_indico_booking(
+    url: str, account: tuple[str, str], room: str, day: date, start: str, end: str
+) -> float:
+    """The job as plain HTTP: Indico's login form, its room list, the booking call, and
+    the booking read back."""
+    began = time.perf_counter()
+    async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
+        form = await (await http.get(f"{url}/login/")).text()
+        hidden = {
+            name[1]: unescape(value[1]) if (value := _VALUE.search(tag)) else ""
+            for tag in _HIDDEN.findall(form)
+            if (name := _NAME.search(tag))
+        }
+        fields = hidden | {"identifier": account[0], "password": account[1]}
+        home = await (await http.post(f"{url}/login/", data=fields)).text()
+        found = _META_CSRF.search(home)
+        assert found is not None, "not logged in"
+        headers = {"X-CSRF-Token": found[1], "X-Requested-With": "XMLHttpRequest"}
+        rooms = await (await http.get(f"{url}/rooms/api/rooms/", headers=headers)).json()
+        room_id = next(r["id"] for r in rooms if r["full_name"] == room)
+        body = {
+            "room_id": room_id,
+            "start_dt": f"{day.isoformat()}T{start}:00",
+            "end_dt": f"{day.isoformat()}T{end}:00",
+            "repeat_frequency": "NEVER",
+            "repeat_interval": 0,
+            "reason": "bench",
+        }
+        made = await http.post(f"{url}/rooms/api/booking/create", json=body, headers=headers)
+        assert made.status == 200, await made.text()
+        number = (await made.json())["booking"]["id"]
+        shown = await http.get(f"{url}/rooms/api/bookings/{number}", headers=headers)
+        assert shown.status == 200, shown.status
+    return time.perf_counter() - began
+
+
+async def page_script_booking(
+    context: BrowserContext,
+    url: str,
+    account: tuple[str, str],
+    room: str,
+    day: date,
+    start: str,
+    end: str,
+    *,
+    login: bool,
+) -> float:
+    """The profile's page flow as a bare Playwright script: the building's timeline, the
+    search for the room, its form, and the booking's card; no checks."""
+    began = time.perf_counter()
+    page = await context.new_page()
+    if login:
+        await page.goto(f"{url}/login/")
+        await page.fill("#identifier", account[0])
+        await page.fill("#password", account[1])
+        async with page.expect_navigation():
+            await page.click("button.login-form-button")
+    await page.goto(f"{url}/rooms/calendar?view=timeline&date={day.isoformat()}&building=7")
+    await page.wait_for_selector("[class*=__timeline-row___]")
+    search = (
+        f"{url}/rooms/book?recurrence=single&number=1&interval=week&sd={day.isoformat()}"
+        f"&st={start}&et={end}&text={quote(room, safe='')}"
+    )
+    await page.goto(search)
+    await page.click("[class*=__room-card___] button.green")
+    await page.get_by_text("I'll be using it myself").click()
+    await page.fill("textarea[name=reason]", "bench")
+    await page.get_by_role("button", name="Create Booking").click()
+    await page.get_by_text("The space has been successfully booked", exact=False).wait_for()
+    await page.click(".ui.modal .ui.green.message a")
+    await page.wait_for_selector(".ui.modal [class*=__booking-status___]")
+    await page.close()
+    return time.perf_counter() - began
+
+
+async def part_indico_profile(
+    storage: Storage, server: IndicoServer, pool: BrowserPool, repeat: int
+) -> None:
+    rec = Recorder()
+    account = (server.club.username, server.club.password)
+    url = server.base_url
+    room = min(r.name for r in server.rooms() if r.building == "7" and r.is_reservable)
+    runs: dict[str, list[float]] = {"fast": [], "page": [], "script": [], "http": []}
+    fast_system = ProfileSystem(url, load_site_profile(PROFILE))
+    page_text = page_path_only(PROFILE.read_text(encoding="utf-8"))
+    page_system = ProfileSystem(url, parse_site_profile(page_text, "page.yaml"))
+    async with (
+        core_on(storage, url, pool, rec, system=fast_system, account=account) as fast,
+        core_on(storage, url, pool, rec, system=page_system, account=account) as page,
+    ):
+        state = None
+        for n in range(repeat + 1):
+            start, end = _slot(n)
+            day = server.today() + timedelta(days=10)
+
+            def text(shift: int, start: str = start, end: str = end) -> str:
+                when = day + timedelta(days=shift)
+                return f"забронируй аудиторию в 7 корпусе {when:%d.%m} с {start} до {end}"
+
+            took_fast = await run_command(fast, rec, 201, 201, text(0))
+            took_page = await run_command(page, rec, 202, 202, text(1))
+            took_http = await http_indico_booking(
+                url, account, room, day + timedelta(days=2), start, end
+            )
+            began = time.perf_counter()  # the script's context is timed, as the scenario's is
+            async with pool.context(storage_state=state) as context:
+                await page_script_booking(
+                    context, url, account, room, day + timedelta(days=3), start, end,
+                    login=state is None,
+                )  # fmt: skip
+                took_script = time.perf_counter() - began
+                state = dict(await context.storage_state())
+            if n == 0:
+                continue  # the first round logs in
+            runs["fast"].append(took_fast)
+            runs["page"].append(took_page)
+            runs["script"].append(took_script)
+            runs["http"].append(took_http)
+    med = {key: statistics.median(values) for key, values in runs.items()}
+    shown = {key: ", ".join(f"{v:.2f}" for v in values) for key, values in runs.items()}
+    print(f"2) the profile adapter on Indico: one room of building 7 (median of {repeat})")
+    print(f"   profile, fast path        {med['fast']:7.2f} s   (runs: {shown['fast']})")
+    print(f"   profile, page path        {med['page']:7.2f} s   (runs: {shown['page']})")
+    print(f"   Playwright page script    {med['script']:7.2f} s   (runs: {shown['script']})")
+    print(f"   plain HTTP (logs in)      {med['http']:7.2f} s   (runs: {shown['http']})")
+    print(f"   ratio fast path/HTTP       {med['fast'] / med['http']:6.2f}x  (goal <= 3x)")
+    print(f"   ratio page path/script     {med['page'] / med['script']:6.2f}x  (goal <= 1.1x)")
+    print(f"   ratio fast path/page path  {med['fast'] / med['page']:6.2f}x")
+    for chat, label in ((201, "fast path"), (202, "page path")):
+        steps = ", ".join(f"{k} {v / (repeat + 1):.2f}" for k, v in rec.steps[chat].items())
+        print(f"   steps, {label:13s} {steps} (mean s per booking, login round included)")
+    print(f"   LLM calls                 {rec.llm_calls:7d}   (must be 0)")
+    for line in rec.failed:
+        print(f"   ! {line}")
