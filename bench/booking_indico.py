@@ -136,12 +136,13 @@ async def part_indico_profile(
             start, end = _slot(n)
             day = server.today() + timedelta(days=10)
 
-            def text(shift: int, start: str = start, end: str = end) -> str:
-                when = day + timedelta(days=shift)
-                return f"забронируй аудиторию в 7 корпусе {when:%d.%m} с {start} до {end}"
-
-            took_fast = await run_command(fast, rec, 201, 201, text(0))
-            took_page = await run_command(page, rec, 202, 202, text(1))
+            texts = [
+                f"забронируй аудиторию в 7 корпусе {day + timedelta(days=shift):%d.%m} "
+                f"с {start} до {end}"
+                for shift in (0, 1)
+            ]
+            took_fast = await run_command(fast, rec, 201, 201, texts[0])
+            took_page = await run_command(page, rec, 202, 202, texts[1])
             took_http = await http_indico_booking(
                 url, account, room, day + timedelta(days=2), start, end
             )

@@ -206,7 +206,7 @@ async def set_drift(url: str, drift: Drift) -> None:
 def page_path_only(text: str) -> str:
     """``text`` without its ``book.request`` (and the comment over it): every booking
     through the form's page."""
-    without = re.sub(r"(?m)(^  #[^\n]*\n)*^  request:\n(^    [^\n]*\n)+", "", text)
+    without = re.sub(r"(?m)(^  #[^\n]*\n)*^  request:[^\n]*\n(^    [^\n]*\n)+", "", text)
     assert without != text, "the profile has no book.request"
     return without
 
