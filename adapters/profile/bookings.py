@@ -38,9 +38,12 @@ __all__ = ["MyList", "cancel_on_booking_page", "open_booking_page", "read_bookin
 class MyList:
     """«My bookings» as shown on the page: its table and the booking in each row."""
 
-    def __init__(self, nav: Navigator, page: Page) -> None:
+    def __init__(self, nav: Navigator, page: Page, known: dict[str, str] | None = None) -> None:
         self._nav = nav
         self._page = page
+        # An item's text → the number its address had, read earlier in this session: a
+        # site that shows the number only there costs a click per booking, each read.
+        self._known = known if known is not None else {}
         self._table: Table | None = None
         self._items: list[Item] | None = None
         self._located: Locator | None = None
@@ -139,6 +142,10 @@ class MyList:
         shown = " ".join((await item.inner_text()).split())
         if shown != self._items[index].text:
             raise Transient(f"«my bookings» changed while it was read (item {index})")
+        # Only an item unlike every other is known by its text (two alike: click each).
+        unique = sum(other.text == shown for other in self._items) == 1
+        if unique and shown in self._known:
+            return self._known[shown]
         target = item.locator(pick.css[0]).first if pick.css else item
         before = page.url
         await target.click()
@@ -151,7 +158,10 @@ class MyList:
         await page.wait_for_url(before, timeout=self._nav.timeout_ms)
         await self._drawn()  # drawn again; the next click checks it is the same list
         assert found is not None  # the address was waited for until it matched
-        return first_group(found)
+        number = first_group(found)
+        if unique:
+            self._known[shown] = number
+        return number
 
     async def bookings(self) -> list[tuple[Booking, bool]]:
         """The listed bookings (buildings by the name shown), each with whether its room or

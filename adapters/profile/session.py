@@ -84,15 +84,15 @@ class ProfileSession:
         self._on_retry = on_retry
         self._page: Page | None = None
         self._names: dict[str, str] = {}  # building code → name, as the site lists them
-        # When «my bookings» was last read on the page with nothing but reads since: read
-        # moments ago, it shows everything this session did, so it is read where it is.
+        # «My bookings» read moments ago with nothing but reads since is read where it is.
         self._my_read_at: float | None = None
         self._logins = 0
+        self._numbers: dict[str, str] = {}  # «my bookings» item text → its number
         self._healing = healing or Healing(None)
         self._run_mark = ""  # the booking run's mark («#…» in its purpose), for a heal's record
         # Book by the form's own request where the profile has one (off: through the page).
-        self.fast_path = loaded.profile.book.request is not None
         request = loaded.profile.book.request
+        self.fast_path = request is not None
         self._fast = None if request is None else FastPath(self._nav, context.request, request)
 
     def __repr__(self) -> str:
@@ -301,7 +301,7 @@ class ProfileSession:
     async def _my_list(self, page: Page) -> MyList:
         """«My bookings»: read where it is if it was read moments ago with only reads since
         (and is still shown), else opened."""
-        mine = MyList(self._nav, page)
+        mine = MyList(self._nav, page, self._numbers)
         read_at, self._my_read_at = self._my_read_at, None  # until this attempt has read it
         opened = self._profile.my_bookings.open.url
         if (
@@ -326,7 +326,7 @@ class ProfileSession:
             nonlocal pressed
             if self._profile.cancel.at == "booking_page":
                 if not pressed:  # the page may offer cancelling others' bookings (an admin)
-                    mine = MyList(self._nav, page)
+                    mine = MyList(self._nav, page, self._numbers)
                     await mine.open()
                     if number not in await mine.numbers():
                         raise BookingRejected(
@@ -344,7 +344,7 @@ class ProfileSession:
                         f"Бронь № {number} не найдена среди активных броней", code="not_found"
                     )
                 return
-            mine = MyList(self._nav, page)
+            mine = MyList(self._nav, page, self._numbers)
             await mine.open()
             if number not in await mine.numbers():
                 if pressed:
@@ -357,6 +357,8 @@ class ProfileSession:
             log.info("portal.cancelled", number=number, question=question)
 
         await self._run("отмена брони", cancel)
+        # An item like the cancelled one's, listed later, is another booking.
+        self._numbers = {t: known for t, known in self._numbers.items() if known != number}
 
     async def page_summary(self) -> PageSummary:
         return await summarize(await self._page_now())
