@@ -35,14 +35,23 @@ from core.browser.summary import summarize
 __all__ = ["MyList", "cancel_on_booking_page", "open_booking_page", "read_booking_page"]
 
 
+_KNOWN_AT_MOST = 5000  # numbers kept of items read before (then they are read anew)
+
+
+def _known_as(item: Item) -> str:
+    probed = "\x1f".join(f"{name}={found}" for name, found in sorted(item.probes.items()))
+    return f"{item.text}\x1f{probed}"
+
+
 class MyList:
     """«My bookings» as shown on the page: its table and the booking in each row."""
 
     def __init__(self, nav: Navigator, page: Page, known: dict[str, str] | None = None) -> None:
         self._nav = nav
         self._page = page
-        # An item's text → the number its address had, read earlier in this session: a
-        # site that shows the number only there costs a click per booking, each read.
+        # An item as read (its text and what was probed in it, its day's heading too) →
+        # the number its address had, read earlier: a site that shows the number only
+        # there would cost a click per booking at every read.
         self._known = known if known is not None else {}
         self._table: Table | None = None
         self._items: list[Item] | None = None
@@ -142,10 +151,11 @@ class MyList:
         shown = " ".join((await item.inner_text()).split())
         if shown != self._items[index].text:
             raise Transient(f"«my bookings» changed while it was read (item {index})")
-        # Only an item unlike every other is known by its text (two alike: click each).
-        unique = sum(other.text == shown for other in self._items) == 1
-        if unique and shown in self._known:
-            return self._known[shown]
+        # Only an item unlike every other is known by what it shows (two alike: click each).
+        key = _known_as(self._items[index])
+        unique = sum(_known_as(other) == key for other in self._items) == 1
+        if unique and key in self._known:
+            return self._known[key]
         target = item.locator(pick.css[0]).first if pick.css else item
         before = page.url
         await target.click()
@@ -160,7 +170,9 @@ class MyList:
         assert found is not None  # the address was waited for until it matched
         number = first_group(found)
         if unique:
-            self._known[shown] = number
+            if len(self._known) >= _KNOWN_AT_MOST:
+                self._known.clear()
+            self._known[key] = number
         return number
 
     async def bookings(self) -> list[tuple[Booking, bool]]:

@@ -65,6 +65,7 @@ class ProfileSession:
         on_retry: OnRetry | None = None,
         healing: Healing | None = None,
         picker: ElementPicker | None = None,
+        numbers: dict[str, str] | None = None,
     ) -> None:
         self._context = context
         self._profile = loaded.profile
@@ -86,8 +87,7 @@ class ProfileSession:
         self._names: dict[str, str] = {}  # building code → name, as the site lists them
         # «My bookings» read moments ago with nothing but reads since is read where it is.
         self._my_read_at: float | None = None
-        self._logins = 0
-        self._numbers: dict[str, str] = {}  # «my bookings» item text → its number
+        self._logins, self._numbers = 0, numbers if numbers is not None else {}
         self._healing = healing or Healing(None)
         self._run_mark = ""  # the booking run's mark («#…» in its purpose), for a heal's record
         # Book by the form's own request where the profile has one (off: through the page).
@@ -357,8 +357,8 @@ class ProfileSession:
             log.info("portal.cancelled", number=number, question=question)
 
         await self._run("отмена брони", cancel)
-        # An item like the cancelled one's, listed later, is another booking.
-        self._numbers = {t: known for t, known in self._numbers.items() if known != number}
+        for item in [key for key, known in self._numbers.items() if known == number]:
+            del self._numbers[item]  # an item like it later is another booking
 
     async def page_summary(self) -> PageSummary:
         return await summarize(await self._page_now())

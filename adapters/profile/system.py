@@ -36,6 +36,9 @@ class ProfileSystem:
         # the file, and the sessions opened after it read that version (no history: a
         # profile not read from a file, only logged).
         self._healing = Healing(history, written=self._reload)
+        # Per account: the numbers of «my bookings» items a site shows only in their
+        # addresses, as read by earlier sessions (``MyList``).
+        self._numbers: dict[str, dict[str, str]] = {}
 
     def _reload(self, text: str) -> None:
         self.loaded = parse_site_profile(text, self.loaded.file)
@@ -61,4 +64,5 @@ class ProfileSystem:
             on_retry=on_retry,
             healing=self._healing,
             picker=self._picker,
+            numbers=self._numbers.setdefault(username, {}),
         )

@@ -26,6 +26,9 @@ class _PageTraffic:
         self.running: set[Request] = set()
         self.last = monotonic()
         self.failed: list[str] = []
+        # The fetches of the page before the last load: going away cancels them, which
+        # says nothing of the page loaded now.
+        self.earlier: set[Request] = set()
 
     def _ours(self, request: Request) -> bool:
         return request.resource_type in _FETCHES and urlsplit(request.url).netloc == self.host
@@ -36,12 +39,13 @@ class _PageTraffic:
             self.last = monotonic()
 
     def finished(self, request: Request) -> None:
+        self.earlier.discard(request)
         if request in self.running:
             self.running.discard(request)
             self.last = monotonic()
 
     def broke(self, request: Request) -> None:
-        if self._ours(request):
+        if self._ours(request) and request not in self.earlier:
             self.failed.append(f"{request.failure or 'failed'} at {urlsplit(request.url).path}")
         self.finished(request)
 
@@ -68,6 +72,8 @@ class Traffic:
             page.on("requestfailed", seen.broke)
             page.on("response", seen.answered)
         seen.failed.clear()
+        seen.earlier |= seen.running
+        seen.running.clear()
         seen.last = monotonic()
 
     async def quiet(self, page: Page, *, timeout_ms: float) -> None:
