@@ -6,12 +6,15 @@ data (users, rooms, someone else's bookings) here, in-process with Indico's mode
     INDICO_CONFIG=... .indico-venv/bin/python scripts/indico/seed.py seed < spec.json
     INDICO_CONFIG=... .indico-venv/bin/python scripts/indico/seed.py book < booking.json
     INDICO_CONFIG=... .indico-venv/bin/python scripts/indico/seed.py cancel < who.json
+    INDICO_CONFIG=... .indico-venv/bin/python scripts/indico/seed.py register < who.json
 
 ``seed`` merges the JSON on stdin over ``seed.json`` (top-level keys) on a freshly
 prepared database and prints what it made (ids, no passwords). ``book`` creates one
 booking as a seeded user, exactly as Indico's booking form would (conflicts and rules
 apply), and prints its id and state. ``cancel`` cancels every live booking made for a
-seeded user (a clean slate between tests) and prints their ids. Errors go to stderr
+seeded user (a clean slate between tests) and prints their ids. ``register`` registers a
+seeded user in an event's registration form (``regform_id``) as Indico's form would, but
+without its e-mail deliverability check (no DNS here). Errors go to stderr
 with a non-zero exit.
 """
 
@@ -27,6 +30,7 @@ from indico.core.config import config
 from indico.core.db import db
 from indico.core.errors import NoReportError
 from indico.modules.auth import Identity
+from indico.modules.categories import Category
 from indico.modules.rb.models.locations import Location
 from indico.modules.rb.models.reservations import (
     ConflictingOccurrences,
@@ -90,6 +94,16 @@ def seed(spec: dict) -> dict:
     db.session.flush()
     admin = next((u for u in users.values() if u.is_admin), next(iter(users.values())))
 
+    # Categories where the named users may create events (the club's, for organising them).
+    categories = []
+    for info in spec.get("categories", []):
+        category = Category(parent=Category.get_root(), title=info["title"], description="")
+        db.session.add(category)
+        db.session.flush()
+        for creator in info.get("creators", []):
+            category.update_principal(users[creator], permissions={"create"}, quiet=True)
+        categories.append({"id": category.id, "title": category.title})
+
     location = Location(name=spec["location"])
     db.session.add(location)
     db.session.flush()
@@ -131,6 +145,7 @@ def seed(spec: dict) -> dict:
             name: {"id": u.id, "email": u.email, "full_name": u.full_name, "is_admin": u.is_admin}
             for name, u in users.items()
         },
+        "categories": categories,
         "location": {"id": location.id, "name": location.name},
         "rooms": [
             {
@@ -177,6 +192,22 @@ def cancel(spec: dict) -> dict:
     return {"cancelled": sorted(r.id for r in found)}
 
 
+def register(spec: dict) -> dict:
+    from indico.modules.events.registration.models.forms import RegistrationForm
+    from indico.modules.events.registration.util import create_registration
+
+    regform = RegistrationForm.query.filter_by(id=spec["regform_id"], is_deleted=False).one()
+    user = _user(spec.get("user", "other"))
+    data = {"email": user.email, "first_name": user.first_name, "last_name": user.last_name}
+    session.set_session_user(user)
+    try:
+        registration = create_registration(regform, data, notify_user=False)
+        db.session.commit()
+    finally:
+        session.set_session_user(None)
+    return {"id": registration.id, "state": registration.state.name}
+
+
 def main() -> None:
     command = sys.argv[1] if len(sys.argv) > 1 else ""
     given = json.loads(sys.stdin.read() or "{}")
@@ -189,8 +220,10 @@ def main() -> None:
             result = book(given)
         elif command == "cancel":
             result = cancel(given)
+        elif command == "register":
+            result = register(given)
         else:
-            raise SystemExit(f"usage: {sys.argv[0]} seed|book|cancel < spec.json")
+            raise SystemExit(f"usage: {sys.argv[0]} seed|book|cancel|register < spec.json")
     json.dump(result, sys.stdout, ensure_ascii=False)
 
 

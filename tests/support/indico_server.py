@@ -24,7 +24,15 @@ from zoneinfo import ZoneInfo
 
 from scripts.indico.stack import REPO_ROOT, IndicoStack, MissingPrerequisite, running_indico
 
-__all__ = ["DbBooking", "DbRoom", "IndicoAccount", "IndicoServer", "running_indico_server"]
+__all__ = [
+    "DbBooking",
+    "DbEvent",
+    "DbRegform",
+    "DbRoom",
+    "IndicoAccount",
+    "IndicoServer",
+    "running_indico_server",
+]
 
 _SEED = REPO_ROOT / "scripts" / "indico" / "seed.json"
 _STATES = {1: "pending", 2: "accepted", 3: "cancelled", 4: "rejected"}
@@ -64,6 +72,32 @@ class DbBooking:
     state: str
     booked_for_id: int | None
     created_by_id: int | None
+
+
+@dataclass(frozen=True)
+class DbEvent:
+    """A row of ``events.events`` (times in UTC, naive) with its linked room bookings."""
+
+    id: int
+    title: str
+    category_id: int | None
+    description: str
+    start: datetime
+    end: datetime
+    is_deleted: bool
+    booking_ids: tuple[int, ...]  # reservations linked to the event (any state)
+
+
+@dataclass(frozen=True)
+class DbRegform:
+    """A row of ``event_registration.forms`` with its count of live registrations."""
+
+    id: int
+    event_id: int
+    limit: int | None
+    start: datetime | None
+    end: datetime | None
+    registrations: int
 
 
 class IndicoServer:
@@ -147,6 +181,66 @@ class IndicoServer:
 
     def booking(self, booking_id: int) -> DbBooking | None:
         return next((b for b in self.bookings() if b.id == booking_id), None)
+
+    def category_id(self, title: str) -> int:
+        rows = self._rows(
+            "SELECT id FROM categories.categories WHERE NOT is_deleted"
+            f" AND title = '{title.replace(chr(39), chr(39) * 2)}'"
+        )
+        return int(rows[0]["id"])
+
+    def events(self) -> list[DbEvent]:
+        """Every event in Indico's database (deleted ones too), oldest id first."""
+        rows = self._rows(
+            "SELECT e.id, e.title, e.category_id, e.description, e.start_dt, e.end_dt,"
+            " e.is_deleted, coalesce((SELECT json_agg(r.id ORDER BY r.id)"
+            " FROM roombooking.reservations r JOIN roombooking.reservation_links l"
+            " ON l.id = r.link_id WHERE l.linked_event_id = e.id), '[]') AS bookings"
+            " FROM events.events e ORDER BY e.id"
+        )
+        return [
+            DbEvent(
+                id=r["id"],
+                title=r["title"],
+                category_id=r["category_id"],
+                description=r["description"],
+                start=datetime.fromisoformat(r["start_dt"]),
+                end=datetime.fromisoformat(r["end_dt"]),
+                is_deleted=r["is_deleted"],
+                booking_ids=tuple(r["bookings"]),
+            )
+            for r in rows
+        ]
+
+    def event(self, event_id: int) -> DbEvent | None:
+        return next((e for e in self.events() if e.id == event_id), None)
+
+    def regforms(self, event_id: int) -> list[DbRegform]:
+        """An event's registration forms (not deleted) and their live registrations."""
+        rows = self._rows(
+            "SELECT f.id, f.event_id, f.registration_limit, f.start_dt, f.end_dt,"
+            " (SELECT count(*) FROM event_registration.registrations g"
+            "  WHERE g.registration_form_id = f.id AND NOT g.is_deleted"
+            "  AND g.state IN (1, 2, 5)) AS registrations"  # complete, pending, unpaid
+            f" FROM event_registration.forms f WHERE f.event_id = {int(event_id)}"
+            " AND NOT f.is_deleted ORDER BY f.id"
+        )
+        return [
+            DbRegform(
+                id=r["id"],
+                event_id=r["event_id"],
+                limit=r["registration_limit"],
+                start=datetime.fromisoformat(r["start_dt"]) if r["start_dt"] else None,
+                end=datetime.fromisoformat(r["end_dt"]) if r["end_dt"] else None,
+                registrations=r["registrations"],
+            )
+            for r in rows
+        ]
+
+    def register(self, regform_id: int, user: str = "other") -> int:
+        """Register ``user`` in a registration form through Indico's Python API."""
+        spec = {"regform_id": regform_id, "user": user}
+        return int(json.loads(self.stack.tool("register", stdin=json.dumps(spec)))["id"])
 
     def add_booking(
         self,

@@ -1,0 +1,34 @@
+"""What an event system's events are described in. Values only; no site knows about them."""
+
+from __future__ import annotations
+
+import re
+from datetime import date, time
+
+from pydantic import BaseModel, ConfigDict
+
+__all__ = ["Event"]
+
+
+class Event(BaseModel):
+    """One event in the club's category, as the site has it (times in the site's zone)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str  # the site's id of the event
+    title: str
+    day: date
+    start: time
+    end: time
+    url: str = ""  # the event's page, for the answer
+    description: str = ""  # where the run's mark is kept
+    room_id: str | None = None  # the booked room's site id (``Room.id``), if any
+    room: str = ""  # the room as the site names it, e.g. "7/7-701"
+    booking_id: str | None = None  # the room booking linked to the event, if any
+
+    def carries(self, mark: str) -> bool:
+        """The event was made for the run with this mark (a whole token of its
+        description: ``#r1`` is not in ``#r12``)."""
+        if not mark.strip():
+            return False
+        return re.search(rf"(?<![\w-]){re.escape(mark)}(?![\w-])", self.description) is not None
