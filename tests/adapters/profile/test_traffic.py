@@ -1,0 +1,90 @@
+"""What a page's scripts fetch (``adapters.profile.traffic``) on a small real site in a real
+Chromium: a fetch of the page before, cancelled by loading the next one, is not the next
+page's failure; a fetch of the page itself that fails is."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from urllib.parse import urlsplit
+
+import pytest
+import pytest_asyncio
+from aiohttp import web
+
+from adapters.profile.traffic import Traffic
+from core.browser import BrowserPool
+from core.browser.retry import Transient
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+_FETCHING = "<html><body>{what}<script>fetch('{path}')</script></body></html>"
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def site() -> AsyncIterator[str]:
+    async def slow(_: web.Request) -> web.Response:
+        await asyncio.sleep(3)  # still under way when the next page is loaded
+        return web.json_response({})
+
+    async def failing(_: web.Request) -> web.Response:
+        return web.json_response({}, status=502)
+
+    def page(what: str, path: str) -> web.Response:
+        return web.Response(text=_FETCHING.format(what=what, path=path), content_type="text/html")
+
+    async def answered(_: web.Request) -> web.Response:
+        return web.json_response({})
+
+    async def listing(_: web.Request) -> web.Response:
+        return page("a list still loading", "/slow")
+
+    async def following(_: web.Request) -> web.Response:
+        return page("the next page", "/answered")
+
+    async def broken(_: web.Request) -> web.Response:
+        return page("a page whose data fails", "/failing")
+
+    app = web.Application()
+    app.router.add_get("/slow", slow)
+    app.router.add_get("/failing", failing)
+    app.router.add_get("/answered", answered)
+    app.router.add_get("/list", listing)
+    app.router.add_get("/next", following)
+    app.router.add_get("/broken", broken)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    server = web.TCPSite(runner, "127.0.0.1", 0)
+    await server.start()
+    port = runner.addresses[0][1]
+    yield f"http://127.0.0.1:{port}"
+    await runner.cleanup()
+
+
+async def test_a_fetch_the_next_page_load_cancels_is_not_that_pages_failure(
+    pool: BrowserPool, site: str
+) -> None:
+    traffic = Traffic(urlsplit(site).netloc)
+    async with pool.context() as context:
+        page = await context.new_page()
+        traffic.watch(page)
+        await page.goto(f"{site}/list")
+        await page.wait_for_timeout(200)  # the list's fetch is under way
+        cancelled: asyncio.Queue[str] = asyncio.Queue()
+        page.on("requestfailed", lambda request: cancelled.put_nowait(request.url))
+        traffic.watch(page)
+        await page.goto(f"{site}/next")
+        assert (await asyncio.wait_for(cancelled.get(), 10)).endswith("/slow")  # it did fail
+        await traffic.quiet(page, timeout_ms=5000)  # and the next page is read as it is
+
+
+async def test_a_fetch_of_the_page_itself_that_fails_is_transient(
+    pool: BrowserPool, site: str
+) -> None:
+    traffic = Traffic(urlsplit(site).netloc)
+    async with pool.context() as context:
+        page = await context.new_page()
+        traffic.watch(page)
+        await page.goto(f"{site}/broken")
+        with pytest.raises(Transient, match="HTTP 502 at /failing"):
+            await traffic.quiet(page, timeout_ms=5000)
