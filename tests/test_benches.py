@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
     [
         ("bench.bot", ["--chats", "2", "--messages", "2", "--rounds", "1"], "of the echo bot"),
         ("bench.booking", ["--repeat", "1", "--users", "2"], "ratio scenario/script"),
-        ("bench.booking", ["--system", "indico", "--repeat", "1"], "ratio scenario/script"),
+        ("bench.booking", ["--system", "indico", "--repeat", "1"], "ratio fast path/HTTP"),
         ("bench.booking", ["--system", "legacy", "--repeat", "1"], "ratio page path/script"),
         ("bench.nlu", ["--commands", "50", "--long", "512"], "long  worst"),
         ("bench.nlu", ["--corpus"], "negated commands that book or schedule: 0"),
