@@ -55,6 +55,11 @@ def _lint(tree: Path) -> subprocess.CompletedProcess[str]:
         ("scenarios/leak.py", "import playwright\n", "Only core.browser and the adapters"),
         ("mcpserver/leak.py", "import scenarios.booking\n", "The MCP server is a view"),
         ("mcpserver/leak2.py", "import storage\n", "The MCP server is a view"),
+        # An adapter takes a scenario's models and errors, never the scenario itself.
+        ("adapters/leak.py", "import scenarios.booking\n", "Dependencies point down"),
+        ("adapters/leak2.py", "import scenarios.events.port\n", "Dependencies point down"),
+        ("scenarios/events/models.py", "import scenarios.booking\n", "A scenario's port"),
+        ("scenarios/events/errors.py", "import adapters\n", "A scenario's port"),
     ],
 )
 def test_a_wrong_import_breaks_lint_imports(

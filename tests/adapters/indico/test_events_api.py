@@ -14,9 +14,10 @@ import pytest_asyncio
 
 from adapters.indico.api import login
 from adapters.indico.errors import SlotTaken
+from adapters.indico.event_system import IndicoEventSystem
 from adapters.indico.events import IndicoEvent, IndicoEvents, events_on
 from core.browser import BrowserPool
-from scenarios.events import Event
+from scenarios.events import Event, EventNotFound, EventSystem, RoomTaken
 from tests.support.indico_server import DbBooking, IndicoServer
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -249,3 +250,34 @@ async def test_a_room_that_needs_approval_is_pre_booked_for_the_event(
     row = await asyncio.to_thread(indico_server.event, int(made.id))
     assert row is not None and row.booking_ids == (int(made.booking_id),)
     assert (await _booking(indico_server, int(made.booking_id))).state == "pending"
+
+
+async def test_the_port_answers_in_its_own_models_and_errors(
+    indico_server: IndicoServer, events: IndicoEvents
+) -> None:
+    system: EventSystem = IndicoEventSystem(events)  # the Protocol, checked by mypy
+    day = _day(indico_server, 18)
+    room = await _room_id(indico_server, "7/7-706")
+    made = await system.create_event(
+        title="Сеанс одновременной игры",
+        day=day,
+        start=time(17),
+        end=time(19),
+        room_id=room,
+        mark="#ev-port-1",
+    )
+    assert type(made) is Event and made.carries("#ev-port-1")
+    found = await system.find_event("#ev-port-1")
+    assert found is not None and type(found) is Event and found.id == made.id
+    assert all(type(e) is Event for e in await system.upcoming_events())
+
+    # Indico's refusals reach a scenario as the port's errors, in nobody's class but its.
+    with pytest.raises(RoomTaken) as taken:
+        await system.create_event(
+            title="Ещё одно", day=day, start=time(17), end=time(19), room_id=room, mark="#ev-port-2"
+        )
+    assert isinstance(taken.value.__cause__, SlotTaken)
+    assert await _with_mark(indico_server, "#ev-port-2") == []
+    await system.delete_event(made.id)
+    with pytest.raises(EventNotFound):
+        await system.delete_event(made.id)

@@ -1,0 +1,87 @@
+"""Indico's events as the events scenarios' port (``scenarios.events.EventSystem``): what
+``IndicoEvents`` answers, as ``Event``s, and its Indico errors translated into the
+port's at this boundary, so a scenario never sees an Indico class."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from datetime import date, time
+
+from adapters.indico.errors import (
+    IndicoError,
+    NotAllowed,
+    NotFound,
+    SessionExpired,
+    SlotTaken,
+    SystemUnavailable,
+)
+from adapters.indico.events import IndicoEvent, IndicoEvents
+from scenarios.events.errors import (
+    EventNotFound,
+    EventRejected,
+    EventsNotAllowed,
+    EventsUnavailable,
+    RoomTaken,
+)
+from scenarios.events.models import Event
+
+__all__ = ["IndicoEventSystem"]
+
+
+@asynccontextmanager
+async def _translated() -> AsyncIterator[None]:
+    try:
+        yield
+    except SlotTaken as exc:
+        raise RoomTaken(exc.message) from exc
+    except NotAllowed as exc:
+        raise EventsNotAllowed(exc.message) from exc
+    except NotFound as exc:
+        raise EventNotFound(exc.message) from exc
+    except (SystemUnavailable, SessionExpired) as exc:
+        raise EventsUnavailable(exc.message) from exc
+    except IndicoError as exc:  # a form sent back, a booking refused: the site's words
+        raise EventRejected(exc.message) from exc
+
+
+def _event(found: IndicoEvent) -> Event:
+    return Event.model_validate(found.model_dump())
+
+
+class IndicoEventSystem:
+    """The club's events on Indico, as the port has them."""
+
+    def __init__(self, events: IndicoEvents) -> None:
+        self._events = events
+
+    async def create_event(
+        self, *, title: str, day: date, start: time, end: time, room_id: str | None, mark: str
+    ) -> Event:
+        async with _translated():
+            made = await self._events.create_event(
+                title=title, day=day, start=start, end=end, room_id=room_id, mark=mark
+            )
+        return _event(made)
+
+    async def find_event(self, mark: str) -> Event | None:
+        async with _translated():
+            found = await self._events.find_event(mark)
+        return None if found is None else _event(found)
+
+    async def upcoming_events(self) -> list[Event]:
+        async with _translated():
+            listed = await self._events.upcoming_events()
+        return [_event(event) for event in listed]
+
+    async def open_registration(self, event_id: str, limit: int | None) -> None:
+        async with _translated():
+            await self._events.open_registration(event_id, limit)
+
+    async def registrations(self, event_id: str) -> int:
+        async with _translated():
+            return await self._events.registrations(event_id)
+
+    async def delete_event(self, event_id: str) -> None:
+        async with _translated():
+            await self._events.delete_event(event_id)
