@@ -84,12 +84,14 @@ async def login(
     return client
 
 
-async def resume(context: BrowserContext, base_url: str, *, timeout_s: float = 30) -> IndicoClient:
-    """A client on a context that is already logged in (e.g. restored storage state)."""
-    base = base_url.rstrip("/")
+async def session_token(context: BrowserContext, base_url: str, *, timeout_s: float) -> str:
+    """The CSRF token of the session ``context`` is logged in with (Indico's home page)."""
     try:
         response = await context.request.get(
-            base + "/", timeout=timeout_s * 1000, max_redirects=0, fail_on_status_code=False
+            base_url.rstrip("/") + "/",
+            timeout=timeout_s * 1000,
+            max_redirects=0,
+            fail_on_status_code=False,
         )
         html = await response.text()
     except PlaywrightError as exc:
@@ -97,7 +99,14 @@ async def resume(context: BrowserContext, base_url: str, *, timeout_s: float = 3
     match = CSRF_META.search(html)
     if match is None:
         raise SessionExpired("no CSRF token on Indico's home page")
-    client = IndicoClient(context, base, match.group(1), timeout_s=timeout_s)
+    return match.group(1)
+
+
+async def resume(context: BrowserContext, base_url: str, *, timeout_s: float = 30) -> IndicoClient:
+    """A client on a context that is already logged in (e.g. restored storage state)."""
+    base = base_url.rstrip("/")
+    token = await session_token(context, base, timeout_s=timeout_s)
+    client = IndicoClient(context, base, token, timeout_s=timeout_s)
     await client.refresh_user()
     return client
 

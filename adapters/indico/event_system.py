@@ -1,6 +1,6 @@
-"""Indico's events as the events scenarios' port (``scenarios.events.EventSystem``): what
-``IndicoEvents`` answers, as ``Event``s, and its Indico errors translated into the
-port's at this boundary, so a scenario never sees an Indico class."""
+"""Indico's events as the events scenarios' port (``scenarios.events.EventSystem``):
+``IndicoEvents`` with its Indico errors translated into the port's at this boundary, so
+a scenario never sees an Indico class."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from adapters.indico.errors import (
     SlotTaken,
     SystemUnavailable,
 )
-from adapters.indico.events import IndicoEvent, IndicoEvents
+from adapters.indico.events import IndicoEvents
 from scenarios.events.errors import (
     EventNotFound,
     EventRejected,
@@ -45,10 +45,6 @@ async def _translated() -> AsyncIterator[None]:
         raise EventRejected(exc.message) from exc
 
 
-def _event(found: IndicoEvent) -> Event:
-    return Event.model_validate(found.model_dump())
-
-
 class IndicoEventSystem:
     """The club's events on Indico, as the port has them."""
 
@@ -59,20 +55,17 @@ class IndicoEventSystem:
         self, *, title: str, day: date, start: time, end: time, room_id: str | None, mark: str
     ) -> Event:
         async with _translated():
-            made = await self._events.create_event(
+            return await self._events.create_event(
                 title=title, day=day, start=start, end=end, room_id=room_id, mark=mark
             )
-        return _event(made)
 
     async def find_event(self, mark: str) -> Event | None:
         async with _translated():
-            found = await self._events.find_event(mark)
-        return None if found is None else _event(found)
+            return await self._events.find_event(mark)
 
     async def upcoming_events(self) -> list[Event]:
         async with _translated():
-            listed = await self._events.upcoming_events()
-        return [_event(event) for event in listed]
+            return await self._events.upcoming_events()
 
     async def open_registration(self, event_id: str, limit: int | None) -> None:
         async with _translated():

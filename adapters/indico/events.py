@@ -26,8 +26,8 @@ Driven as Indico's own pages drive it, over a logged-in browser context's reques
 - delete: ``POST /event/<id>/manage/delete`` (XHR, JSON); Indico's ``event.deleted``
   signal cancels the event's linked bookings that have not ended (``indico/modules/rb``).
 
-This module answers in its own models (``IndicoEvent``) and ``IndicoError``s; it knows
-nothing of the scenarios' port, whose models are built from these field for field.
+This module answers in the port's ``Event`` and raises ``IndicoError``s
+(``adapters.indico.event_system`` translates those for the scenarios).
 """
 
 from __future__ import annotations
@@ -40,49 +40,24 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from playwright.async_api import APIRequestContext, BrowserContext
-from playwright.async_api import Error as PlaywrightError
-from pydantic import BaseModel, ConfigDict
 
+from adapters.indico.api import session_token
 from adapters.indico.errors import (
     BookingRefused,
     IndicoError,
     NotAllowed,
     NotFound,
-    SessionExpired,
     SystemUnavailable,
 )
-from adapters.indico.http import CSRF_META, IndicoHttp
+from adapters.indico.http import IndicoHttp
 from adapters.indico.pages import EventRefused, IndicoPages, form_errors, form_fields
+from scenarios.events.models import Event, carries
 
-__all__ = ["EventRefused", "IndicoEvent", "IndicoEvents", "carries", "events_on"]
+__all__ = ["EventRefused", "IndicoEvents", "events_on"]
 
 _PREFIX = "event-creation-"
 _EVENT_PATH = re.compile(r"/event/(\d+)/")
 _REGFORM_PATH = re.compile(r"/registration/(\d+)/")
-
-
-def carries(text: str, mark: str) -> bool:
-    """``mark`` stands in ``text`` as a whole token (``#r1`` is not in ``#r12``)."""
-    if not mark.strip():
-        return False
-    return re.search(rf"(?<![\w-]){re.escape(mark)}(?![\w-])", text) is not None
-
-
-class IndicoEvent(BaseModel):
-    """An Indico event as the club sees it; times in the adapter's time zone."""
-
-    model_config = ConfigDict(frozen=True)
-
-    id: str
-    title: str
-    day: date
-    start: time
-    end: time
-    url: str = ""
-    description: str = ""
-    room_id: str | None = None
-    room: str = ""
-    booking_id: str | None = None
 
 
 async def events_on(
@@ -95,20 +70,11 @@ async def events_on(
 ) -> IndicoEvents:
     """The club's events on a context already logged in to Indico (``api.login``)."""
     base = base_url.rstrip("/")
-    try:
-        response = await context.request.get(
-            base + "/", timeout=timeout_s * 1000, max_redirects=0, fail_on_status_code=False
-        )
-        html = await response.text()
-    except PlaywrightError as exc:
-        raise SystemUnavailable("Indico did not answer") from exc
-    match = CSRF_META.search(html)
-    if match is None:
-        raise SessionExpired("no CSRF token on Indico's home page")
+    token = await session_token(context, base, timeout_s=timeout_s)
     return IndicoEvents(
         context.request,
         base,
-        match.group(1),
+        token,
         category_id=category_id,
         timezone=timezone,
         timeout_s=timeout_s,
@@ -151,7 +117,7 @@ class IndicoEvents:
         end: time,
         room_id: str | None,
         mark: str,
-    ) -> IndicoEvent:
+    ) -> Event:
         """Find the event carrying ``mark`` or make it; then book ``room_id`` for it unless
         a booking with the mark is already live. A refused booking deletes the event."""
         if not mark.strip():
@@ -174,7 +140,7 @@ class IndicoEvents:
 
     async def _create(
         self, title: str, day: date, start: time, end: time, room_id: str | None, mark: str
-    ) -> IndicoEvent:
+    ) -> Event:
         location: dict[str, Any] = {"inheriting": False}
         if room_id is not None:
             location |= {"room_id": int(room_id), "venue_id": await self._venue(int(room_id))}
@@ -220,26 +186,26 @@ class IndicoEvents:
                 return int(room["location_id"])
         raise NotFound(f"Indico has no room {room_id}", status=404)
 
-    async def find_event(self, mark: str) -> IndicoEvent | None:
+    async def find_event(self, mark: str) -> Event | None:
         if not mark.strip():
             return None
         found = [e for e in await self._export({}) if carries(e.description, mark)]
         return min(found, key=lambda e: int(e.id)) if found else None
 
-    async def upcoming_events(self) -> list[IndicoEvent]:
+    async def upcoming_events(self) -> list[Event]:
         events = await self._export({"from": "today"})
         return sorted(events, key=lambda e: (e.day, e.start, int(e.id)))
 
-    async def _export(self, params: Mapping[str, str]) -> list[IndicoEvent]:
+    async def _export(self, params: Mapping[str, str]) -> list[Event]:
         query = {"ca": "yes", "nc": "yes", "detail": "events", **params}
         data = await self._pages.get_json(f"/export/categ/{self.category_id}.json", query)
         results = data.get("results") if isinstance(data, dict) else None
         return [self._event(raw) for raw in results or []]
 
-    def _event(self, raw: Mapping[str, Any]) -> IndicoEvent:
+    def _event(self, raw: Mapping[str, Any]) -> Event:
         start = self._local(raw["startDate"])
         end = self._local(raw["endDate"])
-        return IndicoEvent(
+        return Event(
             id=str(raw["id"]),
             title=str(raw.get("title") or ""),
             day=start.date(),

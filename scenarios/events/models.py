@@ -7,7 +7,7 @@ from datetime import date, time
 
 from pydantic import BaseModel, ConfigDict
 
-__all__ = ["Event"]
+__all__ = ["Event", "carries"]
 
 
 class Event(BaseModel):
@@ -27,8 +27,12 @@ class Event(BaseModel):
     booking_id: str | None = None  # the room booking linked to the event, if any
 
     def carries(self, mark: str) -> bool:
-        """The event was made for the run with this mark (a whole token of its
-        description: ``#r1`` is not in ``#r12``)."""
-        if not mark.strip():
-            return False
-        return re.search(rf"(?<![\w-]){re.escape(mark)}(?![\w-])", self.description) is not None
+        """The event was made for the run with this mark."""
+        return carries(self.description, mark)
+
+
+def carries(text: str, mark: str) -> bool:
+    """``mark`` stands in ``text`` as a whole token (``#r1`` is not in ``#r12``)."""
+    if not mark.strip():
+        return False
+    return re.search(rf"(?<![\w-]){re.escape(mark)}(?![\w-])", text) is not None

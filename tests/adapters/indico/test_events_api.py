@@ -15,7 +15,7 @@ import pytest_asyncio
 from adapters.indico.api import login
 from adapters.indico.errors import SlotTaken
 from adapters.indico.event_system import IndicoEventSystem
-from adapters.indico.events import IndicoEvent, IndicoEvents, events_on
+from adapters.indico.events import IndicoEvents, events_on
 from core.browser import BrowserPool
 from scenarios.events import Event, EventNotFound, EventSystem, RoomTaken
 from tests.support.indico_server import DbBooking, IndicoServer
@@ -151,7 +151,7 @@ async def test_find_by_mark_and_the_upcoming_events(
     ]
     assert upcoming == sorted(upcoming, key=lambda e: (e.day, e.start, int(e.id)))
     assert all(e.day >= indico_server.today() for e in upcoming)
-    assert all(isinstance(e, IndicoEvent) for e in upcoming)
+    assert all(isinstance(e, Event) for e in upcoming)
 
 
 async def test_registration_opens_with_a_limit_and_is_counted(
