@@ -32,7 +32,7 @@ from core.replies import question_output
 from core.routing import declines, forced_intent, is_command_of, repeats, starts_other
 from core.run_control import RunControl
 from core.runner import ScenarioRunner
-from core.scenario import BaseScenario, GuideScenario, InstantScenario, StepScenario
+from core.scenario import BaseScenario, GuideScenario, InstantScenario, StepScenario, Utterance
 from core.sessions import ChatSessions
 from core.store import (
     Direction,
@@ -254,7 +254,11 @@ class NLUManager:
         """What the text asks, to be answered in the user's (sticky) language."""
         tz = ZoneInfo(user.timezone or self._default_tz)
         places = self._catalogues.places
-        decision = parse(command.text, now=self._clock.now(), tz=tz, places=places)
+        now = self._clock.now()
+        decision = self._planner.understand(
+            Utterance(text=command.text, now=now, tz=tz, places=places),
+            parse(command.text, now=now, tz=tz, places=places),
+        )
         lang = answer_language(user, command.text, client=command.lang)
         if (learnt := learnt_language(user, command.text)) is not None:
             # it sticks
@@ -288,15 +292,15 @@ class NLUManager:
         lang = decision.lang
         scenario = choice.scenario
         if scenario is None:
-            await self._bus.publish(NoScenario(chat_id=command.chat_id, intent=choice.intent.value))
+            await self._bus.publish(NoScenario(chat_id=command.chat_id, intent=choice.intent))
             await self._reply(
-                command.chat_id, tr(Run.NOT_CONFIGURED, lang, what=choice.intent.value), lang
+                command.chat_id, tr(Run.NOT_CONFIGURED, lang, what=choice.intent), lang
             )
             return
         chosen = ScenarioChosen(
             chat_id=command.chat_id,
             scenario=scenario.name,
-            intent=choice.intent.value,
+            intent=choice.intent,
             score=choice.score,
             via=choice.via,
         )

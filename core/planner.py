@@ -1,31 +1,32 @@
 """The proxy planner: every registered scenario scores the command; the best wins.
 
-Low or tied scores go to an optional classifier (an LLM, plugged in by the LLM
-layer); without one, or if it cannot decide, the command is ``unknown``.
+Plug-in scenarios first recognise their own commands (``understand``). Low or tied
+scores go to an optional classifier (an LLM, plugged in by the LLM layer), offered the
+registered scenarios' intents; without one, or if it cannot decide, the command is
+``unknown``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
 from core.nlu import Decision, Intent
-from core.scenario import BaseScenario
+from core.scenario import BaseScenario, Utterance
 
 __all__ = ["Choice", "IntentClassifier", "ProxyPlanner"]
 
-# What a negated command may never become, whoever classifies it.
-_BOOKING = frozenset({Intent.BOOK_ROOMS, Intent.SCHEDULE_BOOKING})
-
 
 class IntentClassifier(Protocol):
-    async def classify(self, text: str, intents: Sequence[Intent]) -> Intent | None: ...
+    async def classify(self, text: str, intents: Mapping[str, str]) -> str | None:
+        """One of ``intents`` (intent → what it means) for ``text``, or ``None``."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)
 class Choice:
-    intent: Intent
+    intent: str
     scenario: BaseScenario | None  # None: the intent is known but no scenario serves it
     score: float
     via: Literal["rules", "classifier"] = "rules"
@@ -45,8 +46,31 @@ class ProxyPlanner:
         self._threshold = threshold
         self._tie_margin = tie_margin
 
-    def _serving(self, intent: Intent) -> BaseScenario | None:
+    def _serving(self, intent: str) -> BaseScenario | None:
         return next((s for s in self._scenarios if intent in s.intents), None)
+
+    def understand(self, said: Utterance, decision: Decision) -> Decision:
+        """The rule parser's ``decision``, or a scenario's own reading of ``said`` when
+        that one is surer."""
+        best = decision
+        # "unknown" is sure only that nothing else is meant: any claim beats it
+        sure = decision.confidence if decision.intent != Intent.UNKNOWN else 0.0
+        for scenario in self._scenarios:
+            claim = scenario.recognise(said, decision)
+            if claim is not None and claim.confidence > sure:
+                best, sure = claim, claim.confidence
+        return best
+
+    def _offered(self, decision: Decision) -> dict[str, str]:
+        """What the classifier may answer: every registered intent but, for a negated
+        command, those that make something happen."""
+        offered: dict[str, str] = {}
+        for scenario in self._scenarios:
+            for intent in sorted(scenario.intents):
+                if decision.negated and intent in scenario.acting:
+                    continue
+                offered[intent] = scenario.descriptions.get(intent, intent.replace("_", " "))
+        return offered
 
     async def choose(self, text: str, decision: Decision) -> Choice:
         scored = sorted(
@@ -62,16 +86,15 @@ class ProxyPlanner:
             intent = decision.intent if decision.intent in best.intents else min(best.intents)
             return Choice(intent=intent, scenario=best, score=best_score)
         if self._classifier is not None:
-            offered = [i for i in Intent if not (decision.negated and i in _BOOKING)]
-            classified = await self._classifier.classify(text, offered)
-            if classified is not None and classified is not Intent.UNKNOWN:
+            classified = await self._classifier.classify(text, self._offered(decision))
+            if classified is not None and classified != Intent.UNKNOWN:
                 return Choice(
                     intent=classified,
                     scenario=self._serving(classified),
                     score=best_score,
                     via="classifier",
                 )
-        if decision.intent is not Intent.UNKNOWN and decision.confidence >= self._threshold:
+        if decision.intent != Intent.UNKNOWN and decision.confidence >= self._threshold:
             # Understood, but nothing registered serves it (e.g. booking not configured).
             return Choice(
                 intent=decision.intent,

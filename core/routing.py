@@ -15,9 +15,9 @@ __all__ = ["declines", "forced_intent", "is_command_of", "repeats", "starts_othe
 NEW_COMMAND_CONFIDENCE = 0.8
 
 
-def forced_intent(command: Command) -> Intent | None:
+def forced_intent(command: Command) -> str | None:
     """The intent a view set for an explicit command (/bookings)."""
-    return Intent(command.intent) if command.intent else None
+    return command.intent or None
 
 
 def starts_other(command: Command, decision: Decision, waiting: ScenarioRun) -> bool:
@@ -25,9 +25,9 @@ def starts_other(command: Command, decision: Decision, waiting: ScenarioRun) -> 
     if forced_intent(command) is not None:
         return True
     return (
-        decision.intent is not Intent.UNKNOWN
+        decision.intent != Intent.UNKNOWN
         and decision.confidence >= NEW_COMMAND_CONFIDENCE
-        and decision.intent.value != waiting.scenario
+        and decision.intent != waiting.scenario
     )
 
 
@@ -36,13 +36,13 @@ def declines(decision: Decision, waiting: ScenarioRun | None) -> bool:
     at the user's own): it is dropped."""
     return (
         waiting is not None
-        and decision.intent is Intent.DECLINE
+        and decision.intent == Intent.DECLINE
         and decision.confidence >= NEW_COMMAND_CONFIDENCE
     )
 
 
 def is_command_of(decision: Decision, run: ScenarioRun) -> bool:
-    return decision.intent.value == run.scenario and decision.confidence >= NEW_COMMAND_CONFIDENCE
+    return decision.intent == run.scenario and decision.confidence >= NEW_COMMAND_CONFIDENCE
 
 
 def repeats(decision: Decision, waiting: ScenarioRun) -> bool:

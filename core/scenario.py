@@ -6,7 +6,7 @@ safe to repeat (check before acting)."""
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, ClassVar, Generic, NoReturn, TypeVar
@@ -18,7 +18,7 @@ from core.authz import Actor
 from core.calendar import CalendarEvent
 from core.commands import Command, Lang, as_lang
 from core.events import BaseEvent
-from core.nlu import Decision, Intent, Places, SlotParseError, parse_slot, question_for
+from core.nlu import Decision, Places, SlotParseError, parse_slot, question_for
 from core.output import Option, Progress, StepState, StepView
 from core.pause import NeedsAnswer, QuestionSpec
 from core.reminders import BookedRequest
@@ -33,6 +33,7 @@ __all__ = [
     "Step",
     "StepContext",
     "StepScenario",
+    "Utterance",
 ]
 
 S = TypeVar("S", bound=BaseModel)
@@ -50,6 +51,16 @@ class SlotContext:
     tz: ZoneInfo
     slots: dict[str, Any]
     places: Places  # the booking system's buildings, for answers that name one
+
+
+@dataclass(frozen=True, slots=True)
+class Utterance:
+    """A new command as a scenario reads it to recognise its own intents."""
+
+    text: str
+    now: datetime
+    tz: ZoneInfo
+    places: Places
 
 
 async def _nothing() -> None:
@@ -111,13 +122,31 @@ class Step:
 
 
 class BaseScenario(ABC):
-    """Something the planner can choose for a command."""
+    """Something the planner can choose for a command.
+
+    A scenario the rule parser does not know (a plug-in) recognises its own commands
+    (``recognise``), tells the LLM classifier what its intents mean (``descriptions``)
+    and /help what one can write (``examples``); the engine collects them from every
+    registered scenario."""
 
     name: ClassVar[str]
-    intents: ClassVar[frozenset[Intent]]
+    intents: ClassVar[frozenset[str]]
+    # Each intent in a line the LLM classifier reads (intent → what it asks for).
+    descriptions: ClassVar[Mapping[str, str]] = {}
+    # Intents that make something happen: a negated command is never classified as one.
+    acting: ClassVar[frozenset[str]] = frozenset()
 
     def score(self, decision: Decision) -> float:
         return decision.confidence if decision.intent in self.intents else 0.0
+
+    def recognise(self, said: Utterance, decision: Decision) -> Decision | None:
+        """``said`` as one of this scenario's intents, if it is one (with a confidence the
+        rule parser's ``decision`` is weighed against); ``None``: not this scenario's."""
+        return None
+
+    def examples(self, lang: Lang) -> Sequence[str]:
+        """Requests one can write for this scenario, for /help."""
+        return ()
 
 
 class InstantScenario(BaseScenario):
@@ -177,6 +206,8 @@ class StepScenario(BaseScenario, Generic[S]):
     def initial_slots(self, decision: Decision) -> dict[str, Any]:
         """Slots found in the command's text, in their JSON form."""
         found: dict[str, Any] = decision.slots.model_dump(mode="json", exclude_none=True)
+        if decision.details is not None:
+            found |= decision.details.model_dump(mode="json", exclude_none=True)
         return found
 
     def slots_to_ask(self, slots: dict[str, Any]) -> list[str]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import ClassVar
 
 from rapidfuzz import fuzz, process
@@ -47,7 +48,8 @@ def closest_examples(text: str, lang: Lang, *, limit: int = 2) -> list[str]:
 
 class HelpScenario(GuideScenario):
     name = "help"
-    intents: ClassVar[frozenset[Intent]] = frozenset({Intent.HELP})
+    intents: ClassVar[frozenset[str]] = frozenset({Intent.HELP})
+    descriptions: ClassVar[Mapping[str, str]] = {Intent.HELP: "what can the assistant do"}
 
     async def respond(self, command: Command, decision: Decision) -> str:
         return help_text(decision.lang)
@@ -66,13 +68,16 @@ class UnknownScenario(InstantScenario):
     """
 
     name = "unknown"
-    intents: ClassVar[frozenset[Intent]] = frozenset({Intent.UNKNOWN})
+    intents: ClassVar[frozenset[str]] = frozenset({Intent.UNKNOWN})
+    descriptions: ClassVar[Mapping[str, str]] = {
+        Intent.UNKNOWN: "anything else (chit-chat, questions about other topics)"
+    }
 
     def __init__(self, *, answerer: UnknownAnswerer | None = None) -> None:
         self._answerer = answerer
 
     def score(self, decision: Decision) -> float:
-        return 0.1 if decision.intent is Intent.UNKNOWN else 0.0
+        return 0.1 if decision.intent == Intent.UNKNOWN else 0.0
 
     async def respond(self, command: Command, decision: Decision) -> str:
         if self._answerer is not None:
@@ -90,7 +95,11 @@ class DeclineScenario(InstantScenario):
     user is told so, so that silence is never mistaken for a booking."""
 
     name = "decline"
-    intents: ClassVar[frozenset[Intent]] = frozenset({Intent.DECLINE})
+    intents: ClassVar[frozenset[str]] = frozenset({Intent.DECLINE})
+    descriptions: ClassVar[Mapping[str, str]] = {
+        Intent.DECLINE: "the user says not to do or change anything («не бронируй ничего», "
+        '"never mind")'
+    }
 
     async def respond(self, command: Command, decision: Decision) -> str:
         return tr(Guide.DECLINED, decision.lang)

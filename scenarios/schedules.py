@@ -6,7 +6,7 @@ the store (``ScheduleChanged`` events), not from these scenarios."""
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Protocol
 
 from pydantic import BaseModel
@@ -85,7 +85,11 @@ class ScheduleBooking(_Base):
     """Slots are asked and checked as ``booking`` (the ``book_rooms`` scenario) does."""
 
     name = "schedule_booking"
-    intents: ClassVar[frozenset[Intent]] = frozenset({Intent.SCHEDULE_BOOKING})
+    intents: ClassVar[frozenset[str]] = frozenset({Intent.SCHEDULE_BOOKING})
+    descriptions: ClassVar[Mapping[str, str]] = {
+        Intent.SCHEDULE_BOOKING: "book every week (recurring)"
+    }
+    acting: ClassVar[frozenset[str]] = frozenset({Intent.SCHEDULE_BOOKING})
     slot_model = ScheduleSlots
     title_text = Schedules.CREATE_TITLE
 
@@ -196,7 +200,8 @@ class ListSchedules(_Base):
     updated list is asked again (``act1``, ``act2``…) until «Готово» or another text."""
 
     name = "list_schedules"
-    intents: ClassVar[frozenset[Intent]] = frozenset({Intent.LIST_SCHEDULES})
+    intents: ClassVar[frozenset[str]] = frozenset({Intent.LIST_SCHEDULES})
+    descriptions: ClassVar[Mapping[str, str]] = {Intent.LIST_SCHEDULES: "show recurring bookings"}
     slot_model = WeekdaySlots
     title_text = Schedules.LIST_TITLE
 
@@ -252,7 +257,11 @@ class CancelSchedule(_Base):
     is deleted when no weekday is left); with several matches the user picks one."""
 
     name = "cancel_schedule"
-    intents: ClassVar[frozenset[Intent]] = frozenset({Intent.CANCEL_SCHEDULE})
+    intents: ClassVar[frozenset[str]] = frozenset({Intent.CANCEL_SCHEDULE})
+    descriptions: ClassVar[Mapping[str, str]] = {
+        Intent.CANCEL_SCHEDULE: "stop a recurring booking; also a negated one: \"don't book "
+        '301 on Tuesdays anymore"'
+    }
     slot_model = WeekdaySlots
     title_text = Schedules.STOP_TITLE
 

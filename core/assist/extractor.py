@@ -29,7 +29,7 @@ __all__ = ["REQUIRED", "LLMSlotExtractor", "SlotExtractor", "SlotGuess", "fill_s
 
 log = structlog.get_logger("clubman.assist")
 
-REQUIRED: dict[Intent, tuple[str, ...]] = {
+REQUIRED: dict[str, tuple[str, ...]] = {
     Intent.BOOK_ROOMS: ("date", "start", "end"),
     Intent.SCHEDULE_BOOKING: ("recurrence", "start", "end"),
 }
@@ -55,7 +55,7 @@ class SlotExtractor(Protocol):
         self,
         text: str,
         *,
-        intent: Intent,
+        intent: str,
         today: dt.date,
         lang: Lang,
         user_id: int | None,
@@ -107,7 +107,7 @@ async def fill_slots(
     extractor: SlotExtractor | None,
     text: str,
     decision: Decision,
-    intent: Intent,
+    intent: str,
     *,
     now: dt.datetime,
     tz: ZoneInfo,
@@ -120,7 +120,7 @@ async def fill_slots(
     required = REQUIRED.get(intent)
     if extractor is None or required is None:
         return decision
-    understood = decision.intent is intent
+    understood = decision.intent == intent
     if understood and all(getattr(decision.slots, name) is not None for name in required):
         return decision
     today = now.astimezone(tz).date()
@@ -168,7 +168,7 @@ class LLMSlotExtractor:
         self,
         text: str,
         *,
-        intent: Intent,
+        intent: str,
         today: dt.date,
         lang: Lang,
         user_id: int | None,
@@ -178,7 +178,7 @@ class LLMSlotExtractor:
                                 buildings=_buildings_line(buildings))  # fmt: skip
         request = LLMRequest.ask(
             system,
-            f"Intent: {intent.value}\nMessage: {text[:1000]!r}",
+            f"Intent: {intent}\nMessage: {text[:1000]!r}",
             purpose="extract",
             user_id=user_id,
             max_tokens=300,

@@ -6,7 +6,7 @@ import datetime as dt
 from enum import StrEnum
 from typing import Literal
 
-from pydantic import BaseModel, Field, field_serializer
+from pydantic import BaseModel, Field, SerializeAsAny, field_serializer
 
 from core.commands import Lang
 
@@ -41,6 +41,10 @@ NextAction = Literal["execute", "clarify"]
 
 
 class Intent(StrEnum):
+    """The intents the rule parser knows. Intents are open: a scenario plug-in names its
+    own (a plain string, e.g. ``create_event``) and recognises them itself
+    (``BaseScenario.recognise``), so a ``Decision``'s intent is any string."""
+
     BOOK_ROOMS = "book_rooms"
     LIST_BOOKINGS = "list_bookings"
     CANCEL_BOOKING = "cancel_booking"
@@ -79,7 +83,7 @@ class Slots(BaseModel):
 
 
 class Decision(BaseModel):
-    intent: Intent
+    intent: str  # an ``Intent`` or a plug-in scenario's own
     confidence: float = Field(ge=0.0, le=1.0)
     slots: Slots = Field(default_factory=Slots)
     missing: list[SlotName] = Field(default_factory=list)
@@ -87,13 +91,19 @@ class Decision(BaseModel):
     clarification_question: str | None = None
     lang: Lang = "en"
     negated: bool = False  # the command denies booking: nothing may book or schedule it
+    # What a plug-in scenario found that ``Slots`` has no field for (an event's title), in
+    # the scenario's own model.
+    details: SerializeAsAny[BaseModel] | None = None
 
     def to_json(self) -> dict[str, object]:
         """The public decision JSON (``clubman parse --json``): slots hold only what was found."""
+        slots = self.slots.model_dump(mode="json", exclude_none=True)
+        if self.details is not None:
+            slots |= self.details.model_dump(mode="json", exclude_none=True)
         return {
-            "intent": self.intent.value,
+            "intent": str(self.intent),
             "confidence": round(self.confidence, 2),
-            "slots": self.slots.model_dump(mode="json", exclude_none=True),
+            "slots": slots,
             "missing": list(self.missing),
             "next_action": self.next_action,
             "clarification_question": self.clarification_question,

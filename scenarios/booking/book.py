@@ -9,7 +9,7 @@ exact booking and never books it twice.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Protocol
 
 from pydantic import BaseModel
@@ -91,7 +91,11 @@ def _matches(booking: Booking, place: Placement, run_id: str) -> bool:
 
 class BookRooms(StepScenario[BookingSlots]):
     name = "book_rooms"
-    intents: ClassVar[frozenset[Intent]] = frozenset({Intent.BOOK_ROOMS})
+    intents: ClassVar[frozenset[str]] = frozenset({Intent.BOOK_ROOMS})
+    descriptions: ClassVar[Mapping[str, str]] = {
+        Intent.BOOK_ROOMS: "book one or more rooms for a date and time"
+    }
+    acting: ClassVar[frozenset[str]] = frozenset({Intent.BOOK_ROOMS})
     slot_model = BookingSlots
     title_text = Book.TITLE
 

@@ -10,7 +10,7 @@ cancels only their own bookings (``BookingOwners``); an administrator, everyone'
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, model_validator
@@ -135,7 +135,8 @@ class _PortalScenario(StepScenario[ManageSlots]):
 
 class ListBookings(_PortalScenario):
     name = "list_bookings"
-    intents: ClassVar[frozenset[Intent]] = frozenset({Intent.LIST_BOOKINGS})
+    intents: ClassVar[frozenset[str]] = frozenset({Intent.LIST_BOOKINGS})
+    descriptions: ClassVar[Mapping[str, str]] = {Intent.LIST_BOOKINGS: "show the user's bookings"}
     title_text = Bookings.LIST_TITLE
 
     def steps(self) -> Sequence[Step]:
@@ -178,7 +179,11 @@ class ListBookings(_PortalScenario):
 
 class CancelBooking(_PortalScenario):
     name = "cancel_booking"
-    intents: ClassVar[frozenset[Intent]] = frozenset({Intent.CANCEL_BOOKING})
+    intents: ClassVar[frozenset[str]] = frozenset({Intent.CANCEL_BOOKING})
+    descriptions: ClassVar[Mapping[str, str]] = {
+        Intent.CANCEL_BOOKING: "cancel a booking; also a negated one: \"I don't need the room on "
+        'Friday"'
+    }
     title_text = Bookings.CANCEL_TITLE
 
     def steps(self) -> Sequence[Step]:

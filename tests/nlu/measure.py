@@ -84,14 +84,14 @@ class Score:
         names = set(entry.slots) | set(got)
         right = sum(_same(n, entry.slots.get(n), got.get(n)) for n in names)
         self.commands += 1
-        self.intents += decision.intent is entry.intent
+        self.intents += decision.intent == entry.intent
         self.slots += len(names)
         self.slots_right += right
-        if decision.intent is entry.intent and right == len(names):
+        if decision.intent == entry.intent and right == len(names):
             self.exact += 1
         else:
             self.misses.append(
-                f"{entry.text!r}: {decision.intent.value} {got} "
+                f"{entry.text!r}: {decision.intent} {got} "
                 f"(expected {entry.intent.value} {entry.slots})"
             )
 

@@ -25,18 +25,19 @@ async def test_classifier_returns_only_an_offered_intent(
 ) -> None:
     classifier = LLMIntentClassifier(llm)
     vendor.push(Answer({"intent": "book_rooms"}))
-    assert await classifier.classify("нужна комната", list(Intent)) is Intent.BOOK_ROOMS
+    everything = {intent.value: intent.value for intent in Intent}
+    assert await classifier.classify("нужна комната", everything) == Intent.BOOK_ROOMS
 
     vendor.push(Answer({"intent": "order_pizza"}), Answer({"intent": "weather"}))
-    assert await classifier.classify("закажи пиццу", list(Intent)) is None
+    assert await classifier.classify("закажи пиццу", everything) is None
 
-    offered = [Intent.LIST_BOOKINGS, Intent.HELP]
+    offered = {"list_bookings": "show the user's bookings", "help": "what can you do"}
     vendor.push(Answer({"intent": "cancel_booking"}), Answer({"intent": "help"}))
-    assert await classifier.classify("что ты умеешь", offered) is Intent.HELP
+    assert await classifier.classify("что ты умеешь", offered) == Intent.HELP
     assert "must be one of" in vendor.bodies[-1]["messages"][-1]["content"]
 
     vendor.push(Fail(500))
-    assert await classifier.classify("что-то", list(Intent)) is None
+    assert await classifier.classify("что-то", everything) is None
 
 
 class Scripted:
@@ -48,7 +49,7 @@ class Scripted:
         self,
         text: str,
         *,
-        intent: Intent,
+        intent: str,
         today: dt.date,
         lang: Lang,
         user_id: int | None,
@@ -114,7 +115,7 @@ async def test_text_the_rules_did_not_understand_gets_its_slots_from_the_llm(
     decision = parse(text, now=NOW, tz=TZ, places=refportal_places())
     filled = await fill_slots(LLMSlotExtractor(llm), text, decision, Intent.BOOK_ROOMS, now=NOW,
                               tz=TZ, user_id=1)  # fmt: skip
-    assert filled.intent is Intent.BOOK_ROOMS and filled.missing == []
+    assert filled.intent == Intent.BOOK_ROOMS and filled.missing == []
     assert filled.slots == Slots(date=dt.date(2026, 11, 26), start=dt.time(18), end=dt.time(20),
                                  rooms=1)  # fmt: skip
     assert "Today is 2026-11-23" in str(vendor.bodies[0]["system"])

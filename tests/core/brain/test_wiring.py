@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from core.app import build_core
 from core.assist import SlotGuess
@@ -28,7 +28,7 @@ class Classifier:
         self.intent = intent
         self.texts: list[str] = []
 
-    async def classify(self, text: str, intents: Sequence[Intent]) -> Intent | None:
+    async def classify(self, text: str, intents: Mapping[str, str]) -> str | None:
         self.texts.append(text)
         return self.intent
 
@@ -42,7 +42,7 @@ class Extractor:
         self,
         text: str,
         *,
-        intent: Intent,
+        intent: str,
         today: dt.date,
         lang: Lang,
         user_id: int | None,
