@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import structlog
 from pydantic import SecretStr
 
-from app.systems import choose_system, words_file
+from app.systems import choose_event_site, choose_system, words_file
 from core.accounts import AccountService
 from core.agent import AgentService, Confirmations
 from core.app import build_core
@@ -34,6 +34,7 @@ from scenarios.booking import PortalAccount, PortalWork, read_catalogue
 from scenarios.booking.desk import PortalDesk
 from scenarios.booking.owners import BookingOwners
 from scenarios.booking.still_booked import StillBooked
+from scenarios.events.site import ClubLogin, EventDesk
 from scenarios.registry import all_scenarios
 from storage import Storage, open_storage
 from storage.files import FileCache
@@ -178,9 +179,12 @@ async def _open(
             catalogues_for(settings, read=work.read_catalogue, clock=clock)
         )
         schedules = ScheduleBook(storage, bus=bus, clock=clock)
+        site = choose_event_site(settings.portal, url, timezone=settings.timezone)
+        login = ClubLogin(username=account.username, password=account.password)
+        events = EventDesk(pool=pool, site=site, login=login) if site is not None else None
         scenarios = all_scenarios(
             work=work, catalogues=catalogues, preferences=storage.preferences, runs=storage.runs,
-            answerer=assist.answerer, schedules=schedules,
+            answerer=assist.answerer, schedules=schedules, events=events,
         )  # fmt: skip
         manager = await stack.enter_async_context(
             build_core(

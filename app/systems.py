@@ -16,8 +16,9 @@ from core.booking import BookingSystem
 from core.brain import ElementPicker
 from core.errors import ConfigError
 from core.settings import PortalSettings
+from scenarios.events.site import EventSite
 
-__all__ = ["choose_system", "kinds", "preload_adapter", "words_file"]
+__all__ = ["choose_event_site", "choose_system", "kinds", "preload_adapter", "words_file"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,12 +27,18 @@ class _Adapter:
     words: Path | None = None  # the local words for the site's buildings it ships (TOML)
     # Its PORTAL__PROFILE is a site profile (with the words in it), not a words file.
     site_profile: bool = False
+    # The site's events (url, time zone), when it has them: the events job runs there.
+    events: Callable[[str, str], EventSite] | None = None
 
 
 def _indico() -> _Adapter:
     from adapters.indico import IndicoSystem
+    from adapters.indico.event_site import IndicoEventSite
 
-    return _Adapter(open=lambda url, _, __: IndicoSystem(url))
+    return _Adapter(
+        open=lambda url, _, __: IndicoSystem(url),
+        events=lambda url, timezone: IndicoEventSite(url, timezone=timezone),
+    )
 
 
 def _refportal() -> _Adapter:
@@ -85,6 +92,12 @@ def choose_system(
     """The configured booking system at ``url`` (a bad site profile is a ``ConfigError``
     naming its line); ``picker``: the LLM that heals a profile a site outgrew."""
     return _adapter(portal.kind).open(url, portal, picker)
+
+
+def choose_event_site(portal: PortalSettings, url: str, *, timezone: str) -> EventSite | None:
+    """The configured site's events, or ``None`` when it has none."""
+    adapter = _adapter(portal.kind)
+    return adapter.events(url, timezone) if adapter.events is not None else None
 
 
 def words_file(portal: PortalSettings) -> Path | None:

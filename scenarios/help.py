@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from rapidfuzz import fuzz, process
@@ -10,7 +10,7 @@ from rapidfuzz import fuzz, process
 from core.assist.answerer import UnknownAnswerer
 from core.commands import Command, Lang
 from core.nlu import Decision, Intent
-from core.scenario import GuideScenario, InstantScenario
+from core.scenario import BaseScenario, GuideScenario, InstantScenario
 from core.texts import Guide, tr
 
 __all__ = [
@@ -23,22 +23,23 @@ __all__ = [
 ]
 
 
-def examples(lang: Lang) -> list[str]:
-    """What one can write, in ``lang``."""
-    return [tr(example, lang) for example in Guide.EXAMPLES]
+def examples(lang: Lang, also: Sequence[BaseScenario] = ()) -> list[str]:
+    """What one can write, in ``lang`` (with what the plug-in scenarios ``also`` offer)."""
+    own = [tr(example, lang) for example in Guide.EXAMPLES]
+    return own + [example for scenario in also for example in scenario.examples(lang)]
 
 
 def _bullets(lines: list[str]) -> str:
     return "\n".join(f"• {line}" for line in lines)
 
 
-def help_text(lang: Lang) -> str:
-    return tr(Guide.HELP, lang, examples=_bullets(examples(lang)))
+def help_text(lang: Lang, also: Sequence[BaseScenario] = ()) -> str:
+    return tr(Guide.HELP, lang, examples=_bullets(examples(lang, also)))
 
 
-def greeting(lang: Lang, name: str) -> str:
+def greeting(lang: Lang, name: str, also: Sequence[BaseScenario] = ()) -> str:
     hello = tr(Guide.GREETING, lang, name=name) if name else ""
-    return hello + help_text(lang)
+    return hello + help_text(lang, also)
 
 
 def closest_examples(text: str, lang: Lang, *, limit: int = 2) -> list[str]:
@@ -47,18 +48,23 @@ def closest_examples(text: str, lang: Lang, *, limit: int = 2) -> list[str]:
 
 
 class HelpScenario(GuideScenario):
+    """``also``: the scenarios plugged in beside booking, whose examples /help lists."""
+
     name = "help"
     intents: ClassVar[frozenset[str]] = frozenset({Intent.HELP})
     descriptions: ClassVar[Mapping[str, str]] = {Intent.HELP: "what can the assistant do"}
 
+    def __init__(self, *, also: Sequence[BaseScenario] = ()) -> None:
+        self._also = list(also)
+
     async def respond(self, command: Command, decision: Decision) -> str:
-        return help_text(decision.lang)
+        return help_text(decision.lang, self._also)
 
     def greeting(self, lang: Lang, name: str) -> str:
-        return greeting(lang, name)
+        return greeting(lang, name, self._also)
 
     def help_text(self, lang: Lang) -> str:
-        return help_text(lang)
+        return help_text(lang, self._also)
 
 
 class UnknownScenario(InstantScenario):

@@ -7,7 +7,10 @@ from core.booking.catalogue import Catalogues
 from core.scenario import BaseScenario
 from core.store import RunStore
 from scenarios.booking import BookRooms, CancelBooking, ListBookings, PortalWork, PreferenceStore
+from scenarios.booking.free_rooms import FreeRoomsNearby
 from scenarios.booking.owners import BookingOwners
+from scenarios.events.plugin import event_scenarios
+from scenarios.events.site import EventDesk
 from scenarios.help import DeclineScenario, HelpScenario, UnknownScenario
 from scenarios.schedules import (
     CancelSchedule,
@@ -27,8 +30,10 @@ def all_scenarios(
     runs: RunStore,
     answerer: UnknownAnswerer | None = None,
     schedules: ScheduleStore | None = None,
+    events: EventDesk | None = None,
 ) -> list[BaseScenario]:
-    """The schedule scenarios are registered when a schedule store is given."""
+    """The schedule scenarios are registered when a schedule store is given; the events
+    job's when the site has events (``events``), else one that says it has none."""
     book = BookRooms(work=work, preferences=preferences, catalogues=catalogues)
     owners = BookingOwners(runs=runs, work=work)
     recurring: list[BaseScenario] = []
@@ -38,12 +43,15 @@ def all_scenarios(
             ListSchedules(store=schedules, catalogues=catalogues),
             CancelSchedule(store=schedules, catalogues=catalogues),
         ]
+    free = FreeRoomsNearby(work)
+    plugged = event_scenarios(events, catalogues=catalogues, runs=runs, free_rooms=free)
     return [
         book,
         ListBookings(work=work, catalogues=catalogues, owners=owners),
         CancelBooking(work=work, catalogues=catalogues, owners=owners),
         *recurring,
-        HelpScenario(),
+        *plugged,
+        HelpScenario(also=plugged),
         DeclineScenario(),
         UnknownScenario(answerer=answerer),
     ]

@@ -26,11 +26,12 @@ from scenarios.events.errors import (
 )
 from scenarios.events.models import Event
 
-__all__ = ["IndicoEventSystem"]
+__all__ = ["IndicoEventSystem", "translated"]
 
 
 @asynccontextmanager
-async def _translated() -> AsyncIterator[None]:
+async def translated() -> AsyncIterator[None]:
+    """Indico's errors raised inside, as the events port's."""
     try:
         yield
     except SlotTaken as exc:
@@ -54,27 +55,27 @@ class IndicoEventSystem:
     async def create_event(
         self, *, title: str, day: date, start: time, end: time, room_id: str | None, mark: str
     ) -> Event:
-        async with _translated():
+        async with translated():
             return await self._events.create_event(
                 title=title, day=day, start=start, end=end, room_id=room_id, mark=mark
             )
 
     async def find_event(self, mark: str) -> Event | None:
-        async with _translated():
+        async with translated():
             return await self._events.find_event(mark)
 
     async def upcoming_events(self) -> list[Event]:
-        async with _translated():
+        async with translated():
             return await self._events.upcoming_events()
 
     async def open_registration(self, event_id: str, limit: int | None) -> None:
-        async with _translated():
+        async with translated():
             await self._events.open_registration(event_id, limit)
 
     async def registrations(self, event_id: str) -> int:
-        async with _translated():
+        async with translated():
             return await self._events.registrations(event_id)
 
     async def delete_event(self, event_id: str) -> None:
-        async with _translated():
+        async with translated():
             await self._events.delete_event(event_id)

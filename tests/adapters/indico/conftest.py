@@ -1,14 +1,30 @@
-"""One real Indico (``tests/support/indico_server.py``) and one Chromium pool for the package."""
+"""One real Indico (``tests/support/indico_server.py``) and one Chromium pool for the
+package, and the whole product on it behind the real bot (``app``)."""
 
 from __future__ import annotations
 
+import asyncio
+import uuid
 from collections.abc import AsyncIterator, Iterator
+from contextlib import AbstractAsyncContextManager
+from pathlib import Path
 
 import pytest
 import pytest_asyncio
+from pydantic import SecretStr
 
+from app.compose import open_core
+from bot.factory import BotApp, CoreServices
 from core.browser import BrowserPool
+from core.output import OutputSink
+from core.settings import BrowserSettings, PortalSettings, Settings
+from storage import Storage, open_storage
+from tests.adapters.indico.profile_harness import PROFILE
+from tests.bot.support import running_bot
+from tests.fakes.telegram import FakeTelegram
 from tests.support.indico_server import IndicoServer, running_indico_server
+
+TOKEN = "123456:TEST-TOKEN"
 
 
 @pytest.fixture(scope="package")
@@ -22,3 +38,60 @@ def indico_server() -> Iterator[IndicoServer]:
 async def pool() -> AsyncIterator[BrowserPool]:
     async with BrowserPool(max_contexts=4) as opened:
         yield opened
+
+
+@pytest.fixture
+async def tg() -> AsyncIterator[FakeTelegram]:
+    async with FakeTelegram(token=TOKEN) as fake:
+        yield fake
+
+
+@pytest.fixture
+def kind() -> str:
+    """How the bot drives Indico: its JSON API (``indico``), or its web pages by
+    ``profiles/indico.yaml`` (``profile``, the generic adapter)."""
+    return "indico"
+
+
+@pytest.fixture
+async def app(
+    tg: FakeTelegram, storage: Storage, indico_server: IndicoServer, tmp_path: Path, kind: str
+) -> AsyncIterator[BotApp]:
+    """The bot as ``clubman run`` builds it for an Indico site, on the system clock."""
+    # Every test starts with no live booking of the club (the server is shared).
+    await asyncio.to_thread(indico_server.cancel_all, "club")
+    club = indico_server.club
+
+    def open_(
+        settings: Settings, opened: Storage, sink: OutputSink
+    ) -> AbstractAsyncContextManager[CoreServices]:
+        configured = settings.model_copy(
+            update={
+                "portal": PortalSettings(
+                    kind=kind,
+                    profile=PROFILE if kind == "profile" else None,
+                    url=indico_server.base_url,
+                    username=club.username,
+                    password=SecretStr(club.password),
+                ),
+                "browser": BrowserSettings(max_contexts=2),
+                "data_dir": tmp_path / "data",
+            }
+        )
+        return open_core(configured, opened, sink)
+
+    async with running_bot(tg, storage, core=open_) as running:
+        yield running
+
+
+@pytest.fixture
+async def shared(
+    secantus_uri: str, redis_url: str, tmp_path: Path
+) -> AsyncIterator[tuple[Storage, str]]:
+    """The storage both bot processes open (and this test reads)."""
+    db = f"crash_{uuid.uuid4().hex[:10]}"
+    async with open_storage(
+        mongodb_uri=secantus_uri, redis_url=redis_url, data_dir=tmp_path, db_name=db
+    ) as storage:
+        await storage.redis.flushdb()
+        yield storage, db

@@ -11,15 +11,13 @@ from __future__ import annotations
 
 import asyncio
 import signal
-import uuid
-from collections.abc import AsyncIterator
 from datetime import datetime, time, timedelta
 from pathlib import Path
 
 import pytest
 
 from core.store import RunStatus
-from storage import Storage, open_storage
+from storage import Storage
 from tests.adapters.indico.profile_harness import PROFILE
 from tests.support.booking_child import CHAT, spawn, wait_until
 from tests.support.indico_server import DbBooking, IndicoServer
@@ -27,19 +25,6 @@ from tests.support.indico_server import DbBooking, IndicoServer
 # «в <день недели>» as people write it (accusative, «во вторник»).
 ON_WEEKDAY = ("в понедельник", "во вторник", "в среду", "в четверг", "в пятницу",
               "в субботу", "в воскресенье")  # fmt: skip
-
-
-@pytest.fixture
-async def shared(
-    secantus_uri: str, redis_url: str, tmp_path: Path
-) -> AsyncIterator[tuple[Storage, str]]:
-    """The storage both bot processes open (and this test reads)."""
-    db = f"crash_{uuid.uuid4().hex[:10]}"
-    async with open_storage(
-        mongodb_uri=secantus_uri, redis_url=redis_url, data_dir=tmp_path, db_name=db
-    ) as storage:
-        await storage.redis.flushdb()
-        yield storage, db
 
 
 @pytest.mark.parametrize("kind", ["indico", "profile"])

@@ -10,26 +10,16 @@ clock and every day here is counted from today (``IndicoServer.today``).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
-from contextlib import AbstractAsyncContextManager
+from collections.abc import Callable
 from datetime import date, datetime, time, timedelta
-from pathlib import Path
 
 import pytest
-from pydantic import SecretStr
 
-from app.compose import open_core
-from bot.factory import BotApp, CoreServices
-from core.output import OutputSink
-from core.settings import BrowserSettings, PortalSettings, Settings
+from bot.factory import BotApp
 from core.texts import day_label
-from storage import Storage
-from tests.adapters.indico.profile_harness import PROFILE
-from tests.bot.support import running_bot
 from tests.fakes.telegram import FakeTelegram, StoredMessage
 from tests.support.indico_server import DbBooking, IndicoServer
 
-TOKEN = "123456:TEST-TOKEN"
 WAIT = 120.0  # generous: Chromium and Indico on a busy two-core machine
 STEPS = ["Вход на портал", "Поиск свободных аудиторий", "Бронирование", "Проверка в «Мои брони»"]
 # «в <день недели>» as people write it (accusative, «во вторник»).
@@ -37,50 +27,6 @@ ON_WEEKDAY = ("в понедельник", "во вторник", "в среду
               "в субботу", "в воскресенье")  # fmt: skip
 
 MessageCheck = Callable[[StoredMessage], bool]
-
-
-@pytest.fixture
-async def tg() -> AsyncIterator[FakeTelegram]:
-    async with FakeTelegram(token=TOKEN) as fake:
-        yield fake
-
-
-@pytest.fixture
-def kind() -> str:
-    """How the bot drives Indico: its JSON API (``indico``), or its web pages by
-    ``profiles/indico.yaml`` (``profile``, the generic adapter)."""
-    return "indico"
-
-
-@pytest.fixture
-async def app(
-    tg: FakeTelegram, storage: Storage, indico_server: IndicoServer, tmp_path: Path, kind: str
-) -> AsyncIterator[BotApp]:
-    """The bot as ``clubman run`` builds it for an Indico site, on the system clock."""
-    # Every test starts with no live booking of the club (the server is shared).
-    await asyncio.to_thread(indico_server.cancel_all, "club")
-    club = indico_server.club
-
-    def open_(
-        settings: Settings, opened: Storage, sink: OutputSink
-    ) -> AbstractAsyncContextManager[CoreServices]:
-        configured = settings.model_copy(
-            update={
-                "portal": PortalSettings(
-                    kind=kind,
-                    profile=PROFILE if kind == "profile" else None,
-                    url=indico_server.base_url,
-                    username=club.username,
-                    password=SecretStr(club.password),
-                ),
-                "browser": BrowserSettings(max_contexts=2),
-                "data_dir": tmp_path / "data",
-            }
-        )
-        return open_core(configured, opened, sink)
-
-    async with running_bot(tg, storage, core=open_) as running:
-        yield running
 
 
 def has(text: str) -> MessageCheck:

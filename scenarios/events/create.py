@@ -1,0 +1,248 @@
+"""``create_event``: an event in the club's category at a time, with a room booked for
+it through the event, and its link in the answer.
+
+The run's mark goes into the event's description; the port looks for it before it
+creates, so a resumed or repeated step never makes a second event or booking. A taken
+room is asked again, with the rooms that are free then when the site can tell.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, NoReturn, Protocol
+
+from pydantic import BaseModel
+
+from core.booking import Catalogue, Room
+from core.booking.catalogue import Catalogues
+from core.errors import ScenarioError
+from core.nlu import Decision, SlotParseError
+from core.output import Option
+from core.pause import QuestionSpec
+from core.scenario import SlotContext, Step, StepContext, StepScenario, Utterance
+from core.texts import day_label, tr
+from scenarios.events.errors import RoomTaken
+from scenarios.events.models import Event
+from scenarios.events.site import EventDesk
+from scenarios.events.texts import EventTexts
+from scenarios.events.vocabulary import CREATE_EVENT, read
+
+__all__ = ["NO_ROOM", "CreateEvent", "EventSlots", "FreeRooms", "find_room", "mark_of"]
+
+NO_ROOM = "none"
+_LONGEST_TITLE = 250
+_ROOM_OPTIONS = 4
+
+
+class EventSlots(BaseModel):
+    title: str | None = None
+    date: dt.date | None = None
+    start: dt.time | None = None
+    end: dt.time | None = None
+    room_name: str | None = None  # «7-703» as written, or ``NO_ROOM``
+
+
+class Created(BaseModel):
+    event: Event
+
+
+class FreeRooms(Protocol):
+    """Rooms free for the whole of a time, nearest to ``room`` first (the booking job's
+    availability, when the site books rooms)."""
+
+    async def near(
+        self, ctx: StepContext[Any], room: Room, day: dt.date, start: dt.time, end: dt.time
+    ) -> list[Room]: ...
+
+    async def release(self, run_id: str) -> None:
+        """Close what ``near`` opened for the run."""
+        ...
+
+
+def mark_of(run_id: str) -> str:
+    """What the run's event carries in its description."""
+    return f"#{run_id}"
+
+
+def find_room(name: str, catalogue: Catalogue) -> Room | None:
+    """«7-703» (building and number), «703» or the site's own name of a room."""
+    wanted = name.strip().lower().replace(" ", "")
+    building, _, number = wanted.rpartition("-") if "-" in wanted else ("", "", wanted)
+    if "/" in building:  # Indico names a room «7/7-703»
+        building = building.split("/")[0]
+    found = [
+        room
+        for room in catalogue.rooms
+        if room.number.lower() == number and (not building or room.building.lower() == building)
+    ]
+    return found[0] if len(found) == 1 else None
+
+
+def room_label(room: Room) -> str:
+    return f"{room.building}-{room.number}"
+
+
+class CreateEvent(StepScenario[EventSlots]):
+    name = CREATE_EVENT
+    intents: ClassVar[frozenset[str]] = frozenset({CREATE_EVENT})
+    descriptions: ClassVar[Mapping[str, str]] = {
+        CREATE_EVENT: "organise an event of the club (a lecture, a meeting) at a time, "
+        "usually in a room"
+    }
+    acting: ClassVar[frozenset[str]] = frozenset({CREATE_EVENT})
+    slot_model = EventSlots
+    title_text = EventTexts.CREATE_TITLE
+
+    def __init__(
+        self, *, desk: EventDesk, catalogues: Catalogues, free_rooms: FreeRooms | None = None
+    ) -> None:
+        self._desk = desk
+        self._catalogues = catalogues
+        self._free_rooms = free_rooms
+
+    def recognise(self, said: Utterance, decision: Decision) -> Decision | None:
+        found = read(said, said.now.astimezone(said.tz).date())
+        if found is None or found.intent not in self.intents | {"decline"}:
+            return None
+        return found
+
+    def examples(self, lang: str) -> Sequence[str]:
+        return [tr(example, "ru" if lang == "ru" else "en") for example in EventTexts.EXAMPLES]
+
+    # --- slots -----------------------------------------------------------------------
+
+    def initial_slots(self, decision: Decision) -> dict[str, Any]:
+        found = super().initial_slots(decision)
+        return {key: value for key, value in found.items() if key in EventSlots.model_fields}
+
+    def slots_to_ask(self, slots: dict[str, Any]) -> list[str]:
+        wanted = ("title", "date", "start", "end", "room_name")
+        return [name for name in wanted if name not in slots]
+
+    async def slot_question(self, slot: str, ctx: SlotContext) -> QuestionSpec:
+        if slot == "title":
+            return QuestionSpec(key=slot, text=tr(EventTexts.ASK_TITLE, ctx.lang))
+        if slot == "room_name":
+            return QuestionSpec(
+                key=slot,
+                text=tr(EventTexts.ASK_ROOM, ctx.lang),
+                options=[Option(id=NO_ROOM, label=tr(EventTexts.NO_ROOM, ctx.lang))],
+            )
+        question = await super().slot_question(slot, ctx)
+        local = ctx.now.astimezone(ctx.tz)
+        if slot == "date":
+            days = [local.date() + dt.timedelta(days=n) for n in range(4)]
+            question.options = [
+                Option(id=d.isoformat(), label=day_label(d, ctx.lang)) for d in days
+            ]
+        elif slot == "start":
+            question.options = [Option(id=t, label=t) for t in ("10:00", "14:00", "18:00")]
+        elif slot == "end" and "start" in ctx.slots:
+            start = dt.time.fromisoformat(ctx.slots["start"])
+            ends = [
+                (dt.datetime.combine(local.date(), start) + dt.timedelta(minutes=m)).time()
+                for m in (60, 90, 120)
+            ]
+            question.options = [
+                Option(id=f"{e:%H:%M}", label=f"{e:%H:%M}") for e in ends if e > start
+            ]
+        return question
+
+    def parse_answer(
+        self, slot: str, *, option_id: str | None, text: str | None, ctx: SlotContext
+    ) -> Any:
+        if slot == "title":
+            title = " ".join((text or "").split()).strip("«»\"“”'")
+            if not title or len(title) > _LONGEST_TITLE:
+                raise SlotParseError(tr(EventTexts.NO_TITLE, ctx.lang))
+            return title
+        if slot == "room_name":
+            if option_id is not None:
+                return option_id
+            return (text or "").strip()
+        return super().parse_answer(slot, option_id=option_id, text=text, ctx=ctx)
+
+    def check_slots(self, slots: dict[str, Any], ctx: SlotContext) -> tuple[str, str] | None:
+        model = EventSlots.model_validate(slots)
+        today = ctx.now.astimezone(ctx.tz).date()
+        if model.date is not None and model.date < today:
+            return "date", tr(EventTexts.PAST, ctx.lang)
+        if model.start is not None and model.end is not None and model.end <= model.start:
+            return "end", tr(EventTexts.END_BEFORE_START, ctx.lang)
+        name = model.room_name
+        if name and name != NO_ROOM and find_room(name, self._catalogues.current) is None:
+            return "room_name", tr(EventTexts.UNKNOWN_ROOM, ctx.lang, room=name)
+        return None
+
+    # --- steps ------------------------------------------------------------------------
+
+    def steps(self) -> Sequence[Step]:
+        return [
+            Step("login", EventTexts.STEP_LOGIN, self._login),
+            Step("create", EventTexts.STEP_CREATE, self._create),
+        ]
+
+    async def _login(self, ctx: StepContext[Any]) -> None:
+        await self._desk.system(ctx)
+
+    async def _create(self, ctx: StepContext[Any]) -> Created:
+        slots: EventSlots = ctx.slots
+        if slots.title is None or slots.date is None or slots.start is None or slots.end is None:
+            raise ScenarioError("an event without its title or time reached the create step")
+        room = self._room(ctx)
+        system = await self._desk.system(ctx)
+        try:
+            event = await system.create_event(
+                title=slots.title,
+                day=slots.date,
+                start=slots.start,
+                end=slots.end,
+                room_id=room.id if room is not None else None,
+                mark=mark_of(ctx.run_id),
+            )
+        except RoomTaken:
+            assert room is not None  # only a room can be taken
+            await self._ask_another_room(ctx, room)
+        return Created(event=event)
+
+    def _room(self, ctx: StepContext[Any]) -> Room | None:
+        """The room asked for, or the one picked instead of a taken one."""
+        picked = ctx.answer("other_room")
+        name = picked or ctx.slots.room_name
+        if not name or name == NO_ROOM:
+            return None
+        catalogue = self._catalogues.current
+        room = next((r for r in catalogue.rooms if r.id == picked), None) if picked else None
+        room = room or find_room(name, catalogue)
+        if room is None:
+            raise ScenarioError(ctx.tr(EventTexts.UNKNOWN_ROOM, room=name))
+        return room
+
+    async def _ask_another_room(self, ctx: StepContext[Any], taken: Room) -> NoReturn:
+        """Ask for a room that is free then (the site's availability), or for none."""
+        slots: EventSlots = ctx.slots
+        assert slots.date is not None and slots.start is not None and slots.end is not None
+        free: list[Room] = []
+        if self._free_rooms is not None:
+            free = await self._free_rooms.near(ctx, taken, slots.date, slots.start, slots.end)
+        options = [Option(id=room.id, label=room_label(room)) for room in free[:_ROOM_OPTIONS]]
+        options.append(Option(id=NO_ROOM, label=ctx.tr(EventTexts.NO_ROOM)))
+        ctx.ask(
+            "other_room",
+            ctx.tr(EventTexts.ROOM_TAKEN, room=room_label(taken)),
+            options,
+            allow_free_text=False,
+        )
+
+    def summary(self, ctx: StepContext[Any]) -> str:
+        event = ctx.result("create", Created).event
+        when = f"{day_label(event.day, ctx.lang)} {event.start:%H:%M}–{event.end:%H:%M}"
+        room = self._room(ctx)
+        where = ctx.tr(EventTexts.IN_ROOM, room=room_label(room)) if room is not None else ""
+        return ctx.tr(EventTexts.CREATED, title=event.title, when=when, where=where, url=event.url)
+
+    async def release(self, run_id: str) -> None:
+        await self._desk.release(run_id)
+        if self._free_rooms is not None:
+            await self._free_rooms.release(run_id)

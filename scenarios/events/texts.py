@@ -1,0 +1,100 @@
+"""What the events scenarios say, in Russian and English."""
+
+from __future__ import annotations
+
+from core.texts import Text
+
+__all__ = ["EventTexts"]
+
+
+class EventTexts:
+    CREATE_TITLE = Text("Создание мероприятия", "Creating an event")
+    LIST_TITLE = Text("Мероприятия клуба", "The club's events")
+    REGISTRATION_TITLE = Text("Регистрация на мероприятие", "Event registration")
+    COUNT_TITLE = Text("Записавшиеся на мероприятие", "Event registrations")
+    CANCEL_TITLE = Text("Отмена мероприятия", "Cancelling an event")
+
+    STEP_LOGIN = Text("Вход на сайт", "Signing in to the site")
+    STEP_ROOM = Text("Аудитория", "The room")
+    STEP_CREATE = Text("Создание мероприятия", "Creating the event")
+    STEP_READ = Text("Чтение мероприятий", "Reading the events")
+    STEP_CHOOSE = Text("Выбор мероприятия", "Choosing the event")
+    STEP_OPEN = Text("Открытие регистрации", "Opening registration")
+    STEP_COUNT = Text("Подсчёт записавшихся", "Counting registrations")
+    STEP_CANCEL = Text("Отмена мероприятия", "Cancelling the event")
+
+    ASK_TITLE = Text("Как назвать мероприятие?", "What is the event called?")
+    ASK_ROOM = Text(
+        "В какой аудитории? Напишите номер, например 7-703.",
+        "Which room? Write its number, e.g. 7-703.",
+    )
+    NO_ROOM = Text("Без аудитории", "No room")
+    ASK_EVENT = Text("Какое мероприятие?", "Which event?")
+    PAST = Text("Эта дата уже прошла. Какого числа?", "That day has passed. Which day?")
+    END_BEFORE_START = Text(
+        "Конец должен быть позже начала. До скольки?",
+        "The end must be after the start. Until when?",
+    )
+    NO_TITLE = Text("Напишите название словами.", "Please write the title in words.")
+    UNKNOWN_ROOM = Text(
+        "Аудитории {room} на сайте нет. Напишите другую.",
+        "The site has no room {room}. Please write another.",
+    )
+    ROOM_TAKEN = Text(
+        "{room} в это время занята. Выберите другую аудиторию:",
+        "{room} is taken at that time. Choose another room:",
+    )
+    NOTHING_FREE = Text(
+        "{room} в это время занята, и других свободных аудиторий нет. Мероприятие не создано.",
+        "{room} is taken at that time and no other room is free. No event was created.",
+    )
+    CREATED = Text(
+        "Создано мероприятие «{title}»: {when}{where}.\n{url}",
+        "Created the event “{title}”: {when}{where}.\n{url}",
+    )
+    IN_ROOM = Text(", аудитория {room}", ", room {room}")
+    NONE = Text("У клуба нет предстоящих мероприятий.", "The club has no upcoming events.")
+    HEAD = Text("Мероприятия клуба:", "The club's events:")
+    NOT_FOUND = Text(
+        "Не нашёл такого предстоящего мероприятия клуба.",
+        "I found no such upcoming event of the club.",
+    )
+    OPENED = Text(
+        "Регистрация на «{title}» открыта{limit}.\n{url}",
+        "Registration for “{title}” is open{limit}.\n{url}",
+    )
+    LIMIT = Text(" (до {limit} человек)", " (up to {limit} people)")
+    BAD_LIMIT = Text(
+        "Лимит должен быть от 1 до 10000 человек. Сколько человек можно записать?",
+        "The limit must be 1 to 10000 people. How many may register?",
+    )
+    COUNTED = Text("На «{title}» записалось: {count}.", "Registered for “{title}”: {count}.")
+    CONFIRM = Text(
+        "Отменить мероприятие «{title}» ({when})? Оно будет удалено, аудитория освободится.",
+        "Cancel the event “{title}” ({when})? It will be deleted and its room freed.",
+    )
+    CANCELLED = Text("Мероприятие «{title}» отменено.", "The event “{title}” is cancelled.")
+    KEPT = Text("Хорошо, мероприятие «{title}» остаётся.", "All right, “{title}” stays as it is.")
+    UNSUPPORTED = Text(
+        "Этот сайт не умеет мероприятия: я могу здесь только бронировать аудитории. "
+        "Что я умею: /help",
+        "This site has no events: here I can only book rooms. What I can do: /help",
+    )
+    NO_ACCOUNT = Text(
+        "Для мероприятий нужна учётная запись клуба на сайте, а она не настроена.",
+        "Events need the club's account on the site, and none is configured.",
+    )
+
+    EXAMPLES: tuple[Text, ...] = (
+        Text(
+            "создай мероприятие «Открытое занятие по робототехнике» в четверг с 18 до 20 в 7-703",
+            'create an event "Robotics open class" on Thursday 18-20 in 7-703',
+        ),
+        Text("мои мероприятия", "my events"),
+        Text(
+            "открой регистрацию на «Открытое занятие» до 30 человек",
+            'open registration for "Robotics open class" up to 30 people',
+        ),
+        Text("сколько записалось на «Открытое занятие»", 'how many registered for "Robotics"'),
+        Text("отмени мероприятие «Открытое занятие»", 'cancel the event "Robotics open class"'),
+    )

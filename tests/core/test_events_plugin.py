@@ -1,0 +1,126 @@
+"""The events job as a plug-in, read by the real manager: its words in Russian and
+English, what it never takes from the booking rules, a refusal, and a site without
+events, where it is answered politely and nothing is booked."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, time
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from core.commands import Command
+from core.nlu import Intent
+from core.output import Reply
+from core.scenario import Utterance
+from scenarios.events.unsupported import NoEvents
+from scenarios.events.vocabulary import EventDetails, read
+from scenarios.help import HelpScenario, UnknownScenario, help_text
+from tests.core.conftest import CoreFactory
+from tests.support.catalogues import refportal_places
+from tests.support.scenarios import TrackedScenario
+from tests.support.sinks import CollectingSink
+
+TZ = ZoneInfo("Europe/Moscow")
+NOW = datetime(2026, 11, 25, 10, tzinfo=TZ)  # a Wednesday
+THURSDAY = date(2026, 11, 26)
+
+
+def said(text: str) -> tuple[str, dict[str, object], EventDetails | None]:
+    found = read(Utterance(text, NOW, TZ, refportal_places()), NOW.date())
+    assert found is not None, text
+    details = found.details if isinstance(found.details, EventDetails) else None
+    return str(found.intent), found.slots.model_dump(exclude_none=True), details
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "создай мероприятие «Открытое занятие по робототехнике» в четверг с 18 до 20 в 7-703",
+        'create an event "Открытое занятие по робототехнике" on Thursday 18-20 in 7-703',
+    ],
+)
+def test_a_new_event_with_its_title_time_and_room(text: str) -> None:
+    intent, slots, details = said(text)
+    assert intent == "create_event"
+    assert slots == {"date": THURSDAY, "start": time(18), "end": time(20)}
+    assert details == EventDetails(title="Открытое занятие по робототехнике", room_name="7-703")
+
+
+def test_a_title_with_numbers_in_it_is_not_read_as_the_time() -> None:
+    intent, slots, details = said("создай мероприятие «Турнир 18 до 20 лет» завтра с 10 до 12")
+    assert intent == "create_event"
+    assert slots == {"date": date(2026, 11, 26), "start": time(10), "end": time(12)}
+    assert details is not None and details.title == "Турнир 18 до 20 лет"
+
+
+@pytest.mark.parametrize(
+    ("text", "intent", "details"),
+    [
+        ("мои мероприятия", "list_events", EventDetails()),
+        ("my events", "list_events", EventDetails()),
+        (
+            "открой регистрацию на «Открытое занятие» (до 30 человек)",
+            "open_registration",
+            EventDetails(event="Открытое занятие", limit=30),
+        ),
+        (
+            "open registration for robotics up to 25 people",
+            "open_registration",
+            EventDetails(event="robotics", limit=25),
+        ),
+        (
+            "открой регистрацию на робототехнику до 100000 человек",  # kept, then asked
+            "open_registration",
+            EventDetails(event="робототехнику", limit=100000),
+        ),
+        (
+            "сколько записалось на робототехнику",
+            "count_registrations",
+            EventDetails(event="робототехнику"),
+        ),  # fmt: skip
+        (
+            "how many registered for robotics",
+            "count_registrations",
+            EventDetails(event="robotics"),
+        ),  # fmt: skip
+        (
+            "отмени мероприятие «Открытое занятие»",
+            "cancel_event",
+            EventDetails(event="Открытое занятие"),
+        ),  # fmt: skip
+    ],
+)
+def test_the_other_commands_name_their_event(text: str, intent: str, details: EventDetails) -> None:
+    assert said(text)[0] == intent
+    assert said(text)[2] == details
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["забронируй 703 в четверг с 18 до 20", "отмени бронь на пятницу", "мои брони", "помощь"],
+)
+def test_booking_commands_are_not_the_events_jobs(text: str) -> None:
+    assert read(Utterance(text, NOW, TZ, refportal_places()), NOW.date()) is None
+
+
+def test_an_event_refused_is_a_refusal() -> None:
+    assert said("не создавай мероприятие завтра")[0] == Intent.DECLINE
+
+
+async def test_on_a_site_without_events_it_is_said_and_nothing_is_booked(
+    make_core: CoreFactory, sink: CollectingSink, tracked: TrackedScenario
+) -> None:
+    scenarios = [tracked, NoEvents(), HelpScenario(also=[NoEvents()]), UnknownScenario()]
+    async with make_core(*scenarios) as manager:
+        await manager.handle(
+            Command(
+                chat_id=3, user_id=3, text="создай мероприятие «Турнир» завтра с 18 до 20 в 301"
+            )
+        )
+        await manager.handle(Command(chat_id=3, user_id=3, text="/help", intent="help"))
+    replies = sink.of_kind(Reply)
+    assert replies[0].text.startswith("Этот сайт не умеет мероприятия")
+    assert tracked.executed == []
+    assert replies[1].text == help_text("ru")  # it lists nothing of events
+    assert "мероприят" not in replies[1].text
