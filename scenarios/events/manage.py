@@ -114,6 +114,8 @@ class _EventScenario(StepScenario[EventRef]):
             raise ScenarioError(ctx.tr(EventTexts.NOT_FOUND))
         picked = ctx.answer("which")
         chosen = next((e for e in allowed if e.id == picked), None)
+        if chosen is None and not ctx.slots.event and len(allowed) == 1:
+            chosen = allowed[0]  # the only one there is
         if chosen is None:
             named = matching(allowed, ctx.slots.event)
             if len(named) == 1:
@@ -175,7 +177,7 @@ class OpenRegistration(_EventScenario):
         return None
 
     async def slot_question(self, slot: str, ctx: SlotContext) -> QuestionSpec:
-        return QuestionSpec(key=slot, text=tr(EventTexts.BAD_LIMIT, ctx.lang))
+        return QuestionSpec(key=slot, text=tr(EventTexts.ASK_LIMIT, ctx.lang))
 
     def parse_answer(
         self, slot: str, *, option_id: str | None, text: str | None, ctx: SlotContext

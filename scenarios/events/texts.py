@@ -30,16 +30,11 @@ class EventTexts:
     )
     NO_ROOM = Text("Без аудитории", "No room")
     ASK_EVENT = Text("Какое мероприятие?", "Which event?")
-    PAST = Text("Эта дата уже прошла. Какого числа?", "That day has passed. Which day?")
-    END_BEFORE_START = Text(
-        "Конец должен быть позже начала. До скольки?",
-        "The end must be after the start. Until when?",
-    )
-    NO_TITLE = Text("Напишите название словами.", "Please write the title in words.")
-    UNKNOWN_ROOM = Text(
-        "Аудитории {room} на сайте нет. Напишите другую.",
-        "The site has no room {room}. Please write another.",
-    )
+    # Reasons an answer is asked again for (the question follows them).
+    PAST = Text("Эта дата уже прошла", "That day has passed")
+    END_BEFORE_START = Text("Конец должен быть позже начала", "The end must be after the start")
+    NO_TITLE = Text("Нужно название словами", "The title must be words")
+    UNKNOWN_ROOM = Text("Аудитории {room} на сайте нет", "The site has no room {room}")
     ROOM_TAKEN = Text(
         "{room} в это время занята. Выберите другую аудиторию:",
         "{room} is taken at that time. Choose another room:",
@@ -65,9 +60,9 @@ class EventTexts:
     )
     LIMIT = Text(" (до {limit} человек)", " (up to {limit} people)")
     BAD_LIMIT = Text(
-        "Лимит должен быть от 1 до 10000 человек. Сколько человек можно записать?",
-        "The limit must be 1 to 10000 people. How many may register?",
+        "Лимит должен быть от 1 до 10000 человек", "The limit must be 1 to 10000 people"
     )
+    ASK_LIMIT = Text("Сколько человек можно записать?", "How many people may register?")
     COUNTED = Text("На «{title}» записалось: {count}.", "Registered for “{title}”: {count}.")
     CONFIRM = Text(
         "Отменить мероприятие «{title}» ({when})? Оно будет удалено, аудитория освободится.",

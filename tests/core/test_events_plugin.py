@@ -9,15 +9,21 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from core.booking.catalogue import Catalogues
+from core.browser import BrowserContext, BrowserPool
 from core.commands import Command
 from core.nlu import Intent
-from core.output import Reply
+from core.output import Question, Reply
 from core.scenario import Utterance
+from scenarios.events import EventSystem
+from scenarios.events.plugin import event_scenarios
+from scenarios.events.site import ClubLogin, EventDesk
 from scenarios.events.unsupported import NoEvents
 from scenarios.events.vocabulary import EventDetails, read
 from scenarios.help import HelpScenario, UnknownScenario, help_text
+from storage import Storage
 from tests.core.conftest import CoreFactory
-from tests.support.catalogues import refportal_places
+from tests.support.catalogues import REFPORTAL_CATALOGUE, refportal_places
 from tests.support.scenarios import TrackedScenario
 from tests.support.sinks import CollectingSink
 
@@ -124,3 +130,34 @@ async def test_on_a_site_without_events_it_is_said_and_nothing_is_booked(
     assert tracked.executed == []
     assert replies[1].text == help_text("ru")  # it lists nothing of events
     assert "мероприят" not in replies[1].text
+
+
+class Unreached:
+    """An event site the questions below never get to."""
+
+    async def events(self, context: BrowserContext, *, username: str, password: str) -> EventSystem:
+        raise AssertionError("no step runs before the question is answered")
+
+
+async def test_what_cannot_be_is_asked_before_the_site_is_touched(
+    make_core: CoreFactory, sink: CollectingSink, storage: Storage
+) -> None:
+    desk = EventDesk(pool=BrowserPool(max_contexts=1), site=Unreached(), login=ClubLogin())
+    scenarios = [
+        *event_scenarios(desk, catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE), runs=storage.runs),
+        UnknownScenario(),
+    ]
+    async with make_core(*scenarios) as manager:
+        text = "открой регистрацию на робототехнику до 100000 человек"
+        await manager.handle(Command(chat_id=4, user_id=4, text=text))
+        limit = await sink.wait_for(Question)
+        text = "создай мероприятие «Турнир» завтра с 18 до 20 в 9-999"
+        await manager.handle(Command(chat_id=5, user_id=5, text=text))
+        room = await sink.wait_for(Question, after=sink.outputs.index(limit) + 1)
+    assert limit.text == (
+        "Лимит должен быть от 1 до 10000 человек. Сколько человек можно записать?"
+    )
+    assert room.text == (
+        "Аудитории 9-999 на сайте нет. В какой аудитории? Напишите номер, например 7-703."
+    )
+    assert [o.label for o in room.options] == ["Без аудитории"]
