@@ -172,6 +172,9 @@ class StepScenario(BaseScenario, Generic[S]):
 
     slot_model: ClassVar[type[BaseModel]]
     title_text: ClassVar[Text]
+    # Required slots an LLM may guess when the rules leave them missing (in the shape of
+    # ``core.nlu.Slots``); none: the LLM extractor is not asked.
+    guessable: ClassVar[tuple[str, ...]] = ()
 
     def title(self, lang: Lang) -> str:
         return tr(self.title_text, lang)

@@ -91,6 +91,7 @@ class ScheduleBooking(_Base):
     }
     acting: ClassVar[frozenset[str]] = frozenset({Intent.SCHEDULE_BOOKING})
     slot_model = ScheduleSlots
+    guessable = ("recurrence", "start", "end")
     title_text = Schedules.CREATE_TITLE
 
     def __init__(

@@ -8,7 +8,6 @@ from __future__ import annotations
 from core.assist.answerer import LLMAnswerer, ShortAnswer, UnknownAnswerer
 from core.assist.classifier import IntentAnswer, LLMIntentClassifier
 from core.assist.extractor import (
-    REQUIRED,
     LLMSlotExtractor,
     SlotExtractor,
     SlotGuess,
@@ -18,7 +17,6 @@ from core.assist.extractor import (
 from core.assist.wiring import Assist, open_assist
 
 __all__ = [
-    "REQUIRED",
     "Assist",
     "IntentAnswer",
     "LLMAnswerer",

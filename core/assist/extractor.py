@@ -23,16 +23,12 @@ from core.booking.models import Building
 from core.commands import Lang
 from core.errors import LLMError
 from core.llm import LLM, LLMRequest
-from core.nlu import Decision, Intent, Slots
+from core.nlu import Decision, Slots
 
-__all__ = ["REQUIRED", "LLMSlotExtractor", "SlotExtractor", "SlotGuess", "fill_slots", "merge"]
+__all__ = ["LLMSlotExtractor", "SlotExtractor", "SlotGuess", "fill_slots", "merge"]
 
 log = structlog.get_logger("clubman.assist")
 
-REQUIRED: dict[str, tuple[str, ...]] = {
-    Intent.BOOK_ROOMS: ("date", "start", "end"),
-    Intent.SCHEDULE_BOOKING: ("recurrence", "start", "end"),
-}
 _ROOM = re.compile(r"^\d{2,4}[a-zа-я]?$", re.IGNORECASE)
 
 
@@ -109,6 +105,7 @@ async def fill_slots(
     decision: Decision,
     intent: str,
     *,
+    required: Sequence[str],
     now: dt.datetime,
     tz: ZoneInfo,
     user_id: int | None,
@@ -116,9 +113,10 @@ async def fill_slots(
 ) -> Decision:
     """The decision with gaps filled (or unchanged: no extractor, nothing missing, failure).
 
-    ``buildings``: the catalogue's; a guessed building outside them is dropped."""
-    required = REQUIRED.get(intent)
-    if extractor is None or required is None:
+    ``required``: the slots the chosen scenario needs that an LLM may guess (none: it is
+    not asked). ``buildings``: the catalogue's; a guessed building outside them is
+    dropped."""
+    if extractor is None or not required:
         return decision
     understood = decision.intent == intent
     if understood and all(getattr(decision.slots, name) is not None for name in required):

@@ -97,6 +97,7 @@ class BookRooms(StepScenario[BookingSlots]):
     }
     acting: ClassVar[frozenset[str]] = frozenset({Intent.BOOK_ROOMS})
     slot_model = BookingSlots
+    guessable = ("date", "start", "end")
     title_text = Book.TITLE
 
     def __init__(

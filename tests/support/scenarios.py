@@ -40,6 +40,7 @@ class TrackedScenario(StepScenario[ReserveSlots]):
     name = "book_rooms"
     intents: ClassVar[frozenset[Intent]] = frozenset({Intent.BOOK_ROOMS})
     slot_model = ReserveSlots
+    guessable = ("date", "start", "end")
     title_text = Text("Тестовое бронирование", "Test booking")
 
     def __init__(self, *, confirm: bool = False) -> None:

@@ -11,6 +11,7 @@ from core.booking import Building
 from core.commands import Command, Lang
 from core.llm import FallbackLLM
 from core.nlu import Decision, Intent, Slots, parse
+from scenarios.booking import BookRooms
 from scenarios.help import UnknownScenario
 from tests.core.brain.conftest import NOW
 from tests.fakes.llm import Answer, Fail, FakeAnthropic
@@ -59,9 +60,14 @@ class Scripted:
         return self.guess
 
 
+BOOKING = BookRooms.guessable  # what the booking scenario lets an LLM guess
+
+
 async def fill(extractor: Scripted, text: str, intent: Intent = Intent.BOOK_ROOMS) -> Decision:
     decision = parse(text, now=NOW, tz=TZ, places=refportal_places())
-    return await fill_slots(extractor, text, decision, intent, now=NOW, tz=TZ, user_id=1)
+    return await fill_slots(
+        extractor, text, decision, intent, required=BOOKING, now=NOW, tz=TZ, user_id=1
+    )
 
 
 async def test_extraction_fills_gaps_but_never_overwrites_what_the_rules_found() -> None:
@@ -102,9 +108,13 @@ async def test_no_extraction_when_nothing_is_missing_or_no_extractor() -> None:
     decision = await fill(extractor, "забронируй 301 в главном в четверг с 18 до 20")
     assert extractor.calls == 0 and decision.slots.building == "main"
     bare = parse("хочу комнату", now=NOW, tz=TZ, places=refportal_places())
-    same = await fill_slots(None, "хочу комнату", bare, Intent.BOOK_ROOMS, now=NOW, tz=TZ,
-                            user_id=1)  # fmt: skip
+    same = await fill_slots(None, "хочу комнату", bare, Intent.BOOK_ROOMS, required=BOOKING,
+                            now=NOW, tz=TZ, user_id=1)  # fmt: skip
     assert same == bare
+    # a scenario that lets nothing be guessed is never asked about
+    plugged = await fill_slots(extractor, "хочу комнату", bare, "start_poll", required=(),
+                               now=NOW, tz=TZ, user_id=1)  # fmt: skip
+    assert plugged == bare and extractor.calls == 0
 
 
 async def test_text_the_rules_did_not_understand_gets_its_slots_from_the_llm(
@@ -113,8 +123,8 @@ async def test_text_the_rules_did_not_understand_gets_its_slots_from_the_llm(
     vendor.push(Answer({"date": "2026-11-26", "start": "18:00", "end": "20:00", "weekdays": None}))
     text = "нам бы где-нибудь посидеть послезавтрашним послезавтра вечерком"
     decision = parse(text, now=NOW, tz=TZ, places=refportal_places())
-    filled = await fill_slots(LLMSlotExtractor(llm), text, decision, Intent.BOOK_ROOMS, now=NOW,
-                              tz=TZ, user_id=1)  # fmt: skip
+    filled = await fill_slots(LLMSlotExtractor(llm), text, decision, Intent.BOOK_ROOMS,
+                              required=BOOKING, now=NOW, tz=TZ, user_id=1)  # fmt: skip
     assert filled.intent == Intent.BOOK_ROOMS and filled.missing == []
     assert filled.slots == Slots(date=dt.date(2026, 11, 26), start=dt.time(18), end=dt.time(20),
                                  rooms=1)  # fmt: skip
