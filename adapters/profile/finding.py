@@ -81,6 +81,9 @@ class Finder:
         # exactly one element, in the step under way: path → (id of the Find, which).
         self._stood_in: dict[str, tuple[int, int]] = {}
         self._picked_in: dict[str, tuple[int, Locator]] = {}
+        # Picks whose step then failed, per path: told to the LLM when it is asked again
+        # (so it is asked afresh, not answered the same from the response cache).
+        self._wrong: dict[str, list[str]] = {}
 
     def begin_step(self) -> None:
         self._stood_in.clear()
@@ -99,8 +102,9 @@ class Finder:
         """Stand-ins of a failed step are tried afresh next time, not trusted."""
         for found, _ in self._stood_in.values():
             self._matched.pop(found, None)
-        for found, _ in self._picked_in.values():
+        for path, (found, way) in self._picked_in.items():
             self._picked.pop(found, None)
+            self._wrong.setdefault(path, []).append(way.describe())
         self.begin_step()
 
     def any_of(self, scope: Page | PwLocator, find: Find) -> PwLocator:
@@ -128,7 +132,13 @@ class Finder:
                     self._stood_in[path] = (id(find), index)
                 return located.first
         if self._pick is not None:
-            wanted = ElementWanted(path=path, what=what, tried=_tried(find), kind=_kind(find))
+            wanted = ElementWanted(
+                path=path,
+                what=what,
+                tried=_tried(find),
+                kind=_kind(find),
+                wrong=tuple(self._wrong.get(path, ())),
+            )
             picked = await self._pick(page, wanted)
             if (
                 picked is not None

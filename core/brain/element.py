@@ -47,6 +47,8 @@ class ElementWanted(BaseModel):
     what: str  # in the operator's words, e.g. "кнопки брони"
     tried: str  # the written locators, e.g. "role=button name=«Забронировать»"
     kind: Literal["button", "link", "field", "control"] = "control"
+    # Elements picked before whose step then failed, described as ``tried`` is.
+    wrong: tuple[str, ...] = ()
 
 
 class ElementChoice(BaseModel):
@@ -60,12 +62,24 @@ def _listed(summary: PageSummary, kind: Kind) -> list[str]:
     return {"button": summary.buttons, "link": summary.links, "field": summary.fields}.get(kind, [])
 
 
+def _described(choice: ElementChoice) -> str:
+    """As the profile describes a locator (``ElementWanted.wrong``)."""
+    if choice.kind == "field":
+        return f"label=«{choice.name}»"
+    return f"role={choice.kind} name=«{choice.name}»"
+
+
 def _prompt(wanted: ElementWanted, summary: PageSummary) -> str:
     page = PageSnapshot.model_validate(summary.model_dump())
     return "\n\n".join(
         [
             f"The step looks for: {wanted.what} ({wanted.path}); expected kind: {wanted.kind}.",
             f"It used to be found by: {wanted.tried}",
+            *(
+                [f"Picked before and wrong (its step failed): {' | '.join(wanted.wrong)}"]
+                if wanted.wrong
+                else []
+            ),
             quote_page(page),
         ]
     )
@@ -84,6 +98,8 @@ class ElementPicker:
                 raise ValueError(f"the page lists no {choice.kind} named {choice.name!r}")
             if wanted.kind == "field" and choice.kind not in ("field", "none"):
                 raise ValueError("a form field was asked for")
+            if choice.kind != "none" and _described(choice) in wanted.wrong:
+                raise ValueError("that element was picked before and its step failed")
 
         request = LLMRequest.ask(SYSTEM, _prompt(wanted, summary), purpose="heal", max_tokens=200)
         try:

@@ -26,7 +26,7 @@ from core.brain import ElementPicker
 from core.browser import BrowserPool
 from core.errors import ClubError
 from core.llm import LLMSettings, build_llm
-from core.llm.memory import MemorySpendLedger
+from core.llm.memory import MemoryResponseCache, MemorySpendLedger
 from tests.adapters.refportal.helpers import FAST, FRIDAY, active_bookings, set_quirks
 from tests.fakes.llm import Answer, FakeAnthropic
 
@@ -146,12 +146,16 @@ def drift_settings(vendor: FakeAnthropic) -> LLMSettings:
 
 @asynccontextmanager
 async def drift_llm() -> AsyncIterator[tuple[FakeAnthropic, ElementPicker]]:
+    """The LLM layer as the product builds it, with its response cache: a page the model
+    was shown and said nothing of is not asked about again while it looks the same."""
+
     async def nothing(_record: object) -> None:
         return None
 
     async with FakeAnthropic(api_key=KEY) as vendor:
+        cache = MemoryResponseCache()
         llm = build_llm(
-            drift_settings(vendor), cache=None, ledger=MemorySpendLedger(), on_call=nothing
+            drift_settings(vendor), cache=cache, ledger=MemorySpendLedger(), on_call=nothing
         )
         assert llm is not None
         async with llm:

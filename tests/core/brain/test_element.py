@@ -60,3 +60,20 @@ async def test_a_vendor_that_fails_is_no_pick(vendor: FakeAnthropic, llm: Fallba
     vendor.push(Fail(500), Fail(500))
     assert await ElementPicker(llm).pick(PURPOSE, PAGE) is None
     assert len(vendor.requests) >= 1
+
+
+async def test_a_pick_whose_step_failed_is_told_and_never_picked_again(
+    vendor: FakeAnthropic, llm: FallbackLLM
+) -> None:
+    again = SUBMIT.model_copy(update={"wrong": ("role=link name=«Назад к аудиториям»",)})
+    vendor.push(
+        Answer({"kind": "link", "name": "Назад к аудиториям"}),  # the same wrong one
+        Answer({"kind": "button", "name": "Отправить заявку"}),
+    )
+    chosen = await ElementPicker(llm).pick(again, PAGE)
+    assert chosen == ElementChoice(kind="button", name="Отправить заявку")
+    prompt = vendor.bodies[0]["messages"][0]["content"]
+    assert (
+        "Picked before and wrong (its step failed): role=link name=«Назад к аудиториям»" in prompt
+    )
+    assert "picked before and its step failed" in vendor.bodies[1]["messages"][-1]["content"]
