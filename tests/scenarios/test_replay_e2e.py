@@ -100,7 +100,7 @@ async def test_replay_shows_the_brain_the_question_and_the_portal_500s_in_order(
     assert listed.returncode == 0, listed.stderr
     assert listed.stdout.startswith(f"{run_id}  ") and " failed " in listed.stdout
 
-    replayed = cli("replay", run_id, "--screenshots", str(shots))
+    replayed = cli("replay", "--screenshots", str(shots), "--", run_id)
     assert replayed.returncode == 0, replayed.stderr
     assert "» забронируй 301" in replayed.stdout and f"« {ASKED}" in replayed.stdout
     picture = shots / f"run-{run_id}.png"
@@ -108,7 +108,7 @@ async def test_replay_shows_the_brain_the_question_and_the_portal_500s_in_order(
     got = normalised(replayed.stdout, run_id=run_id, shots=shots)
     assert got == GOLDEN.read_text(encoding="utf-8").splitlines()
 
-    as_json = cli("replay", run_id, "--json", "--screenshots", str(shots))
+    as_json = cli("replay", "--json", "--screenshots", str(shots), "--", run_id)
     assert as_json.returncode == 0 and f'"run_id": "{run_id}"' in as_json.stdout
 
 
