@@ -16,6 +16,7 @@ from pydantic import BaseModel
 
 from core.booking import Catalogue, Room
 from core.booking.catalogue import Catalogues
+from core.commands import Lang
 from core.errors import ScenarioError
 from core.nlu import Decision, SlotParseError
 from core.output import Option
@@ -102,13 +103,12 @@ class CreateEvent(StepScenario[EventSlots]):
         self._free_rooms = free_rooms
 
     def recognise(self, said: Utterance, decision: Decision) -> Decision | None:
-        found = read(said, said.now.astimezone(said.tz).date())
-        if found is None or found.intent not in self.intents | {"decline"}:
-            return None
-        return found
+        """Any events command (the planner hands each intent to its scenario): the words
+        are read once a message, not once per events scenario."""
+        return read(said, said.now.astimezone(said.tz).date())
 
-    def examples(self, lang: str) -> Sequence[str]:
-        return [tr(example, "ru" if lang == "ru" else "en") for example in EventTexts.EXAMPLES]
+    def examples(self, lang: Lang) -> Sequence[str]:
+        return [tr(example, lang) for example in EventTexts.EXAMPLES]
 
     # --- slots -----------------------------------------------------------------------
 

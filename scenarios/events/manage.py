@@ -18,11 +18,12 @@ from pydantic import BaseModel
 from rapidfuzz import fuzz
 
 from core.authz import may_act
+from core.commands import Lang
 from core.errors import ScenarioError
 from core.nlu import Decision, SlotParseError
 from core.output import Option
 from core.pause import QuestionSpec
-from core.scenario import SlotContext, Step, StepContext, StepScenario, Utterance
+from core.scenario import SlotContext, Step, StepContext, StepScenario
 from core.store import RunStore
 from core.texts import Common, day_label, tr
 from scenarios.events.errors import EventNotFound
@@ -35,7 +36,6 @@ from scenarios.events.vocabulary import (
     LIST_EVENTS,
     MAX_LIMIT,
     OPEN_REGISTRATION,
-    read,
 )
 
 __all__ = ["CancelEvent", "CountRegistrations", "EventRef", "ListEvents", "OpenRegistration"]
@@ -70,8 +70,8 @@ class Done(BaseModel):
     done: bool
 
 
-def when(event: Event, lang: str) -> str:
-    day = day_label(event.day, "ru" if lang == "ru" else "en")
+def when(event: Event, lang: Lang) -> str:
+    day = day_label(event.day, lang)
     return f"{day} {event.start:%H:%M}–{event.end:%H:%M}"
 
 
@@ -92,10 +92,6 @@ class _EventScenario(StepScenario[EventRef]):
     def __init__(self, *, desk: EventDesk, runs: RunStore) -> None:
         self._desk = desk
         self._runs = runs
-
-    def recognise(self, said: Utterance, decision: Decision) -> Decision | None:
-        found = read(said, said.now.astimezone(said.tz).date())
-        return found if found is not None and found.intent in self.intents else None
 
     def initial_slots(self, decision: Decision) -> dict[str, Any]:
         found = super().initial_slots(decision)

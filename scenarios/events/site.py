@@ -48,12 +48,8 @@ class EventDesk:
         if not (self._login.username and self._login.password):
             raise ScenarioError(ctx.tr(EventTexts.NO_ACCOUNT))
         stack = AsyncExitStack()
-
-        async def on_queued() -> None:
-            await ctx.queued()
-
         try:
-            context = await stack.enter_async_context(self._pool.context(on_queued=on_queued))
+            context = await stack.enter_async_context(self._pool.context(on_queued=ctx.queued))
             system = await self._site.events(
                 context,
                 username=self._login.username,
