@@ -27,12 +27,13 @@ from core.events import EventBus
 from core.manager import NLUManager
 from core.metrics import Metrics
 from core.output import OutputSink
-from core.scheduler import BookingScheduler, ScheduleBook
 from core.settings import Settings
 from core.vault import CredentialVault
 from scenarios.booking import PortalAccount, PortalWork, read_catalogue
 from scenarios.booking.desk import PortalDesk
 from scenarios.booking.owners import BookingOwners
+from scenarios.booking.schedules import BookingScheduler, ScheduleBook
+from scenarios.booking.schedules.agent import AgentSchedules
 from scenarios.booking.still_booked import StillBooked
 from scenarios.events.site import ClubLogin, EventDesk
 from scenarios.registry import all_scenarios
@@ -243,6 +244,7 @@ async def open_agent(
         yield AgentService(
             manager=core.manager, desk=desk, runs=storage.runs, users=storage.users,
             confirmations=Confirmations(storage.confirmations, clock=core.clock),
-            schedules=core.schedules, catalogues=core.catalogues, clock=core.clock,
+            schedules=AgentSchedules(core.schedules, core.catalogues),
+            catalogues=core.catalogues, clock=core.clock,
             default_timezone=settings.timezone, roles=Roles(settings.telegram.admins),
         )  # fmt: skip

@@ -9,15 +9,15 @@ from core.store import RunStore
 from scenarios.booking import BookRooms, CancelBooking, ListBookings, PortalWork, PreferenceStore
 from scenarios.booking.free_rooms import FreeRoomsNearby
 from scenarios.booking.owners import BookingOwners
-from scenarios.events.plugin import event_scenarios
-from scenarios.events.site import EventDesk
-from scenarios.help import DeclineScenario, HelpScenario, UnknownScenario
-from scenarios.schedules import (
+from scenarios.booking.schedules.scenarios import (
     CancelSchedule,
     ListSchedules,
     ScheduleBooking,
     ScheduleStore,
 )
+from scenarios.events.plugin import event_scenarios
+from scenarios.events.site import EventDesk
+from scenarios.help import DeclineScenario, HelpScenario, UnknownScenario
 
 __all__ = ["all_scenarios"]
 

@@ -4,7 +4,8 @@ the Telegram bot uses.
     models.py     requests and answers (the MCP tools' input and output schemas)
     access.py     bearer tokens, issued per Telegram user, stored hashed
     confirm.py    two-step changes: a plan, then a token that confirms exactly it
-    ports.py      BookingDesk: the booking system read outside a run (scenarios implement it)
+    ports.py      BookingDesk: the booking system read outside a run; ScheduleDesk: the
+                  recurring bookings (scenarios implement both)
     watch.py      following a run from storage, its steps as progress
     catalogue.py  the catalogue as agents see it
     service.py    AgentService: the operations
@@ -29,7 +30,7 @@ from core.agent.models import (
     ScheduleInfo,
     ScheduleRequest,
 )
-from core.agent.ports import BookingDesk, RunRequest
+from core.agent.ports import BookingDesk, RunRequest, ScheduleDesk
 from core.agent.service import AgentService
 from core.agent.watch import ProgressFn
 
@@ -53,6 +54,7 @@ __all__ = [
     "RulesInfo",
     "RunOutcome",
     "RunRequest",
+    "ScheduleDesk",
     "ScheduleInfo",
     "ScheduleRequest",
     "token_hash",

@@ -8,11 +8,18 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, Field
 
-from core.agent.models import BookingInfo, BookingPlan, FoundRooms, RoomsQuery, ScheduleRequest
+from core.agent.models import (
+    BookingInfo,
+    BookingPlan,
+    FoundRooms,
+    RoomsQuery,
+    ScheduleInfo,
+    ScheduleRequest,
+)
 from core.authz import Actor
 from core.commands import Lang
 
-__all__ = ["BookingDesk", "RunRequest"]
+__all__ = ["BookingDesk", "RunRequest", "ScheduleDesk"]
 
 
 class RunRequest(BaseModel):
@@ -42,3 +49,22 @@ class BookingDesk(Protocol):
 
     def schedule_slots(self, request: ScheduleRequest, *, lang: Lang) -> dict[str, Any]:
         """The schedule's booking slots; ``AgentError`` when the site's rules refuse them."""
+
+
+class ScheduleDesk(Protocol):
+    """The recurring bookings (the booking job's schedules) as the agent API shows them."""
+
+    async def of_owner(self, user_id: int, lang: Lang) -> list[ScheduleInfo]:
+        """The schedules ``user_id`` made."""
+
+    async def create(
+        self,
+        *,
+        owner_id: int,
+        chat_id: int,
+        weekdays: list[str],
+        slots: dict[str, Any],
+        timezone: str,
+        lang: Lang,
+    ) -> ScheduleInfo:
+        """A new active schedule of ``slots`` on ``weekdays``."""

@@ -28,7 +28,7 @@ from core.agent.models import (
     ScheduleInfo,
     ScheduleRequest,
 )
-from core.agent.ports import BookingDesk, RunRequest
+from core.agent.ports import BookingDesk, RunRequest, ScheduleDesk
 from core.agent.watch import ProgressFn, RunWatch, outcome_of
 from core.authz import Roles
 from core.booking.catalogue import Catalogues
@@ -36,7 +36,6 @@ from core.clock import Clock
 from core.commands import Lang, as_lang
 from core.errors import AgentError
 from core.manager import NLUManager
-from core.scheduler import ScheduleBook, ScheduleEntry
 from core.store import ConfirmationRecord, RunStore, UserStore
 
 __all__ = ["AgentService"]
@@ -53,7 +52,7 @@ class AgentService:
         confirmations: Confirmations,
         runs: RunStore,
         users: UserStore,
-        schedules: ScheduleBook,
+        schedules: ScheduleDesk,
         catalogues: Catalogues,
         clock: Clock,
         default_timezone: str,
@@ -177,22 +176,12 @@ class AgentService:
 
     async def schedules(self, user_id: int) -> list[ScheduleInfo]:
         lang, _ = await self._user(user_id)
-        return [self._schedule_info(e, lang) for e in await self._schedules.of_owner(user_id)]
+        return await self._schedules.of_owner(user_id, lang)
 
     async def create_schedule(self, user_id: int, request: ScheduleRequest) -> ScheduleInfo:
         lang, tz = await self._user(user_id)
         slots = self._desk.schedule_slots(request, lang=lang)
-        entry = await self._schedules.create(
+        return await self._schedules.create(
             owner_id=user_id, chat_id=user_id, weekdays=list(request.weekdays), slots=slots,
-            timezone=tz.key,
-        )  # fmt: skip
-        return self._schedule_info(entry, lang)
-
-    def _schedule_info(self, entry: ScheduleEntry, lang: Lang) -> ScheduleInfo:
-        slots = entry.slots
-        return ScheduleInfo(
-            id=entry.id, weekdays=entry.weekdays, start=slots.get("start"), end=slots.get("end"),
-            building=slots.get("building"), rooms=int(slots.get("rooms") or 1),
-            adjacent=bool(slots.get("adjacent")), room_numbers=slots.get("room"),
-            status=entry.status, label=entry.label(lang, self._catalogues.current),
+            timezone=tz.key, lang=lang,
         )  # fmt: skip

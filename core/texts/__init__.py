@@ -7,7 +7,6 @@ the Telegram view, the terminal chat) is a typed ``Text`` constant here, grouped
     run.py        a run's life (cancelled, expired, failed…); the brain's page questions
     slots.py      clarifying questions and why an answer was not understood
     booking.py    booking rooms, listing and cancelling bookings, the booking rules
-    schedules.py  recurring bookings and the scheduler's words
     guide.py      help, greeting, examples, the reply to an unknown request
     views.py      the Telegram bot (buttons, status, settings, /login) and the terminal chat
 
@@ -21,7 +20,6 @@ from core.texts.booking import Book, Bookings, Calendar, Limits, Remind, days, d
 from core.texts.common import DAY, WEEKDAYS, Common, day_label
 from core.texts.guide import Guide
 from core.texts.run import Page, Run
-from core.texts.schedules import Schedules
 from core.texts.slots import Ask, Reason
 from core.texts.views import COMMANDS, Bot, Login, Terminal
 
@@ -42,7 +40,6 @@ __all__ = [
     "Remind",
     "Limits",
     "Run",
-    "Schedules",
     "Terminal",
     "Text",
     "day_label",

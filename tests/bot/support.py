@@ -34,14 +34,14 @@ from core.scenario import (
     StepContext,
     StepScenario,
 )
-from core.scheduler import ScheduleBook
 from core.settings import Settings, load_settings
 from core.texts import Text
 from core.vault import CredentialVault
 from scenarios.booking import PortalAccount, PortalWork
+from scenarios.booking.schedules import ScheduleBook
+from scenarios.booking.schedules.scenarios import CancelSchedule, ListSchedules, ScheduleBooking
 from scenarios.help import DeclineScenario, HelpScenario, UnknownScenario
 from scenarios.registry import all_scenarios
-from scenarios.schedules import CancelSchedule, ListSchedules, ScheduleBooking
 from storage import Storage
 from tests.fakes.telegram import FakeTelegram, RateLimits
 from tests.support.catalogues import REFPORTAL_CATALOGUE

@@ -12,7 +12,8 @@ from datetime import UTC, datetime
 from adapters.refportal import RefPortal
 from core.booking.catalogue import Catalogues
 from core.clock import ManualClock
-from core.scheduler import BookingScheduler, SchedulerSettings
+from core.settings import SchedulerSettings
+from scenarios.booking.schedules import BookingScheduler
 from storage import Storage
 from tests.bot.support import product_bot
 from tests.fakes.telegram import FakeTelegram, SimUser, StoredMessage

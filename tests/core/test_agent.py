@@ -30,7 +30,8 @@ from core.commands import Lang
 from core.errors import AgentError
 from core.events import EventBus
 from core.manager import NLUManager
-from core.scheduler import ScheduleBook
+from scenarios.booking.schedules import ScheduleBook
+from scenarios.booking.schedules.agent import AgentSchedules
 from storage import Storage
 from tests.core.conftest import CoreFactory
 from tests.support.catalogues import REFPORTAL_CATALOGUE
@@ -79,11 +80,12 @@ async def manager(make_core: CoreFactory, scenario: TrackedScenario) -> AsyncIte
 
 @pytest.fixture
 def agent(manager: NLUManager, storage: Storage, clock: ManualClock) -> AgentService:
+    catalogues = Catalogues.fixed(REFPORTAL_CATALOGUE)
+    book = ScheduleBook(storage, bus=EventBus(storage.events), clock=clock)
     return AgentService(
         manager=manager, desk=FakeDesk(), runs=storage.runs, users=storage.users,
         confirmations=Confirmations(storage.confirmations, clock=clock),
-        schedules=ScheduleBook(storage, bus=EventBus(storage.events), clock=clock),
-        catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE), clock=clock,
+        schedules=AgentSchedules(book, catalogues), catalogues=catalogues, clock=clock,
         default_timezone="Europe/Moscow",
     )  # fmt: skip
 

@@ -21,10 +21,10 @@ from core.commands import Answer, Command
 from core.events import EventBus
 from core.manager import NLUManager
 from core.output import Done, Question
-from core.scheduler import BookingScheduler, ScheduleBook, SchedulerSettings
-from core.settings import load_settings
+from core.settings import SchedulerSettings, load_settings
 from core.vault import CredentialVault
 from scenarios.booking import PortalAccount, PortalWork
+from scenarios.booking.schedules import BookingScheduler, ScheduleBook
 from scenarios.registry import all_scenarios
 from storage import Storage
 from tests.support.catalogues import REFPORTAL_CATALOGUE

@@ -4,8 +4,8 @@ booking horizon (Indico's ``max_advance_days``), checked in Indico's database.
 Indico checks dates against the real clock, so the product runs on the real clock too;
 a date "enters the horizon" because the rooms' horizon grows in Indico's database (as
 an administrator would change it) and the product re-reads the catalogue. The scheduler
-books as far ahead as the catalogue's longest horizon (``SchedulerSettings.lead_for``),
-one number for the whole catalogue, so every room's horizon is changed alike here.
+books as far ahead as the catalogue's longest horizon (``schedules.lead.lead_for``), one
+number for the whole catalogue, so every room's horizon is changed alike here.
 """
 
 from __future__ import annotations
@@ -33,11 +33,11 @@ from core.commands import Answer, Command
 from core.events import EventBus
 from core.manager import NLUManager
 from core.output import Done, Question
-from core.scheduler import BookingScheduler, ScheduleBook, SchedulerSettings
-from core.settings import load_settings
+from core.settings import SchedulerSettings, load_settings
 from core.store import Schedule
 from core.vault import CredentialVault
 from scenarios.booking import PortalAccount, PortalWork
+from scenarios.booking.schedules import BookingScheduler, ScheduleBook
 from scenarios.registry import all_scenarios
 from storage import Storage, open_storage
 from storage.files import FileCache

@@ -4,8 +4,9 @@
 from __future__ import annotations
 
 from core.booking import Building, Catalogue, Room, Rules
-from core.scheduler.settings import SchedulerSettings
+from core.settings import SchedulerSettings
 from core.texts import days
+from scenarios.booking.schedules.lead import lead_for
 
 CATALOGUE = Catalogue(
     system="indico",
@@ -38,9 +39,9 @@ def test_any_or_an_unknown_building_reaches_as_far_as_any_room() -> None:
 
 def test_the_scheduler_books_a_rooms_date_no_earlier_than_the_room_allows() -> None:
     settings = SchedulerSettings()
-    assert settings.lead_for(CATALOGUE, {"building": "7", "room": ["702"]}) == 10
-    assert settings.lead_for(CATALOGUE, {"building": "lib", "rooms": 1}) == 60
-    assert SchedulerSettings(lead_days=3).lead_for(CATALOGUE, {"building": "7"}) == 3
+    assert lead_for(settings, CATALOGUE, {"building": "7", "room": ["702"]}) == 10
+    assert lead_for(settings, CATALOGUE, {"building": "lib", "rooms": 1}) == 60
+    assert lead_for(SchedulerSettings(lead_days=3), CATALOGUE, {"building": "7"}) == 3
 
 
 def test_days_ahead_are_said_in_the_right_russian_form() -> None:

@@ -17,10 +17,10 @@ from core.commands import Answer, Command
 from core.events import EventBus
 from core.manager import NLUManager
 from core.output import Question
-from core.scheduler import BookingScheduler, ScheduleBook, SchedulerSettings
-from core.settings import load_settings
+from core.settings import SchedulerSettings, load_settings
+from scenarios.booking.schedules import BookingScheduler, ScheduleBook
+from scenarios.booking.schedules.scenarios import CancelSchedule, ListSchedules, ScheduleBooking
 from scenarios.help import HelpScenario, UnknownScenario
-from scenarios.schedules import CancelSchedule, ListSchedules, ScheduleBooking
 from storage import Storage
 from tests.support.catalogues import REFPORTAL_CATALOGUE
 from tests.support.scenarios import TrackedScenario

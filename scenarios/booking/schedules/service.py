@@ -31,11 +31,12 @@ from core.errors import ClubError
 from core.events import BaseEvent, EventBus, RunFinished
 from core.manager import NLUManager
 from core.reminders import Reminders
-from core.scheduler.book import ScheduleChanged
-from core.scheduler.firing import ScheduleFirer
-from core.scheduler.settings import SchedulerSettings
-from core.scheduler.trigger import WindowTrigger
+from core.settings import SchedulerSettings
 from core.store import Schedule, ScheduleStatus, Store
+from scenarios.booking.schedules.book import ScheduleChanged
+from scenarios.booking.schedules.firing import ScheduleFirer
+from scenarios.booking.schedules.lead import lead_for
+from scenarios.booking.schedules.trigger import WindowTrigger
 
 __all__ = ["REMIND_JOB", "TICK_JOB", "BookingScheduler"]
 
@@ -158,7 +159,7 @@ class BookingScheduler:
         return WindowTrigger(
             schedule.weekdays,
             tz=ZoneInfo(schedule.timezone),
-            lead_days=self._settings.lead_for(self._catalogues.current, schedule.slots),
+            lead_days=lead_for(self._settings, self._catalogues.current, schedule.slots),
             at=self._settings.fire_at,
         )
 

@@ -68,16 +68,16 @@ class Schedules:
         "Отключено по дням: {days}. Осталось: {label}.", "Stopped on: {days}. Left: {label}."
     )
 
-    # The scheduler's list (core/scheduler/actions.py): a line's state and its buttons.
+    # The scheduler's list (``actions.py``): a line's state and its buttons.
     ACTIVE = Text("активна", "active")
     PAUSED = Text("на паузе", "paused")
     PAUSE = Text("⏸ Пауза: {label}", "⏸ Pause: {label}")
     RESUME = Text("▶ Возобновить: {label}", "▶ Resume: {label}")
     DELETE = Text("🗑 Удалить: {label}", "🗑 Delete: {label}")
     DONE = Text("✅ Готово", "✅ Done")
-    # A schedule's label (core/scheduler/entry.py): several rooms, any building.
+    # A schedule's label (``entry.py``): several rooms, any building.
     SOME_ROOMS = Text("{count} ауд.", "{count} rooms")
     SOME_ROOMS_ADJACENT = Text("{count} ауд. рядом", "{count} rooms adjacent")
     ANY_BUILDING = Text("любой корпус", "any building")
-    # What a firing's run says it is (core/scheduler/firing.py); ``day`` from ``day_label``.
+    # What a firing's run says it is (``firing.py``); ``day`` from ``day_label``.
     FIRING = Text("Регулярная бронь: {day}, {what}", "Recurring booking: {day}, {what}")

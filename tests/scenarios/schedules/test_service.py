@@ -12,10 +12,11 @@ from core.errors import PortalError
 from core.events import EventBus
 from core.output import Done, Failed, Question, Reply
 from core.scenario import StepContext
-from core.scheduler import ScheduleBook, SchedulerSettings
+from core.settings import SchedulerSettings
 from core.store import Schedule, ScheduleFiring, Store
+from scenarios.booking.schedules import ScheduleBook
 from storage import Storage
-from tests.core.scheduler.conftest import CHAT, System, SystemFactory
+from tests.scenarios.schedules.conftest import CHAT, System, SystemFactory
 from tests.support.scenarios import StepDone, TrackedScenario
 from tests.support.sinks import CollectingSink
 

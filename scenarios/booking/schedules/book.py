@@ -8,8 +8,8 @@ from typing import Any
 
 from core.clock import Clock, SystemClock
 from core.events import BaseEvent, EventBus
-from core.scheduler.entry import ScheduleEntry, ScheduleState
 from core.store import Schedule, ScheduleStatus, Store
+from scenarios.booking.schedules.entry import ScheduleEntry, ScheduleState
 
 __all__ = ["ScheduleBook", "ScheduleChanged", "entry_of"]
 
@@ -35,7 +35,7 @@ def entry_of(schedule: Schedule) -> ScheduleEntry:
 
 
 class ScheduleBook:
-    """``scenarios.schedules.ScheduleStore`` on the schedule repository."""
+    """``scenarios.booking.schedules.scenarios.ScheduleStore`` on the schedule repository."""
 
     def __init__(self, storage: Store, *, bus: EventBus, clock: Clock | None = None) -> None:
         self._storage = storage

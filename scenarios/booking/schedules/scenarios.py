@@ -17,10 +17,16 @@ from core.nlu import WEEKDAYS, Decision, Intent
 from core.output import Option
 from core.pause import QuestionSpec
 from core.scenario import SlotContext, Step, StepContext, StepScenario
-from core.scheduler.actions import action_options, list_lines, parse_action
-from core.scheduler.entry import ScheduleEntry, ScheduleState, entry_label, weekdays_label
-from core.scheduler.slots import ScheduleSlots, WeekdaySlots, booking_slots
-from core.texts import Common, Schedules, tr
+from core.texts import Common, tr
+from scenarios.booking.schedules.actions import action_options, list_lines, parse_action
+from scenarios.booking.schedules.entry import (
+    ScheduleEntry,
+    ScheduleState,
+    entry_label,
+    weekdays_label,
+)
+from scenarios.booking.schedules.slots import ScheduleSlots, WeekdaySlots, booking_slots
+from scenarios.booking.schedules.texts import Schedules
 
 __all__ = [
     "CancelSchedule",

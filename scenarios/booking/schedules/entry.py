@@ -8,8 +8,9 @@ from pydantic import BaseModel, Field
 
 from core.booking import Catalogue
 from core.commands import Lang
-from core.scheduler.times import WEEKDAY_CODES
-from core.texts import WEEKDAYS, Schedules, tr
+from core.texts import WEEKDAYS, tr
+from scenarios.booking.schedules.texts import Schedules
+from scenarios.booking.schedules.times import WEEKDAY_CODES
 
 __all__ = ["ScheduleEntry", "ScheduleState", "entry_label", "weekdays_label", "what_label"]
 

@@ -7,8 +7,9 @@ from __future__ import annotations
 from core.booking import Catalogue
 from core.commands import Lang
 from core.output import Option
-from core.scheduler.entry import ScheduleEntry, ScheduleState
-from core.texts import Schedules, Text, tr
+from core.texts import Text, tr
+from scenarios.booking.schedules.entry import ScheduleEntry, ScheduleState
+from scenarios.booking.schedules.texts import Schedules
 
 __all__ = ["DONE", "action_options", "list_lines", "parse_action"]
 

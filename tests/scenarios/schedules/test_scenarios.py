@@ -6,11 +6,11 @@ from __future__ import annotations
 from core.clock import ManualClock
 from core.events import EventBus
 from core.output import Done, Question
-from core.scheduler import ScheduleBook
 from core.store import ScheduleStatus
+from scenarios.booking.schedules import ScheduleBook
 from storage import Storage
-from tests.core.scheduler.conftest import CHAT, SystemFactory
-from tests.core.scheduler.test_service import CREATE, create, history
+from tests.scenarios.schedules.conftest import CHAT, SystemFactory
+from tests.scenarios.schedules.test_service import CREATE, create, history
 from tests.support.sinks import CollectingSink
 
 LABEL = "чт 18:00–20:00, 405, Главный корпус"

@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 
 from apscheduler.triggers.base import BaseTrigger
 
-from core.scheduler.times import next_fire_time
+from scenarios.booking.schedules.times import next_fire_time
 
 __all__ = ["WindowTrigger"]
 

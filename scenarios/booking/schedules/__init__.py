@@ -1,4 +1,5 @@
-"""Recurring bookings: weekly schedules booked as their dates enter the portal's window.
+"""Recurring bookings, part of the booking job: weekly schedules booked as their dates
+enter the portal's window.
 
 times        pure: window openings and due dates per weekday and time zone (DST-correct)
 history      pure: which firings block a date, which are retried
@@ -6,14 +7,15 @@ firing       ScheduleFirer: claim, record, start the booking run, settle the sta
 service      BookingScheduler: the APScheduler timer, rebuilt from the documents (it
              also sends due reminders of bookings, ``core.reminders``)
 book         ScheduleBook: what the schedule scenarios are given (publishes ScheduleChanged)
-settings     SchedulerSettings
+lead         how early a date is booked (``SchedulerSettings`` are core's, in ``Settings``)
+texts        what the schedules say
+scenarios    the chat's schedule scenarios: create, list (pause, resume, delete), cancel
 """
 
-from core.scheduler.book import ScheduleBook, ScheduleChanged, entry_of
-from core.scheduler.entry import ScheduleEntry, ScheduleState, entry_label
-from core.scheduler.history import FiringStatus
-from core.scheduler.service import REMIND_JOB, TICK_JOB, BookingScheduler
-from core.scheduler.settings import SchedulerSettings
+from scenarios.booking.schedules.book import ScheduleBook, ScheduleChanged, entry_of
+from scenarios.booking.schedules.entry import ScheduleEntry, ScheduleState, entry_label
+from scenarios.booking.schedules.history import FiringStatus
+from scenarios.booking.schedules.service import REMIND_JOB, TICK_JOB, BookingScheduler
 
 __all__ = [
     "REMIND_JOB",
@@ -24,7 +26,6 @@ __all__ = [
     "ScheduleChanged",
     "ScheduleEntry",
     "ScheduleState",
-    "SchedulerSettings",
     "entry_label",
     "entry_of",
 ]

@@ -7,8 +7,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from core.scheduler.times import due_dates, local_instant, next_fire_time, window_opens
-from core.scheduler.trigger import WindowTrigger
+from scenarios.booking.schedules.times import due_dates, local_instant, next_fire_time, window_opens
+from scenarios.booking.schedules.trigger import WindowTrigger
 
 UTC = dt.UTC
 NY = ZoneInfo("America/New_York")

@@ -21,12 +21,14 @@ from core.booking.catalogue import Catalogues
 from core.commands import as_lang
 from core.errors import ClubError
 from core.manager import NLUManager
-from core.scheduler.entry import what_label
-from core.scheduler.history import FiringStatus, firing_status, firings_for, may_fire
-from core.scheduler.settings import SchedulerSettings
-from core.scheduler.times import due_dates
+from core.settings import SchedulerSettings
 from core.store import Schedule, ScheduleFiring, ScheduleStatus, Store
-from core.texts import Schedules, day_label, tr
+from core.texts import day_label, tr
+from scenarios.booking.schedules.entry import what_label
+from scenarios.booking.schedules.history import FiringStatus, firing_status, firings_for, may_fire
+from scenarios.booking.schedules.lead import lead_for
+from scenarios.booking.schedules.texts import Schedules
+from scenarios.booking.schedules.times import due_dates
 
 __all__ = ["ScheduleFirer"]
 
@@ -59,7 +61,7 @@ class ScheduleFirer:
             schedule.weekdays,
             tz=tz,
             now=now,
-            lead_days=self._settings.lead_for(self._catalogues.current, schedule.slots),
+            lead_days=lead_for(self._settings, self._catalogues.current, schedule.slots),
             at=self._settings.fire_at,
             start=dt.time.fromisoformat(start) if start else None,
             since=schedule.created_at.astimezone(tz).date(),
