@@ -14,7 +14,7 @@ from pydantic import SecretStr
 from app.systems import choose_event_site, choose_system, words_file
 from core.accounts import AccountService
 from core.agent import AgentService, Confirmations
-from core.app import build_core
+from core.app import RecordingSink, build_core
 from core.assist import open_assist
 from core.authz import Roles
 from core.booking import Catalogue
@@ -32,6 +32,7 @@ from core.vault import CredentialVault
 from scenarios.booking import PortalAccount, PortalWork, read_catalogue
 from scenarios.booking.desk import PortalDesk
 from scenarios.booking.owners import BookingOwners
+from scenarios.booking.reminders import Reminders
 from scenarios.booking.schedules import BookingScheduler, ScheduleBook
 from scenarios.booking.schedules.agent import AgentSchedules
 from scenarios.booking.still_booked import StillBooked
@@ -183,16 +184,23 @@ async def _open(
         site = choose_event_site(settings.portal, url, timezone=settings.timezone)
         login = ClubLogin(username=account.username, password=account.password)
         events = EventDesk(pool=pool, site=site, login=login) if site is not None else None
+        # Reminders are planned by the bookings and sent by the scheduler; a cancel
+        # takes its bookings out of them (BookingsCancelled on the bus).
+        booking_reminders = Reminders(
+            storage.reminders, storage.users, RecordingSink(sink, storage), clock=clock,
+            live=StillBooked(work=work, vault=vault), bus=bus,
+        )  # fmt: skip
+        bus.subscribe(booking_reminders.on_event)
         scenarios = all_scenarios(
             work=work, catalogues=catalogues, preferences=storage.preferences, runs=storage.runs,
             answerer=assist.answerer, schedules=schedules, events=events,
+            reminders=booking_reminders,
         )  # fmt: skip
         manager = await stack.enter_async_context(
             build_core(
                 settings, storage, sink, scenarios=scenarios, catalogues=catalogues, clock=clock,
                 bus=bus,
                 classifier=assist.classifier, extractor=assist.extractor,
-                live_bookings=StillBooked(work=work, vault=vault),
             )
         )  # fmt: skip
         await stack.enter_async_context(
@@ -200,7 +208,7 @@ async def _open(
                 storage=storage, manager=manager, clock=clock,
                 settings=settings.scheduler, owner_id=storage.locks.holder, bus=bus,
                 catalogues=catalogues,
-                reminders=manager.runner.reminders if reminders else None,
+                reminders=booking_reminders if reminders else None,
             )
         )  # fmt: skip
         accounts = AccountService(

@@ -14,7 +14,6 @@ from core.events import EventBus
 from core.manager import NLUManager
 from core.output import Output, OutputSink, Progress, Receipt
 from core.planner import IntentClassifier
-from core.reminders import LiveBookings
 from core.scenario import BaseScenario
 from core.settings import Settings
 from core.store import Direction, Store
@@ -52,7 +51,6 @@ async def build_core(
     classifier: IntentClassifier | None = None,
     extractor: SlotExtractor | None = None,
     bus: EventBus | None = None,
-    live_bookings: LiveBookings | None = None,
 ) -> AsyncIterator[NLUManager]:
     """The manager with its runner, resumed runs and expiry loop; stopped on exit."""
     manager = NLUManager(
@@ -66,7 +64,6 @@ async def build_core(
         waiting_ttl=timedelta(seconds=settings.runner.waiting_ttl_seconds),
         classifier=classifier,
         extractor=extractor,
-        live_bookings=live_bookings,
         roles=Roles(settings.telegram.admins),
     )
     async with manager:

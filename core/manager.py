@@ -27,7 +27,6 @@ from core.language import answer_language, learnt_language
 from core.nlu import Decision, parse
 from core.output import AnswerOutcome, OutputSink, Question, Reply
 from core.planner import IntentClassifier, ProxyPlanner
-from core.reminders import LiveBookings
 from core.replies import question_output
 from core.routing import declines, forced_intent, is_command_of, repeats, starts_other
 from core.run_control import RunControl
@@ -72,7 +71,6 @@ class NLUManager:
         waiting_ttl: timedelta,
         classifier: IntentClassifier | None = None,
         extractor: SlotExtractor | None = None,
-        live_bookings: LiveBookings | None = None,
         expiry_interval: float = 30.0,
         roles: Roles | None = None,
     ) -> None:
@@ -96,7 +94,6 @@ class NLUManager:
             sink=sink,
             clock=clock,
             waiting_ttl=waiting_ttl,
-            live_bookings=live_bookings,  # reminders check the site before they go
         )
         self._collector = SlotCollector(
             storage=storage, runner=self._runner, bus=bus, clock=clock, catalogues=catalogues

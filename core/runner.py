@@ -36,7 +36,6 @@ from core.events import (
 from core.outage import OutagePolicy, StoragePause
 from core.output import OutputSink, Progress, Reply
 from core.pause import NeedsAnswer, QuestionSpec
-from core.reminders import LiveBookings, Reminders
 from core.replies import Replies, question_output
 from core.scenario import StepContext, StepScenario
 from core.store import (
@@ -67,7 +66,6 @@ class ScenarioRunner:
         clock: Clock,
         waiting_ttl: timedelta,
         outage: OutagePolicy | None = None,
-        live_bookings: LiveBookings | None = None,
     ) -> None:
         self._storage = storage
         self._scenarios = scenarios
@@ -78,10 +76,6 @@ class ScenarioRunner:
         self._outage = outage or OutagePolicy()
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self.replies = Replies(storage.runs, sink, locks=storage.locks)
-        self.reminders = Reminders(
-            storage.reminders, storage.users, sink, clock=clock, live=live_bookings, bus=bus
-        )
-        bus.subscribe(self.reminders.on_event)
 
     def scenario_of(self, run: ScenarioRun) -> StepScenario[Any] | None:
         return self._scenarios.get(run.scenario)
@@ -294,24 +288,22 @@ class ScenarioRunner:
         context = self._context(run, slots, results)
         summary = scenario.summary(context)
         calendar = bool(scenario.calendar(context))
-        await pause.through(lambda: self._plan_reminder(run, scenario, context))
+        await pause.through(lambda: self._on_done(run, scenario, context))
         self.replies.owe(run, ReplyKind.DONE, summary, now=self._clock.now(), calendar=calendar)
         await self._finish(run, RunStatus.DONE, summary=summary, pause=pause)
         await self.replies.send(run)
 
-    async def _plan_reminder(
+    async def _on_done(
         self, run: ScenarioRun, scenario: StepScenario[Any], context: StepContext[Any]
     ) -> None:
-        """A reminder is second to the booking's answer: a failure to plan it is logged,
-        and the run finishes (an outage is waited out like a checkpoint's)."""
+        """What a run leaves behind is second to its answer: a failure is logged, and the
+        run finishes (an outage is waited out like a checkpoint's)."""
         try:
-            booked = scenario.booked(context)
-            if booked is not None:
-                await self.reminders.plan(run, booked)
+            await scenario.on_done(run, context)
         except StorageUnavailable:
             raise
         except Exception:
-            log.exception("reminder.plan_failed")
+            log.exception("run.on_done_failed", run_id=run.short_id)
 
     async def _step_failed(
         self,

@@ -21,7 +21,6 @@ from core.events import BaseEvent
 from core.nlu import Decision, Places, SlotParseError, parse_slot, question_for
 from core.output import Option, Progress, StepState, StepView
 from core.pause import NeedsAnswer, QuestionSpec
-from core.reminders import BookedRequest
 from core.store import ScenarioRun, StepStatus
 from core.texts import Run, Text, tr
 
@@ -259,10 +258,10 @@ class StepScenario(BaseScenario, Generic[S]):
         """What a finished run offers for the user's calendar (none by default)."""
         return []
 
-    def booked(self, ctx: StepContext[Any]) -> BookedRequest | None:
-        """What a finished run booked: the request its reminder is planned for (none by
-        default)."""
-        return None
+    async def on_done(self, run: ScenarioRun, ctx: StepContext[Any]) -> None:
+        """What a finished run leaves behind (the booking job plans its reminder), called
+        before the run is saved done, so it may be called again after a crash: make it
+        idempotent. Its failure is logged and the run finishes all the same."""
 
     async def screenshot(self, run_id: str) -> bytes | None:
         """A picture of what the run saw when a step failed, if it has one."""

@@ -9,6 +9,7 @@ from core.store import RunStore
 from scenarios.booking import BookRooms, CancelBooking, ListBookings, PortalWork, PreferenceStore
 from scenarios.booking.free_rooms import FreeRoomsNearby
 from scenarios.booking.owners import BookingOwners
+from scenarios.booking.reminders import Reminders
 from scenarios.booking.schedules.scenarios import (
     CancelSchedule,
     ListSchedules,
@@ -31,10 +32,12 @@ def all_scenarios(
     answerer: UnknownAnswerer | None = None,
     schedules: ScheduleStore | None = None,
     events: EventDesk | None = None,
+    reminders: Reminders | None = None,
 ) -> list[BaseScenario]:
     """The schedule scenarios are registered when a schedule store is given; the events
-    job's when the site has events (``events``), else one that says it has none."""
-    book = BookRooms(work=work, preferences=preferences, catalogues=catalogues)
+    job's when the site has events (``events``), else one that says it has none; a booking
+    plans its reminder where ``reminders`` are given."""
+    book = BookRooms(work=work, preferences=preferences, catalogues=catalogues, reminders=reminders)
     owners = BookingOwners(runs=runs, work=work)
     recurring: list[BaseScenario] = []
     if schedules is not None:

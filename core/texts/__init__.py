@@ -16,7 +16,7 @@ Logs and operators' exception messages are not user texts and do not live here.
 from __future__ import annotations
 
 from core.texts.base import Text, tr
-from core.texts.booking import Book, Bookings, Calendar, Limits, Remind, days, duration
+from core.texts.booking import Book, Bookings, Calendar, Limits, days, duration
 from core.texts.common import DAY, WEEKDAYS, Common, day_label
 from core.texts.guide import Guide
 from core.texts.run import Page, Run
@@ -37,7 +37,6 @@ __all__ = [
     "Login",
     "Page",
     "Reason",
-    "Remind",
     "Limits",
     "Run",
     "Terminal",

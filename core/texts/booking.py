@@ -5,7 +5,7 @@ from __future__ import annotations
 from core.commands import Lang
 from core.texts.base import Text, tr
 
-__all__ = ["Book", "Bookings", "Calendar", "Limits", "Remind", "days", "duration"]
+__all__ = ["Book", "Bookings", "Calendar", "Limits", "days", "duration"]
 
 
 class Book:
@@ -52,17 +52,6 @@ class Calendar:
         "Файл для календаря: откройте его, и брони появятся там.",
         "Open this file to add the bookings to your calendar.",
     )
-
-
-class Remind:
-    """Reminders of upcoming bookings («напоминать за 1 час» in /settings)."""
-
-    UPCOMING = Text(
-        "🔔 Напоминание: {when}, {place}: {rooms}.",
-        "🔔 Reminder: {when}, {place}: {rooms}.",
-    )
-    TODAY = Text("сегодня {span}", "today {span}")
-    ON_DAY = Text("{day} {span}", "{day} {span}")
 
 
 class Bookings:

@@ -21,11 +21,12 @@ from core.errors import PortalError, ScenarioError
 from core.nlu import Decision, Intent
 from core.output import Option
 from core.pause import NeedsAnswer, QuestionSpec
-from core.reminders import BookedRequest, ReminderRoom
 from core.scenario import SlotContext, Step, StepContext, StepScenario
+from core.store import ReminderRoom, ScenarioRun
 from core.texts import Book, Calendar, day_label, tr
 from scenarios.booking.alternatives import Placement, as_options, find_alternatives
 from scenarios.booking.labels import join_rooms, span
+from scenarios.booking.reminders import BookedRequest, Reminders
 from scenarios.booking.selection import Want, choose_rooms
 from scenarios.booking.slots import ANY_BUILDING, BookingSlots, check_booking
 from scenarios.booking.work import PortalWork
@@ -101,11 +102,17 @@ class BookRooms(StepScenario[BookingSlots]):
     title_text = Book.TITLE
 
     def __init__(
-        self, *, work: PortalWork, preferences: PreferenceStore, catalogues: Catalogues
+        self,
+        *,
+        work: PortalWork,
+        preferences: PreferenceStore,
+        catalogues: Catalogues,
+        reminders: Reminders | None = None,
     ) -> None:
         self._work = work
         self._preferences = preferences
         self._catalogues = catalogues
+        self._reminders = reminders  # None: no reminders planned (a bench, a test)
 
     # --- slots -----------------------------------------------------------------------
 
@@ -358,7 +365,12 @@ class BookRooms(StepScenario[BookingSlots]):
             for number, room in zip(booked.numbers, booked.rooms, strict=True)
         ]
 
+    async def on_done(self, run: ScenarioRun, ctx: StepContext[Any]) -> None:
+        if self._reminders is not None:
+            await self._reminders.plan(run, self.booked(ctx))
+
     def booked(self, ctx: StepContext[Any]) -> BookedRequest:
+        """What the run booked: the request its reminder is planned for."""
         booked = ctx.result("book", Booked)
         place = booked.place
         return BookedRequest(

@@ -1,4 +1,4 @@
-"""Which bookings are still on the site, for the reminders (``core.reminders.LiveBookings``).
+"""Which bookings are still on the site, for the reminders (``reminders.LiveBookings``).
 
 A booking was made with the user's own account (/login) or, before they had one or
 after /logout, with the club's. Booking numbers are the site's own, so a user's live
@@ -23,7 +23,7 @@ log = structlog.get_logger("clubman.reminders")
 
 
 class StillBooked:
-    """``core.reminders.LiveBookings`` on the booking site, through ``PortalWork``."""
+    """``reminders.LiveBookings`` on the booking site, through ``PortalWork``."""
 
     def __init__(self, *, work: PortalWork, vault: SessionVault) -> None:
         self._work = work

@@ -14,11 +14,11 @@ from pydantic import BaseModel, SecretStr
 from app.run import poll
 from bot.factory import BotApp, CoreServices, open_bot_app
 from bot.outbox import FloodLimits
-from core.app import build_core
+from core.app import RecordingSink, build_core
 from core.booking import BookingSystem, Catalogue
 from core.booking.catalogue import Catalogues
 from core.browser import BrowserPool
-from core.clock import Clock, ManualClock
+from core.clock import Clock, ManualClock, SystemClock
 from core.commands import Command
 from core.events import EventBus
 from core.manager import NLUManager
@@ -38,6 +38,7 @@ from core.settings import Settings, load_settings
 from core.texts import Text
 from core.vault import CredentialVault
 from scenarios.booking import PortalAccount, PortalWork
+from scenarios.booking.reminders import Reminders
 from scenarios.booking.schedules import ScheduleBook
 from scenarios.booking.schedules.scenarios import CancelSchedule, ListSchedules, ScheduleBooking
 from scenarios.help import DeclineScenario, HelpScenario, UnknownScenario
@@ -242,20 +243,37 @@ async def product_bot(
 ) -> AsyncIterator[BotApp]:
     """The bot with every product scenario on ``system`` (with ``catalogue``, the
     reference portal's test catalogue by default), booking through the club's account
-    (``club``/``club-demo`` by default)."""
+    (``club``/``club-demo`` by default); its bookings plan their reminders, as
+    ``app.compose`` wires them (a scheduler sends them: none here)."""
     account = account or PortalAccount(username="club", password=SecretStr("club-demo"))
     async with BrowserPool(max_contexts=max_contexts) as pool:
         work = PortalWork(
             pool=pool, system=system, account=account, vault=CredentialVault(storage, None)
         )
-        scenarios = all_scenarios(
-            work=work,
-            catalogues=Catalogues.fixed(catalogue),
-            preferences=storage.preferences,
-            runs=storage.runs,
-        )
+        catalogues = Catalogues.fixed(catalogue)
+
+        def core(
+            settings: Settings, opened: Storage, sink: OutputSink
+        ) -> AbstractAsyncContextManager[NLUManager]:
+            bus = EventBus(opened.events)
+            if metrics is not None:
+                bus.subscribe(metrics.observe)
+            reminders = Reminders(
+                opened.reminders, opened.users, RecordingSink(sink, opened),
+                clock=clock or SystemClock(), bus=bus,
+            )  # fmt: skip
+            bus.subscribe(reminders.on_event)
+            scenarios = all_scenarios(
+                work=work, catalogues=catalogues, preferences=opened.preferences,
+                runs=opened.runs, reminders=reminders,
+            )  # fmt: skip
+            return build_core(
+                settings, opened, sink, catalogues=catalogues, scenarios=scenarios, clock=clock,
+                bus=bus,
+            )  # fmt: skip
+
         async with running_bot(
-            tg, storage, scenarios=scenarios, clock=clock, polling=polling, metrics=metrics,
+            tg, storage, core=core, clock=clock, polling=polling, metrics=metrics,
             catalogue=catalogue,
         ) as running:  # fmt: skip
             yield running

@@ -10,9 +10,11 @@ from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 
 from adapters.refportal import RefPortal
+from core.app import RecordingSink
 from core.booking.catalogue import Catalogues
 from core.clock import ManualClock
 from core.settings import SchedulerSettings
+from scenarios.booking.reminders import Reminders
 from scenarios.booking.schedules import BookingScheduler
 from storage import Storage
 from tests.bot.support import product_bot
@@ -44,7 +46,10 @@ async def bot_with_scheduler(
             settings=SchedulerSettings(remind_every_seconds=0.1, tick_seconds=3600),
             catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE),
             owner_id=storage.locks.holder,
-            reminders=app.manager.runner.reminders,
+            # The scheduler's own sender, on the bot's sink: the store is the bookings'.
+            reminders=Reminders(
+                storage.reminders, storage.users, RecordingSink(app.sink, storage), clock=clock
+            ),
         )
         async with scheduler:
             yield scheduler

@@ -26,11 +26,11 @@ from core.browser import BrowserContext, BrowserPool
 from core.clock import ManualClock
 from core.events import BaseEvent, BookingsGoneFromSite, EventBus
 from core.output import Reply
-from core.reminders import BookedRequest, Reminders
 from core.store import ReminderRoom, ReminderState, ScenarioRun
 from core.vault import CredentialVault
 from portal.server import RunningPortal, running_portal
 from scenarios.booking import PortalAccount, PortalWork
+from scenarios.booking.reminders import BookedRequest, Reminders
 from scenarios.booking.still_booked import StillBooked
 from storage import Storage, open_storage
 from tests.support.portal import reset_portal, set_quirks

@@ -5,7 +5,7 @@ times        pure: window openings and due dates per weekday and time zone (DST-
 history      pure: which firings block a date, which are retried
 firing       ScheduleFirer: claim, record, start the booking run, settle the status
 service      BookingScheduler: the APScheduler timer, rebuilt from the documents (it
-             also sends due reminders of bookings, ``core.reminders``)
+             also sends due reminders of bookings, ``scenarios.booking.reminders``)
 book         ScheduleBook: what the schedule scenarios are given (publishes ScheduleChanged)
 lead         how early a date is booked (``SchedulerSettings`` are core's, in ``Settings``)
 texts        what the schedules say

@@ -8,7 +8,7 @@ schedules). Jobs coalesce missed runs and have a misfire grace; firing itself
 (``firing.ScheduleFirer``) is idempotent, so a late or repeated run books nothing twice.
 
 In the process that has the messenger, the timer also sends the reminders of bookings
-that are due (``core.reminders``): at once at start-up, then every ``remind_every_seconds``.
+that are due (``reminders``): at once at start-up, then every ``remind_every_seconds``.
 """
 
 from __future__ import annotations
@@ -30,9 +30,9 @@ from core.clock import Clock
 from core.errors import ClubError
 from core.events import BaseEvent, EventBus, RunFinished
 from core.manager import NLUManager
-from core.reminders import Reminders
 from core.settings import SchedulerSettings
 from core.store import Schedule, ScheduleStatus, Store
+from scenarios.booking.reminders import Reminders
 from scenarios.booking.schedules.book import ScheduleChanged
 from scenarios.booking.schedules.firing import ScheduleFirer
 from scenarios.booking.schedules.lead import lead_for

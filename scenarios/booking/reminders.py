@@ -1,7 +1,7 @@
 """Reminders of upcoming bookings: «напоминать за 1 час», per user, off by default.
 
-A booking run that finishes tells what it booked (``StepScenario.booked``), and the
-runner plans its reminder here before the run is saved done: one per request, due an
+A booking run that finishes plans its reminder here (``BookRooms.on_done``, which the
+runner calls before the run is saved done): one per request, due an
 hour before it starts (``core.store.reminders`` keeps it). Bookings cancelled on the site
 (``BookingsCancelled``, published by the cancelling step) leave the reminders; a reminder
 left without rooms is never sent.
@@ -42,7 +42,8 @@ from core.store import (
     ScenarioRun,
     UserStore,
 )
-from core.texts import Remind, day_label, tr
+from core.texts import day_label, tr
+from scenarios.booking.texts import Remind
 
 __all__ = [
     "LEAD",

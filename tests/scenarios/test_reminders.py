@@ -5,22 +5,15 @@ only to users who turned them on, never late."""
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
 
 import pytest
 
 from core.clock import ManualClock
-from core.commands import Command
-from core.errors import StorageError
 from core.events import BookingsCancelled
-from core.output import Done, Reply
-from core.reminders import BookedRequest, Reminders, reminder_text
-from core.scenario import StepContext
-from core.store import ReminderRecord, ReminderRoom, ReminderState, RunStatus, ScenarioRun
-from scenarios.help import HelpScenario, UnknownScenario
+from core.output import Reply
+from core.store import ReminderRecord, ReminderRoom, ReminderState, ScenarioRun
+from scenarios.booking.reminders import BookedRequest, Reminders, reminder_text
 from storage import Storage
-from tests.core.conftest import CoreFactory
-from tests.support.scenarios import TrackedScenario
 from tests.support.sinks import CollectingSink
 
 # The core's clock stands at Monday 23.11.2026, 10:00 in Moscow (tests.core.conftest);
@@ -162,23 +155,3 @@ def test_the_text_says_today_in_the_requests_language() -> None:
     )  # fmt: skip
     text = reminder_text(record, now=HOUR_BEFORE)
     assert text == "🔔 Reminder: today 18:00–20:00, Chaikovsky building: 101, 102."
-
-
-class _ReminderTrouble(TrackedScenario):
-    """Books (in a test's way), then cannot say what for: the reminder cannot be planned."""
-
-    def booked(self, ctx: StepContext[Any]) -> BookedRequest:
-        raise StorageError("the reminders collection refused the write")
-
-
-async def test_a_reminder_that_cannot_be_planned_does_not_keep_the_booking_from_finishing(
-    make_core: CoreFactory, storage: Storage, sink: CollectingSink
-) -> None:
-    async with make_core(_ReminderTrouble(), HelpScenario(), UnknownScenario()) as core:
-        await core.handle(
-            Command(chat_id=USER, user_id=USER, text="забронируй аудиторию завтра с 10 до 12")
-        )
-        done = await sink.wait_for(Done)
-    run = await storage.runs.get(done.run_id)
-    assert run is not None and run.status is RunStatus.DONE
-    assert await storage.reminders.pending() == []
