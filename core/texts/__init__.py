@@ -6,7 +6,7 @@ the Telegram view, the terminal chat) is a typed ``Text`` constant here, grouped
     common.py     shared words (yes/no, cancel), weekday names, ``day_label``
     run.py        a run's life (cancelled, expired, failed…); the brain's page questions
     slots.py      clarifying questions and why an answer was not understood
-    booking.py    booking rooms, listing and cancelling bookings, the booking rules
+    booking.py    the booking rules' reasons (the parser's bounds too), the calendar offer
     guide.py      help, greeting, examples, the reply to an unknown request
     views.py      the Telegram bot (buttons, status, settings, /login) and the terminal chat
 
@@ -16,7 +16,7 @@ Logs and operators' exception messages are not user texts and do not live here.
 from __future__ import annotations
 
 from core.texts.base import Text, tr
-from core.texts.booking import Book, Bookings, Calendar, Limits, days, duration
+from core.texts.booking import Calendar, Limits
 from core.texts.common import DAY, WEEKDAYS, Common, day_label
 from core.texts.guide import Guide
 from core.texts.run import Page, Run
@@ -28,8 +28,6 @@ __all__ = [
     "DAY",
     "WEEKDAYS",
     "Ask",
-    "Book",
-    "Bookings",
     "Bot",
     "Calendar",
     "Common",
@@ -42,7 +40,5 @@ __all__ = [
     "Terminal",
     "Text",
     "day_label",
-    "days",
-    "duration",
     "tr",
 ]

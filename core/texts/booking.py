@@ -1,46 +1,12 @@
-"""Booking rooms, listing and cancelling bookings, and the rules a request must meet."""
+"""The rules a booking request must meet (the parser's bounds share them) and the calendar
+offer a finished run shows in the views. The booking job's own sentences are its own
+(``scenarios.booking.texts``)."""
 
 from __future__ import annotations
 
-from core.commands import Lang
-from core.texts.base import Text, tr
+from core.texts.base import Text
 
-__all__ = ["Book", "Bookings", "Calendar", "Limits", "days", "duration"]
-
-
-class Book:
-    """The ``book_rooms`` scenario."""
-
-    TITLE = Text("Бронирование аудиторий", "Booking rooms")
-    STEP_LOGIN = Text("Вход на портал", "Logging in")
-    STEP_FIND = Text("Поиск свободных аудиторий", "Finding free rooms")
-    STEP_BOOK = Text("Бронирование", "Booking")
-    NO_BUILDINGS = Text("на портале не нашлось ни одного корпуса", "the portal lists no buildings")
-    NO_ACCOUNT = Text(
-        "у клуба нет учётной записи портала. Отправьте /login в личном чате со мной, и я буду "
-        "бронировать от вашего имени",
-        "the club has no portal account. Send /login in a private chat with me and I will book "
-        "in your name",
-    )
-    STEP_VERIFY = Text("Проверка в «Мои брони»", "Checking «My bookings»")
-    AS_USUAL = Text("Как обычно: {building}", "As usual: {building}")
-    ANY_BUILDING = Text("Любой", "Any")
-    ONE_ROOM = Text("аудитории", "a room")
-    SOME_ROOMS = Text("{count} аудит.", "{count} rooms")
-    NO_BUILDING = Text("ни в одном корпусе", "in any building")
-    NOTHING_FREE = Text(
-        "Нет свободных: {what}, {where}, {when}, и рядом по времени и датам тоже",
-        "Nothing free: {what}, {where}, {when}, nor at nearby times or dates",
-    )
-    NOT_AVAILABLE = Text(
-        "Не нашлось: {what}, {where}, {when}. Можно так:",
-        "Not available: {what}, {where}, {when}. Options:",
-    )
-    NOT_VERIFIED = Text(
-        "брони {numbers} не видны в «Мои брони»", "bookings {numbers} are not in «My bookings»"
-    )
-    BOOKED_ONE = Text("Забронирована {rooms} ({where})", "Booked {rooms} ({where})")
-    BOOKED_MANY = Text("Забронированы {rooms} ({where})", "Booked {rooms} ({where})")
+__all__ = ["Calendar", "Limits"]
 
 
 class Calendar:
@@ -52,45 +18,6 @@ class Calendar:
         "Файл для календаря: откройте его, и брони появятся там.",
         "Open this file to add the bookings to your calendar.",
     )
-
-
-class Bookings:
-    """The ``list_bookings`` and ``cancel_booking`` scenarios."""
-
-    PENDING = Text(" (ждёт подтверждения)", " (awaiting approval)")
-    LIST_TITLE = Text("Мои брони", "My bookings")
-    STEP_READ = Text("Чтение «Мои брони»", "Reading «My bookings»")
-    NONE_ON_DAY = Text("На {day} броней нет.", "No bookings on {day}.")
-    NONE = Text("Активных броней нет.", "You have no active bookings.")
-    HEAD = Text("Ваши брони:", "Your bookings:")
-    CANCEL_TITLE = Text("Отмена брони", "Cancelling a booking")
-    STEP_CHOOSE = Text("Поиск брони", "Finding the booking")
-    STEP_CANCEL = Text("Отмена на портале", "Cancelling on the portal")
-    NOT_FOUND = Text("не нашёл такой брони в «Мои брони»", "no such booking in «My bookings»")
-    NOT_YOURS = Text(
-        "эту бронь сделал другой участник: отменить её может он сам или администратор клуба",
-        "another member made that booking: only they or a club admin can cancel it",
-    )
-    WHICH = Text("Какую бронь отменить?", "Which booking should I cancel?")
-    CONFIRM = Text("Отменить {what}?", "Cancel {what}?")
-    STILL_THERE = Text(
-        "бронь № {number} всё ещё в «Мои брони»", "booking {number} is still in «My bookings»"
-    )
-    CANCELLED = Text("Отменена бронь: {what}.", "Cancelled: {what}.")
-    CANCELLED_MANY = Text("Отменены брони: {what}.", "Cancelled: {what}.")
-    WHICH_ROOMS = Text(
-        "Отменить все аудитории этой брони или одну?",
-        "Cancel all rooms of this booking, or one?",
-    )
-    ALL_ROOMS = Text("Отменить все {count}", "Cancel all {count}")
-    # «Отменить все три»: the words people say for the few counts a request usually has
-    ALL_ROOMS_WORDS = {
-        2: Text("Отменить обе", "Cancel both"),
-        3: Text("Отменить все три", "Cancel all three"),
-        4: Text("Отменить все четыре", "Cancel all four"),
-    }
-    ONE_ROOM = Text("Только {room}", "Only {room}")
-    KEPT = Text("Хорошо, ничего не отменяю.", "OK, nothing cancelled.")
 
 
 class Limits:
@@ -136,30 +63,3 @@ class Limits:
     DAYS_ONE = Text("{count} день", "{count} day")
     DAYS_FEW = Text("{count} дня", "{count} days")
     DAYS_MANY = Text("{count} дней", "{count} days")
-
-
-def _singular(count: int, lang: Lang) -> bool:
-    """Whether ``count`` takes the singular form (Russian: 1, 21, 31… but not 11)."""
-    match lang:
-        case "ru":
-            return count % 10 == 1 and count % 100 != 11
-        case _:
-            return count == 1
-
-
-def days(count: int, lang: Lang) -> str:
-    """«1 день», «3 дня», «30 дней» / "1 day", "3 days"."""
-    if _singular(count, lang):
-        return tr(Limits.DAYS_ONE, lang, count=count)
-    few = lang == "ru" and count % 10 in (2, 3, 4) and count % 100 not in (12, 13, 14)
-    return tr(Limits.DAYS_FEW if few else Limits.DAYS_MANY, lang, count=count)
-
-
-def duration(minutes: int, lang: Lang) -> str:
-    """«4 часов» / "4 hours": whole hours when they are, else minutes (after «не длиннее»)."""
-    hours, rest = divmod(minutes, 60)
-    if rest:
-        count, one, many = minutes, Limits.MINUTES_ONE, Limits.MINUTES_MANY
-    else:
-        count, one, many = hours, Limits.HOURS_ONE, Limits.HOURS_MANY
-    return tr(one if _singular(count, lang) else many, lang, count=count)

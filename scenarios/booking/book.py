@@ -23,12 +23,13 @@ from core.output import Option
 from core.pause import NeedsAnswer, QuestionSpec
 from core.scenario import SlotContext, Step, StepContext, StepScenario
 from core.store import ReminderRoom, ScenarioRun
-from core.texts import Book, Calendar, day_label, tr
+from core.texts import Calendar, day_label, tr
 from scenarios.booking.alternatives import Placement, as_options, find_alternatives
 from scenarios.booking.labels import join_rooms, span
 from scenarios.booking.reminders import BookedRequest, Reminders
 from scenarios.booking.selection import Want, choose_rooms
 from scenarios.booking.slots import ANY_BUILDING, BookingSlots, check_booking
+from scenarios.booking.texts import Book
 from scenarios.booking.work import PortalWork
 
 __all__ = ["BookRooms", "Booked", "Found", "PreferenceStore", "purpose_for", "run_of"]

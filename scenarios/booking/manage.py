@@ -24,10 +24,11 @@ from core.events import BookingsCancelled
 from core.nlu import Decision, Intent
 from core.output import Option
 from core.scenario import Step, StepContext, StepScenario
-from core.texts import Bookings, Calendar, Common, day_label, tr
+from core.texts import Calendar, Common, day_label, tr
 from scenarios.booking.book import run_of
 from scenarios.booking.labels import join_rooms, span
 from scenarios.booking.owners import BookingOwners
+from scenarios.booking.texts import Bookings
 from scenarios.booking.work import PortalWork
 
 __all__ = ["CancelBooking", "ListBookings", "ManageSlots", "describe", "group_requests"]

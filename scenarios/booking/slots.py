@@ -10,7 +10,8 @@ from pydantic import BaseModel
 from core.booking import Catalogue
 from core.commands import Lang
 from core.nlu import MAX_ROOMS
-from core.texts import Limits, Text, days, duration, tr
+from core.texts import Limits, Text, tr
+from scenarios.booking.texts import days, duration
 
 __all__ = ["ANY_BUILDING", "BookingSlots", "check_booking"]
 

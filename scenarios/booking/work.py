@@ -32,7 +32,8 @@ from core.errors import PortalError
 from core.events import ContextAcquired, PortalRetried
 from core.pause import NeedsAnswer
 from core.scenario import StepContext
-from core.texts import Book, tr
+from core.texts import tr
+from scenarios.booking.texts import Book
 
 __all__ = ["Credentials", "PortalAccount", "PortalWork", "SessionVault", "read_catalogue"]
 

@@ -1,22 +1,40 @@
-"""The catalogue: every text has both languages with the same placeholders, and ``tr``
-renders them (dates as people read them, plural forms)."""
+"""The catalogues (the engine's and each job's): every text has both languages with the
+same placeholders, and ``tr`` renders them (dates as people read them, plural forms)."""
 
 from __future__ import annotations
 
 import datetime as dt
 import string
 from collections.abc import Iterator
+from types import ModuleType
 
 import pytest
 
 import core.texts
-from core.texts import Book, Limits, Text, day_label, duration, tr
+import scenarios.booking.schedules.texts
+import scenarios.booking.texts
+import scenarios.events.texts
+from core.texts import Limits, Text, day_label, tr
+from scenarios.booking.texts import Book, duration
+
+CATALOGUES: tuple[ModuleType, ...] = (
+    core.texts,
+    scenarios.booking.texts,
+    scenarios.booking.schedules.texts,
+    scenarios.events.texts,
+)
 
 
 def _texts() -> Iterator[tuple[str, Text]]:
-    """Every ``Text`` the catalogue exports, by its dotted name."""
-    for name in core.texts.__all__:
-        value = getattr(core.texts, name)
+    """Every ``Text`` the catalogues export, by its dotted name."""
+    for catalogue in CATALOGUES:
+        for name, text in _exported(catalogue):
+            yield f"{catalogue.__name__}.{name}", text
+
+
+def _exported(catalogue: ModuleType) -> Iterator[tuple[str, Text]]:
+    for name in catalogue.__all__:
+        value = getattr(catalogue, name)
         if isinstance(value, Text):
             yield name, value
         elif isinstance(value, tuple):
@@ -41,8 +59,10 @@ def _fields(template: str) -> set[str]:
 TEXTS = list(_texts())
 
 
-def test_the_catalogue_is_found() -> None:
-    assert len(TEXTS) > 150
+def test_every_catalogue_is_found() -> None:
+    assert len(TEXTS) > 250
+    for catalogue in CATALOGUES:
+        assert any(name.startswith(f"{catalogue.__name__}.") for name, _ in TEXTS), catalogue
 
 
 @pytest.mark.parametrize(("name", "text"), TEXTS, ids=[n for n, _ in TEXTS])

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from core.booking import Building, Catalogue, Room, Rules
 from core.settings import SchedulerSettings
-from core.texts import days
 from scenarios.booking.schedules.lead import lead_for
+from scenarios.booking.texts import days
 
 CATALOGUE = Catalogue(
     system="indico",
