@@ -1,2 +1,2 @@
 """Booking system adapters: one package per site, each implementing the port in
-``core.booking`` (``refportal``: our reference portal)."""
+``scenarios.booking.port`` (``refportal``: our reference portal)."""

@@ -17,9 +17,6 @@ from core.agent import AgentService, Confirmations
 from core.app import RecordingSink, build_core
 from core.assist import open_assist
 from core.authz import Roles
-from core.booking import Catalogue
-from core.booking.catalogue import Catalogues
-from core.booking.profile import load_profile
 from core.browser import BrowserPool
 from core.clock import Clock, SystemClock
 from core.errors import ConfigError
@@ -28,6 +25,9 @@ from core.manager import NLUManager
 from core.metrics import Metrics
 from core.output import OutputSink
 from core.settings import Settings
+from core.site.catalogue import Catalogues
+from core.site.models import Catalogue
+from core.site.profile import load_profile
 from core.vault import CredentialVault
 from scenarios.booking import PortalAccount, PortalWork, read_catalogue
 from scenarios.booking.desk import PortalDesk

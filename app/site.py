@@ -14,10 +14,10 @@ from adapters.profile import LoadedProfile, ProfileSystem, load_site_profile
 from adapters.profile.check import PartResult, SiteReport, check_site, show_site
 from adapters.profile.session import ProfileSession
 from app.compose import DEMO_ACCOUNT
-from core.booking.models import Catalogue
 from core.browser import BrowserContext, BrowserPool
 from core.errors import ConfigError
 from core.settings import Settings
+from core.site.models import Catalogue
 
 __all__ = ["check_profile", "render_report", "site_check", "site_show"]
 

@@ -12,10 +12,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from core.booking import BookingSystem
 from core.brain import ElementPicker
 from core.errors import ConfigError
 from core.settings import PortalSettings
+from scenarios.booking.port import BookingSystem
 from scenarios.events.site import EventSite
 
 __all__ = ["choose_event_site", "choose_system", "kinds", "preload_adapter", "words_file"]

@@ -85,9 +85,9 @@ from pydantic import SecretStr
 
 from adapters.indico import IndicoSystem
 from adapters.refportal import PROFILE, RefPortal
-from core.booking import BookingSystem
-from core.booking.catalogue import Catalogues
-from core.booking.profile import load_profile
+from core.site.catalogue import Catalogues
+from core.site.profile import load_profile
+from scenarios.booking.port import BookingSystem
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 

@@ -8,7 +8,6 @@ from datetime import timedelta
 
 from core.assist.extractor import SlotExtractor
 from core.authz import Roles
-from core.booking.catalogue import Catalogues
 from core.clock import Clock, SystemClock
 from core.events import EventBus
 from core.manager import NLUManager
@@ -16,6 +15,7 @@ from core.output import Output, OutputSink, Progress, Receipt
 from core.planner import IntentClassifier
 from core.scenario import BaseScenario
 from core.settings import Settings
+from core.site.catalogue import Catalogues
 from core.store import Direction, Store
 
 __all__ = ["RecordingSink", "build_core"]

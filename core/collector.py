@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from core.booking.catalogue import Catalogues
 from core.clock import Clock
 from core.commands import Answer, as_lang
 from core.events import AnswerReceived, AnswerRejected, EventBus, SlotMissing
@@ -14,6 +13,7 @@ from core.nlu import SlotParseError
 from core.output import AnswerOutcome
 from core.runner import ScenarioRunner
 from core.scenario import SlotContext, StepScenario
+from core.site.catalogue import Catalogues
 from core.store import OptionRecord, RunStatus, ScenarioRun, Store
 from core.texts import Run, tr
 

@@ -17,7 +17,6 @@ from pydantic import BaseModel
 
 from core.assist.extractor import SlotExtractor, fill_slots
 from core.authz import Roles, may_act
-from core.booking.catalogue import Catalogues
 from core.clock import Clock
 from core.collector import SlotCollector
 from core.commands import Answer, Command, Lang, as_lang
@@ -33,6 +32,7 @@ from core.run_control import RunControl
 from core.runner import ScenarioRunner
 from core.scenario import BaseScenario, GuideScenario, InstantScenario, StepScenario, Utterance
 from core.sessions import ChatSessions
+from core.site.catalogue import Catalogues
 from core.store import (
     Direction,
     RunStatus,

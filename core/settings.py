@@ -72,7 +72,7 @@ class PortalSettings(BaseModel):
     kind: str = "refportal"
     url: str | None = None
     # With kind "profile": the site profile (YAML, docs/profiles.md). With another kind:
-    # local words for the site's buildings (TOML, core/booking/profile.py), else the
+    # local words for the site's buildings (TOML, core/site/profile.py), else the
     # adapter's own.
     profile: Path | None = None
     username: str | None = None

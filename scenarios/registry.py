@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from core.assist.answerer import UnknownAnswerer
-from core.booking.catalogue import Catalogues
 from core.scenario import BaseScenario
+from core.site.catalogue import Catalogues
 from core.store import RunStore
 from scenarios.booking import BookRooms, CancelBooking, ListBookings, PortalWork, PreferenceStore
 from scenarios.booking.free_rooms import FreeRoomsNearby

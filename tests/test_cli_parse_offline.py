@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from app.compose import catalogues_for
-from core.booking import Catalogue
 from core.clock import ManualClock
 from core.settings import load_settings
+from core.site.models import Catalogue
 from storage.process import free_port
 from tests.support.catalogues import REFPORTAL_CATALOGUE
 

@@ -14,13 +14,13 @@ from playwright.async_api import BrowserContext, Page
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
-from core.booking.errors import PortalUnavailable, UnexpectedPage
-from core.booking.models import PageSummary
 from core.browser.controls import CLICKABLE_ROLES, press
 from core.browser.guard import NetworkGuard
 from core.browser.pages import close_page, open_page, storage_state
 from core.browser.summary import summarize
 from core.errors import BrowserError
+from core.site.errors import PortalUnavailable, UnexpectedPage
+from core.site.models import PageSummary
 
 __all__ = ["PageDriver"]
 

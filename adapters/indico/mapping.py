@@ -1,4 +1,4 @@
-"""Indico's models and failures → the port's (``core.booking``), in one place.
+"""Indico's models and failures → the port's (``scenarios.booking``, ``core.site``), in one place.
 
 Pure functions: no I/O, so the choices below are unit-tested without a server.
 
@@ -24,23 +24,11 @@ from datetime import datetime, time
 
 from adapters.indico import errors as ie
 from adapters.indico import models as im
-from core.booking.errors import (
-    BookingRejected,
-    LoginFailed,
-    PortalUnavailable,
-    SessionExpired,
-    SlotTaken,
-)
-from core.booking.models import (
-    Booking,
-    Building,
-    Catalogue,
-    Interval,
-    Room,
-    Rules,
-    merge_intervals,
-)
 from core.errors import PortalError
+from core.site.errors import LoginFailed, PortalUnavailable, SessionExpired
+from core.site.models import Building, Catalogue, Interval, Room, Rules, merge_intervals
+from scenarios.booking.errors import BookingRejected, SlotTaken
+from scenarios.booking.models import Booking
 
 __all__ = [
     "KIND",

@@ -20,7 +20,7 @@ from tenacity import (
 )
 
 from adapters.indico.errors import SystemUnavailable
-from core.booking import OnRetry, PortalRetry
+from core.site.retry import OnRetry, PortalRetry
 
 __all__ = ["RetryPolicy", "with_retries"]
 

@@ -25,15 +25,11 @@ from adapters.indico import models as im
 from adapters.indico.api import IndicoClient, resume
 from adapters.indico.driver import PageDriver
 from adapters.indico.retry import RetryPolicy, with_retries
-from core.booking.errors import (
-    BookingRejected,
-    OutcomeUnknown,
-    PortalUnavailable,
-    SessionExpired,
-    SlotTaken,
-)
-from core.booking.models import Availability, Booking, Catalogue, Room, RoomAvailability
-from core.booking.port import OnRetry
+from core.site.errors import OutcomeUnknown, PortalUnavailable, SessionExpired
+from core.site.models import Catalogue, Room
+from core.site.retry import OnRetry
+from scenarios.booking.errors import BookingRejected, SlotTaken
+from scenarios.booking.models import Availability, Booking, RoomAvailability
 
 __all__ = ["IndicoSession", "LoginFlow"]
 

@@ -1,12 +1,12 @@
-"""``IndicoSystem``: a real Indico's room booking as a ``core.booking.BookingSystem``."""
+"""``IndicoSystem``: a real Indico's room booking as a ``scenarios.booking.port.BookingSystem``."""
 
 from __future__ import annotations
 
 from adapters.indico.api import login
 from adapters.indico.retry import RetryPolicy
 from adapters.indico.session import IndicoSession, LoginFlow
-from core.booking import OnRetry
 from core.browser import BrowserContext
+from core.site.retry import OnRetry
 
 __all__ = ["IndicoSystem"]
 

@@ -1,5 +1,5 @@
 """Any booking site described by a site profile (``profiles/*.yaml``), as a
-``core.booking.BookingSystem``: one interpreter, no code of any one site.
+``scenarios.booking.port.BookingSystem``: one interpreter, no code of any one site.
 
 ``load_site_profile`` reads and checks a profile (``ProfileError`` naming the line);
 ``ProfileSystem`` opens ``ProfileSession``s that drive the site's pages by it.

@@ -27,10 +27,10 @@ from adapters.profile.reading import (
     read_terms,
     value,
 )
-from core.booking.errors import UnexpectedPage
-from core.booking.models import Booking
 from core.browser.retry import Transient
 from core.browser.summary import summarize
+from core.site.errors import UnexpectedPage
+from scenarios.booking.models import Booking
 
 __all__ = ["MyList", "cancel_on_booking_page", "open_booking_page", "read_booking_page"]
 

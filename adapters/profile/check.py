@@ -19,11 +19,12 @@ from pydantic import BaseModel
 
 from adapters.profile.errors import ProfileMismatch
 from adapters.profile.session import ProfileSession
-from core.booking.errors import BookingRejected
-from core.booking.models import Availability, Booking, Catalogue, Room
 from core.browser import BrowserContext
 from core.browser.screenshot import screenshot
 from core.errors import ClubError
+from core.site.models import Catalogue, Room
+from scenarios.booking.errors import BookingRejected
+from scenarios.booking.models import Availability, Booking
 
 __all__ = ["CHECK_MARK", "PartResult", "SiteReport", "check_site", "show_site"]
 

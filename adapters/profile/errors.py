@@ -1,14 +1,14 @@
 """What the profile adapter raises beyond the port's errors.
 
-UnexpectedPage (core.booking.errors)
+UnexpectedPage (core.site.errors)
 └── ProfileMismatch   the page does not match the profile: names the profile line,
                       the locators tried and what the page showed instead
 """
 
 from __future__ import annotations
 
-from core.booking.errors import UnexpectedPage
-from core.booking.models import PageSummary
+from core.site.errors import UnexpectedPage
+from core.site.models import PageSummary
 
 __all__ = ["ProfileMismatch"]
 

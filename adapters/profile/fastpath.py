@@ -29,7 +29,7 @@ from playwright.async_api import Error as PlaywrightError
 from adapters.profile.form import booked_number
 from adapters.profile.model import HeaderToken, Request, RoomKeys
 from adapters.profile.navigate import Navigator
-from core.booking.errors import OutcomeUnknown
+from core.site.errors import OutcomeUnknown
 
 __all__ = ["FastPath", "form_value"]
 

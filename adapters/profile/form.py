@@ -21,8 +21,9 @@ from adapters.profile.navigate import Navigator
 from adapters.profile.outcome import read_answer
 from adapters.profile.parts import Action
 from adapters.profile.reading import first_group, probes_of, read_terms, value
-from core.booking.errors import BookingRejected, OutcomeUnknown, SlotTaken
 from core.browser.retry import Transient
+from core.site.errors import OutcomeUnknown
+from scenarios.booking.errors import BookingRejected, SlotTaken
 
 __all__ = ["booked_number", "fill_form", "open_form", "send_form"]
 

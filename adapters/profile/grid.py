@@ -30,19 +30,12 @@ from adapters.profile.reading import (
     value,
 )
 from adapters.profile.timeline import read_timeline
-from core.booking.errors import BookingRejected, UnexpectedPage
-from core.booking.models import (
-    Availability,
-    Building,
-    Catalogue,
-    Interval,
-    Room,
-    RoomAvailability,
-    Rules,
-    merge_intervals,
-)
 from core.browser.retry import Bounced, Transient
 from core.browser.summary import summarize
+from core.site.errors import UnexpectedPage
+from core.site.models import Building, Catalogue, Interval, Room, Rules, merge_intervals
+from scenarios.booking.errors import BookingRejected
+from scenarios.booking.models import Availability, RoomAvailability
 
 __all__ = ["building_code", "read_buildings", "read_catalogue", "read_day"]
 

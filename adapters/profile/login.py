@@ -10,8 +10,8 @@ from playwright.async_api import Page
 
 from adapters.profile.navigate import Navigator
 from adapters.profile.outcome import read_answer
-from core.booking.errors import LockedOut, LoginFailed, SessionExpired
 from core.browser.retry import Transient
+from core.site.errors import LockedOut, LoginFailed, SessionExpired
 
 __all__ = ["log_in"]
 

@@ -19,7 +19,7 @@ from playwright.async_api import Locator, Page
 from adapters.profile.model import RoomPicks
 from adapters.profile.parts import Cond, Pick
 from adapters.profile.template import DATE_FORMATS, parse_date, parse_time
-from core.booking.models import Room
+from core.site.models import Room
 
 __all__ = [
     "DESCRIBE_JS",

@@ -1,5 +1,5 @@
 """``ProfileSession``: one user's conversation with a site described by a profile (the
-``core.booking.BookingSession`` of ``ProfileSystem``).
+``scenarios.booking.port.BookingSession`` of ``ProfileSystem``).
 
 It keeps every promise of the hand-written adapters: each step runs under
 ``with_retries`` (transient failures retried with backoff, then ``PortalUnavailable``);
@@ -32,10 +32,7 @@ from adapters.profile.loader import LoadedProfile
 from adapters.profile.login import log_in
 from adapters.profile.navigate import Navigator, path_of
 from adapters.profile.picking import guarded_pick
-from core.booking.errors import BookingRejected, PortalUnavailable, UnexpectedPage
-from core.booking.models import Availability, Booking, Catalogue, PageSummary, Room
-from core.booking.port import OnRetry
-from core.booking.sending import send_once
+from adapters.sending import send_once
 from core.brain.element import ElementPicker
 from core.browser.controls import CLICKABLE_ROLES, press
 from core.browser.guard import NetworkGuard
@@ -43,6 +40,11 @@ from core.browser.pages import close_page, open_page, storage_state
 from core.browser.retry import RetryPolicy, Transient, translate, with_relogin, with_retries
 from core.browser.summary import summarize
 from core.errors import BrowserError
+from core.site.errors import PortalUnavailable, UnexpectedPage
+from core.site.models import Catalogue, PageSummary, Room
+from core.site.retry import OnRetry
+from scenarios.booking.errors import BookingRejected
+from scenarios.booking.models import Availability, Booking
 
 __all__ = ["ProfileSession"]
 

@@ -6,10 +6,10 @@ from adapters.profile.healing import Healing
 from adapters.profile.history import ProfileHistory
 from adapters.profile.loader import LoadedProfile, parse_site_profile
 from adapters.profile.session import ProfileSession
-from core.booking import OnRetry
 from core.brain.element import ElementPicker
 from core.browser import BrowserContext
 from core.browser.retry import RetryPolicy
+from core.site.retry import OnRetry
 
 __all__ = ["ProfileSystem"]
 

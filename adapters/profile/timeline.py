@@ -15,7 +15,8 @@ from adapters.profile.model import Timeline
 from adapters.profile.navigate import Navigator
 from adapters.profile.reading import DESCRIBE_JS, Item, probes_of, room_of, value
 from adapters.profile.template import parse_time
-from core.booking.models import Availability, Interval, RoomAvailability, merge_intervals
+from core.site.models import Interval, merge_intervals
+from scenarios.booking.models import Availability, RoomAvailability
 
 __all__ = ["read_timeline"]
 

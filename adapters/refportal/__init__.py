@@ -1,4 +1,4 @@
-"""Our reference booking portal (``portal/``), as a ``core.booking.BookingSystem``.
+"""Our reference booking portal (``portal/``), as a ``scenarios.booking.port.BookingSystem``.
 
 ``RefPortal`` opens ``PortalSession``s; only ``pages/`` knows the portal's labels and
 roles (no CSS classes or ids, so the portal's layout variants keep working).

@@ -1,5 +1,5 @@
 """``PortalSession``: one user's conversation with the reference portal on one browser page
-(the ``core.booking.BookingSession`` of ``RefPortal``).
+(the ``scenarios.booking.port.BookingSession`` of ``RefPortal``).
 
 Every public method runs its page steps under ``with_retries`` (transient failures
 retried with backoff, then ``PortalUnavailable``); a bounce to the login page is
@@ -25,20 +25,18 @@ from adapters.refportal.pages.login import LoginPage
 from adapters.refportal.pages.my import MY_PATH, MyBookingsPage
 from adapters.refportal.pages.rooms import RoomsPage
 from adapters.refportal.site import MAY_CHANGE, RULES
-from core.booking.errors import (
-    BookingRejected,
-    PortalUnavailable,
-    UnexpectedPage,
-)
-from core.booking.models import Availability, Booking, Building, Catalogue, PageSummary, Room
-from core.booking.port import OnRetry
-from core.booking.sending import send_once
+from adapters.sending import send_once
 from core.browser.controls import CLICKABLE_ROLES, press
 from core.browser.guard import NetworkGuard
 from core.browser.pages import close_page, open_page, storage_state
 from core.browser.retry import RetryPolicy, Transient, translate, with_relogin, with_retries
 from core.browser.summary import summarize
 from core.errors import BrowserError
+from core.site.errors import PortalUnavailable, UnexpectedPage
+from core.site.models import Building, Catalogue, PageSummary, Room
+from core.site.retry import OnRetry
+from scenarios.booking.errors import BookingRejected
+from scenarios.booking.models import Availability, Booking
 
 __all__ = ["PortalSession"]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import time
 
-from core.booking.models import Rules
+from core.site.models import Rules
 
 __all__ = ["MAY_CHANGE", "RULES"]
 

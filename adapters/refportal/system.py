@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from adapters.refportal.session import PortalSession
-from core.booking import OnRetry
 from core.browser import BrowserContext
 from core.browser.retry import RetryPolicy
+from core.site.retry import OnRetry
 
 __all__ = ["PROFILE", "RefPortal"]
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from core.agent.models import BuildingInfo, CatalogueView, RoomInfo, RulesInfo
-from core.booking import Catalogue, Room
+from core.site.models import Catalogue, Room
 
 __all__ = ["catalogue_view", "room_info"]
 

@@ -31,11 +31,11 @@ from core.agent.models import (
 from core.agent.ports import BookingDesk, RunRequest, ScheduleDesk
 from core.agent.watch import ProgressFn, RunWatch, outcome_of
 from core.authz import Roles
-from core.booking.catalogue import Catalogues
 from core.clock import Clock
 from core.commands import Lang, as_lang
 from core.errors import AgentError
 from core.manager import NLUManager
+from core.site.catalogue import Catalogues
 from core.store import ConfirmationRecord, RunStore, UserStore
 
 __all__ = ["AgentService"]

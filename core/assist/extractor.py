@@ -19,11 +19,11 @@ from zoneinfo import ZoneInfo
 import structlog
 from pydantic import BaseModel, ValidationError
 
-from core.booking.models import Building
 from core.commands import Lang
 from core.errors import LLMError
 from core.llm import LLM, LLMRequest
 from core.nlu import Decision, Slots
+from core.site.models import Building
 
 __all__ = ["LLMSlotExtractor", "SlotExtractor", "SlotGuess", "fill_slots", "merge"]
 

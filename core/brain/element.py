@@ -15,11 +15,11 @@ from typing import Literal
 import structlog
 from pydantic import BaseModel, ConfigDict
 
-from core.booking.models import PageSummary
 from core.brain.models import PageSnapshot
 from core.brain.prompt import quote_page
 from core.errors import LLMError
 from core.llm import LLM, LLMRequest
+from core.site.models import PageSummary
 
 __all__ = ["ElementChoice", "ElementPicker", "ElementWanted"]
 

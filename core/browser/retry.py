@@ -25,9 +25,9 @@ from tenacity import (
     wait_exponential,
 )
 
-from core.booking import OnRetry, PortalRetry
-from core.booking.errors import PortalUnavailable, SessionExpired
 from core.errors import BrowserError
+from core.site.errors import PortalUnavailable, SessionExpired
+from core.site.retry import OnRetry, PortalRetry
 
 __all__ = ["Bounced", "RetryPolicy", "Transient", "translate", "with_relogin", "with_retries"]
 

@@ -14,7 +14,7 @@ from typing import Any
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
-from core.booking.models import PageSummary
+from core.site.models import PageSummary
 
 __all__ = ["HANDLE", "MAX_TEXT", "Control", "read_controls", "summarize"]
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from core.booking.models import Building
 from core.nlu.lexicon import is_keyword, stem
 from core.nlu.tokens import tokenize
+from core.site.models import Building
 
 __all__ = ["GENERIC_WORDS", "NOUNS", "NameIndex", "index_names", "key_of"]
 

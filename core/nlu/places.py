@@ -29,11 +29,11 @@ from typing import NamedTuple
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
-from core.booking.models import Building, Catalogue
 from core.nlu.analysis import Tok
 from core.nlu.lexicon import is_keyword, typo_limit
 from core.nlu.numbers import ORDINAL_WORDS
 from core.nlu.place_names import GENERIC_WORDS, NOUNS, NameIndex, index_names, key_of
+from core.site.models import Building, Catalogue
 
 __all__ = ["Places"]
 

@@ -8,12 +8,13 @@ from collections.abc import Awaitable, Callable, Sequence
 
 from pydantic import BaseModel
 
-from core.booking import Availability, Catalogue
 from core.commands import Lang
 from core.errors import ScenarioError
 from core.output import Option
+from core.site.models import Catalogue
 from core.texts import day_label
 from scenarios.booking.labels import span
+from scenarios.booking.models import Availability
 from scenarios.booking.selection import Want, choose_rooms, nearest_times
 
 __all__ = ["Placement", "as_options", "find_alternatives"]

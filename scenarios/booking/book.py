@@ -1,5 +1,5 @@
 """``book_rooms``: log in → find free rooms → book each → verify in «Мои брони»,
-on whichever booking system the product is configured with (``core.booking`` port).
+on whichever booking system the product is configured with (``scenarios.booking.port``).
 
 Every step may run again (after a restart, or after the user answered a question),
 so each checks before it acts: the booking step first looks in «Мои брони» for the
@@ -14,18 +14,21 @@ from typing import Any, ClassVar, Protocol
 
 from pydantic import BaseModel
 
-from core.booking import Booking, BookingSession, Room, SlotTaken
-from core.booking.catalogue import Catalogues
 from core.calendar import CalendarEvent
 from core.errors import PortalError, ScenarioError
 from core.nlu import Decision, Intent
 from core.output import Option
 from core.pause import NeedsAnswer, QuestionSpec
 from core.scenario import SlotContext, Step, StepContext, StepScenario
+from core.site.catalogue import Catalogues
+from core.site.models import Room
 from core.store import ReminderRoom, ScenarioRun
 from core.texts import Calendar, day_label, tr
 from scenarios.booking.alternatives import Placement, as_options, find_alternatives
+from scenarios.booking.errors import SlotTaken
 from scenarios.booking.labels import join_rooms, span
+from scenarios.booking.models import Booking
+from scenarios.booking.port import BookingSession
 from scenarios.booking.reminders import BookedRequest, Reminders
 from scenarios.booking.selection import Want, choose_rooms
 from scenarios.booking.slots import ANY_BUILDING, BookingSlots, check_booking

@@ -17,9 +17,9 @@ from core.agent import (
 )
 from core.agent.catalogue import room_info
 from core.authz import Actor
-from core.booking.catalogue import Catalogues
 from core.commands import Lang
 from core.errors import AgentError
+from core.site.catalogue import Catalogues
 from scenarios.booking.book import BookRooms, PreferenceStore
 from scenarios.booking.manage import CancelBooking
 from scenarios.booking.owners import BookingOwners

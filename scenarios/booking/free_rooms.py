@@ -6,8 +6,8 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from core.booking import Room
 from core.scenario import StepContext
+from core.site.models import Room
 from scenarios.booking.work import PortalWork
 
 __all__ = ["FreeRoomsNearby"]

@@ -15,8 +15,6 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, model_validator
 
-from core.booking import Booking, Catalogue
-from core.booking.catalogue import Catalogues
 from core.calendar import CalendarEvent
 from core.commands import Lang
 from core.errors import PortalError, ScenarioError
@@ -24,9 +22,12 @@ from core.events import BookingsCancelled
 from core.nlu import Decision, Intent
 from core.output import Option
 from core.scenario import Step, StepContext, StepScenario
+from core.site.catalogue import Catalogues
+from core.site.models import Catalogue
 from core.texts import Calendar, Common, day_label, tr
 from scenarios.booking.book import run_of
 from scenarios.booking.labels import join_rooms, span
+from scenarios.booking.models import Booking
 from scenarios.booking.owners import BookingOwners
 from scenarios.booking.texts import Bookings
 from scenarios.booking.work import PortalWork

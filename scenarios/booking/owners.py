@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from core.authz import Actor, may_act
-from core.booking import Booking
 from core.store import RunStore
 from scenarios.booking.book import run_of
+from scenarios.booking.models import Booking
 from scenarios.booking.work import PortalWork
 
 __all__ = ["BookingOwners"]

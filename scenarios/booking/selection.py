@@ -10,7 +10,8 @@ from datetime import date, datetime, time, timedelta
 
 from pydantic import BaseModel
 
-from core.booking import Availability, Room, Rules
+from core.site.models import Room, Rules
+from scenarios.booking.models import Availability
 
 __all__ = [
     "Want",

@@ -7,9 +7,9 @@ import datetime as dt
 
 from pydantic import BaseModel
 
-from core.booking import Catalogue
 from core.commands import Lang
 from core.nlu import MAX_ROOMS
+from core.site.models import Catalogue
 from core.texts import Limits, Text, tr
 from scenarios.booking.texts import days, duration
 

@@ -15,16 +15,6 @@ from typing import Any, Protocol
 from pydantic import BaseModel, SecretStr
 
 from core.accounts import LoginVerdict
-from core.booking import (
-    BookingSession,
-    BookingSystem,
-    Catalogue,
-    LockedOut,
-    LoginFailed,
-    PageSummary,
-    PortalRetry,
-    UnexpectedPage,
-)
 from core.brain import Brain, PageSnapshot, Situation
 from core.browser import BrowserContext, BrowserPool, screenshot
 from core.commands import Lang
@@ -32,7 +22,11 @@ from core.errors import PortalError
 from core.events import ContextAcquired, PortalRetried
 from core.pause import NeedsAnswer
 from core.scenario import StepContext
+from core.site.errors import LockedOut, LoginFailed, UnexpectedPage
+from core.site.models import Catalogue, PageSummary
+from core.site.retry import PortalRetry
 from core.texts import tr
+from scenarios.booking.port import BookingSession, BookingSystem
 from scenarios.booking.texts import Book
 
 __all__ = ["Credentials", "PortalAccount", "PortalWork", "SessionVault", "read_catalogue"]

@@ -14,14 +14,14 @@ from typing import Any, ClassVar, NoReturn, Protocol
 
 from pydantic import BaseModel
 
-from core.booking import Catalogue, Room
-from core.booking.catalogue import Catalogues
 from core.commands import Lang
 from core.errors import ScenarioError
 from core.nlu import Decision, SlotParseError
 from core.output import Option
 from core.pause import QuestionSpec
 from core.scenario import SlotContext, Step, StepContext, StepScenario, Utterance
+from core.site.catalogue import Catalogues
+from core.site.models import Catalogue, Room
 from core.texts import day_label, tr
 from scenarios.events.errors import RoomTaken
 from scenarios.events.models import Event

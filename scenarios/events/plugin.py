@@ -3,8 +3,8 @@ events, else one that says politely this site has none."""
 
 from __future__ import annotations
 
-from core.booking.catalogue import Catalogues
 from core.scenario import BaseScenario
+from core.site.catalogue import Catalogues
 from core.store import RunStore
 from scenarios.events.create import CreateEvent, FreeRooms
 from scenarios.events.manage import CancelEvent, CountRegistrations, ListEvents, OpenRegistration

@@ -18,16 +18,11 @@ from typing import Protocol
 import pytest
 import pytest_asyncio
 
-from core.booking import (
-    BookingRejected,
-    BookingSession,
-    BookingSystem,
-    LoginFailed,
-    PortalUnavailable,
-    Room,
-    SlotTaken,
-)
 from core.browser import BrowserPool
+from core.site.errors import LoginFailed, PortalUnavailable
+from core.site.models import Room
+from scenarios.booking.errors import BookingRejected, SlotTaken
+from scenarios.booking.port import BookingSession, BookingSystem
 from scenarios.booking.selection import Want, choose_rooms
 
 __all__ = ["BookingSystemContract", "SiteBooking", "SiteHarness"]

@@ -15,8 +15,6 @@ from app.run import poll
 from bot.factory import BotApp, CoreServices, open_bot_app
 from bot.outbox import FloodLimits
 from core.app import RecordingSink, build_core
-from core.booking import BookingSystem, Catalogue
-from core.booking.catalogue import Catalogues
 from core.browser import BrowserPool
 from core.clock import Clock, ManualClock, SystemClock
 from core.commands import Command
@@ -35,9 +33,12 @@ from core.scenario import (
     StepScenario,
 )
 from core.settings import Settings, load_settings
+from core.site.catalogue import Catalogues
+from core.site.models import Catalogue
 from core.texts import Text
 from core.vault import CredentialVault
 from scenarios.booking import PortalAccount, PortalWork
+from scenarios.booking.port import BookingSystem
 from scenarios.booking.reminders import Reminders
 from scenarios.booking.schedules import ScheduleBook
 from scenarios.booking.schedules.scenarios import CancelSchedule, ListSchedules, ScheduleBooking

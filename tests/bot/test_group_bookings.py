@@ -11,8 +11,8 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bot.factory import BotApp
-from core.booking import Booking
 from core.clock import ManualClock
+from scenarios.booking.models import Booking
 from storage import Storage
 from tests.bot.support import product_bot
 from tests.bot.test_group_chat import WAIT, has, members

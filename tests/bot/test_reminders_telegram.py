@@ -11,9 +11,9 @@ from datetime import UTC, datetime
 
 from adapters.refportal import RefPortal
 from core.app import RecordingSink
-from core.booking.catalogue import Catalogues
 from core.clock import ManualClock
 from core.settings import SchedulerSettings
+from core.site.catalogue import Catalogues
 from scenarios.booking.reminders import Reminders
 from scenarios.booking.schedules import BookingScheduler
 from storage import Storage

@@ -9,11 +9,11 @@ from datetime import UTC, datetime
 import pytest
 
 from core.app import build_core
-from core.booking.catalogue import Catalogues
 from core.clock import ManualClock
 from core.manager import NLUManager
 from core.scenario import BaseScenario
 from core.settings import load_settings
+from core.site.catalogue import Catalogues
 from scenarios.help import HelpScenario, UnknownScenario
 from storage import Storage
 from tests.support.catalogues import REFPORTAL_CATALOGUE

@@ -24,12 +24,12 @@ from core.agent import (
     ScheduleRequest,
 )
 from core.authz import Actor
-from core.booking.catalogue import Catalogues
 from core.clock import ManualClock
 from core.commands import Lang
 from core.errors import AgentError
 from core.events import EventBus
 from core.manager import NLUManager
+from core.site.catalogue import Catalogues
 from scenarios.booking.schedules import ScheduleBook
 from scenarios.booking.schedules.agent import AgentSchedules
 from storage import Storage

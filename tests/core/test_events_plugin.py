@@ -9,12 +9,12 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from core.booking.catalogue import Catalogues
 from core.browser import BrowserContext, BrowserPool
 from core.commands import Command
 from core.nlu import Intent
 from core.output import Question, Reply
 from core.scenario import Utterance
+from core.site.catalogue import Catalogues
 from scenarios.events import EventSystem
 from scenarios.events.plugin import event_scenarios
 from scenarios.events.site import ClubLogin, EventDesk

@@ -11,7 +11,6 @@ from typing import Any, ClassVar
 from pydantic import BaseModel
 
 from core.app import build_core
-from core.booking.catalogue import Catalogues
 from core.clock import ManualClock
 from core.commands import Command
 from core.nlu import Decision, Intent
@@ -19,6 +18,7 @@ from core.output import Done, Reply
 from core.planner import ProxyPlanner
 from core.scenario import BaseScenario, InstantScenario, Step, StepContext, StepScenario, Utterance
 from core.settings import load_settings
+from core.site.catalogue import Catalogues
 from core.texts import Text
 from scenarios.help import HelpScenario, UnknownScenario
 from storage import Storage

@@ -11,13 +11,13 @@ from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 
 from core.app import build_core
-from core.booking.catalogue import Catalogues
 from core.clock import ManualClock
 from core.commands import Command
 from core.manager import NLUManager
 from core.output import Done, Output, Progress, Question, Receipt
 from core.replies import Replies
 from core.settings import load_settings
+from core.site.catalogue import Catalogues
 from core.store import (
     OptionRecord,
     OwedReply,

@@ -9,8 +9,8 @@ import pytest
 from pydantic import ValidationError
 
 from core.agent import RoomsQuery, ScheduleRequest
-from core.booking.catalogue import Catalogues
 from core.errors import AgentError
+from core.site.catalogue import Catalogues
 from scenarios.booking.desk import PortalDesk
 from tests.support.catalogues import REFPORTAL_CATALOGUE
 

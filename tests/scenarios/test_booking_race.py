@@ -14,13 +14,13 @@ from pydantic import SecretStr
 
 from adapters.refportal import RefPortal
 from core.app import build_core
-from core.booking.catalogue import Catalogues
 from core.browser import BrowserPool
 from core.clock import ManualClock
 from core.commands import Answer, Command
 from core.manager import NLUManager
 from core.output import Done, Failed, Question
 from core.settings import load_settings
+from core.site.catalogue import Catalogues
 from core.vault import CredentialVault
 from scenarios.booking import PortalAccount, PortalWork
 from scenarios.booking.alternatives import Placement

@@ -23,17 +23,19 @@ from playwright.async_api import BrowserContext
 from pydantic import SecretStr
 
 from core.app import build_core
-from core.booking import Booking, Catalogue, OnRetry, Room, Rules
-from core.booking.catalogue import Catalogues
 from core.browser import BrowserPool
 from core.clock import ManualClock
 from core.commands import Answer, Command
 from core.manager import NLUManager
 from core.output import Done, Failed, Output, Question
 from core.settings import load_settings
+from core.site.catalogue import Catalogues
+from core.site.models import Catalogue, Room, Rules
+from core.site.retry import OnRetry
 from core.store import RunStatus
 from core.vault import CredentialVault
 from scenarios.booking import PortalAccount, PortalWork
+from scenarios.booking.models import Booking
 from scenarios.registry import all_scenarios
 from storage import Storage
 from tests.support.catalogues import FOREIGN_CATALOGUE

@@ -14,12 +14,12 @@ from typing import Any
 import pytest
 
 from adapters.refportal import PortalSession
-from core.booking import UnexpectedPage
 from core.brain import ClickTarget, PageSnapshot, page_signature
 from core.browser import BrowserPool
 from core.events import BaseEvent
 from core.llm import LLMSettings
 from core.output import Failed, Question
+from core.site.errors import UnexpectedPage
 from storage import Storage
 from tests.fakes.llm import Answer as LLMAnswer
 from tests.fakes.llm import FakeAnthropic

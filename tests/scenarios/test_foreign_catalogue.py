@@ -10,14 +10,14 @@ import pytest
 from pydantic import SecretStr
 
 from core.app import build_core
-from core.booking import Catalogue, Room, Rules
-from core.booking.catalogue import Catalogues
 from core.browser import BrowserPool
 from core.clock import ManualClock
 from core.commands import Answer, Command
 from core.manager import NLUManager
 from core.output import Done, Question
 from core.settings import load_settings
+from core.site.catalogue import Catalogues
+from core.site.models import Catalogue, Room, Rules
 from core.vault import CredentialVault
 from scenarios.booking import PortalAccount, PortalWork
 from scenarios.registry import all_scenarios

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import datetime as dt
 
-from core.booking import Booking
 from scenarios.booking.book import PURPOSE, purpose_for, run_of
 from scenarios.booking.manage import Chosen, ManageSlots, group_requests
+from scenarios.booking.models import Booking
 
 DAY = dt.date(2026, 11, 26)
 

@@ -14,7 +14,6 @@ import pytest
 
 from adapters.refportal import RefPortal
 from core.app import build_core
-from core.booking.catalogue import Catalogues
 from core.browser import BrowserPool
 from core.clock import ManualClock
 from core.commands import Answer, Command
@@ -22,6 +21,7 @@ from core.events import EventBus
 from core.manager import NLUManager
 from core.output import Done, Question
 from core.settings import SchedulerSettings, load_settings
+from core.site.catalogue import Catalogues
 from core.vault import CredentialVault
 from scenarios.booking import PortalAccount, PortalWork
 from scenarios.booking.schedules import BookingScheduler, ScheduleBook

@@ -10,7 +10,8 @@ from datetime import date, time
 
 import pytest
 
-from core.booking import Availability, Room, RoomAvailability, Rules
+from core.site.models import Room, Rules
+from scenarios.booking.models import Availability, RoomAvailability
 from scenarios.booking.selection import Want, choose_rooms, free_rooms, nearest_times, shift
 
 DAY = date(2026, 11, 26)

@@ -21,7 +21,6 @@ from cryptography.fernet import Fernet
 from pydantic import SecretStr
 
 from adapters.refportal import RefPortal, RetryPolicy
-from core.booking import Booking, BookingSession
 from core.browser import BrowserContext, BrowserPool
 from core.clock import ManualClock
 from core.events import BaseEvent, BookingsGoneFromSite, EventBus
@@ -30,6 +29,8 @@ from core.store import ReminderRoom, ReminderState, ScenarioRun
 from core.vault import CredentialVault
 from portal.server import RunningPortal, running_portal
 from scenarios.booking import PortalAccount, PortalWork
+from scenarios.booking.models import Booking
+from scenarios.booking.port import BookingSession
 from scenarios.booking.reminders import BookedRequest, Reminders
 from scenarios.booking.still_booked import StillBooked
 from storage import Storage, open_storage

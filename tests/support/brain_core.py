@@ -16,8 +16,6 @@ from adapters.profile.history import ProfileHistory
 from adapters.refportal import RefPortal
 from core.app import build_core
 from core.assist import open_assist
-from core.booking import BookingSystem
-from core.booking.catalogue import Catalogues
 from core.brain import BrainDecided
 from core.browser import BrowserPool
 from core.clock import ManualClock
@@ -26,8 +24,10 @@ from core.events import BaseEvent, EventBus
 from core.llm import LLMSettings
 from core.manager import NLUManager
 from core.settings import load_settings
+from core.site.catalogue import Catalogues
 from core.vault import CredentialVault
 from scenarios.booking import PortalAccount, PortalWork
+from scenarios.booking.port import BookingSystem
 from scenarios.registry import all_scenarios
 from storage import Storage
 from tests.support.catalogues import REFPORTAL_CATALOGUE

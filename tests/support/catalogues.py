@@ -3,8 +3,8 @@ one with buildings named unlike ours, and one with numbered buildings."""
 
 from __future__ import annotations
 
-from core.booking.models import Building, Catalogue, Room
 from core.nlu.places import Places
+from core.site.models import Building, Catalogue, Room
 from portal.data import BUILDINGS as PORTAL_BUILDINGS
 
 __all__ = [

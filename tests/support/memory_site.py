@@ -7,18 +7,11 @@ import itertools
 from datetime import date, time
 from typing import Any
 
-from core.booking import (
-    Availability,
-    Booking,
-    BookingRejected,
-    Catalogue,
-    OnRetry,
-    PageSummary,
-    Room,
-    RoomAvailability,
-    SlotTaken,
-)
 from core.browser import BrowserContext
+from core.site.models import Catalogue, PageSummary, Room
+from core.site.retry import OnRetry
+from scenarios.booking.errors import BookingRejected, SlotTaken
+from scenarios.booking.models import Availability, Booking, RoomAvailability
 
 __all__ = ["MemorySite"]
 

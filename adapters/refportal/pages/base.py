@@ -6,9 +6,9 @@ from urllib.parse import urlsplit
 
 from playwright.async_api import Page, Response
 
-from core.booking.errors import UnexpectedPage
 from core.browser.retry import Bounced, Transient
 from core.browser.summary import summarize
+from core.site.errors import UnexpectedPage
 
 __all__ = ["LOGIN_PATH", "NOTICE_PATH", "alert_text", "land", "path_of"]
 

@@ -13,15 +13,11 @@ from playwright.async_api import Locator, Page
 
 from adapters.refportal.pages.base import alert_text, land, path_of
 from adapters.refportal.pages.common import hhmm, parse_day, parse_span
-from core.booking.errors import (
-    BookingRejected,
-    OutcomeUnknown,
-    SlotTaken,
-    UnexpectedPage,
-)
-from core.booking.models import Booking
 from core.browser.retry import Transient
 from core.browser.summary import summarize
+from core.site.errors import OutcomeUnknown, UnexpectedPage
+from scenarios.booking.errors import BookingRejected, SlotTaken
+from scenarios.booking.models import Booking
 
 __all__ = ["BOOKED_HEADING", "FORM_HEADING", "BookPage", "read_booking"]
 

@@ -8,8 +8,8 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
 from adapters.refportal.pages.base import LOGIN_PATH, alert_text, land, path_of
-from core.booking.errors import LockedOut, LoginFailed, SessionExpired
 from core.browser.retry import Transient
+from core.site.errors import LockedOut, LoginFailed, SessionExpired
 
 __all__ = ["LoginPage"]
 

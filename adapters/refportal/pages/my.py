@@ -10,10 +10,10 @@ from playwright.async_api import Dialog, Locator, Page
 
 from adapters.refportal.pages.base import land
 from adapters.refportal.pages.common import parse_day, parse_span
-from core.booking.errors import UnexpectedPage
-from core.booking.models import Booking
 from core.browser.retry import Transient
 from core.browser.summary import summarize
+from core.site.errors import UnexpectedPage
+from scenarios.booking.models import Booking
 
 __all__ = ["MY_PATH", "MyBookingsPage"]
 

@@ -10,10 +10,12 @@ from typing import Any
 from playwright.async_api import Page
 
 from adapters.refportal.pages.base import LOGIN_PATH, land, path_of
-from core.booking.errors import BookingRejected, UnexpectedPage
-from core.booking.models import Availability, Interval, Room, RoomAvailability, merge_intervals
 from core.browser.retry import Bounced, Transient
 from core.browser.summary import summarize
+from core.site.errors import UnexpectedPage
+from core.site.models import Interval, Room, merge_intervals
+from scenarios.booking.errors import BookingRejected
+from scenarios.booking.models import Availability, RoomAvailability
 
 __all__ = ["RoomsPage", "parse_grid"]
 

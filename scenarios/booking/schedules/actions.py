@@ -4,9 +4,9 @@
 
 from __future__ import annotations
 
-from core.booking import Catalogue
 from core.commands import Lang
 from core.output import Option
+from core.site.models import Catalogue
 from core.texts import Text, tr
 from scenarios.booking.schedules.entry import ScheduleEntry, ScheduleState
 from scenarios.booking.schedules.texts import Schedules

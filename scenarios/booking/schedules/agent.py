@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from core.agent import ScheduleInfo
-from core.booking.catalogue import Catalogues
 from core.commands import Lang
+from core.site.catalogue import Catalogues
 from scenarios.booking.schedules.book import ScheduleBook
 from scenarios.booking.schedules.entry import ScheduleEntry
 

@@ -6,8 +6,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from core.booking import Catalogue
 from core.commands import Lang
+from core.site.models import Catalogue
 from core.texts import WEEKDAYS, tr
 from scenarios.booking.schedules.texts import Schedules
 from scenarios.booking.schedules.times import WEEKDAY_CODES

@@ -17,11 +17,11 @@ from zoneinfo import ZoneInfo
 
 import structlog
 
-from core.booking.catalogue import Catalogues
 from core.commands import as_lang
 from core.errors import ClubError
 from core.manager import NLUManager
 from core.settings import SchedulerSettings
+from core.site.catalogue import Catalogues
 from core.store import Schedule, ScheduleFiring, ScheduleStatus, Store
 from core.texts import day_label, tr
 from scenarios.booking.schedules.entry import what_label

@@ -11,12 +11,12 @@ from typing import Any, ClassVar, Protocol
 
 from pydantic import BaseModel
 
-from core.booking.catalogue import Catalogues
 from core.errors import ScenarioError
 from core.nlu import WEEKDAYS, Decision, Intent
 from core.output import Option
 from core.pause import QuestionSpec
 from core.scenario import SlotContext, Step, StepContext, StepScenario
+from core.site.catalogue import Catalogues
 from core.texts import Common, tr
 from scenarios.booking.schedules.actions import action_options, list_lines, parse_action
 from scenarios.booking.schedules.entry import (

@@ -25,12 +25,12 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.date import DateTrigger
 from apscheduler.triggers.interval import IntervalTrigger
 
-from core.booking.catalogue import Catalogues
 from core.clock import Clock
 from core.errors import ClubError
 from core.events import BaseEvent, EventBus, RunFinished
 from core.manager import NLUManager
 from core.settings import SchedulerSettings
+from core.site.catalogue import Catalogues
 from core.store import Schedule, ScheduleStatus, Store
 from scenarios.booking.reminders import Reminders
 from scenarios.booking.schedules.book import ScheduleChanged

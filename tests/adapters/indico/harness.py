@@ -17,7 +17,8 @@ from contextlib import asynccontextmanager
 from datetime import date, datetime, time, timedelta
 
 from adapters.indico import IndicoSystem, RetryPolicy
-from core.booking import BookingSystem, Room
+from core.site.models import Room
+from scenarios.booking.port import BookingSystem
 from tests.adapters.contract import SiteBooking
 from tests.support.indico_server import IndicoServer
 

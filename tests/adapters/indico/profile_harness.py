@@ -8,8 +8,8 @@ from datetime import date, datetime, time, timedelta
 from pathlib import Path
 
 from adapters.profile import ProfileSystem, load_site_profile
-from core.booking import Room
 from core.browser.retry import RetryPolicy
+from core.site.models import Room
 from tests.adapters.indico.harness import IndicoHarness
 from tests.support.indico_server import IndicoServer
 

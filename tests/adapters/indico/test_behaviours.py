@@ -8,8 +8,10 @@ from datetime import time, timedelta
 import pytest
 import pytest_asyncio
 
-from core.booking import BookingRejected, BookingSession, Room, SlotTaken
 from core.browser import BrowserPool
+from core.site.models import Room
+from scenarios.booking.errors import BookingRejected, SlotTaken
+from scenarios.booking.port import BookingSession
 from tests.adapters.indico.harness import IndicoHarness
 from tests.support.indico_server import IndicoServer
 

@@ -23,8 +23,8 @@ import yaml
 
 from adapters.profile import ProfileSystem, parse_site_profile
 from adapters.profile.learn.draft import DraftError, draft_parts, draft_profile
-from core.booking import Room
 from core.browser import BrowserPool
+from core.site.models import Room
 from tests.adapters.indico.profile_harness import PROFILE
 from tests.support.indico_server import IndicoServer
 from tests.support.learning import Demonstration, operators_chromium

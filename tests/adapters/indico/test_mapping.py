@@ -9,7 +9,8 @@ import pytest
 from adapters.indico import errors as ie
 from adapters.indico import mapping
 from adapters.indico import models as im
-from core.booking import BookingRejected, LoginFailed, PortalUnavailable, SlotTaken
+from core.site.errors import LoginFailed, PortalUnavailable
+from scenarios.booking.errors import BookingRejected, SlotTaken
 
 
 def _room(room_id: int, building: str = "7", number: str = "701", **extra: object) -> im.Room:

@@ -16,9 +16,10 @@ from playwright.async_api import BrowserContext, Request
 
 from adapters.profile import ProfileSystem, parse_site_profile
 from adapters.profile.session import ProfileSession
-from core.booking import Room, SlotTaken
 from core.browser import BrowserPool
 from core.browser.retry import RetryPolicy
+from core.site.models import Room
+from scenarios.booking.errors import SlotTaken
 from tests.adapters.indico.profile_harness import PROFILE
 from tests.support.indico_server import IndicoServer
 

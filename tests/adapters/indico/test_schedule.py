@@ -25,8 +25,6 @@ from pydantic import SecretStr
 
 from adapters.indico import IndicoSystem
 from core.app import build_core
-from core.booking.catalogue import Catalogues
-from core.booking.profile import Profile
 from core.browser import BrowserPool
 from core.clock import SystemClock
 from core.commands import Answer, Command
@@ -34,6 +32,8 @@ from core.events import EventBus
 from core.manager import NLUManager
 from core.output import Done, Question
 from core.settings import SchedulerSettings, load_settings
+from core.site.catalogue import Catalogues
+from core.site.profile import Profile
 from core.store import Schedule
 from core.vault import CredentialVault
 from scenarios.booking import PortalAccount, PortalWork

@@ -12,9 +12,10 @@ from typing import Any
 import aiohttp
 
 from adapters.profile import ProfileSystem, load_site_profile
-from core.booking import BookingSystem, Room
 from core.browser import BrowserPool
+from core.site.models import Room
 from portal.legacy.server import RunningLegacy
+from scenarios.booking.port import BookingSystem
 from tests.adapters.contract import SiteBooking
 from tests.adapters.refportal.helpers import FAST, FRIDAY
 

@@ -9,7 +9,7 @@ import aiohttp
 from playwright.async_api import BrowserContext
 
 from adapters.refportal import PortalSession, RetryPolicy
-from core.booking import Room
+from core.site.models import Room
 from portal.server import RunningPortal
 from tests.portal.helpers import START
 

@@ -8,8 +8,9 @@ import pytest
 from playwright.async_api import BrowserContext, Route
 
 from adapters.refportal import PortalSession
-from core.booking import BookingRejected, OutcomeUnknown, PortalUnavailable, SlotTaken
+from core.site.errors import OutcomeUnknown, PortalUnavailable
 from portal.server import RunningPortal
+from scenarios.booking.errors import BookingRejected, SlotTaken
 from tests.adapters.refportal.helpers import (
     FRIDAY,
     TODAY,

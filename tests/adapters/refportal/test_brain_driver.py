@@ -10,8 +10,9 @@ import pytest
 from playwright.async_api import BrowserContext
 
 from adapters.refportal import PortalSession
-from core.booking import PageSummary, UnexpectedPage
 from core.brain import ControlRefused, RequestBlocked
+from core.site.errors import UnexpectedPage
+from core.site.models import PageSummary
 from portal.server import RunningPortal
 from tests.adapters.refportal.helpers import set_quirks
 

@@ -7,8 +7,8 @@ from datetime import time
 import pytest
 
 from adapters.refportal import PortalSession
-from core.booking import BookingRejected
 from portal.server import RunningPortal
+from scenarios.booking.errors import BookingRejected
 from tests.adapters.refportal.helpers import FRIDAY, active_bookings, room_of
 from tests.portal.helpers import free_room
 

@@ -7,8 +7,8 @@ import asyncio
 import pytest
 
 from adapters.refportal import PortalSession
-from core.booking import PortalUnavailable
 from core.browser import BrowserPool
+from core.site.errors import PortalUnavailable
 from storage import free_port
 from tests.adapters.refportal.helpers import FAST
 

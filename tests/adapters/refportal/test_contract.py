@@ -12,9 +12,10 @@ import pytest
 import pytest_asyncio
 
 from adapters.refportal import RefPortal
-from core.booking import BookingSystem, Room
 from core.browser import BrowserPool
+from core.site.models import Room
 from portal.server import RunningPortal
+from scenarios.booking.port import BookingSystem
 from tests.adapters.contract import BookingSystemContract, SiteBooking
 from tests.adapters.refportal.helpers import FAST, FRIDAY, set_quirks
 

@@ -31,8 +31,8 @@ from adapters.profile.learn.draft import (
     draft_parts,
     draft_profile,
 )
-from core.booking import Room
 from core.browser import BrowserPool
+from core.site.models import Room
 from portal.server import RunningPortal
 from tests.adapters.contract import BookingSystemContract
 from tests.adapters.refportal.helpers import FAST, FRIDAY, active_bookings, reset

@@ -9,8 +9,8 @@ import pytest
 from playwright.async_api import BrowserContext, Request
 
 from adapters.refportal import PortalSession
-from core.booking import LockedOut, LoginFailed, SessionExpired, UnexpectedPage
 from core.browser import BrowserPool
+from core.site.errors import LockedOut, LoginFailed, SessionExpired, UnexpectedPage
 from portal.server import RunningPortal
 from tests.adapters.refportal.helpers import FRIDAY, make_session, room_of, set_quirks
 from tests.portal.helpers import TestClock, free_room

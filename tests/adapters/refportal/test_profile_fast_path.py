@@ -16,9 +16,9 @@ from playwright.async_api import BrowserContext, Request
 from adapters.profile import ProfileSystem, load_site_profile, parse_site_profile
 from adapters.profile.fastpath import form_value
 from adapters.profile.session import ProfileSession
-from core.booking import SlotTaken
 from core.browser import BrowserPool
 from portal.server import RunningPortal
+from scenarios.booking.errors import SlotTaken
 from tests.adapters.refportal.helpers import FAST, FRIDAY, active_bookings
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")

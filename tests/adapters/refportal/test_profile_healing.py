@@ -16,9 +16,9 @@ import pytest
 
 from adapters.profile import ProfileSystem, load_site_profile
 from adapters.profile.history import ProfileHistory
-from core.booking import Room
 from core.browser import BrowserPool
 from core.errors import ClubError
+from core.site.models import Room
 from portal.server import RunningPortal
 from tests.adapters.refportal.helpers import FAST, FRIDAY, active_bookings
 from tests.support.drift import page_path_only

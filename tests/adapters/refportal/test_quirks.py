@@ -9,7 +9,7 @@ import pytest
 from playwright.async_api import BrowserContext, Response
 
 from adapters.refportal import PortalSession, RetryPolicy
-from core.booking import PortalUnavailable
+from core.site.errors import PortalUnavailable
 from portal.server import RunningPortal
 from tests.adapters.refportal.helpers import (
     FRIDAY,

@@ -16,8 +16,8 @@ from adapters.profile import ProfileSystem, parse_site_profile
 from adapters.profile.check import CHECK_MARK, check_site, show_site
 from adapters.profile.loader import LoadedProfile
 from adapters.profile.session import ProfileSession
-from core.booking import Room
 from core.browser import BrowserContext, BrowserPool
+from core.site.models import Room
 from portal.server import RunningPortal
 from tests.adapters.refportal.helpers import FAST, TODAY, active_bookings, make_session
 

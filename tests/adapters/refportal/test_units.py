@@ -12,22 +12,19 @@ from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 from adapters.refportal import RetryPolicy
 from adapters.refportal.pages.common import parse_day, parse_span
 from adapters.refportal.pages.rooms import parse_grid
-from core.booking import (
-    Availability,
-    BookingRejected,
-    LockedOut,
-    LoginFailed,
-    PageSummary,
-    PortalUnavailable,
-    Room,
-    RoomAvailability,
-    SessionExpired,
-    SlotTaken,
-    UnexpectedPage,
-)
 from core.browser.retry import Bounced, Transient, with_retries
 from core.browser.summary import MAX_TEXT, _trim
 from core.errors import BrowserError, PortalError
+from core.site.errors import (
+    LockedOut,
+    LoginFailed,
+    PortalUnavailable,
+    SessionExpired,
+    UnexpectedPage,
+)
+from core.site.models import PageSummary, Room
+from scenarios.booking.errors import BookingRejected, SlotTaken
+from scenarios.booking.models import Availability, RoomAvailability
 
 DAY = date(2026, 11, 27)
 FAST = RetryPolicy(attempts=3, base_delay=0.001, max_delay=0.002)

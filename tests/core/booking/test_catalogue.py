@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from core.booking import Building, Catalogue
-from core.booking.catalogue import Catalogues
-from core.booking.profile import Profile, load_profile
 from core.clock import ManualClock
 from core.errors import ConfigError, PortalError
+from core.site.catalogue import Catalogues
+from core.site.models import Building, Catalogue
+from core.site.profile import Profile, load_profile
 from storage.files import FileCache
 
 NOW = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)

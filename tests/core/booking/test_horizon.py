@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from core.booking import Building, Catalogue, Room, Rules
 from core.settings import SchedulerSettings
+from core.site.models import Building, Catalogue, Room, Rules
 from scenarios.booking.schedules.lead import lead_for
 from scenarios.booking.texts import days
 

@@ -7,10 +7,10 @@ from collections.abc import Sequence
 from zoneinfo import ZoneInfo
 
 from core.assist import LLMAnswerer, LLMIntentClassifier, LLMSlotExtractor, SlotGuess, fill_slots
-from core.booking import Building
 from core.commands import Command, Lang
 from core.llm import FallbackLLM
 from core.nlu import Decision, Intent, Slots, parse
+from core.site.models import Building
 from scenarios.booking import BookRooms
 from scenarios.help import UnknownScenario
 from tests.core.brain.conftest import NOW

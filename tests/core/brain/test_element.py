@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from core.booking.models import PageSummary
 from core.brain import ElementChoice, ElementPicker, ElementWanted
 from core.llm.fallback import FallbackLLM
+from core.site.models import PageSummary
 from tests.fakes.llm import Answer, Fail, FakeAnthropic
 
 PAGE = PageSummary(

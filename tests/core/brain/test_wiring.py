@@ -7,14 +7,14 @@ from collections.abc import Mapping, Sequence
 
 from core.app import build_core
 from core.assist import SlotGuess
-from core.booking import Building
-from core.booking.catalogue import Catalogues
 from core.clock import ManualClock
 from core.commands import Command, Lang
 from core.events import EventBus, ScenarioChosen
 from core.nlu import Intent
 from core.output import Done, Question
 from core.settings import load_settings
+from core.site.catalogue import Catalogues
+from core.site.models import Building
 from scenarios.help import HelpScenario, UnknownScenario
 from storage import Storage
 from tests.core.brain.conftest import NOW

@@ -8,10 +8,10 @@ from datetime import date, time
 
 import pytest
 
-from core.booking.models import Building
 from core.nlu import Intent, Places, SlotParseError, parse, parse_slot, score_intents
 from core.nlu.analysis import analyze
 from core.nlu.decision import Decision, Lang
+from core.site.models import Building
 from tests.core.nlu.conftest import NOW, PLACES, TZ
 from tests.support.catalogues import foreign_places, numbered_places
 

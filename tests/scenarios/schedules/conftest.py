@@ -11,13 +11,13 @@ from dataclasses import dataclass
 import pytest
 
 from core.app import build_core
-from core.booking.catalogue import Catalogues
 from core.clock import ManualClock
 from core.commands import Answer, Command
 from core.events import EventBus
 from core.manager import NLUManager
 from core.output import Question
 from core.settings import SchedulerSettings, load_settings
+from core.site.catalogue import Catalogues
 from scenarios.booking.schedules import BookingScheduler, ScheduleBook
 from scenarios.booking.schedules.scenarios import CancelSchedule, ListSchedules, ScheduleBooking
 from scenarios.help import HelpScenario, UnknownScenario

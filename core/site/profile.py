@@ -16,8 +16,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from core.booking.models import Catalogue
 from core.errors import ConfigError
+from core.site.models import Catalogue
 
 __all__ = ["BuildingProfile", "Profile", "load_profile"]
 

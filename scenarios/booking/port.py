@@ -4,33 +4,21 @@ Scenarios, schedules, alternatives and the brain speak only to these Protocols; 
 site is one package under ``adapters/`` that implements them (``adapters/refportal``
 for our reference portal). Logging in, re-logging after an expired session and
 retrying transient failures happen inside the adapter's session; what reaches the
-caller is a model from ``core.booking.models`` or an error from ``core.booking.errors``.
+caller is a model (``scenarios.booking.models``, the site's catalogue ``core.site``) or an
+error (``scenarios.booking.errors``, a site's failures ``core.site.errors``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from datetime import date, time
 from typing import Any, Protocol
 
-from pydantic import BaseModel
-
-from core.booking.models import Availability, Booking, Catalogue, PageSummary, Room
 from core.browser import BrowserContext
+from core.site.models import Catalogue, PageSummary, Room
+from core.site.retry import OnRetry
+from scenarios.booking.models import Availability, Booking
 
-__all__ = ["BookingSession", "BookingSystem", "OnRetry", "PortalRetry"]
-
-
-class PortalRetry(BaseModel):
-    """A transient failure the session is about to try again (``attempt`` failed)."""
-
-    action: str
-    attempt: int
-    reason: str  # e.g. "HTTP 500 at /login"; never a credential
-
-
-# Told of every retry, so a run's timeline and the metrics see what the adapter absorbed.
-OnRetry = Callable[[PortalRetry], Awaitable[None]]
+__all__ = ["BookingSession", "BookingSystem"]
 
 
 class BookingSession(Protocol):

@@ -14,8 +14,9 @@ from collections.abc import Awaitable, Callable
 
 import structlog
 
-from core.booking.errors import OutcomeUnknown, SlotTaken
-from core.booking.models import Booking
+from core.site.errors import OutcomeUnknown
+from scenarios.booking.errors import SlotTaken
+from scenarios.booking.models import Booking
 
 __all__ = ["send_once"]
 

@@ -20,11 +20,11 @@ from typing import Protocol
 import structlog
 from pydantic import ValidationError
 
-from core.booking.models import Catalogue
-from core.booking.profile import Profile
 from core.clock import Clock, SystemClock
 from core.errors import ClubError, ConfigError
 from core.nlu.places import Places
+from core.site.models import Catalogue
+from core.site.profile import Profile
 
 __all__ = ["CatalogueCache", "Catalogues"]
 

@@ -1,12 +1,12 @@
-"""What a booking system adapter raises; every class is a ``core.errors.PortalError``.
+"""What an adapter of any site raises; every class is a ``core.errors.PortalError``
+(a job's own refusals are its own: the booking job's ``SlotTaken`` and ``BookingRejected``
+are ``scenarios.booking.errors``).
 
     PortalError (core.errors)
     ├── PortalUnavailable   HTTP 5xx, timeouts, connection errors (after retries)
     │   └── OutcomeUnknown  a booking POST without a readable answer (it may be made)
     ├── LoginFailed         the portal refused the username or password
     ├── LockedOut           too many failed logins: the account is locked for a while
-    ├── SlotTaken           the requested time is already booked
-    ├── BookingRejected     the portal (or the browser's form check) refused the input
     ├── SessionExpired      the portal sent us to the login page again right after a re-login
     └── UnexpectedPage      a page the page objects do not know (e.g. the rules notice);
                             carries a ``PageSummary`` for the scenario or its LLM brain
@@ -18,17 +18,15 @@ becomes ``core.errors.BrowserError``. Messages never contain passwords.
 
 from __future__ import annotations
 
-from core.booking.models import PageSummary
 from core.errors import PortalError
+from core.site.models import PageSummary
 
 __all__ = [
-    "BookingRejected",
     "LockedOut",
     "LoginFailed",
     "OutcomeUnknown",
     "PortalUnavailable",
     "SessionExpired",
-    "SlotTaken",
     "UnexpectedPage",
 ]
 
@@ -48,24 +46,6 @@ class LoginFailed(PortalError):
 
 class LockedOut(PortalError):
     """Login is temporarily blocked after too many failures."""
-
-
-class _Refusal(PortalError):
-    """A refusal with the portal's own message and, where known, its stable code."""
-
-    def __init__(self, message: str, *, code: str | None = None, hint: str | None = None) -> None:
-        super().__init__(message, hint=hint)
-        self.code = code
-
-
-class SlotTaken(_Refusal):
-    """The room is already booked at that time."""
-
-
-class BookingRejected(_Refusal):
-    """The booking broke a portal rule; ``message`` is the portal's text, ``code`` its code
-    (``in_past``, ``too_long``, …; ``client_validation`` when the browser's form check refused
-    it; ``unknown_room`` / ``unknown_building`` / ``not_found`` for things that do not exist)."""
 
 
 class SessionExpired(PortalError):
