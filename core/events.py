@@ -19,8 +19,6 @@ __all__ = [
     "AnswerReceived",
     "AnswerRejected",
     "BaseEvent",
-    "BookingsCancelled",
-    "BookingsGoneFromSite",
     "CommandReceived",
     "ContextAcquired",
     "EventBus",
@@ -133,22 +131,6 @@ class ContextAcquired(BaseEvent):
     kind = "browser.context"
     wait_ms: float
     queued: bool
-
-
-class BookingsCancelled(BaseEvent):
-    """Bookings a run cancelled on the site (as soon as they are gone, even if the run
-    then fails on others): their reminders are dropped."""
-
-    kind = "bookings.cancelled"
-    numbers: list[str]
-
-
-class BookingsGoneFromSite(BaseEvent):
-    """Bookings a run made that were no longer on the site when their reminder was due
-    (cancelled there, not through the bot): the reminder leaves them out."""
-
-    kind = "bookings.gone"
-    numbers: list[str]
 
 
 class RunResumed(BaseEvent):

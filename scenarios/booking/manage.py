@@ -18,7 +18,6 @@ from pydantic import BaseModel, model_validator
 from core.calendar import CalendarEvent
 from core.commands import Lang
 from core.errors import PortalError, ScenarioError
-from core.events import BookingsCancelled
 from core.nlu import Decision, Intent
 from core.output import Option
 from core.scenario import Step, StepContext, StepScenario
@@ -26,6 +25,7 @@ from core.site.catalogue import Catalogues
 from core.site.models import Catalogue
 from core.texts import Calendar, Common, day_label, tr
 from scenarios.booking.book import run_of
+from scenarios.booking.events import BookingsCancelled
 from scenarios.booking.labels import join_rooms, span
 from scenarios.booking.models import Booking
 from scenarios.booking.owners import BookingOwners

@@ -32,7 +32,7 @@ from pydantic import BaseModel
 from core.clock import Clock
 from core.commands import as_lang
 from core.errors import ClubError, StorageError, StorageUnavailable
-from core.events import BaseEvent, BookingsCancelled, BookingsGoneFromSite, EventBus
+from core.events import BaseEvent, EventBus
 from core.output import OutputSink, Reply
 from core.store import (
     ReminderRecord,
@@ -43,6 +43,7 @@ from core.store import (
     UserStore,
 )
 from core.texts import day_label, tr
+from scenarios.booking.events import BookingsCancelled, BookingsGoneFromSite
 from scenarios.booking.texts import Remind
 
 __all__ = [

@@ -9,9 +9,9 @@ import datetime as dt
 import pytest
 
 from core.clock import ManualClock
-from core.events import BookingsCancelled
 from core.output import Reply
 from core.store import ReminderRecord, ReminderRoom, ReminderState, ScenarioRun
+from scenarios.booking.events import BookingsCancelled
 from scenarios.booking.reminders import BookedRequest, Reminders, reminder_text
 from storage import Storage
 from tests.support.sinks import CollectingSink

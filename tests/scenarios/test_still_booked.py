@@ -23,12 +23,13 @@ from pydantic import SecretStr
 from adapters.refportal import RefPortal, RetryPolicy
 from core.browser import BrowserContext, BrowserPool
 from core.clock import ManualClock
-from core.events import BaseEvent, BookingsGoneFromSite, EventBus
+from core.events import BaseEvent, EventBus
 from core.output import Reply
 from core.store import ReminderRoom, ReminderState, ScenarioRun
 from core.vault import CredentialVault
 from portal.server import RunningPortal, running_portal
 from scenarios.booking import PortalAccount, PortalWork
+from scenarios.booking.events import BookingsGoneFromSite
 from scenarios.booking.models import Booking
 from scenarios.booking.port import BookingSession
 from scenarios.booking.reminders import BookedRequest, Reminders
