@@ -51,14 +51,20 @@ class ProxyPlanner:
 
     def understand(self, said: Utterance, decision: Decision) -> Decision:
         """The rule parser's ``decision``, or a scenario's own reading of ``said`` when
-        that one is surer."""
+        that one is surer. A command the parser found denied («не хочу создавать…»,
+        «не надо открывать…») is never read as one that acts: such a claim is a refusal."""
         best = decision
         # "unknown" is sure only that nothing else is meant: any claim beats it
         sure = decision.confidence if decision.intent != Intent.UNKNOWN else 0.0
+        denied = decision.negated or decision.intent == Intent.DECLINE
+        acting = {intent for scenario in self._scenarios for intent in scenario.acting}
         for scenario in self._scenarios:
             claim = scenario.recognise(said, decision)
-            if claim is not None and claim.confidence > sure:
-                best, sure = claim, claim.confidence
+            if claim is None or claim.confidence <= sure:
+                continue
+            if denied and claim.intent in acting:
+                claim = claim.model_copy(update={"intent": Intent.DECLINE, "negated": True})
+            best, sure = claim, claim.confidence
         return best
 
     def _offered(self, decision: Decision) -> dict[str, str]:

@@ -15,12 +15,13 @@ One pass over the tokens, each looked at a bounded number of times: linear in th
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from core.nlu.analysis import Tok
 
-__all__ = ["Denial", "Denied", "deny"]
+__all__ = ["Denial", "Denied", "deny", "denies_verb"]
 
 Denied = Literal["book", "cancel", "list"]
 
@@ -61,6 +62,12 @@ _TRANSPARENT_CONCEPTS = frozenset(
     {"EVERY", "WD", "WDP", "WEEKLY", "TODAY", "TOMORROW", "AFTER_TOMORROW"}
 )
 _MOST_SKIPPED = 4  # «мне больше уже не нужна»: a scope never reaches further
+# A plug-in's verb is reached over a wish or a need too: «не хочу создавать», «не надо
+# открывать», "don't want to create" (the booking words have these as heads of their own).
+_MODALS = frozenset(
+    {"хочу", "хотим", "хотел", "хотела", "хотелось", "надо", "нужно", "стоит", "буду",
+     "будем", "need", "want", "wanna"}
+)  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,3 +115,20 @@ def deny(toks: tuple[Tok, ...]) -> Denial | None:
             nothing = any(t.text in _NOTHING for t in toks)
             return Denial(denied=denied, nothing=nothing)
     return None
+
+
+def denies_verb(words: Sequence[str], stems: tuple[str, ...]) -> bool:
+    """Whether a negation's scope in ``words`` (lower-case, punctuation stripped) reaches a
+    verb starting with one of ``stems``: «не создавай», «не хочу создавать», «не надо
+    открывать», "don't want to create", «хватит открывать». For a plug-in's own verbs,
+    which the booking words above do not know."""
+    for index, word in enumerate(words):
+        if word not in _NEGATORS and word not in _CEASE and word != "нельзя":
+            continue
+        for skipped, following in enumerate(words[index + 1 : index + 2 + _MOST_SKIPPED]):
+            if following.startswith(stems):
+                return True
+            reachable = following in _TRANSPARENT or following in _MODALS
+            if not reachable or skipped == _MOST_SKIPPED:
+                break
+    return False

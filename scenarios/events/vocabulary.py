@@ -15,6 +15,7 @@ from pydantic import BaseModel
 
 from core.nlu import Decision, Intent, Lang, Slots, detect_lang
 from core.nlu.analysis import Tok, analyze
+from core.nlu.negation import denies_verb
 from core.nlu.slots import extract_slots
 from core.scenario import Utterance
 
@@ -61,9 +62,11 @@ _OPEN_STEMS = ("откр", "open", "start", "запусти")
 _COUNT_STEMS = ("записал", "записан", "зарегистрир", "registered", "signed")
 _COUNT_WORDS = frozenset({"сколько", "how", "count"})
 _CANCEL_STEMS = ("отмен", "удали", "удалить", "cancel", "delete", "remove", "call off")
+# The booking job's words: a command with them is never the events job's.
+_BOOKING_STEMS = ("брон", "заброн", "booking", "свободн", "available")
+_BOOKING_WORDS = frozenset({"book", "free"})
 _LIST_WORDS = frozenset({"мои", "наши", "какие", "список", "покажи", "предстоящие", "ближайшие",
                          "my", "our", "list", "show", "upcoming", "which", "what"})  # fmt: skip
-_NEGATORS = frozenset({"не", "don't", "dont", "not", "never", "нельзя"})
 # Words that say what the user wants done, not which event (dropped from a named event).
 _FILLER = frozenset({"на", "for", "the", "мероприятие", "мероприятия", "событие", "event",
                      "регистрацию", "registration", "открой", "open", "отмени", "удали",
@@ -117,16 +120,11 @@ def _limit(text: str) -> int | None:
     return int(re.sub(r"\s", "", found.group(1)))
 
 
-def _denied(words: list[str], stems: tuple[str, ...]) -> bool:
-    """A negator right before the verb: «не создавай мероприятие»."""
-    return any(
-        word in _NEGATORS and index + 1 < len(words) and words[index + 1].startswith(stems)
-        for index, word in enumerate(words)
-    )
-
-
 def _intent(words: list[str]) -> tuple[str, tuple[str, ...]] | None:
-    """The intent the words ask for, and the stems of its verb."""
+    """The intent the words ask for, and the stems of its verb; none where a booking or free
+    rooms are spoken of («отмени бронь на мероприятие», "book a room for our event")."""
+    if _has(words, _BOOKING_STEMS) or _BOOKING_WORDS & set(words):
+        return None
     event = _has(words, _EVENT_STEMS) or bool(_EVENT_WORDS & set(words))
     registration = _has(words, _REGISTRATION_STEMS)
     counting = bool(_COUNT_WORDS & set(words)) and _has(words, _COUNT_STEMS)
@@ -159,7 +157,7 @@ def read(said: Utterance, today: date) -> Decision | None:
         return None
     intent, verb = found
     lang = detect_lang(text)
-    if verb and _denied(words, verb):
+    if verb and denies_verb(words, verb):
         return Decision(intent=Intent.DECLINE, confidence=_SURE, lang=lang)
     details = EventDetails()
     slots = Slots()

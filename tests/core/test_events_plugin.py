@@ -11,16 +11,18 @@ import pytest
 
 from core.browser import BrowserContext, BrowserPool
 from core.commands import Command
-from core.nlu import Intent
+from core.nlu import Intent, parse
 from core.output import Question, Reply
+from core.planner import ProxyPlanner
 from core.scenario import Utterance
 from core.site.catalogue import Catalogues
+from core.texts import Guide, tr
 from scenarios.events import EventSystem
 from scenarios.events.plugin import event_scenarios
 from scenarios.events.site import ClubLogin, EventDesk
 from scenarios.events.unsupported import NoEvents
 from scenarios.events.vocabulary import EventDetails, read
-from scenarios.help import HelpScenario, UnknownScenario, help_text
+from scenarios.help import DeclineScenario, HelpScenario, UnknownScenario, help_text
 from storage import Storage
 from tests.core.conftest import CoreFactory
 from tests.support.catalogues import REFPORTAL_CATALOGUE, refportal_places
@@ -104,7 +106,17 @@ def test_the_other_commands_name_their_event(text: str, intent: str, details: Ev
 
 @pytest.mark.parametrize(
     "text",
-    ["забронируй 703 в четверг с 18 до 20", "отмени бронь на пятницу", "мои брони", "помощь"],
+    [
+        "забронируй 703 в четверг с 18 до 20",
+        "отмени бронь на пятницу",
+        "мои брони",
+        "помощь",
+        "cancel my booking for the event on Friday",
+        "book a new room for our event on Thursday 18-20",
+        "how many people registered for my booking",
+        "какие аудитории свободны для мероприятия завтра",
+        "забронируй 7-703 для мероприятия в пятницу с 18 до 20",
+    ],
 )
 def test_booking_commands_are_not_the_events_jobs(text: str) -> None:
     assert read(Utterance(text, NOW, TZ, refportal_places()), NOW.date()) is None
@@ -161,3 +173,46 @@ async def test_what_cannot_be_is_asked_before_the_site_is_touched(
         "Аудитории 9-999 на сайте нет. В какой аудитории? Напишите номер, например 7-703."
     )
     assert [o.label for o in room.options] == ["Без аудитории"]
+
+
+DENIED = [
+    "не хочу создавать мероприятие «Лекция» завтра с 18 до 20 в 7-703",
+    "не надо открывать регистрацию на «Лекция»",
+    'I don\'t want to create an event "Talk" tomorrow 18-20 in 7-703',
+]
+
+
+@pytest.mark.parametrize("text", DENIED)
+def test_a_denied_event_command_is_read_as_a_refusal(text: str, storage: Storage) -> None:
+    desk = EventDesk(pool=BrowserPool(max_contexts=1), site=Unreached(), login=ClubLogin())
+    catalogues = Catalogues.fixed(REFPORTAL_CATALOGUE)
+    planner = ProxyPlanner(
+        [*event_scenarios(desk, catalogues=catalogues, runs=storage.runs), DeclineScenario()]
+    )
+    places = refportal_places()
+    decision = parse(text, now=NOW, tz=TZ, places=places)
+    understood = planner.understand(Utterance(text, NOW, TZ, places), decision)
+    assert understood.intent == Intent.DECLINE, (decision.intent, decision.negated)
+    # the same command said plainly is the events job's: the refusal above is the denial's
+    plain = text.replace("не хочу создавать", "создай").replace("не надо открывать", "открой")
+    plain = plain.replace("I don't want to create", "create")
+    understood = planner.understand(
+        Utterance(plain, NOW, TZ, places), parse(plain, now=NOW, tz=TZ, places=places)
+    )
+    assert understood.intent in {"create_event", "open_registration"}
+
+
+async def test_a_denied_event_is_declined_and_nothing_runs(
+    make_core: CoreFactory, sink: CollectingSink, storage: Storage
+) -> None:
+    desk = EventDesk(pool=BrowserPool(max_contexts=1), site=Unreached(), login=ClubLogin())
+    scenarios = [
+        *event_scenarios(desk, catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE), runs=storage.runs),
+        DeclineScenario(),
+        UnknownScenario(),
+    ]
+    async with make_core(*scenarios) as manager:
+        await manager.handle(Command(chat_id=6, user_id=6, text=DENIED[0]))
+        reply = await sink.wait_for(Reply)
+    assert reply.text == tr(Guide.DECLINED, "ru")
+    assert list(await storage.runs.recent_for_chat(6)) == []  # no run was started
