@@ -128,6 +128,14 @@ def register_site_commands(
                 "where the page's list is not a table)"
             ),
         ] = False,
+        today: Annotated[
+            datetime | None,
+            typer.Option(
+                formats=["%Y-%m-%d"],
+                help="The site's today, when its clock is not this machine's (a test site's); "
+                "the check books as far ahead of it as the site allows",
+            ),
+        ] = None,
     ) -> None:
         """Show the bot a site once: log in, open a day's free rooms, book one, open «my
         bookings», cancel it; answer the prompts here. Writes OUT/NAME.recording.json and the
@@ -138,8 +146,14 @@ def register_site_commands(
         try:
             written = asyncio.run(
                 run_learn(
-                    settings, url, name=name, out=out, cdp=cdp, lists_by_example=lists_by_example
-                )
+                    settings,
+                    url,
+                    name=name,
+                    out=out,
+                    cdp=cdp,
+                    lists_by_example=lists_by_example,
+                    today=today.date() if today else None,
+                )  # fmt: skip
             )
         except ClubError as exc:
             fail(exc)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import getpass
 import sys
-from datetime import datetime
+from datetime import date, datetime
 from pathlib import Path
 
 import yaml
@@ -102,10 +102,12 @@ async def learn(
     out: Path,
     cdp: str | None = None,
     lists_by_example: bool = False,
+    today: date | None = None,
 ) -> list[Path]:
     """Lead the demonstration, write its recording and the profile drafted from it, check
     the profile on the site and let the operator show a part again until it passes (or
-    they leave it); returns the files written."""
+    they leave it); returns the files written. ``today``: the site's, when its clock is
+    not ours (a test site's); else today in the configured time zone."""
     drafts = _Drafts(out, name)
     password: str | None = None
     async with operators_browser(url, executable=settings.browser.executable, cdp=cdp) as (
@@ -128,7 +130,7 @@ async def learn(
                     )
                 if not password or not username:
                     break
-                report = await _check(settings, drafted, url, username, password)
+                report = await _check(settings, drafted, url, username, password, today)
                 _say(render_report(report).rstrip("\n"))
                 if report.ok:
                     break
@@ -150,10 +152,10 @@ async def learn(
 
 
 async def _check(
-    settings: Settings, drafted: str, url: str, username: str, password: str
+    settings: Settings, drafted: str, url: str, username: str, password: str, today: date | None
 ) -> SiteReport:
     profile = parse_site_profile(drafted, "drafted.yaml")
-    today = datetime.now(settings.tz).date()
+    today = today or datetime.now(settings.tz).date()
     _say("Проверяю профиль на сайте…")
     return await check_profile(
         settings, profile, url, username=username, password=password, today=today

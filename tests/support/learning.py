@@ -14,6 +14,7 @@ import tempfile
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from datetime import date
 from pathlib import Path
 
 from playwright.async_api import Browser, Page, async_playwright
@@ -107,11 +108,14 @@ Operator = Callable[[Learner, Browser, Page], Awaitable[None]]
 
 async def play(
     site: str, chromium: str, work: Path, *, name: str, operator: Operator,
-    args: tuple[str, ...] = (),
+    args: tuple[str, ...] = (), today: date | None = None,
 ) -> tuple[int, Learner, list[str]]:  # fmt: skip
     """Run ``clubman learn`` against ``site`` and let ``operator`` play the person (it
     returns once it answered the last prompt, or closed the input); the exit status,
-    the learner and the operator's browser's cookie values at the end."""
+    the learner and the operator's browser's cookie values at the end. ``today``: the
+    site's, for a test site on a clock of its own."""
+    if today is not None:
+        args = (*args, "--today", today.isoformat())
     env = os.environ | {"DATA_DIR": str(work / "data"), "BROWSER__EXECUTABLE": CHROMIUM}
     proc = await asyncio.create_subprocess_exec(
         str(CLUBMAN), "learn", site, "--name", name, "--out", str(work / "out"),
@@ -134,11 +138,11 @@ async def play(
 
 async def run_learn(
     site: str, chromium: str, work: Path, *, name: str, room: str, operator: Operator,
-    args: tuple[str, ...] = (),
+    args: tuple[str, ...] = (), today: date | None = None,
 ) -> Demonstration:  # fmt: skip
     """A whole demonstration: ``play`` to the end, and what it wrote."""
     status, learner, cookies = await play(
-        site, chromium, work, name=name, operator=operator, args=args
+        site, chromium, work, name=name, operator=operator, args=args, today=today
     )
     assert status == 0, "\n".join(learner.said)
     written = (work / "out" / f"{name}.recording.json").read_text(encoding="utf-8")

@@ -24,7 +24,7 @@ LEGACY_PURPOSE = "Шахматы"
 
 
 async def demonstrate_legacy(
-    url: str, chromium: str, work: Path, *, day: date = FRIDAY
+    url: str, chromium: str, work: Path, *, day: date = FRIDAY, today: date | None = None
 ) -> Demonstration:
     """Play the operator through ``clubman learn`` on the legacy site and
     leave the draft unchecked; the booking shown is cancelled in it."""
@@ -78,7 +78,9 @@ async def demonstrate_legacy(
         await learner.prompt("Проверим профиль на сайте как club")
         await learner.answer()  # not checked here: the contract suite runs on the draft
 
-    return await run_learn(url, chromium, work, name="legacy", room=LEGACY_ROOM, operator=operator)
+    return await run_learn(
+        url, chromium, work, name="legacy", room=LEGACY_ROOM, operator=operator, today=today
+    )
 
 
 async def _fill(page: Page) -> None:

@@ -19,7 +19,14 @@ PASSWORD = "club-demo"
 
 
 async def demonstrate_refportal(
-    url: str, chromium: str, work: Path, *, room: str, day: date, check: bool = False
+    url: str,
+    chromium: str,
+    work: Path,
+    *,
+    room: str,
+    day: date,
+    check: bool = False,
+    today: date | None = None,
 ) -> Demonstration:
     """Log in as ``club``, show the main building on ``day``, book ``room`` 18:00–19:00
     («Шахматы»), book it again (refused), open «my bookings» and cancel it; ``check``:
@@ -66,4 +73,6 @@ async def demonstrate_refportal(
         await learner.prompt("Проверим профиль на сайте как club")
         await learner.answer(PASSWORD if check else "")
 
-    return await run_learn(url, chromium, work, name="ref", room=room, operator=operator)
+    return await run_learn(
+        url, chromium, work, name="ref", room=room, operator=operator, today=today
+    )

@@ -25,7 +25,7 @@ from core.browser import BrowserPool
 from portal.legacy.server import RunningLegacy
 from tests.adapters.contract import BookingSystemContract
 from tests.adapters.profile.legacy_harness import LegacyHarness
-from tests.adapters.refportal.helpers import FAST
+from tests.adapters.refportal.helpers import FAST, TODAY
 from tests.portal.helpers import TestClock
 from tests.support.learning import Demonstration, operators_chromium
 from tests.support.learning_legacy import LEGACY_PASSWORD, LEGACY_PURPOSE, demonstrate_legacy
@@ -46,7 +46,7 @@ async def shown(legacy: RunningLegacy, clock: TestClock, chromium: str) -> Demon
     async with aiohttp.ClientSession() as http, http.post(f"{legacy.url}/_test/reset") as got:
         assert got.status == 200, await got.text()
     work = Path(tempfile.mkdtemp(prefix="clubman-learned-legacy-"))
-    return await demonstrate_legacy(legacy.url, chromium, work)
+    return await demonstrate_legacy(legacy.url, chromium, work, today=TODAY)
 
 
 @pytest_asyncio.fixture(loop_scope="session", scope="module")

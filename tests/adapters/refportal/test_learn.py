@@ -35,7 +35,7 @@ from core.browser import BrowserPool
 from core.site.models import Room
 from portal.server import RunningPortal
 from tests.adapters.contract import BookingSystemContract
-from tests.adapters.refportal.helpers import FAST, FRIDAY, active_bookings, reset
+from tests.adapters.refportal.helpers import FAST, FRIDAY, TODAY, active_bookings, reset
 from tests.adapters.refportal.test_contract import RefPortalHarness
 from tests.support.learning import (
     CHROMIUM,
@@ -151,7 +151,7 @@ async def demonstrate(portal: RunningPortal, chromium: str, work: Path) -> Demon
 
     return await run_learn(
         portal.url, chromium, work, name="ref", room=room, operator=operator,
-        args=("--lists-by-example",),
+        args=("--lists-by-example",), today=TODAY,
     )  # fmt: skip
 
 
@@ -337,7 +337,9 @@ async def learned(portal: RunningPortal, chromium: str) -> str:
     await reset(portal.url)
     work = Path(tempfile.mkdtemp(prefix="clubman-learned-"))
     room = (await _free_rooms(portal))[0]
-    shown = await demonstrate_refportal(portal.url, chromium, work, room=room, day=FRIDAY)
+    shown = await demonstrate_refportal(
+        portal.url, chromium, work, room=room, day=FRIDAY, today=TODAY
+    )
     return draft_profile(shown.recording)
 
 
