@@ -46,6 +46,7 @@ class EventSlots(BaseModel):
 
 class Created(BaseModel):
     event: Event
+    room: str | None = None  # the room booked for it, as the summary names it
 
 
 class FreeRooms(Protocol):
@@ -204,7 +205,7 @@ class CreateEvent(StepScenario[EventSlots]):
         except RoomTaken:
             assert room is not None  # only a room can be taken
             await self._ask_another_room(ctx, room)
-        return Created(event=event)
+        return Created(event=event, room=room_label(room) if room is not None else None)
 
     def _room(self, ctx: StepContext[Any]) -> Room | None:
         """The room asked for, or the one picked instead of a taken one."""
@@ -225,6 +226,10 @@ class CreateEvent(StepScenario[EventSlots]):
         assert slots.date is not None and slots.start is not None and slots.end is not None
         free: list[Room] = []
         if self._free_rooms is not None:
+            # The free rooms are read on a browser context of their own: the run gives its
+            # events one back first, so that one run never holds two (a pool of one would
+            # wait for ever). The step opens it again when it is run after the answer.
+            await self._desk.release(ctx.run_id)
             free = await self._free_rooms.near(ctx, taken, slots.date, slots.start, slots.end)
         options = [Option(id=room.id, label=room_label(room)) for room in free[:_ROOM_OPTIONS]]
         options.append(Option(id=NO_ROOM, label=ctx.tr(EventTexts.NO_ROOM)))
@@ -236,10 +241,11 @@ class CreateEvent(StepScenario[EventSlots]):
         )
 
     def summary(self, ctx: StepContext[Any]) -> str:
-        event = ctx.result("create", Created).event
+        created = ctx.result("create", Created)
+        event = created.event
         when = f"{day_label(event.day, ctx.lang)} {event.start:%H:%M}–{event.end:%H:%M}"
-        room = self._room(ctx)
-        where = ctx.tr(EventTexts.IN_ROOM, room=room_label(room)) if room is not None else ""
+        # What was booked, as the create step saw it: the catalogue may have changed since.
+        where = ctx.tr(EventTexts.IN_ROOM, room=created.room) if created.room else ""
         return ctx.tr(EventTexts.CREATED, title=event.title, when=when, where=where, url=event.url)
 
     async def release(self, run_id: str) -> None:

@@ -5,19 +5,24 @@ events, where it is answered politely and nothing is booked."""
 from __future__ import annotations
 
 from datetime import date, datetime, time
+from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
+from pydantic import SecretStr
 
 from core.browser import BrowserContext, BrowserPool
 from core.commands import Command
 from core.nlu import Intent, parse
 from core.output import Question, Reply
 from core.planner import ProxyPlanner
-from core.scenario import Utterance
+from core.scenario import StepContext, Utterance
 from core.site.catalogue import Catalogues
+from core.site.models import Room
 from core.texts import Guide, tr
 from scenarios.events import EventSystem
+from scenarios.events.errors import RoomTaken
+from scenarios.events.models import Event
 from scenarios.events.plugin import event_scenarios
 from scenarios.events.site import ClubLogin, EventDesk
 from scenarios.events.unsupported import NoEvents
@@ -216,3 +221,73 @@ async def test_a_denied_event_is_declined_and_nothing_runs(
         reply = await sink.wait_for(Reply)
     assert reply.text == tr(Guide.DECLINED, "ru")
     assert list(await storage.runs.recent_for_chat(6)) == []  # no run was started
+
+
+class TakenRooms:
+    """Indico's events as far as this test goes: every room is taken."""
+
+    async def create_event(
+        self, *, title: str, day: date, start: time, end: time, room_id: str | None, mark: str
+    ) -> Event:
+        raise RoomTaken(f"{room_id} is taken")
+
+    async def find_event(self, mark: str) -> Event | None:
+        return None
+
+    async def upcoming_events(self) -> list[Event]:
+        raise AssertionError("not asked here")
+
+    async def open_registration(self, event_id: str, limit: int | None) -> None:
+        raise AssertionError("not asked here")
+
+    async def registrations(self, event_id: str) -> int:
+        raise AssertionError("not asked here")
+
+    async def delete_event(self, event_id: str) -> None:
+        raise AssertionError("not asked here")
+
+
+class TakenSite:
+    async def events(self, context: BrowserContext, *, username: str, password: str) -> EventSystem:
+        return TakenRooms()
+
+
+class FreeOnTheirOwnContext:
+    """The booking job's free rooms, read as it reads them: on a context of the run's own."""
+
+    def __init__(self, pool: BrowserPool) -> None:
+        self._pool = pool
+        self.read = 0
+
+    async def near(
+        self, ctx: StepContext[Any], room: Room, day: date, start: time, end: time
+    ) -> list[Room]:
+        async with self._pool.context():
+            self.read += 1
+        return [r for r in REFPORTAL_CATALOGUE.rooms if r.building == room.building][:2]
+
+    async def release(self, run_id: str) -> None:
+        pass
+
+
+async def test_a_taken_room_is_asked_about_with_one_browser_context(
+    make_core: CoreFactory, sink: CollectingSink, storage: Storage
+) -> None:
+    """A run held its events' context while the free rooms asked for another: with a pool
+    of one (``BROWSER__MAX_CONTEXTS=1``) it waited for itself for ever."""
+    async with BrowserPool(max_contexts=1) as pool:
+        login = ClubLogin(username="club", password=SecretStr("club-demo"))
+        free = FreeOnTheirOwnContext(pool)
+        desk = EventDesk(pool=pool, site=TakenSite(), login=login)
+        catalogues = Catalogues.fixed(REFPORTAL_CATALOGUE)
+        scenarios = [
+            *event_scenarios(desk, catalogues=catalogues, runs=storage.runs, free_rooms=free),
+            UnknownScenario(),
+        ]
+        async with make_core(*scenarios) as manager:
+            text = "создай мероприятие «Турнир» завтра с 18 до 20 в main-301"
+            await manager.handle(Command(chat_id=7, user_id=7, text=text))
+            asked = await sink.wait_for(Question, timeout=60)
+    assert asked.text.startswith("main-301 в это время занята")
+    assert free.read == 1
+    assert [o.label for o in asked.options][-1] == "Без аудитории"
