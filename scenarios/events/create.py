@@ -24,7 +24,7 @@ from core.site.catalogue import Catalogues
 from core.site.models import Catalogue, Room
 from core.texts import day_label, tr
 from scenarios.events.errors import RoomTaken
-from scenarios.events.models import Event
+from scenarios.events.models import Event, mark_of
 from scenarios.events.site import EventDesk
 from scenarios.events.texts import EventTexts
 from scenarios.events.vocabulary import CREATE_EVENT, read
@@ -60,11 +60,6 @@ class FreeRooms(Protocol):
     async def release(self, run_id: str) -> None:
         """Close what ``near`` opened for the run."""
         ...
-
-
-def mark_of(run_id: str) -> str:
-    """What the run's event carries in its description."""
-    return f"#{run_id}"
 
 
 def find_room(name: str, catalogue: Catalogue) -> Room | None:

@@ -27,7 +27,7 @@ from core.scenario import SlotContext, Step, StepContext, StepScenario
 from core.store import RunStore
 from core.texts import Common, day_label, tr
 from scenarios.events.errors import EventNotFound
-from scenarios.events.models import Event
+from scenarios.events.models import Event, run_of
 from scenarios.events.site import EventDesk
 from scenarios.events.texts import EventTexts
 from scenarios.events.vocabulary import (
@@ -40,7 +40,6 @@ from scenarios.events.vocabulary import (
 
 __all__ = ["CancelEvent", "CountRegistrations", "EventRef", "ListEvents", "OpenRegistration"]
 
-_MARK = re.compile(r"(?<![\w-])#([\w-]+)")
 _CLOSE_ENOUGH = 70  # rapidfuzz partial ratio of a named event to a title
 _OPTIONS = 8
 
@@ -98,8 +97,8 @@ class _EventScenario(StepScenario[EventRef]):
         return {key: value for key, value in found.items() if key in EventRef.model_fields}
 
     async def _owner(self, event: Event) -> int | None:
-        found = _MARK.search(event.description)
-        run = await self._runs.get(found.group(1)) if found else None
+        run_id = run_of(event.description)
+        run = await self._runs.get(run_id) if run_id else None
         return run.user_id if run is not None else None
 
     async def _choose(self, ctx: StepContext[Any]) -> Chosen:

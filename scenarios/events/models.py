@@ -7,7 +7,7 @@ from datetime import date, time
 
 from pydantic import BaseModel, ConfigDict
 
-__all__ = ["Event", "carries"]
+__all__ = ["Event", "carries", "mark_of", "run_of"]
 
 
 class Event(BaseModel):
@@ -29,6 +29,20 @@ class Event(BaseModel):
     def carries(self, mark: str) -> bool:
         """The event was made for the run with this mark."""
         return carries(self.description, mark)
+
+
+def mark_of(run_id: str) -> str:
+    """What a run's event carries in its description."""
+    return f"#{run_id}"
+
+
+_MARK = re.compile(r"(?<![\w-])#([\w-]+)")
+
+
+def run_of(text: str) -> str | None:
+    """The run whose mark ``text`` carries, if it carries one."""
+    found = _MARK.search(text)
+    return found.group(1) if found else None
 
 
 def carries(text: str, mark: str) -> bool:

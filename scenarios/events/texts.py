@@ -15,7 +15,6 @@ class EventTexts:
     CANCEL_TITLE = Text("Отмена мероприятия", "Cancelling an event")
 
     STEP_LOGIN = Text("Вход на сайт", "Signing in to the site")
-    STEP_ROOM = Text("Аудитория", "The room")
     STEP_CREATE = Text("Создание мероприятия", "Creating the event")
     STEP_READ = Text("Чтение мероприятий", "Reading the events")
     STEP_CHOOSE = Text("Выбор мероприятия", "Choosing the event")
@@ -38,10 +37,6 @@ class EventTexts:
     ROOM_TAKEN = Text(
         "{room} в это время занята. Выберите другую аудиторию:",
         "{room} is taken at that time. Choose another room:",
-    )
-    NOTHING_FREE = Text(
-        "{room} в это время занята, и других свободных аудиторий нет. Мероприятие не создано.",
-        "{room} is taken at that time and no other room is free. No event was created.",
     )
     CREATED = Text(
         "Создано мероприятие «{title}»: {when}{where}.\n{url}",

@@ -44,7 +44,8 @@ MAX_LIMIT = 10_000
 # is not a booking to cancel.
 _SURE = 0.97
 
-_QUOTED = re.compile(r"«([^»]+)»|“([^”]+)”|\"([^\"]+)\"|'([^']+)'")
+# A single quote only where a word cannot go on («'Chess club' on Friday», not "it's").
+_QUOTED = re.compile(r"«([^»]+)»|“([^”]+)”|\"([^\"]+)\"|(?<!\w)'([^']+)'(?!\w)")
 _ROOM = re.compile(r"(?<![\d:.])(\d{1,2})\s?[-/]\s?(\d{3,4}[a-zа-я]?)(?![\d:])", re.IGNORECASE)
 _LIMIT = re.compile(
     r"(?:(?:до|на|лимит|limit|up to|max(?:imum)?|не более|не больше)\s*)?(\d[\d\s]*)\s*"

@@ -291,3 +291,11 @@ async def test_a_taken_room_is_asked_about_with_one_browser_context(
     assert asked.text.startswith("main-301 в это время занята")
     assert free.read == 1
     assert [o.label for o in asked.options][-1] == "Без аудитории"
+
+
+def test_an_apostrophe_is_not_a_quote_that_cuts_the_title() -> None:
+    quoted = said("create an event 'Chess club' on Thursday 18-20 in 7-703")[2]
+    assert quoted is not None and quoted.title == "Chess club"
+    # 'It's fine' is not the title «It»: no title is read, so it is asked for
+    cut = said("create an event 'It's fine' on Thursday 18-20 in 7-703")[2]
+    assert cut is not None and cut.title is None
