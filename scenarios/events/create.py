@@ -29,7 +29,7 @@ from scenarios.events.site import EventDesk
 from scenarios.events.texts import EventTexts
 from scenarios.events.vocabulary import CREATE_EVENT, read
 
-__all__ = ["NO_ROOM", "CreateEvent", "EventSlots", "FreeRooms", "find_room", "mark_of"]
+__all__ = ["NO_ROOM", "CreateEvent", "EventSlots", "FreeRooms", "find_room", "rooms_named"]
 
 NO_ROOM = "none"
 _LONGEST_TITLE = 250
@@ -62,17 +62,22 @@ class FreeRooms(Protocol):
         ...
 
 
-def find_room(name: str, catalogue: Catalogue) -> Room | None:
-    """«7-703» (building and number), «703» or the site's own name of a room."""
+def rooms_named(name: str, catalogue: Catalogue) -> list[Room]:
+    """The rooms «7-703» (building and number), «703» or the site's own name names."""
     wanted = name.strip().lower().replace(" ", "")
     building, _, number = wanted.rpartition("-") if "-" in wanted else ("", "", wanted)
     if "/" in building:  # Indico names a room «7/7-703»
         building = building.split("/")[0]
-    found = [
+    return [
         room
         for room in catalogue.rooms
         if room.number.lower() == number and (not building or room.building.lower() == building)
     ]
+
+
+def find_room(name: str, catalogue: Catalogue) -> Room | None:
+    """The one room ``name`` names, if it names exactly one."""
+    found = rooms_named(name, catalogue)
     return found[0] if len(found) == 1 else None
 
 
@@ -167,7 +172,13 @@ class CreateEvent(StepScenario[EventSlots]):
         if model.start is not None and model.end is not None and model.end <= model.start:
             return "end", tr(EventTexts.END_BEFORE_START, ctx.lang)
         name = model.room_name
-        if name and name != NO_ROOM and find_room(name, self._catalogues.current) is None:
+        if not name or name == NO_ROOM:
+            return None
+        named = rooms_named(name, self._catalogues.current)
+        if len(named) > 1:  # «201» in two buildings: which one is asked, not denied
+            rooms = ", ".join(room_label(room) for room in named[:_ROOM_OPTIONS])
+            return "room_name", tr(EventTexts.SEVERAL_ROOMS, ctx.lang, room=name, rooms=rooms)
+        if not named:
             return "room_name", tr(EventTexts.UNKNOWN_ROOM, ctx.lang, room=name)
         return None
 

@@ -34,6 +34,10 @@ class EventTexts:
     END_BEFORE_START = Text("Конец должен быть позже начала", "The end must be after the start")
     NO_TITLE = Text("Нужно название словами", "The title must be words")
     UNKNOWN_ROOM = Text("Аудитории {room} на сайте нет", "The site has no room {room}")
+    SEVERAL_ROOMS = Text(
+        "Аудитория {room} есть в нескольких корпусах: {rooms}",
+        "There is a room {room} in several buildings: {rooms}",
+    )
     ROOM_TAKEN = Text(
         "{room} в это время занята. Выберите другую аудиторию:",
         "{room} is taken at that time. Choose another room:",

@@ -180,6 +180,27 @@ async def test_what_cannot_be_is_asked_before_the_site_is_touched(
     assert [o.label for o in room.options] == ["Без аудитории"]
 
 
+async def test_a_room_number_of_several_buildings_is_asked_about_not_denied(
+    make_core: CoreFactory, sink: CollectingSink, storage: Storage
+) -> None:
+    desk = EventDesk(pool=BrowserPool(max_contexts=1), site=Unreached(), login=ClubLogin())
+    scenarios = [
+        *event_scenarios(desk, catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE), runs=storage.runs),
+        UnknownScenario(),
+    ]
+    async with make_core(*scenarios) as manager:
+        text = "создай мероприятие «Турнир» завтра с 18 до 20 в 201"
+        await manager.handle(Command(chat_id=8, user_id=8, text=text))
+        asked = await sink.wait_for(Question)
+    named = sorted(
+        f"{r.building}-{r.number}" for r in REFPORTAL_CATALOGUE.rooms if r.number == "201"
+    )
+    assert len(named) > 1
+    assert asked.text.startswith("Аудитория 201 есть в нескольких корпусах: ")
+    shown = asked.text.split(": ", 1)[1].split(". ")[0].split(", ")
+    assert set(shown) <= set(named) and len(shown) == min(len(named), 4)
+
+
 DENIED = [
     "не хочу создавать мероприятие «Лекция» завтра с 18 до 20 в 7-703",
     "не надо открывать регистрацию на «Лекция»",
