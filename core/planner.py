@@ -42,6 +42,7 @@ class ProxyPlanner:
         tie_margin: float = 0.05,
     ) -> None:
         self._scenarios = list(scenarios)
+        self._acting = frozenset(i for scenario in self._scenarios for i in scenario.acting)
         self._classifier = classifier
         self._threshold = threshold
         self._tie_margin = tie_margin
@@ -57,12 +58,11 @@ class ProxyPlanner:
         # "unknown" is sure only that nothing else is meant: any claim beats it
         sure = decision.confidence if decision.intent != Intent.UNKNOWN else 0.0
         denied = decision.negated or decision.intent == Intent.DECLINE
-        acting = {intent for scenario in self._scenarios for intent in scenario.acting}
         for scenario in self._scenarios:
             claim = scenario.recognise(said, decision)
             if claim is None or claim.confidence <= sure:
                 continue
-            if denied and claim.intent in acting:
+            if denied and claim.intent in self._acting:
                 claim = claim.model_copy(update={"intent": Intent.DECLINE, "negated": True})
             best, sure = claim, claim.confidence
         return best

@@ -19,8 +19,7 @@ from core.browser.guard import NetworkGuard
 from core.browser.pages import close_page, open_page, storage_state
 from core.browser.summary import summarize
 from core.errors import BrowserError
-from core.site.errors import PortalUnavailable, UnexpectedPage
-from core.site.models import PageSummary
+from core.site import PageSummary, PortalUnavailable, UnexpectedPage
 
 __all__ = ["PageDriver"]
 

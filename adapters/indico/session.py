@@ -25,9 +25,7 @@ from adapters.indico import models as im
 from adapters.indico.api import IndicoClient, resume
 from adapters.indico.driver import PageDriver
 from adapters.indico.retry import RetryPolicy, with_retries
-from core.site.errors import OutcomeUnknown, PortalUnavailable, SessionExpired
-from core.site.models import Catalogue, Room
-from core.site.retry import OnRetry
+from core.site import Catalogue, OnRetry, OutcomeUnknown, PortalUnavailable, Room, SessionExpired
 from scenarios.booking.errors import BookingRejected, SlotTaken
 from scenarios.booking.models import Availability, Booking, RoomAvailability
 

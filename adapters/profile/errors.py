@@ -7,8 +7,7 @@ UnexpectedPage (core.site.errors)
 
 from __future__ import annotations
 
-from core.site.errors import UnexpectedPage
-from core.site.models import PageSummary
+from core.site import PageSummary, UnexpectedPage
 
 __all__ = ["ProfileMismatch"]
 

@@ -40,9 +40,7 @@ from core.browser.pages import close_page, open_page, storage_state
 from core.browser.retry import RetryPolicy, Transient, translate, with_relogin, with_retries
 from core.browser.summary import summarize
 from core.errors import BrowserError
-from core.site.errors import PortalUnavailable, UnexpectedPage
-from core.site.models import Catalogue, PageSummary, Room
-from core.site.retry import OnRetry
+from core.site import Catalogue, OnRetry, PageSummary, PortalUnavailable, Room, UnexpectedPage
 from scenarios.booking.errors import BookingRejected
 from scenarios.booking.models import Availability, Booking
 

@@ -32,9 +32,15 @@ from core.browser.pages import close_page, open_page, storage_state
 from core.browser.retry import RetryPolicy, Transient, translate, with_relogin, with_retries
 from core.browser.summary import summarize
 from core.errors import BrowserError
-from core.site.errors import PortalUnavailable, UnexpectedPage
-from core.site.models import Building, Catalogue, PageSummary, Room
-from core.site.retry import OnRetry
+from core.site import (
+    Building,
+    Catalogue,
+    OnRetry,
+    PageSummary,
+    PortalUnavailable,
+    Room,
+    UnexpectedPage,
+)
 from scenarios.booking.errors import BookingRejected
 from scenarios.booking.models import Availability, Booking
 

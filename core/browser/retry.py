@@ -26,8 +26,7 @@ from tenacity import (
 )
 
 from core.errors import BrowserError
-from core.site.errors import PortalUnavailable, SessionExpired
-from core.site.retry import OnRetry, PortalRetry
+from core.site import OnRetry, PortalRetry, PortalUnavailable, SessionExpired
 
 __all__ = ["Bounced", "RetryPolicy", "Transient", "translate", "with_relogin", "with_retries"]
 

@@ -22,9 +22,7 @@ from core.errors import PortalError
 from core.events import ContextAcquired, PortalRetried
 from core.pause import NeedsAnswer
 from core.scenario import StepContext
-from core.site.errors import LockedOut, LoginFailed, UnexpectedPage
-from core.site.models import Catalogue, PageSummary
-from core.site.retry import PortalRetry
+from core.site import Catalogue, LockedOut, LoginFailed, PageSummary, PortalRetry, UnexpectedPage
 from core.texts import tr
 from scenarios.booking.port import BookingSession, BookingSystem
 from scenarios.booking.texts import Book

@@ -19,8 +19,7 @@ import pytest
 import pytest_asyncio
 
 from core.browser import BrowserPool
-from core.site.errors import LoginFailed, PortalUnavailable
-from core.site.models import Room
+from core.site import LoginFailed, PortalUnavailable, Room
 from scenarios.booking.errors import BookingRejected, SlotTaken
 from scenarios.booking.port import BookingSession, BookingSystem
 from scenarios.booking.selection import Want, choose_rooms

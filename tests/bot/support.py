@@ -175,11 +175,13 @@ async def running_bot(
     clock: Clock | None = None,
     metrics: Metrics | None = None,
     catalogue: Catalogue = REFPORTAL_CATALOGUE,
+    scenarios_for: Callable[[Storage, OutputSink, EventBus], Sequence[BaseScenario]] | None = None,
 ) -> AsyncIterator[BotApp]:
     """The bot as ``clubman run`` builds it, but on the given storage and scenarios
     (and ``clock``, e.g. a manual one the portal also runs on; ``metrics`` counting, as
     ``app.run.serve`` wires them; ``catalogue`` the site's, the reference portal's by
-    default)."""
+    default). ``scenarios_for`` builds the scenarios from what the core is opened with
+    (the view's sink and the event bus), as ``app.compose`` does."""
     chosen = list(scenarios) if scenarios is not None else default_scenarios()
 
     def real_core(
@@ -193,7 +195,7 @@ async def running_bot(
             opened,
             sink,
             catalogues=Catalogues.fixed(catalogue),
-            scenarios=chosen,
+            scenarios=scenarios_for(opened, sink, bus) if scenarios_for else chosen,
             clock=clock,
             bus=bus,
         )
@@ -251,30 +253,20 @@ async def product_bot(
         work = PortalWork(
             pool=pool, system=system, account=account, vault=CredentialVault(storage, None)
         )
-        catalogues = Catalogues.fixed(catalogue)
 
-        def core(
-            settings: Settings, opened: Storage, sink: OutputSink
-        ) -> AbstractAsyncContextManager[NLUManager]:
-            bus = EventBus(opened.events)
-            if metrics is not None:
-                bus.subscribe(metrics.observe)
+        def scenarios(opened: Storage, sink: OutputSink, bus: EventBus) -> list[BaseScenario]:
             reminders = Reminders(
                 opened.reminders, opened.users, RecordingSink(sink, opened),
                 clock=clock or SystemClock(), bus=bus,
             )  # fmt: skip
             bus.subscribe(reminders.on_event)
-            scenarios = all_scenarios(
-                work=work, catalogues=catalogues, preferences=opened.preferences,
-                runs=opened.runs, reminders=reminders,
-            )  # fmt: skip
-            return build_core(
-                settings, opened, sink, catalogues=catalogues, scenarios=scenarios, clock=clock,
-                bus=bus,
+            return all_scenarios(
+                work=work, catalogues=Catalogues.fixed(catalogue),
+                preferences=opened.preferences, runs=opened.runs, reminders=reminders,
             )  # fmt: skip
 
         async with running_bot(
-            tg, storage, core=core, clock=clock, polling=polling, metrics=metrics,
+            tg, storage, scenarios_for=scenarios, clock=clock, polling=polling, metrics=metrics,
             catalogue=catalogue,
         ) as running:  # fmt: skip
             yield running

@@ -29,9 +29,8 @@ from core.commands import Answer, Command
 from core.manager import NLUManager
 from core.output import Done, Failed, Output, Question
 from core.settings import load_settings
+from core.site import Catalogue, OnRetry, Room, Rules
 from core.site.catalogue import Catalogues
-from core.site.models import Catalogue, Room, Rules
-from core.site.retry import OnRetry
 from core.store import RunStatus
 from core.vault import CredentialVault
 from scenarios.booking import PortalAccount, PortalWork

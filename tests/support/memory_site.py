@@ -8,8 +8,7 @@ from datetime import date, time
 from typing import Any
 
 from core.browser import BrowserContext
-from core.site.models import Catalogue, PageSummary, Room
-from core.site.retry import OnRetry
+from core.site import Catalogue, OnRetry, PageSummary, Room
 from scenarios.booking.errors import BookingRejected, SlotTaken
 from scenarios.booking.models import Availability, Booking, RoomAvailability
 

@@ -11,8 +11,7 @@ from playwright.async_api import BrowserContext
 
 from adapters.refportal import PortalSession
 from core.brain import ControlRefused, RequestBlocked
-from core.site.errors import UnexpectedPage
-from core.site.models import PageSummary
+from core.site import PageSummary, UnexpectedPage
 from portal.server import RunningPortal
 from tests.adapters.refportal.helpers import set_quirks
 

@@ -15,14 +15,15 @@ from adapters.refportal.pages.rooms import parse_grid
 from core.browser.retry import Bounced, Transient, with_retries
 from core.browser.summary import MAX_TEXT, _trim
 from core.errors import BrowserError, PortalError
-from core.site.errors import (
+from core.site import (
     LockedOut,
     LoginFailed,
+    PageSummary,
     PortalUnavailable,
+    Room,
     SessionExpired,
     UnexpectedPage,
 )
-from core.site.models import PageSummary, Room
 from scenarios.booking.errors import BookingRejected, SlotTaken
 from scenarios.booking.models import Availability, RoomAvailability
 
