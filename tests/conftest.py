@@ -12,6 +12,7 @@ import pytest
 
 from app.runtime import loop_factory
 from storage import Storage, open_storage
+from tests.support.indico_server import IndicoServer, running_indico_server
 from tests.support.servers import running_redis, running_secantus
 
 # Variables our Settings read: a developer's shell or .env must not leak into tests.
@@ -44,6 +45,14 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         return
     with running_redis(tmp_path_factory.mktemp("redis")) as url:
         yield url
+
+
+@pytest.fixture(scope="session")
+def indico_server() -> Iterator[IndicoServer]:
+    """One Indico + PostgreSQL + redis, seeded, for the whole session: it takes ~40 s to start.
+    A package that books for other people leaves it as seeded when it is done."""
+    with running_indico_server() as server:
+        yield server
 
 
 @pytest.fixture(scope="session")

@@ -12,10 +12,11 @@ data (users, rooms, someone else's bookings) here, in-process with Indico's mode
 prepared database and prints what it made (ids, no passwords). ``book`` creates one
 booking as a seeded user, exactly as Indico's booking form would (conflicts and rules
 apply), and prints its id and state. ``cancel`` cancels every live booking made for a
-seeded user (a clean slate between tests) and prints their ids. ``register`` registers a
-seeded user in an event's registration form (``regform_id``) as Indico's form would, but
-without its e-mail deliverability check (no DNS here). Errors go to stderr
-with a non-zero exit.
+seeded user but those ``keep`` names (a clean slate between tests) and prints their
+ids. ``register`` registers a seeded user in an event's registration form
+(``regform_id``) as Indico's form would, but without its e-mail deliverability check
+(no DNS here). Errors go to stderr with a non-zero exit. ``serve`` answers those three,
+one JSON line per request, until stdin closes (``scripts/indico/tools.py``).
 """
 
 from __future__ import annotations
@@ -183,8 +184,11 @@ def book(spec: dict) -> dict:
 def cancel(spec: dict) -> dict:
     user = _user(spec.get("user", "club"))
     live = (ReservationState.pending, ReservationState.accepted)
+    keep = spec.get("keep", [])
     found = Reservation.query.filter(
-        Reservation.booked_for_id == user.id, Reservation.state.in_(live)
+        Reservation.booked_for_id == user.id,
+        Reservation.state.in_(live),
+        ~Reservation.id.in_(keep),
     ).all()
     for resv in found:
         resv.cancel(user, silent=True)
@@ -208,22 +212,48 @@ def register(spec: dict) -> dict:
     return {"id": registration.id, "state": registration.state.name}
 
 
+_COMMANDS = {"book": book, "cancel": cancel, "register": register}
+_USAGE = f"usage: {sys.argv[0]} seed|book|cancel|register|serve < spec.json"
+
+
+def serve(app) -> None:  # type: ignore[no-untyped-def]
+    """Answer one JSON request per stdin line (``{"command": ..., "spec": {...}}``) with one
+    JSON line (``{"result": ...}`` or ``{"error": ...}``): importing Indico costs seconds, so
+    tests keep one of these running instead of a process per poke."""
+    answers = sys.stdout
+    sys.stdout = sys.stderr  # anything Indico prints must not mix with the answers
+    for line in sys.stdin:
+        request = json.loads(line)
+        with app.test_request_context():
+            try:
+                answer = {"result": _COMMANDS[request["command"]](request.get("spec") or {})}
+            except (Exception, SystemExit) as exc:  # the caller raises it; this process goes on
+                db.session.rollback()
+                answer = {"error": f"{type(exc).__name__}: {exc}"}
+            finally:
+                # The next request reads what the server wrote since, on a new connection:
+                # tests of outages end every PostgreSQL connection in between.
+                db.session.remove()
+                db.engine.dispose()
+        answers.write(json.dumps(answer, ensure_ascii=False) + "\n")
+        answers.flush()
+
+
 def main() -> None:
     command = sys.argv[1] if len(sys.argv) > 1 else ""
-    given = json.loads(sys.stdin.read() or "{}")
     app = make_app()
+    if command == "serve":
+        serve(app)
+        return
+    given = json.loads(sys.stdin.read() or "{}")
     with app.test_request_context():
         if command == "seed":
             spec = json.loads((HERE / "seed.json").read_text()) | given
             result = seed(spec)
-        elif command == "book":
-            result = book(given)
-        elif command == "cancel":
-            result = cancel(given)
-        elif command == "register":
-            result = register(given)
+        elif command in _COMMANDS:
+            result = _COMMANDS[command](given)
         else:
-            raise SystemExit(f"usage: {sys.argv[0]} seed|book|cancel|register < spec.json")
+            raise SystemExit(_USAGE)
     json.dump(result, sys.stdout, ensure_ascii=False)
 
 

@@ -20,6 +20,7 @@ import urllib.request
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 __all__ = [
     "APT_FIX",
@@ -93,7 +94,7 @@ def spawn(
         )
 
 
-def stop(proc: subprocess.Popen[bytes], sig: int = signal.SIGTERM) -> None:
+def stop(proc: subprocess.Popen[Any], sig: int = signal.SIGTERM) -> None:
     if proc.poll() is None:
         proc.send_signal(sig)
         try:

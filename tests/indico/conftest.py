@@ -1,4 +1,5 @@
-"""One real Indico, one Chromium and one logged-in club session for the whole test session.
+"""The session's Indico (``tests/conftest.py``), one Chromium and one logged-in club
+session for the whole test session.
 
 A login costs ~2 s (Indico's pages pull ~50 assets from its dev server), so tests share
 ``club``; a test that spoils its session or logs in itself takes ``context`` (fresh).
@@ -8,7 +9,7 @@ from __future__ import annotations
 
 import re
 import shutil
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,7 @@ import pytest_asyncio
 from playwright.async_api import Browser, BrowserContext, Route, async_playwright
 
 from adapters.indico import IndicoClient, login
-from tests.support.indico_server import IndicoServer, running_indico_server
+from tests.support.indico_server import IndicoServer
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -42,13 +43,6 @@ async def _new_context(browser: Browser) -> BrowserContext:
     ctx = await browser.new_context(locale="ru-RU", timezone_id="Europe/Moscow")
     await ctx.route(_NOT_LOOPBACK, _abort)
     return ctx
-
-
-@pytest.fixture(scope="session")
-def indico_server() -> Iterator[IndicoServer]:
-    """Indico + PostgreSQL + redis, seeded, for the whole session (stopped at its end)."""
-    with running_indico_server() as server:
-        yield server
 
 
 @pytest_asyncio.fixture(loop_scope="session", scope="session")

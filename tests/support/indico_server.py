@@ -6,7 +6,7 @@ starts PostgreSQL, redis-server and Indico on free 127.0.0.1 ports, seeds them
 test process (PDEATHSIG). Tests check what really got booked with :meth:`bookings`,
 which reads Indico's database with psql, and make someone else's bookings with
 :meth:`add_booking`, which goes through Indico's own Python API (as does
-:meth:`cancel_all`, a clean slate between tests).
+:meth:`cancel_all`, a clean slate between tests) in one long-lived Indico process.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -23,6 +23,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from scripts.indico.stack import REPO_ROOT, IndicoStack, MissingPrerequisite, running_indico
+from scripts.indico.tools import IndicoTools
 
 __all__ = [
     "DbBooking",
@@ -103,8 +104,11 @@ class DbRegform:
 class IndicoServer:
     """The handle a test gets: where Indico is, who may log in, and what its database says."""
 
-    def __init__(self, stack: IndicoStack, accounts: dict[str, IndicoAccount]) -> None:
+    def __init__(
+        self, stack: IndicoStack, accounts: dict[str, IndicoAccount], tools: IndicoTools
+    ) -> None:
         self.stack = stack
+        self._tools = tools
         self.base_url = stack.base_url
         self.accounts = accounts
 
@@ -240,7 +244,7 @@ class IndicoServer:
     def register(self, regform_id: int, user: str = "other") -> int:
         """Register ``user`` in a registration form through Indico's Python API."""
         spec = {"regform_id": regform_id, "user": user}
-        return int(json.loads(self.stack.tool("register", stdin=json.dumps(spec)))["id"])
+        return int(self._tools.call("register", spec)["id"])
 
     def add_booking(
         self,
@@ -258,12 +262,11 @@ class IndicoServer:
             "reason": reason,
             "user": user,
         }
-        out = json.loads(self.stack.tool("book", stdin=json.dumps(spec)))
-        return int(out["id"])
+        return int(self._tools.call("book", spec)["id"])
 
-    def cancel_all(self, user: str = "club") -> list[int]:
-        """Cancel every live booking made for ``user`` through Indico's Python API."""
-        out = json.loads(self.stack.tool("cancel", stdin=json.dumps({"user": user})))
+    def cancel_all(self, user: str = "club", keep: Iterable[int] = ()) -> list[int]:
+        """Cancel every live booking made for ``user`` but ``keep`` through Indico's Python API."""
+        out = self._tools.call("cancel", {"user": user, "keep": sorted(keep)})
         return [int(i) for i in out["cancelled"]]
 
 
@@ -291,7 +294,11 @@ def running_indico_server(seed: dict[str, Any] | None = None) -> Iterator[Indico
     workdir = Path(tempfile.mkdtemp(prefix="clubman-indico-"))
     try:
         with running_indico(workdir, seed=seed) as (stack, report):
-            yield IndicoServer(stack, _accounts(report, seed))
+            tools = IndicoTools(stack)
+            try:
+                yield IndicoServer(stack, _accounts(report, seed), tools)
+            finally:
+                tools.close()
     except MissingPrerequisite as exc:
         raise RuntimeError(f"Indico cannot run here: {exc}") from exc
     finally:

@@ -1,4 +1,4 @@
-"""One real Indico (``tests/support/indico_server.py``) and one Chromium pool for the
+"""The session's Indico (``tests/conftest.py``) and one Chromium pool for the
 package, and the whole product on it behind the real bot (``app``)."""
 
 from __future__ import annotations
@@ -22,16 +22,19 @@ from storage import Storage, open_storage
 from tests.adapters.indico.profile_harness import PROFILE
 from tests.bot.support import running_bot
 from tests.fakes.telegram import FakeTelegram
-from tests.support.indico_server import IndicoServer, running_indico_server
+from tests.support.indico_server import IndicoServer
 
 TOKEN = "123456:TEST-TOKEN"
 
 
 @pytest.fixture(scope="package")
-def indico_server() -> Iterator[IndicoServer]:
-    """Indico + PostgreSQL + redis, seeded (``scripts/indico/seed.json``), for the package."""
-    with running_indico_server() as server:
-        yield server
+def indico_server(indico_server: IndicoServer) -> Iterator[IndicoServer]:
+    """The session's Indico; what this package booked for anyone is cancelled when it is
+    done, so the next package finds the seeded bookings alone."""
+    seeded = {b.id for b in indico_server.bookings() if b.state in ("pending", "accepted")}
+    yield indico_server
+    for user in ("club", "other"):
+        indico_server.cancel_all(user, keep=seeded)
 
 
 @pytest_asyncio.fixture(loop_scope="session", scope="package")
