@@ -3,11 +3,15 @@ ratios. Speed is not asserted here (machines are noisy); only that the numbers c
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from bench.booking import on_indico
+from tests.support.indico_server import IndicoServer
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -17,7 +21,6 @@ ROOT = Path(__file__).resolve().parent.parent
     [
         ("bench.bot", ["--chats", "2", "--messages", "2", "--rounds", "1"], "of the echo bot"),
         ("bench.booking", ["--repeat", "1", "--users", "2"], "ratio scenario/script"),
-        ("bench.booking", ["--system", "indico", "--repeat", "1"], "ratio fast path/HTTP"),
         ("bench.booking", ["--system", "legacy", "--repeat", "1"], "ratio page path/script"),
         ("bench.nlu", ["--commands", "50", "--long", "512"], "long  worst"),
         ("bench.nlu", ["--corpus"], "negated commands that book or schedule: 0"),
@@ -30,7 +33,6 @@ ROOT = Path(__file__).resolve().parent.parent
     ids=[
         "bot",
         "booking",
-        "booking-indico",
         "booking-legacy",
         "nlu",
         "nlu-corpus",
@@ -53,3 +55,16 @@ def test_the_benchmark_runs_and_prints_its_numbers(
     )
     assert result.returncode == 0, result.stderr[-3000:]
     assert printed in result.stdout
+
+
+async def test_the_indico_benchmark_runs_and_prints_its_numbers(
+    indico_server: IndicoServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``python -m bench.booking --system indico --repeat 1``, on the session's Indico."""
+    indico_server.as_seeded()  # the bench's slots must be free: earlier tests booked some
+    await on_indico(indico_server, repeat=1)
+    printed = capsys.readouterr().out
+    assert "ratio fast path/HTTP" in printed
+    assert re.findall(r"LLM calls\s+(\d+)", printed) == ["0", "0"]  # the API and the profile
+    assert "   ! " not in printed  # no booking failed
+    indico_server.as_seeded()

@@ -105,10 +105,15 @@ class IndicoServer:
     """The handle a test gets: where Indico is, who may log in, and what its database says."""
 
     def __init__(
-        self, stack: IndicoStack, accounts: dict[str, IndicoAccount], tools: IndicoTools
+        self,
+        stack: IndicoStack,
+        accounts: dict[str, IndicoAccount],
+        tools: IndicoTools,
+        seeded: frozenset[int],
     ) -> None:
         self.stack = stack
         self._tools = tools
+        self.seeded = seeded  # the bookings the seed made (someone else's, on fixed days)
         self.base_url = stack.base_url
         self.accounts = accounts
 
@@ -269,6 +274,11 @@ class IndicoServer:
         out = self._tools.call("cancel", {"user": user, "keep": sorted(keep)})
         return [int(i) for i in out["cancelled"]]
 
+    def as_seeded(self) -> None:
+        """Cancel every booking but the seeded ones: the server is shared by the session."""
+        for user in self.accounts:
+            self.cancel_all(user, keep=self.seeded)
+
 
 def _accounts(report: dict[str, Any], seed: dict[str, Any] | None) -> dict[str, IndicoAccount]:
     spec = json.loads(_SEED.read_text()) | (seed or {})
@@ -296,7 +306,10 @@ def running_indico_server(seed: dict[str, Any] | None = None) -> Iterator[Indico
         with running_indico(workdir, seed=seed) as (stack, report):
             tools = IndicoTools(stack)
             try:
-                yield IndicoServer(stack, _accounts(report, seed), tools)
+                made = report["bookings"]
+                assert isinstance(made, list)
+                seeded = frozenset(int(b["id"]) for b in made)
+                yield IndicoServer(stack, _accounts(report, seed), tools, seeded)
             finally:
                 tools.close()
     except MissingPrerequisite as exc:
