@@ -13,7 +13,7 @@ from pydantic import SecretStr
 
 from app.systems import choose_event_site, choose_system, words_file
 from core.accounts import AccountService
-from core.agent import AgentService, Confirmations
+from core.agent import AgentRuns, Confirmations, Toolkit, run_status_tool
 from core.app import RecordingSink, build_core
 from core.assist import open_assist
 from core.authz import Roles
@@ -30,11 +30,10 @@ from core.site.models import Catalogue
 from core.site.profile import load_profile
 from core.vault import CredentialVault
 from scenarios.booking import PortalAccount, PortalWork, read_catalogue
-from scenarios.booking.desk import PortalDesk
+from scenarios.booking.agent import AgentSchedules, BookingAgent, PortalDesk, booking_toolkit
 from scenarios.booking.owners import BookingOwners
 from scenarios.booking.reminders import Reminders
 from scenarios.booking.schedules import BookingScheduler, ScheduleBook
-from scenarios.booking.schedules.agent import AgentSchedules
 from scenarios.booking.still_booked import StillBooked
 from scenarios.events.site import ClubLogin, EventDesk
 from scenarios.registry import all_scenarios
@@ -241,18 +240,22 @@ async def open_core(
 @asynccontextmanager
 async def open_agent(
     settings: Settings, storage: Storage, sink: OutputSink, *, clock: Clock | None = None
-) -> AsyncIterator[AgentService]:
-    """The agent API (the MCP server's) on a core of its own over the same storage: its
-    runs are the users' chats' runs, resumed here after a restart like the bot's."""
+) -> AsyncIterator[list[Toolkit]]:
+    """The agent API (the MCP server's): every job's toolkit on a core of its own over the
+    same storage, whose runs are the users' chats' runs, resumed here after a restart like
+    the bot's."""
     async with _open(settings, storage, sink, clock=clock, reminders=False) as core:
+        runs = AgentRuns(
+            manager=core.manager, runs=storage.runs, users=storage.users,
+            confirmations=Confirmations(storage.confirmations, clock=core.clock),
+            clock=core.clock, default_timezone=settings.timezone,
+        )  # fmt: skip
         desk = PortalDesk(
             work=core.work, catalogues=core.catalogues, preferences=storage.preferences,
             owners=BookingOwners(runs=storage.runs, work=core.work),
         )  # fmt: skip
-        yield AgentService(
-            manager=core.manager, desk=desk, runs=storage.runs, users=storage.users,
-            confirmations=Confirmations(storage.confirmations, clock=core.clock),
-            schedules=AgentSchedules(core.schedules, core.catalogues),
-            catalogues=core.catalogues, clock=core.clock,
-            default_timezone=settings.timezone, roles=Roles(settings.telegram.admins),
+        booking = BookingAgent(
+            runs=runs, desk=desk, schedules=AgentSchedules(core.schedules, core.catalogues),
+            catalogues=core.catalogues, roles=Roles(settings.telegram.admins),
         )  # fmt: skip
+        yield [Toolkit(instructions="", tools=[run_status_tool(runs)]), booking_toolkit(booking)]

@@ -57,15 +57,15 @@ async def serve_mcp(settings: Settings, *, http: tuple[str, int] | None) -> None
                 f"{TOKEN_ENV} is missing, unknown or revoked",
                 hint="the bot's owner prints one with `clubman mcp-token USER_ID`",
             )
-        async with open_agent(settings, storage, TelegramLeftToBot()) as agent:
+        async with open_agent(settings, storage, TelegramLeftToBot()) as toolkits:
             if http is None:
                 log.info("mcp.serving", transport="stdio")
-                await build_server(agent, EnvTokenCaller(tokens, token)).run_stdio_async()
+                await build_server(toolkits, EnvTokenCaller(tokens, token)).run_stdio_async()
                 return
             host, port = http
             url_host = f"[{host}]" if ":" in host else host
             server = build_server(
-                agent,
+                toolkits,
                 BearerCaller(),
                 verifier=ClubTokenVerifier(tokens),
                 public_url=f"http://{url_host}:{port}",

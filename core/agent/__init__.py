@@ -1,61 +1,46 @@
-"""The agent API: typed operations for an agent client (the MCP server) on the same core
-the Telegram bot uses.
+"""The agent API's engine: what any job's tools for agent clients (the MCP server) stand on,
+the same core the Telegram bot uses. Each job declares its own tools
+(``scenarios/<job>/agent``).
 
-    models.py     requests and answers (the MCP tools' input and output schemas)
-    access.py     bearer tokens, issued per Telegram user, stored hashed
+    tools.py      AgentTool, AgentResource, Toolkit: what a job declares; run_status
+    runs.py       AgentRuns: the caller's language and zone, confirmed runs started once
     confirm.py    two-step changes: a plan, then a token that confirms exactly it
-    ports.py      BookingDesk: the booking system read outside a run; ScheduleDesk: the
-                  recurring bookings (scenarios implement both)
+    access.py     bearer tokens, issued per Telegram user, stored hashed
     watch.py      following a run from storage, its steps as progress
-    catalogue.py  the catalogue as agents see it
-    service.py    AgentService: the operations
+    outcome.py    RunOutcome: where a run stands
 """
 
 from core.agent.access import AccessTokens, token_hash
 from core.agent.confirm import Confirmations
-from core.agent.models import (
-    BookingAnswer,
-    BookingInfo,
-    BookingPlan,
-    BuildingInfo,
-    BuildingRooms,
-    CancelAnswer,
-    CancelRequest,
-    CatalogueView,
-    FoundRooms,
-    RoomInfo,
-    RoomsQuery,
-    RulesInfo,
-    RunOutcome,
-    ScheduleInfo,
-    ScheduleRequest,
+from core.agent.outcome import RunOutcome, RunState
+from core.agent.runs import AgentRuns, RunRequest
+from core.agent.tools import (
+    READS,
+    AgentResource,
+    AgentTool,
+    NoArguments,
+    ToolCall,
+    ToolHints,
+    Toolkit,
+    run_status_tool,
 )
-from core.agent.ports import BookingDesk, RunRequest, ScheduleDesk
-from core.agent.service import AgentService
 from core.agent.watch import ProgressFn
 
 __all__ = [
+    "READS",
     "AccessTokens",
-    "AgentService",
-    "BookingAnswer",
-    "BookingDesk",
-    "BookingInfo",
-    "BookingPlan",
-    "BuildingInfo",
-    "BuildingRooms",
-    "CancelAnswer",
-    "CancelRequest",
-    "CatalogueView",
+    "AgentResource",
+    "AgentRuns",
+    "AgentTool",
     "Confirmations",
-    "FoundRooms",
+    "NoArguments",
     "ProgressFn",
-    "RoomInfo",
-    "RoomsQuery",
-    "RulesInfo",
     "RunOutcome",
     "RunRequest",
-    "ScheduleDesk",
-    "ScheduleInfo",
-    "ScheduleRequest",
+    "RunState",
+    "ToolCall",
+    "ToolHints",
+    "Toolkit",
+    "run_status_tool",
     "token_hash",
 ]

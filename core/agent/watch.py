@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 
-from core.agent.models import RunOutcome, RunState
+from core.agent.outcome import RunOutcome, RunState
 from core.errors import AgentError
 from core.output import StepState
 from core.runner import ScenarioRunner

@@ -11,18 +11,7 @@ from typing import Any
 
 import pytest
 
-from core.agent import (
-    AccessTokens,
-    AgentService,
-    BookingInfo,
-    BookingPlan,
-    BuildingRooms,
-    Confirmations,
-    FoundRooms,
-    RoomsQuery,
-    RunRequest,
-    ScheduleRequest,
-)
+from core.agent import AccessTokens, AgentRuns, Confirmations, RunRequest
 from core.authz import Actor
 from core.clock import ManualClock
 from core.commands import Lang
@@ -30,8 +19,17 @@ from core.errors import AgentError
 from core.events import EventBus
 from core.manager import NLUManager
 from core.site.catalogue import Catalogues
+from scenarios.booking.agent import (
+    AgentSchedules,
+    BookingAgent,
+    BookingInfo,
+    BookingPlan,
+    BuildingRooms,
+    FoundRooms,
+    RoomsQuery,
+    ScheduleRequest,
+)
 from scenarios.booking.schedules import ScheduleBook
-from scenarios.booking.schedules.agent import AgentSchedules
 from storage import Storage
 from tests.core.conftest import CoreFactory
 from tests.support.catalogues import REFPORTAL_CATALOGUE
@@ -79,19 +77,22 @@ async def manager(make_core: CoreFactory, scenario: TrackedScenario) -> AsyncIte
 
 
 @pytest.fixture
-def agent(manager: NLUManager, storage: Storage, clock: ManualClock) -> AgentService:
+def agent(manager: NLUManager, storage: Storage, clock: ManualClock) -> BookingAgent:
     catalogues = Catalogues.fixed(REFPORTAL_CATALOGUE)
     book = ScheduleBook(storage, bus=EventBus(storage.events), clock=clock)
-    return AgentService(
-        manager=manager, desk=FakeDesk(), runs=storage.runs, users=storage.users,
-        confirmations=Confirmations(storage.confirmations, clock=clock),
-        schedules=AgentSchedules(book, catalogues), catalogues=catalogues, clock=clock,
+    runs = AgentRuns(
+        manager=manager, runs=storage.runs, users=storage.users,
+        confirmations=Confirmations(storage.confirmations, clock=clock), clock=clock,
         default_timezone="Europe/Moscow",
+    )  # fmt: skip
+    return BookingAgent(
+        runs=runs, desk=FakeDesk(), schedules=AgentSchedules(book, catalogues),
+        catalogues=catalogues,
     )  # fmt: skip
 
 
 async def test_confirmed_twice_and_concurrently_one_run(
-    agent: AgentService, scenario: TrackedScenario, storage: Storage
+    agent: BookingAgent, scenario: TrackedScenario, storage: Storage
 ) -> None:
     offer = await agent.book(USER, QUERY)
     assert offer.plan.rooms == ["1", "2"] and offer.run is None
@@ -112,7 +113,7 @@ async def test_confirmed_twice_and_concurrently_one_run(
 
 
 async def test_expired_foreign_and_mismatched_tokens_start_nothing(
-    agent: AgentService, scenario: TrackedScenario, storage: Storage, clock: ManualClock
+    agent: BookingAgent, scenario: TrackedScenario, storage: Storage, clock: ManualClock
 ) -> None:
     offer = await agent.book(USER, QUERY)
     token = offer.confirm_token
@@ -130,7 +131,7 @@ async def test_expired_foreign_and_mismatched_tokens_start_nothing(
 
 
 async def test_a_run_once_started_is_found_after_its_token_expired(
-    agent: AgentService, clock: ManualClock
+    agent: BookingAgent, clock: ManualClock
 ) -> None:
     offer = await agent.book(USER, QUERY)
     done = await agent.book(USER, QUERY, confirm_token=offer.confirm_token)

@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx2
 
-from core.agent import BookingAnswer, FoundRooms
+from scenarios.booking.agent import BookingAnswer, FoundRooms
 from storage.process import free_port
 from tests.mcpserver.conftest import World
 from tests.mcpserver.support import (

@@ -5,7 +5,7 @@ reference portal, checked on the portal's ``/_test/bookings``."""
 
 from __future__ import annotations
 
-from core.agent import BookingAnswer, BookingInfo, CancelAnswer
+from scenarios.booking.agent import BookingAnswer, BookingInfo, CancelAnswer
 from tests.mcpserver.conftest import World
 from tests.mcpserver.support import booking_day, call, call_error, clubman, stdio_session
 from tests.support.portal import portal_bookings

@@ -11,8 +11,9 @@ import os
 import subprocess
 from typing import Any
 
-from core.agent import BookingAnswer, BookingInfo, CancelAnswer, FoundRooms, RunOutcome
+from core.agent import RunOutcome
 from core.store import RunStatus, ScenarioRun
+from scenarios.booking.agent import BookingAnswer, BookingInfo, CancelAnswer, FoundRooms
 from tests.bot.support import running_bot
 from tests.fakes.telegram import FakeTelegram, StoredMessage
 from tests.mcpserver.conftest import World

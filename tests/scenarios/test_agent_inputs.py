@@ -8,10 +8,9 @@ from typing import Any, cast
 import pytest
 from pydantic import ValidationError
 
-from core.agent import RoomsQuery, ScheduleRequest
 from core.errors import AgentError
 from core.site.catalogue import Catalogues
-from scenarios.booking.desk import PortalDesk
+from scenarios.booking.agent import PortalDesk, RoomsQuery, ScheduleRequest
 from tests.support.catalogues import REFPORTAL_CATALOGUE
 
 WEEKLY: dict[str, Any] = {"weekdays": ["thu"], "start": "18:00", "end": "20:00"}

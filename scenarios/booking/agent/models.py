@@ -1,4 +1,5 @@
-"""What the agent API takes and gives: typed requests and answers, no site types.
+"""What the booking job's agent tools take and give: typed requests and answers, no site
+types.
 
 Each tool of the MCP server takes one of the requests and returns one of the answers
 (their JSON schemas are the tools' input and output schemas), so every field carries a
@@ -12,6 +13,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
+from core.agent import RunOutcome
 from core.nlu import MAX_ROOMS
 
 __all__ = [
@@ -27,8 +29,6 @@ __all__ = [
     "RoomInfo",
     "RoomsQuery",
     "RulesInfo",
-    "RunOutcome",
-    "RunState",
     "ScheduleInfo",
     "ScheduleRequest",
     "Weekday",
@@ -44,7 +44,6 @@ BuildingCode = Annotated[
     str, StringConstraints(strip_whitespace=True, min_length=1, max_length=64, pattern=r"^[\w.-]+$")
 ]
 _MOST_PEOPLE = 10_000
-RunState = Literal["running", "waiting", "done", "failed", "cancelled", "expired"]
 
 
 class _Request(BaseModel):
@@ -103,20 +102,6 @@ class BookingPlan(BaseModel):
     end: dt.time
     rooms: list[str] = Field(description="Room numbers")
     capacity: int | None = None
-
-
-class RunOutcome(BaseModel):
-    """A run started through the agent API (it shows in the user's /status in Telegram,
-    where its final answer and any question go too)."""
-
-    run_id: str
-    state: RunState
-    summary: str | None = Field(None, description="The final answer, once done")
-    error: str | None = None
-    question: str | None = Field(
-        None, description="A question the run waits on; the user answers it in Telegram"
-    )
-    steps_done: list[str] = Field(default_factory=list)
 
 
 class BookingAnswer(BaseModel):

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from core.agent.models import BuildingInfo, CatalogueView, RoomInfo, RulesInfo
 from core.site.models import Catalogue, Room
+from scenarios.booking.agent.models import BuildingInfo, CatalogueView, RoomInfo, RulesInfo
 
 __all__ = ["catalogue_view", "room_info"]
 

@@ -1,4 +1,4 @@
-"""``PortalDesk``: the booking system as the agent API reads it (``core.agent.BookingDesk``),
+"""``PortalDesk``: the booking system as the agent tools read it (``ports.BookingDesk``),
 with the same rules, room choice and scenarios the chat uses."""
 
 from __future__ import annotations
@@ -6,20 +6,20 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from core.agent import (
+from core.agent import RunRequest
+from core.authz import Actor
+from core.commands import Lang
+from core.errors import AgentError
+from core.site.catalogue import Catalogues
+from scenarios.booking.agent.catalogue import room_info
+from scenarios.booking.agent.models import (
     BookingInfo,
     BookingPlan,
     BuildingRooms,
     FoundRooms,
     RoomsQuery,
-    RunRequest,
     ScheduleRequest,
 )
-from core.agent.catalogue import room_info
-from core.authz import Actor
-from core.commands import Lang
-from core.errors import AgentError
-from core.site.catalogue import Catalogues
 from scenarios.booking.book import BookRooms, PreferenceStore
 from scenarios.booking.manage import CancelBooking
 from scenarios.booking.owners import BookingOwners

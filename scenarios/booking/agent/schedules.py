@@ -1,13 +1,13 @@
-"""The schedules as the agent API (the MCP server) shows them: ``core.agent``'s
-``ScheduleDesk`` on the schedule book."""
+"""The schedules as the agent tools (the MCP server) show them: ``ports.ScheduleDesk`` on
+the schedule book."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from core.agent import ScheduleInfo
 from core.commands import Lang
 from core.site.catalogue import Catalogues
+from scenarios.booking.agent.models import ScheduleInfo
 from scenarios.booking.schedules.book import ScheduleBook
 from scenarios.booking.schedules.entry import ScheduleEntry
 

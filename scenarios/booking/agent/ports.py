@@ -1,4 +1,4 @@
-"""What the agent API is given of the booking system (``scenarios.booking.desk`` on the
+"""What the booking agent is given of the booking system (``PortalDesk`` on the
 configured site): reading it outside any run, and the runs that change it."""
 
 from __future__ import annotations
@@ -6,9 +6,10 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any, Protocol
 
-from pydantic import BaseModel, Field
-
-from core.agent.models import (
+from core.agent import RunRequest
+from core.authz import Actor
+from core.commands import Lang
+from scenarios.booking.agent.models import (
     BookingInfo,
     BookingPlan,
     FoundRooms,
@@ -16,18 +17,8 @@ from core.agent.models import (
     ScheduleInfo,
     ScheduleRequest,
 )
-from core.authz import Actor
-from core.commands import Lang
 
-__all__ = ["BookingDesk", "RunRequest", "ScheduleDesk"]
-
-
-class RunRequest(BaseModel):
-    """A scenario run to start as it is: its slots filled, its questions answered."""
-
-    scenario: str
-    slots: dict[str, Any]
-    answers: dict[str, str] = Field(default_factory=dict)
+__all__ = ["BookingDesk", "ScheduleDesk"]
 
 
 class BookingDesk(Protocol):
