@@ -147,6 +147,11 @@ class BaseScenario(ABC):
         """Requests one can write for this scenario, for /help."""
         return ()
 
+    def about(self, lang: Lang) -> str | None:
+        """What this scenario's job does, a line at the top of /help (one scenario of a job
+        says it)."""
+        return None
+
 
 class InstantScenario(BaseScenario):
     """Answers at once with one reply; no run is stored (help, unknown)."""

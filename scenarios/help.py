@@ -16,59 +16,68 @@ from core.texts import Guide, tr
 __all__ = [
     "DeclineScenario",
     "HelpScenario",
+    "Showcase",
     "UnknownScenario",
-    "examples",
-    "greeting",
     "help_text",
 ]
 
 
-def examples(lang: Lang, also: Sequence[BaseScenario] = ()) -> list[str]:
-    """What one can write, in ``lang`` (with what the plug-in scenarios ``also`` offer)."""
-    own = [tr(example, lang) for example in Guide.EXAMPLES]
-    return own + [example for scenario in also for example in scenario.examples(lang)]
+class Showcase:
+    """What the registered scenarios say of themselves for /help: a line of what each job
+    does, and requests one can write (also matched against what the user wrote when
+    nothing understood it)."""
+
+    def __init__(self, scenarios: Sequence[BaseScenario] = ()) -> None:
+        self._scenarios = list(scenarios)
+
+    def examples(self, lang: Lang) -> list[str]:
+        return [example for scenario in self._scenarios for example in scenario.examples(lang)]
+
+    def about(self, lang: Lang) -> list[str]:
+        said = (scenario.about(lang) for scenario in self._scenarios)
+        return [line for line in said if line]
+
+    def closest(self, text: str, lang: Lang, *, limit: int = 2) -> list[str]:
+        found = process.extract(
+            text.lower(), self.examples(lang), scorer=fuzz.token_set_ratio, limit=limit
+        )
+        return [example for example, _, _ in found]
 
 
 def _bullets(lines: list[str]) -> str:
     return "\n".join(f"• {line}" for line in lines)
 
 
-def help_text(lang: Lang, also: Sequence[BaseScenario] = ()) -> str:
-    return tr(Guide.HELP, lang, examples=_bullets(examples(lang, also)))
-
-
-def greeting(lang: Lang, name: str, also: Sequence[BaseScenario] = ()) -> str:
-    hello = tr(Guide.GREETING, lang, name=name) if name else ""
-    return hello + help_text(lang, also)
-
-
-def closest_examples(text: str, lang: Lang, *, limit: int = 2) -> list[str]:
-    found = process.extract(text.lower(), examples(lang), scorer=fuzz.token_set_ratio, limit=limit)
-    return [example for example, _, _ in found]
+def help_text(lang: Lang, showcase: Showcase) -> str:
+    examples = showcase.examples(lang)
+    listed = [tr(Guide.EXAMPLES, lang, examples=_bullets(examples))] if examples else []
+    return "\n\n".join([*showcase.about(lang), *listed, tr(Guide.COMMANDS, lang)])
 
 
 class HelpScenario(GuideScenario):
-    """``also``: the scenarios plugged in beside booking, whose examples /help lists."""
+    """Lists what the scenarios of ``showcase`` (every registered one) say of themselves."""
 
     name = "help"
     intents: ClassVar[frozenset[str]] = frozenset({Intent.HELP})
     descriptions: ClassVar[Mapping[str, str]] = {Intent.HELP: "what can the assistant do"}
 
-    def __init__(self, *, also: Sequence[BaseScenario] = ()) -> None:
-        self._also = list(also)
+    def __init__(self, *, showcase: Showcase | None = None) -> None:
+        self._showcase = showcase or Showcase()
 
     async def respond(self, command: Command, decision: Decision) -> str:
-        return help_text(decision.lang, self._also)
+        return help_text(decision.lang, self._showcase)
 
     def greeting(self, lang: Lang, name: str) -> str:
-        return greeting(lang, name, self._also)
+        hello = tr(Guide.GREETING, lang, name=name) if name else ""
+        return hello + help_text(lang, self._showcase)
 
     def help_text(self, lang: Lang) -> str:
-        return help_text(lang, self._also)
+        return help_text(lang, self._showcase)
 
 
 class UnknownScenario(InstantScenario):
-    """The fallback: scores low on purpose so it never beats a real scenario.
+    """The fallback: scores low on purpose so it never beats a real scenario; it offers
+    the ``showcase``'s examples closest to what was written.
 
     With an ``answerer`` (an LLM) it answers the message briefly, then says what it can do.
     """
@@ -79,8 +88,11 @@ class UnknownScenario(InstantScenario):
         Intent.UNKNOWN: "anything else (chit-chat, questions about other topics)"
     }
 
-    def __init__(self, *, answerer: UnknownAnswerer | None = None) -> None:
+    def __init__(
+        self, *, answerer: UnknownAnswerer | None = None, showcase: Showcase | None = None
+    ) -> None:
         self._answerer = answerer
+        self._showcase = showcase or Showcase()
 
     def score(self, decision: Decision) -> float:
         return 0.1 if decision.intent == Intent.UNKNOWN else 0.0
@@ -91,8 +103,11 @@ class UnknownScenario(InstantScenario):
                 command.text, lang=decision.lang, user_id=command.user_id
             )
             if said:
-                return f"{said}\n\n{tr(Guide.CAN_DO, decision.lang)}"
-        closest = closest_examples(command.text, decision.lang)
+                abilities = [*self._showcase.about(decision.lang), tr(Guide.CAN_DO, decision.lang)]
+                return f"{said}\n\n{' '.join(abilities)}"
+        closest = self._showcase.closest(command.text, decision.lang)
+        if not closest:
+            return tr(Guide.NOT_UNDERSTOOD, decision.lang)
         return tr(Guide.UNKNOWN, decision.lang, closest=_bullets(closest))
 
 

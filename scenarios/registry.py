@@ -18,7 +18,7 @@ from scenarios.booking.schedules.scenarios import (
 )
 from scenarios.events.plugin import event_scenarios
 from scenarios.events.site import EventDesk
-from scenarios.help import DeclineScenario, HelpScenario, UnknownScenario
+from scenarios.help import DeclineScenario, HelpScenario, Showcase, UnknownScenario
 
 __all__ = ["all_scenarios"]
 
@@ -48,13 +48,17 @@ def all_scenarios(
         ]
     free = FreeRoomsNearby(work)
     plugged = event_scenarios(events, catalogues=catalogues, runs=runs, free_rooms=free)
-    return [
+    jobs: list[BaseScenario] = [
         book,
         ListBookings(work=work, catalogues=catalogues, owners=owners),
         CancelBooking(work=work, catalogues=catalogues, owners=owners),
         *recurring,
         *plugged,
-        HelpScenario(also=plugged),
+    ]
+    showcase = Showcase(jobs)  # /help lists what each registered scenario offers
+    return [
+        *jobs,
+        HelpScenario(showcase=showcase),
         DeclineScenario(),
-        UnknownScenario(answerer=answerer),
+        UnknownScenario(answerer=answerer, showcase=showcase),
     ]

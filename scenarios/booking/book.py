@@ -15,6 +15,7 @@ from typing import Any, ClassVar, Protocol
 from pydantic import BaseModel
 
 from core.calendar import CalendarEvent
+from core.commands import Lang
 from core.errors import PortalError, ScenarioError
 from core.nlu import Decision, Intent
 from core.output import Option
@@ -32,7 +33,7 @@ from scenarios.booking.port import BookingSession
 from scenarios.booking.reminders import BookedRequest, Reminders
 from scenarios.booking.selection import Want, choose_rooms
 from scenarios.booking.slots import ANY_BUILDING, BookingSlots, check_booking
-from scenarios.booking.texts import Book
+from scenarios.booking.texts import Book, BookingGuide
 from scenarios.booking.work import PortalWork
 
 __all__ = ["BookRooms", "Booked", "Found", "PreferenceStore", "purpose_for", "run_of"]
@@ -104,6 +105,12 @@ class BookRooms(StepScenario[BookingSlots]):
     slot_model = BookingSlots
     guessable = ("date", "start", "end")
     title_text = Book.TITLE
+
+    def about(self, lang: Lang) -> str:
+        return tr(BookingGuide.ABOUT, lang)
+
+    def examples(self, lang: Lang) -> Sequence[str]:
+        return [tr(example, lang) for example in BookingGuide.BOOK]
 
     def __init__(
         self,

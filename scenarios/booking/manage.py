@@ -29,7 +29,7 @@ from scenarios.booking.events import BookingsCancelled
 from scenarios.booking.labels import join_rooms, span
 from scenarios.booking.models import Booking
 from scenarios.booking.owners import BookingOwners
-from scenarios.booking.texts import Bookings
+from scenarios.booking.texts import BookingGuide, Bookings
 from scenarios.booking.work import PortalWork
 
 __all__ = ["CancelBooking", "ListBookings", "ManageSlots", "describe", "group_requests"]
@@ -141,6 +141,9 @@ class ListBookings(_PortalScenario):
     descriptions: ClassVar[Mapping[str, str]] = {Intent.LIST_BOOKINGS: "show the user's bookings"}
     title_text = Bookings.LIST_TITLE
 
+    def examples(self, lang: Lang) -> Sequence[str]:
+        return [tr(BookingGuide.LIST, lang)]
+
     def steps(self) -> Sequence[Step]:
         return [Step("read", Bookings.STEP_READ, self._read)]
 
@@ -187,6 +190,9 @@ class CancelBooking(_PortalScenario):
         'Friday"'
     }
     title_text = Bookings.CANCEL_TITLE
+
+    def examples(self, lang: Lang) -> Sequence[str]:
+        return [tr(BookingGuide.CANCEL, lang)]
 
     def steps(self) -> Sequence[Step]:
         return [

@@ -7,7 +7,31 @@ from __future__ import annotations
 from core.commands import Lang
 from core.texts import Limits, Text, tr
 
-__all__ = ["Book", "Bookings", "Remind", "days", "duration"]
+__all__ = ["Book", "Bookings", "BookingGuide", "Remind", "days", "duration"]
+
+
+class BookingGuide:
+    """What /help says of the booking job: a line, and requests one can write."""
+
+    ABOUT = Text(
+        "Я бронирую аудитории на университетском портале и слежу, чтобы брони не терялись. "
+        "Мои брони — /bookings, регулярные брони — /schedules.",
+        "I book rooms on the university portal and make sure bookings are not lost. "
+        "My bookings: /bookings, recurring bookings: /schedules.",
+    )
+    BOOK: tuple[Text, ...] = (
+        Text(
+            "забронируй 3 аудитории рядом в этот четверг с 18 до 20",
+            "book two adjacent rooms next Friday 10-12",
+        ),
+        Text("нужна 301 в среду с 12:00 до 13:30", "reserve room 207 in Chaikovsky tomorrow 9-10"),
+    )
+    LIST = Text("мои брони", "my bookings")
+    CANCEL = Text("отмени бронь на пятницу", "cancel my booking on Friday")
+    SCHEDULE = Text(
+        "каждый четверг бронируй 405 с 18 до 20", "every Thursday book 405 from 6pm to 8pm"
+    )
+    SCHEDULES = Text("какие у меня регулярные брони", "show my schedules")
 
 
 class Remind:

@@ -42,12 +42,12 @@ from scenarios.booking.port import BookingSystem
 from scenarios.booking.reminders import Reminders
 from scenarios.booking.schedules import ScheduleBook
 from scenarios.booking.schedules.scenarios import CancelSchedule, ListSchedules, ScheduleBooking
-from scenarios.help import DeclineScenario, HelpScenario, UnknownScenario
+from scenarios.help import DeclineScenario
 from scenarios.registry import all_scenarios
 from storage import Storage
 from tests.fakes.telegram import FakeTelegram, RateLimits
 from tests.support.catalogues import REFPORTAL_CATALOGUE
-from tests.support.scenarios import TrackedScenario
+from tests.support.scenarios import ShowsBooking, TrackedScenario, with_help
 
 __all__ = [
     "CoreFactory",
@@ -74,7 +74,7 @@ class ClubSlots(BaseModel):
     club: str | None = None
 
 
-class ClubScenario(StepScenario[ClubSlots]):
+class ClubScenario(ShowsBooking, StepScenario[ClubSlots]):
     """«забронируй аудиторию» → asks one required slot (the club), then runs two steps."""
 
     name = "book_rooms"
@@ -143,7 +143,7 @@ CoreFactory = Callable[
 
 
 def default_scenarios() -> list[BaseScenario]:
-    return [ClubScenario(), HelpScenario(), UnknownScenario()]
+    return with_help(ClubScenario())
 
 
 def settings_for(
@@ -288,13 +288,13 @@ def schedules_core(booker: TrackedScenario | None = None) -> CoreFactory:
         catalogues = Catalogues.fixed(REFPORTAL_CATALOGUE)
         booking = booker or TrackedScenario()  # a fresh one each time, unless watched
         scenarios = [
-            booking,
-            ScheduleBooking(catalogues=catalogues, store=book, booking=booking),
-            ListSchedules(catalogues=catalogues, store=book),
-            CancelSchedule(catalogues=catalogues, store=book),
-            HelpScenario(),
+            *with_help(
+                booking,
+                ScheduleBooking(catalogues=catalogues, store=book, booking=booking),
+                ListSchedules(catalogues=catalogues, store=book),
+                CancelSchedule(catalogues=catalogues, store=book),
+            ),
             DeclineScenario(),
-            UnknownScenario(),
         ]
         return build_core(
             settings,

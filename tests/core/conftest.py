@@ -14,7 +14,7 @@ from core.manager import NLUManager
 from core.scenario import BaseScenario
 from core.settings import load_settings
 from core.site.catalogue import Catalogues
-from scenarios.help import HelpScenario, UnknownScenario
+from scenarios.help import HelpScenario, Showcase, UnknownScenario
 from storage import Storage
 from tests.support.catalogues import REFPORTAL_CATALOGUE
 from tests.support.scenarios import TrackedScenario
@@ -62,5 +62,7 @@ def make_core(storage: Storage, sink: CollectingSink, clock: ManualClock) -> Cor
 
 @pytest.fixture
 async def core(make_core: CoreFactory, tracked: TrackedScenario) -> AsyncIterator[NLUManager]:
-    async with make_core(tracked, HelpScenario(), UnknownScenario()) as manager:
+    showcase = Showcase([tracked])
+    helping = [HelpScenario(showcase=showcase), UnknownScenario(showcase=showcase)]
+    async with make_core(tracked, *helping) as manager:
         yield manager

@@ -27,7 +27,7 @@ from scenarios.events.plugin import event_scenarios
 from scenarios.events.site import ClubLogin, EventDesk
 from scenarios.events.unsupported import NoEvents
 from scenarios.events.vocabulary import EventDetails, read
-from scenarios.help import DeclineScenario, HelpScenario, UnknownScenario, help_text
+from scenarios.help import DeclineScenario, HelpScenario, Showcase, UnknownScenario, help_text
 from storage import Storage
 from tests.core.conftest import CoreFactory
 from tests.support.catalogues import REFPORTAL_CATALOGUE, refportal_places
@@ -134,7 +134,8 @@ def test_an_event_refused_is_a_refusal() -> None:
 async def test_on_a_site_without_events_it_is_said_and_nothing_is_booked(
     make_core: CoreFactory, sink: CollectingSink, tracked: TrackedScenario
 ) -> None:
-    scenarios = [tracked, NoEvents(), HelpScenario(also=[NoEvents()]), UnknownScenario()]
+    showcase = Showcase([tracked, NoEvents()])
+    scenarios = [tracked, NoEvents(), HelpScenario(showcase=showcase), UnknownScenario()]
     async with make_core(*scenarios) as manager:
         await manager.handle(
             Command(
@@ -145,7 +146,7 @@ async def test_on_a_site_without_events_it_is_said_and_nothing_is_booked(
     replies = sink.of_kind(Reply)
     assert replies[0].text.startswith("Этот сайт не умеет мероприятия")
     assert tracked.executed == []
-    assert replies[1].text == help_text("ru")  # it lists nothing of events
+    assert replies[1].text == help_text("ru", showcase)
     assert "мероприят" not in replies[1].text
 
 

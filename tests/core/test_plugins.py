@@ -12,7 +12,7 @@ from pydantic import BaseModel
 
 from core.app import build_core
 from core.clock import ManualClock
-from core.commands import Command
+from core.commands import Command, Lang
 from core.nlu import Decision, Intent
 from core.output import Done, Reply
 from core.planner import ProxyPlanner
@@ -20,7 +20,7 @@ from core.scenario import BaseScenario, InstantScenario, Step, StepContext, Step
 from core.settings import load_settings
 from core.site.catalogue import Catalogues
 from core.texts import Text
-from scenarios.help import HelpScenario, UnknownScenario
+from scenarios.help import HelpScenario, Showcase, UnknownScenario
 from storage import Storage
 from tests.core.brain.conftest import NOW
 from tests.core.conftest import CoreFactory
@@ -47,6 +47,12 @@ class Poll(StepScenario[PollSlots]):
     acting: ClassVar[frozenset[str]] = frozenset({"start_poll"})
     slot_model = PollSlots
     title_text = Text("Опрос", "Poll")
+
+    def about(self, lang: Lang) -> str:
+        return "Я устраиваю опросы клуба."
+
+    def examples(self, lang: Lang) -> Sequence[str]:
+        return ['устрой опрос "Пицца или суши?" в четверг']
 
     def recognise(self, said: Utterance, decision: Decision) -> Decision | None:
         if "опрос" not in said.text:
@@ -152,3 +158,34 @@ def test_a_plug_ins_details_are_its_runs_slots() -> None:
     assert Poll().initial_slots(decision) == {"question": "Когда собираемся?"}
     assert decision.to_json()["slots"] == {"question": "Когда собираемся?"}
     assert decision.intent != Intent.UNKNOWN
+
+
+async def test_help_and_the_unknown_reply_offer_what_the_registered_plug_ins_declare(
+    make_core: CoreFactory, sink: CollectingSink, tracked: TrackedScenario
+) -> None:
+    showcase = Showcase([tracked, Poll()])
+    scenarios = [
+        tracked,
+        Poll(),
+        HelpScenario(showcase=showcase),
+        UnknownScenario(showcase=showcase),
+    ]
+    async with make_core(*scenarios) as manager:
+        await manager.handle(Command(chat_id=9, user_id=9, text="/help", intent="help"))
+        await manager.handle(Command(chat_id=9, user_id=9, text="что-нибудь про пиццу или суши"))
+    helped, unknown = (r.text for r in sink.of_kind(Reply))
+    assert helped.startswith("Я бронирую аудитории")  # what each job says, in order
+    assert "\n\nЯ устраиваю опросы клуба.\n\nЧто можно написать:\n" in helped
+    assert '• устрой опрос "Пицца или суши?" в четверг' in helped
+    assert '• устрой опрос "Пицца или суши?" в четверг' in unknown  # the closest example
+
+
+async def test_help_lists_nothing_of_a_job_not_registered(
+    make_core: CoreFactory, sink: CollectingSink, tracked: TrackedScenario
+) -> None:
+    showcase = Showcase([tracked])
+    async with make_core(tracked, HelpScenario(showcase=showcase), UnknownScenario()) as manager:
+        await manager.handle(Command(chat_id=9, user_id=9, text="/help", intent="help"))
+    [helped] = (r.text for r in sink.of_kind(Reply))
+    assert "Я устраиваю опросы" not in helped and "устрой опрос" not in helped
+    assert "• забронируй 3 аудитории рядом в этот четверг с 18 до 20" in helped

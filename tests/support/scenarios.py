@@ -10,12 +10,22 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
+from core.commands import Lang
 from core.nlu import Intent
 from core.output import Option
-from core.scenario import SlotContext, Step, StepContext, StepScenario
-from core.texts import Common, Text
+from core.scenario import BaseScenario, SlotContext, Step, StepContext, StepScenario
+from core.texts import Common, Text, tr
+from scenarios.booking.texts import BookingGuide
+from scenarios.help import HelpScenario, Showcase, UnknownScenario
 
-__all__ = ["Confirmed", "ReserveSlots", "StepDone", "TrackedScenario"]
+__all__ = [
+    "Confirmed",
+    "ReserveSlots",
+    "ShowsBooking",
+    "StepDone",
+    "TrackedScenario",
+    "with_help",
+]
 
 
 class ReserveSlots(BaseModel):
@@ -34,7 +44,23 @@ class Confirmed(BaseModel):
     go: str | None
 
 
-class TrackedScenario(StepScenario[ReserveSlots]):
+class ShowsBooking:
+    """/help says of a test's ``book_rooms`` stand-in what it says of the product's."""
+
+    def about(self, lang: Lang) -> str:
+        return tr(BookingGuide.ABOUT, lang)
+
+    def examples(self, lang: Lang) -> Sequence[str]:
+        return [tr(example, lang) for example in BookingGuide.BOOK]
+
+
+def with_help(*jobs: BaseScenario) -> list[BaseScenario]:
+    """``jobs`` and the help and unknown scenarios showing them, as the registry builds."""
+    showcase = Showcase(jobs)
+    return [*jobs, HelpScenario(showcase=showcase), UnknownScenario(showcase=showcase)]
+
+
+class TrackedScenario(ShowsBooking, StepScenario[ReserveSlots]):
     """Serves ``book_rooms`` in core tests; the product's booking scenario is elsewhere."""
 
     name = "book_rooms"

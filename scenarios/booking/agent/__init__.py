@@ -1,12 +1,12 @@
 """The booking job's tools for agent clients (the MCP server), on ``core.agent``.
 
-    models.py     requests and answers (the tools' input and output schemas)
-    ports.py      BookingDesk: the booking system read outside a run; ScheduleDesk
-    desk.py       PortalDesk: the desk on the configured site
-    schedules.py  AgentSchedules: the schedule desk on the schedule book
-    catalogue.py  the catalogue as agents see it
-    service.py    BookingAgent: the operations
-    tools.py      booking_toolkit: the operations as tools, the catalogue as a resource
+models.py     requests and answers (the tools' input and output schemas)
+ports.py      BookingDesk: the booking system read outside a run; ScheduleDesk
+desk.py       PortalDesk: the desk on the configured site
+schedules.py  AgentSchedules: the schedule desk on the schedule book
+catalogue.py  the catalogue as agents see it
+service.py    BookingAgent: the operations
+tools.py      booking_toolkit: the operations as tools, the catalogue as a resource
 """
 
 from scenarios.booking.agent.desk import PortalDesk

@@ -11,6 +11,7 @@ from typing import Any, ClassVar, Protocol
 
 from pydantic import BaseModel
 
+from core.commands import Lang
 from core.errors import ScenarioError
 from core.nlu import WEEKDAYS, Decision, Intent
 from core.output import Option
@@ -27,6 +28,7 @@ from scenarios.booking.schedules.entry import (
 )
 from scenarios.booking.schedules.slots import ScheduleSlots, WeekdaySlots, booking_slots
 from scenarios.booking.schedules.texts import Schedules
+from scenarios.booking.texts import BookingGuide
 
 __all__ = [
     "CancelSchedule",
@@ -98,6 +100,10 @@ class ScheduleBooking(_Base):
     acting: ClassVar[frozenset[str]] = frozenset({Intent.SCHEDULE_BOOKING})
     slot_model = ScheduleSlots
     guessable = ("recurrence", "start", "end")
+
+    def examples(self, lang: Lang) -> Sequence[str]:
+        return [tr(BookingGuide.SCHEDULE, lang)]
+
     title_text = Schedules.CREATE_TITLE
 
     def __init__(
@@ -210,6 +216,10 @@ class ListSchedules(_Base):
     intents: ClassVar[frozenset[str]] = frozenset({Intent.LIST_SCHEDULES})
     descriptions: ClassVar[Mapping[str, str]] = {Intent.LIST_SCHEDULES: "show recurring bookings"}
     slot_model = WeekdaySlots
+
+    def examples(self, lang: Lang) -> Sequence[str]:
+        return [tr(BookingGuide.SCHEDULES, lang)]
+
     title_text = Schedules.LIST_TITLE
 
     def initial_slots(self, decision: Decision) -> dict[str, Any]:

@@ -12,10 +12,11 @@ from core.llm import FallbackLLM
 from core.nlu import Decision, Intent, Slots, parse
 from core.site.models import Building
 from scenarios.booking import BookRooms
-from scenarios.help import UnknownScenario
+from scenarios.help import Showcase, UnknownScenario
 from tests.core.brain.conftest import NOW
 from tests.fakes.llm import Answer, Fail, FakeAnthropic
 from tests.support.catalogues import refportal_places
+from tests.support.scenarios import TrackedScenario
 
 TZ = ZoneInfo("Europe/Moscow")
 TODAY = dt.date(2026, 11, 23)
@@ -137,10 +138,13 @@ async def test_unknown_gets_a_short_answer_plus_capabilities_with_an_llm(
     command = Command(chat_id=1, user_id=1, text="какая сегодня погода?")
     decision = parse(command.text, now=NOW, tz=TZ, places=refportal_places())
     vendor.push(Answer({"answer": "Погоду я не знаю."}))
-    said = await UnknownScenario(answerer=LLMAnswerer(llm)).respond(command, decision)
-    assert said.startswith("Погоду я не знаю.\n\n") and "бронировать аудитории" in said
+    showcase = Showcase([TrackedScenario()])
+    unknown = UnknownScenario(answerer=LLMAnswerer(llm), showcase=showcase)
+    said = await unknown.respond(command, decision)
+    assert said.startswith("Погоду я не знаю.\n\nЯ бронирую аудитории") and "/help" in said
 
     vendor.push(Fail(500))
-    fallback = await UnknownScenario(answerer=LLMAnswerer(llm)).respond(command, decision)
-    assert fallback == await UnknownScenario().respond(command, decision)
+    fallback = await unknown.respond(command, decision)
+    assert fallback == await UnknownScenario(showcase=showcase).respond(command, decision)
+    assert "•" in fallback  # the closest examples
     assert "Всё, что я умею: /help" in fallback

@@ -20,10 +20,9 @@ from core.settings import SchedulerSettings, load_settings
 from core.site.catalogue import Catalogues
 from scenarios.booking.schedules import BookingScheduler, ScheduleBook
 from scenarios.booking.schedules.scenarios import CancelSchedule, ListSchedules, ScheduleBooking
-from scenarios.help import HelpScenario, UnknownScenario
 from storage import Storage
 from tests.support.catalogues import REFPORTAL_CATALOGUE
-from tests.support.scenarios import TrackedScenario
+from tests.support.scenarios import TrackedScenario, with_help
 from tests.support.sinks import CollectingSink
 
 CHAT = 100
@@ -79,7 +78,7 @@ def make_system(
         bus = EventBus(storage.events)
         book = ScheduleBook(storage, bus=bus, clock=clock)
         booker = booking or TrackedScenario()
-        scenarios = [
+        scenarios = with_help(
             booker,
             ScheduleBooking(
                 catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE),
@@ -88,9 +87,7 @@ def make_system(
             ),
             ListSchedules(catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE), store=book),
             CancelSchedule(catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE), store=book),
-            HelpScenario(),
-            UnknownScenario(),
-        ]
+        )
         async with build_core(
             load_settings(),
             storage,
