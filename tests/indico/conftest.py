@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import shutil
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
@@ -63,7 +63,15 @@ async def context(browser: Browser) -> AsyncIterator[BrowserContext]:
     await ctx.close()
 
 
-@pytest_asyncio.fixture(loop_scope="session", scope="session")
+@pytest.fixture(scope="package")
+def indico_server(indico_server: IndicoServer) -> Iterator[IndicoServer]:
+    """The session's Indico with the seeded bookings alone, at the start and at the end."""
+    indico_server.as_seeded()
+    yield indico_server
+    indico_server.as_seeded()
+
+
+@pytest_asyncio.fixture(loop_scope="session", scope="package")
 async def club(browser: Browser, indico_server: IndicoServer) -> AsyncIterator[IndicoClient]:
     """The club's account, logged in once through Indico's login page; shared by tests."""
     ctx = await _new_context(browser)

@@ -12,7 +12,8 @@ def test_seeded_data_is_there(indico_server: IndicoServer) -> None:
     assert len({rooms[f"7/7-70{n}"].capacity for n in range(1, 7)}) == 6
     assert [r.name for r in rooms.values() if r.needs_confirmation] == ["3/2-202"]
     assert all(r.is_reservable and r.max_advance_days == 30 for r in rooms.values())
-    theirs = [b for b in indico_server.bookings() if b.booked_for_id == indico_server.other.id]
-    assert len(theirs) >= 4
-    assert all(b.start.date() > indico_server.today() for b in theirs[:4])
+    seeded = [b for b in indico_server.bookings() if b.id in indico_server.seeded]
+    assert len(seeded) == 4
+    assert all(b.booked_for_id == indico_server.other.id for b in seeded)
+    assert all(b.start.date() > indico_server.today() for b in seeded)
     assert {"admin", "club", "other"} <= indico_server.accounts.keys()
