@@ -26,7 +26,7 @@ import sys
 from datetime import date, datetime, time, timedelta
 from pathlib import Path
 
-from flask import session
+from flask import Flask, session
 from indico.core.config import config
 from indico.core.db import db
 from indico.core.errors import NoReportError
@@ -216,7 +216,7 @@ _COMMANDS = {"book": book, "cancel": cancel, "register": register}
 _USAGE = f"usage: {sys.argv[0]} seed|book|cancel|register|serve < spec.json"
 
 
-def serve(app) -> None:  # type: ignore[no-untyped-def]
+def serve(app: Flask) -> None:
     """Answer one JSON request per stdin line (``{"command": ..., "spec": {...}}``) with one
     JSON line (``{"result": ...}`` or ``{"error": ...}``): importing Indico costs seconds, so
     tests keep one of these running instead of a process per poke."""
