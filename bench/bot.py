@@ -184,7 +184,7 @@ async def run(
                 async with running_bot(
                     tg, storage, scenarios=[HelpScenario(), UnknownScenario()], limits=UNLIMITED
                 ):
-                    result = await converse(fresh(tg), 2 if warm else messages, expect="Я бронирую")
+                    result = await converse(fresh(tg), 2 if warm else messages, expect="Команды:")
                 if not warm:
                     full.append(result)
 
@@ -207,7 +207,7 @@ async def run(
                         tg, storage, scenarios=[HelpScenario(), UnknownScenario()],
                         limits=UNLIMITED,
                     ):  # fmt: skip
-                        timed_round = await converse(fresh(tg), messages, expect="Я бронирую")
+                        timed_round = await converse(fresh(tg), messages, expect="Команды:")
             await bot.session.close()
 
     e, f, b = merge(echo), merge(full), merge(layer)
