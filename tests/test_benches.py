@@ -61,10 +61,9 @@ async def test_the_indico_benchmark_runs_and_prints_its_numbers(
     indico_server: IndicoServer, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """``python -m bench.booking --system indico --repeat 1``, on the session's Indico."""
-    indico_server.as_seeded()  # the bench's slots must be free: earlier tests booked some
-    await on_indico(indico_server, repeat=1)
+    with indico_server.seeded_only():  # the bench's slots must be free: earlier tests booked
+        await on_indico(indico_server, repeat=1)
     printed = capsys.readouterr().out
     assert "ratio fast path/HTTP" in printed
     assert re.findall(r"LLM calls\s+(\d+)", printed) == ["0", "0"]  # the API and the profile
     assert "   ! " not in printed  # no booking failed
-    indico_server.as_seeded()

@@ -28,6 +28,7 @@ from core.texts import Calendar, day_label, tr
 from scenarios.booking.alternatives import Placement, as_options, find_alternatives
 from scenarios.booking.errors import SlotTaken
 from scenarios.booking.labels import join_rooms, span
+from scenarios.booking.marks import purpose_for
 from scenarios.booking.models import Booking
 from scenarios.booking.port import BookingSession
 from scenarios.booking.reminders import BookedRequest, Reminders
@@ -36,22 +37,7 @@ from scenarios.booking.slots import ANY_BUILDING, BookingSlots, check_booking
 from scenarios.booking.texts import Book, BookingGuide
 from scenarios.booking.work import PortalWork
 
-__all__ = ["BookRooms", "Booked", "Found", "PreferenceStore", "purpose_for", "run_of"]
-
-PURPOSE = "Встреча студенческого клуба"
-
-
-def purpose_for(run_id: str) -> str:
-    """The purpose written on the portal; the run id in it marks the run's own bookings,
-    so a retried step finds what it booked and never mistakes another run's booking
-    (another user's on the shared club account) for its own."""
-    return f"{PURPOSE} · #{run_id}"
-
-
-def run_of(purpose: str) -> str:
-    """The run whose mark ``purpose_for`` wrote into ``purpose``; "" for other bookings."""
-    head, mark, run_id = purpose.strip().rpartition(" · #")
-    return run_id if mark and head == PURPOSE else ""
+__all__ = ["BookRooms", "Booked", "Found", "PreferenceStore"]
 
 
 class Found(BaseModel):

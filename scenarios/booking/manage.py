@@ -24,9 +24,9 @@ from core.scenario import Step, StepContext, StepScenario
 from core.site.catalogue import Catalogues
 from core.site.models import Catalogue
 from core.texts import Calendar, Common, day_label, tr
-from scenarios.booking.book import run_of
 from scenarios.booking.events import BookingsCancelled
 from scenarios.booking.labels import join_rooms, span
+from scenarios.booking.marks import run_of
 from scenarios.booking.models import Booking
 from scenarios.booking.owners import BookingOwners
 from scenarios.booking.texts import BookingGuide, Bookings

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from core.authz import Actor, may_act
 from core.store import RunStore
-from scenarios.booking.book import run_of
+from scenarios.booking.marks import run_of
 from scenarios.booking.models import Booking
 from scenarios.booking.work import PortalWork
 

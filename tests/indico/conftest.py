@@ -1,5 +1,5 @@
-"""The session's Indico (``tests/conftest.py``), one Chromium and one logged-in club
-session for the whole test session.
+"""The session's Indico (``tests/conftest.py``) and one Chromium for the whole test
+session, and one logged-in club session for this package.
 
 A login costs ~2 s (Indico's pages pull ~50 assets from its dev server), so tests share
 ``club``; a test that spoils its session or logs in itself takes ``context`` (fresh).
@@ -65,10 +65,9 @@ async def context(browser: Browser) -> AsyncIterator[BrowserContext]:
 
 @pytest.fixture(scope="package")
 def indico_server(indico_server: IndicoServer) -> Iterator[IndicoServer]:
-    """The session's Indico with the seeded bookings alone, at the start and at the end."""
-    indico_server.as_seeded()
-    yield indico_server
-    indico_server.as_seeded()
+    """The session's Indico, this package's bookings apart from other packages'."""
+    with indico_server.seeded_only() as server:
+        yield server
 
 
 @pytest_asyncio.fixture(loop_scope="session", scope="package")

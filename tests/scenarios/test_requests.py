@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import datetime as dt
 
-from scenarios.booking.book import PURPOSE, purpose_for, run_of
 from scenarios.booking.manage import Chosen, ManageSlots, group_requests
+from scenarios.booking.marks import PURPOSE, purpose_for, run_of
 from scenarios.booking.models import Booking
 
 DAY = dt.date(2026, 11, 26)

@@ -279,6 +279,14 @@ class IndicoServer:
         for user in self.accounts:
             self.cancel_all(user, keep=self.seeded)
 
+    @contextmanager
+    def seeded_only(self) -> Iterator[IndicoServer]:
+        """The server with the seeded bookings alone, at the start and at the end: what
+        others booked is not in the way, nor what is booked inside in theirs."""
+        self.as_seeded()
+        yield self
+        self.as_seeded()
+
 
 def _accounts(report: dict[str, Any], seed: dict[str, Any] | None) -> dict[str, IndicoAccount]:
     spec = json.loads(_SEED.read_text()) | (seed or {})

@@ -29,11 +29,9 @@ TOKEN = "123456:TEST-TOKEN"
 
 @pytest.fixture(scope="package")
 def indico_server(indico_server: IndicoServer) -> Iterator[IndicoServer]:
-    """The session's Indico with the seeded bookings alone, at the start and at the end:
-    what other packages booked is not in this one's way, nor this one's in theirs."""
-    indico_server.as_seeded()
-    yield indico_server
-    indico_server.as_seeded()
+    """The session's Indico, this package's bookings apart from other packages'."""
+    with indico_server.seeded_only() as server:
+        yield server
 
 
 @pytest_asyncio.fixture(loop_scope="session", scope="package")
