@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import secrets
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from urllib.parse import unquote
 
@@ -27,6 +27,7 @@ from adapters.profile.reading import (
     read_terms,
     value,
 )
+from adapters.profile.recall import BookingPages
 from core.browser.retry import Transient
 from core.browser.summary import summarize
 from core.site.errors import UnexpectedPage
@@ -226,6 +227,25 @@ class MyList:
                     spec.room is None or spec.building is None,
                 )
             )
+        return found
+
+    async def in_full(
+        self, codes: Callable[[], Awaitable[dict[str, str]]], pages: BookingPages
+    ) -> list[Booking]:
+        """The listed bookings, buildings by the site's codes (``codes``: name → code); a
+        row lacking its room or building is completed from the booking's own page, as
+        read before (``pages``) or now."""
+        listed = await self.bookings()
+        known = await codes() if listed else {}
+        found = []
+        for booking, partial in listed:
+            if partial:
+                booking = pages.complete(booking) or await read_booking_page(
+                    self._nav, self._page, booking.number, known
+                )
+                pages.remember(booking)
+            code = known.get(booking.building_name, booking.building)
+            found.append(booking.model_copy(update={"building": code}))
         return found
 
     async def cancel(self, number: str) -> str | None:

@@ -32,6 +32,7 @@ from adapters.profile.loader import LoadedProfile
 from adapters.profile.login import log_in
 from adapters.profile.navigate import Navigator, path_of
 from adapters.profile.picking import guarded_pick
+from adapters.profile.recall import BookingPages
 from adapters.sending import send_once
 from core.brain.element import ElementPicker
 from core.browser.controls import CLICKABLE_ROLES, press
@@ -66,6 +67,7 @@ class ProfileSession:
         healing: Healing | None = None,
         picker: ElementPicker | None = None,
         numbers: dict[str, str] | None = None,
+        pages: BookingPages | None = None,
     ) -> None:
         self._context = context
         self._profile = loaded.profile
@@ -88,6 +90,7 @@ class ProfileSession:
         # «My bookings» read moments ago with nothing but reads since is read where it is.
         self._my_read_at: float | None = None
         self._logins, self._numbers = 0, numbers if numbers is not None else {}
+        self._pages = pages if pages is not None else BookingPages()
         self._healing = healing or Healing(None)
         self._run_mark = ""  # the booking run's mark («#…» in its purpose), for a heal's record
         # Book by the form's own request where the profile has one (off: through the page).
@@ -264,6 +267,7 @@ class ProfileSession:
                     shown = await read_booking_page(self._nav, page, number, codes, load=False)
             if shown is None:
                 shown = await read_booking_page(self._nav, page, number, codes)
+            self._pages.remember(shown)
             return shown.model_copy(update={"room_id": room.id})
 
         return await self._run("подтверждение брони", confirm)
@@ -284,17 +288,7 @@ class ProfileSession:
     async def my_bookings(self) -> list[Booking]:
         async def read(page: Page) -> list[Booking]:
             mine = await self._my_list(page)
-            listed = await mine.bookings()
-            if not listed:
-                return []
-            codes = await self._codes(page)
-            found = []
-            for booking, partial in listed:
-                if partial:  # the list lacks the room or the building: its own page has it
-                    booking = await read_booking_page(self._nav, page, booking.number, codes)
-                code = codes.get(booking.building_name, booking.building)
-                found.append(booking.model_copy(update={"building": code}))
-            return found
+            return await mine.in_full(lambda: self._codes(page), self._pages)
 
         return await self._run("мои брони", read, reads_only=True)
 
@@ -357,6 +351,7 @@ class ProfileSession:
             log.info("portal.cancelled", number=number, question=question)
 
         await self._run("отмена брони", cancel)
+        self._pages.forget(number)
         for item in [key for key, known in self._numbers.items() if known == number]:
             del self._numbers[item]  # an item like it later is another booking
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from adapters.profile.healing import Healing
 from adapters.profile.history import ProfileHistory
 from adapters.profile.loader import LoadedProfile, parse_site_profile
+from adapters.profile.recall import BookingPages
 from adapters.profile.session import ProfileSession
 from core.brain.element import ElementPicker
 from core.browser import BrowserContext
@@ -39,6 +40,8 @@ class ProfileSystem:
         # Per account: the numbers of «my bookings» items a site shows only in their
         # addresses, as read by earlier sessions (``MyList``).
         self._numbers: dict[str, dict[str, str]] = {}
+        # Per account: bookings read from their own pages (``BookingPages``).
+        self._pages: dict[str, BookingPages] = {}
 
     def _reload(self, text: str) -> None:
         self.loaded = parse_site_profile(text, self.loaded.file)
@@ -65,4 +68,5 @@ class ProfileSystem:
             healing=self._healing,
             picker=self._picker,
             numbers=self._numbers.setdefault(username, {}),
+            pages=self._pages.setdefault(username, BookingPages()),
         )

@@ -61,3 +61,36 @@ async def test_a_reservation_by_the_forms_own_request_never_loads_the_form(
     assert [(b.room, b.live) for b in await harness.site_bookings("fast #l1")] == [
         (room.number, True)
     ]
+
+
+async def test_a_booking_read_from_its_page_is_not_read_again_to_complete_the_list(
+    fresh_legacy: RunningLegacy, pool: BrowserPool
+) -> None:
+    """The site's «мои брони» has no room column: a booking's room is on its own page,
+    which the booking's confirmation read already; a later session of the account too."""
+    harness = LegacyHarness(fresh_legacy, pool)
+    seen: list[str] = []
+    async with pool.context() as context:
+        session = harness.system.open_session(context, username="club", password="club-demo")
+        try:
+            shown = await session.availability(harness.building, harness.day)
+            room = shown.free_rooms(harness.start, harness.end)[0]
+            made = await session.book(
+                room=room, day=harness.day, start=harness.start, end=harness.end,
+                purpose="once #l2",
+            )  # fmt: skip
+            context.on("request", lambda r: seen.append(f"{r.method} {r.url.split('?')[0]}"))
+            listed = await session.my_bookings()
+        finally:
+            await session.close()
+    async with pool.context() as context:
+        later = harness.system.open_session(context, username="club", password="club-demo")
+        try:
+            again = await later.my_bookings()
+        finally:
+            await later.close()
+    assert not any(f"/reservation/{made.number}" in r for r in seen), seen
+    for found in (listed, again):
+        assert [(b.room, b.building, b.day, b.start) for b in found if b.number == made.number] == [
+            (room.number, harness.building, harness.day, harness.start)
+        ]

@@ -1,0 +1,45 @@
+"""``BookingPages``: a booking's page read once completes a list's row only while the row
+agrees with it."""
+
+from __future__ import annotations
+
+from datetime import date, time
+
+from adapters.profile.recall import BookingPages
+from scenarios.booking.models import Booking
+
+DAY = date(2026, 12, 3)
+
+
+def _booking(**changes: object) -> Booking:
+    fields: dict[str, object] = {
+        "number": "17", "building": "1", "building_name": "Главный корпус", "room": "101",
+        "room_id": "", "day": DAY, "start": time(10), "end": time(11),
+        "purpose": "клуб #a1", "status": "active",
+    }  # fmt: skip
+    return Booking.model_validate(fields | changes)
+
+
+def test_a_row_that_agrees_with_the_page_read_is_completed() -> None:
+    pages = BookingPages()
+    pages.remember(_booking())
+    row = _booking(building="", building_name="", room="")
+    assert pages.complete(row) == _booking()
+
+
+def test_a_row_that_disagrees_or_was_never_read_is_read_from_its_page() -> None:
+    pages = BookingPages()
+    pages.remember(_booking())
+    blank = {"building": "", "building_name": "", "room": ""}
+    assert pages.complete(_booking(**blank, number="18")) is None
+    assert pages.complete(_booking(**blank, start=time(12), end=time(13))) is None
+    assert pages.complete(_booking(**blank, purpose="другое")) is None
+    assert pages.complete(_booking(building="", building_name="", room="102")) is None
+    pages.forget("17")
+    assert pages.complete(_booking(**blank)) is None
+
+
+def test_a_cancelled_booking_read_completes_nothing() -> None:
+    pages = BookingPages()
+    pages.remember(_booking(status="cancelled"))
+    assert pages.complete(_booking(building="", building_name="", room="")) is None
