@@ -27,16 +27,13 @@ from adapters.profile.reading import (
     read_terms,
     value,
 )
-from adapters.profile.recall import BookingPages
+from adapters.profile.recall import Recall
 from core.browser.retry import Transient
 from core.browser.summary import summarize
 from core.site.errors import UnexpectedPage
 from scenarios.booking.models import Booking
 
 __all__ = ["MyList", "cancel_on_booking_page", "open_booking_page", "read_booking_page"]
-
-
-_KNOWN_AT_MOST = 5000  # numbers kept of items read before (then they are read anew)
 
 
 def _known_as(item: Item) -> str:
@@ -47,13 +44,12 @@ def _known_as(item: Item) -> str:
 class MyList:
     """«My bookings» as shown on the page: its table and the booking in each row."""
 
-    def __init__(self, nav: Navigator, page: Page, known: dict[str, str] | None = None) -> None:
+    def __init__(self, nav: Navigator, page: Page, recall: Recall) -> None:
         self._nav = nav
         self._page = page
-        # An item as read (its text and what was probed in it, its day's heading too) →
-        # the number its address had, read earlier: a site that shows the number only
-        # there would cost a click per booking at every read.
-        self._known = known if known is not None else {}
+        # The account's memory: a site that shows a booking's number only in its address
+        # would cost a click per booking at every read.
+        self._recall = recall
         self._table: Table | None = None
         self._items: list[Item] | None = None
         self._located: Locator | None = None
@@ -130,20 +126,22 @@ class MyList:
         """Booking number → its row's index in the table (or its item's)."""
         found = {}
         for r, line, cells in self._rows():
-            number = await self._number(r, line, cells)
+            number = await self._number(r, line, cells, None)
             if number:
                 found[number] = r
         return found
 
-    async def _number(self, r: int, line: Item, cells: list[Item]) -> str:
+    async def _number(self, r: int, line: Item, cells: list[Item], shown: Booking | None) -> str:
         pick = self.spec.number
         if pick.of == "address":
-            return await self._address(r, pick)
+            return await self._address(r, pick, shown)
         return value(pick, line, columns=self._columns(), row=cells)
 
-    async def _address(self, index: int, pick: Pick) -> str:
+    async def _address(self, index: int, pick: Pick, row: Booking | None) -> str:
         """Click item ``index`` (or its ``css`` element), read the address it leads to,
-        and come back (a site that shows a booking's number only there)."""
+        and come back (a site that shows a booking's number only there). Not when the
+        item was read before, or (for a read, ``row``: what the item shows) it is a
+        booking read from its own page."""
         assert self._located is not None and self._items is not None and pick.regex
         page, wanted = self._page, re.compile(pick.regex)
         item = self._located.nth(index)
@@ -155,8 +153,12 @@ class MyList:
         # Only an item unlike every other is known by what it shows (two alike: click each).
         key = _known_as(self._items[index])
         unique = sum(_known_as(other) == key for other in self._items) == 1
-        if unique and key in self._known:
-            return self._known[key]
+        known = self._recall.numbers
+        if unique and key in known:
+            return known[key]
+        if unique and row is not None and (number := self._recall.pages.number_of(row)):
+            self._recall.learn(key, number)
+            return number
         target = item.locator(pick.css[0]).first if pick.css else item
         before = page.url
         await target.click()
@@ -171,9 +173,7 @@ class MyList:
         assert found is not None  # the address was waited for until it matched
         number = first_group(found)
         if unique:
-            if len(self._known) >= _KNOWN_AT_MOST:
-                self._known.clear()
-            self._known[key] = number
+            self._recall.learn(key, number)
         return number
 
     async def bookings(self) -> list[tuple[Booking, bool]]:
@@ -192,7 +192,23 @@ class MyList:
                     ("date", spec.date), ("time", spec.time), ("purpose", spec.purpose),
                 )
             }  # fmt: skip
-            number = await self._number(r, line, cells)
+            day = as_date(spec.date, read["date"])
+            span = as_span(spec.time, read["time"])
+            shown = None
+            if day is not None and span is not None and span[1] is not None:
+                shown = Booking(
+                    number="",
+                    building=read["building"],
+                    building_name=read["building"],
+                    room=read["room"],
+                    room_id="",  # the list does not say the site's id of the room
+                    day=day,
+                    start=span[0],
+                    end=span[1],
+                    purpose=read["purpose"],
+                    status="active",
+                )
+            number = await self._number(r, line, cells, shown)
             if not number and self._items is not None:  # every item is a booking
                 raise await self._nav.finder.mismatch(
                     self._page, self._find, path="my_bookings.number",
@@ -200,46 +216,29 @@ class MyList:
                 )  # fmt: skip
             if not number:
                 continue
-            day = as_date(spec.date, read["date"])
-            span = as_span(spec.time, read["time"])
-            if day is None or span is None or span[1] is None:
+            if shown is None:
                 part = "date" if day is None else "time"
                 raise await self._nav.finder.mismatch(
                     self._page, self._find, path=f"my_bookings.{part}",
                     what=f"даты и времени в строке {r} «моих броней»: {line.text[:80]}",
                 )  # fmt: skip
-            name = read["building"]
-            room = read["room"]
-            found.append(
-                (
-                    Booking(
-                        number=number,
-                        building=name,
-                        building_name=name,
-                        room=room,
-                        room_id="",  # the list does not say the site's id of the room
-                        day=day,
-                        start=span[0],
-                        end=span[1],
-                        purpose=read["purpose"],
-                        status="active",
-                    ),
-                    spec.room is None or spec.building is None,
-                )
-            )
+            partial = spec.room is None or spec.building is None
+            found.append((shown.model_copy(update={"number": number}), partial))
         return found
 
     async def in_full(
-        self, codes: Callable[[], Awaitable[dict[str, str]]], pages: BookingPages
+        self, codes: Callable[[set[str]], Awaitable[dict[str, str]]]
     ) -> list[Booking]:
-        """The listed bookings, buildings by the site's codes (``codes``: name → code); a
-        row lacking its room or building is completed from the booking's own page, as
-        read before (``pages``) or now."""
+        """The listed bookings, buildings by the site's codes (``codes``: the names shown →
+        name → code); a row lacking its room or building is completed from the booking's
+        own page, as read before or now."""
         listed = await self.bookings()
-        known = await codes() if listed else {}
+        names = {b.building_name for b, _ in listed if b.building_name}
+        known = await codes(names) if listed else {}
         found = []
         for booking, partial in listed:
             if partial:
+                pages = self._recall.pages
                 booking = pages.complete(booking) or await read_booking_page(
                     self._nav, self._page, booking.number, known
                 )

@@ -37,7 +37,7 @@ from core.site.models import Building, Catalogue, Interval, Room, Rules, merge_i
 from scenarios.booking.errors import BookingRejected
 from scenarios.booking.models import Availability, RoomAvailability
 
-__all__ = ["building_code", "read_buildings", "read_catalogue", "read_day"]
+__all__ = ["building_code", "listed_code", "read_buildings", "read_catalogue", "read_day"]
 
 _READ_OPTIONS = (
     """(select) => Array.from(select.options).map((o) => [o.value, o.textContent.trim()])"""
@@ -254,11 +254,16 @@ def _room_id(pick: Pick | None, header: Item, line: Item, cells: list[Item]) -> 
     return value(pick, line if pick.of == "line" else header)
 
 
-def building_code(names: dict[str, str], building: str) -> str:
+def listed_code(names: dict[str, str], building: str) -> str | None:
     """The code of ``building`` (a code or a name, any case) among ``names`` (code →
-    name, as the site lists them); ``BookingRejected`` naming the site's buildings."""
+    name, as the site lists them), or None."""
     wanted = building.strip().lower()
-    code = next((c for c, n in names.items() if wanted in (c.lower(), n.lower())), None)
+    return next((c for c, n in names.items() if wanted in (c.lower(), n.lower())), None)
+
+
+def building_code(names: dict[str, str], building: str) -> str:
+    """``listed_code``, else ``BookingRejected`` naming the site's buildings."""
+    code = listed_code(names, building)
     if code is None:
         raise BookingRejected(
             f"Корпус «{building}» не найден на сайте",

@@ -1,18 +1,22 @@
-"""Bookings read from their own pages, remembered by number per account.
+"""What one account's sessions learnt of a site and later sessions may trust: the
+site's buildings, the numbers of «my bookings» items, the bookings read from their pages.
 
 A «my bookings» list with no room or building column sends the reader to each booking's
-own page. A booking's place does not change, so a page read once (after booking it, or at
-an earlier list) completes the list's row later, while the row still says what the page
+own page, and a list that shows a booking's number only in its address sends it there by
+a click. A booking's place does not change, so a page read once (after booking it, or at
+an earlier list) stands for the list's row later while the row still says what the page
 said: another booking under a reused number shows another day, time or purpose.
 """
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 from scenarios.booking.models import Booking
 
-__all__ = ["BookingPages"]
+__all__ = ["BookingPages", "Recall"]
 
-_AT_MOST = 5000  # bookings kept (then the oldest are read from their pages again)
+_AT_MOST = 5000  # bookings (and numbers) kept; then the oldest are read anew
 
 
 class BookingPages:
@@ -44,3 +48,46 @@ class BookingPages:
         ):
             agrees = agrees and (not shown or " ".join(shown.split()) == " ".join(known.split()))
         return read.model_copy(update={"room_id": listed.room_id}) if agrees else None
+
+    def number_of(self, listed: Booking) -> str | None:
+        """The number of ``listed`` (a row showing no number), when exactly one booking
+        read from its page agrees with it in everything the row shows, its purpose too."""
+        if not listed.purpose.strip():
+            return None  # the run's mark is what tells our bookings apart
+        found = [
+            number
+            for number, read in self._read.items()
+            if self.complete(listed.model_copy(update={"number": number})) is not None
+        ]
+        return found[0] if len(found) == 1 else None
+
+
+class Recall:
+    """One account's memory of the site, shared by its sessions."""
+
+    def __init__(self) -> None:
+        self.buildings: dict[str, str] = {}  # code → name, as the site lists them
+        # A list item as read (its text and what was probed in it, its day's heading
+        # too) → the number its address had.
+        self.numbers: dict[str, str] = {}
+        self.pages = BookingPages()
+
+    async def site_buildings(
+        self, read: Callable[[], Awaitable[dict[str, str]]], again: bool = False
+    ) -> dict[str, str]:
+        """Building code → name as the site lists them: read once, or ``again`` (one asked
+        for is not among them: the site may have added it since)."""
+        if again or not self.buildings:
+            self.buildings = dict(await read())
+        return self.buildings
+
+    def learn(self, item: str, number: str) -> None:
+        if len(self.numbers) >= _AT_MOST:
+            del self.numbers[next(iter(self.numbers))]
+        self.numbers[item] = number
+
+    def forget(self, number: str) -> None:
+        """Booking ``number`` is cancelled: an item like it later is another booking."""
+        self.pages.forget(number)
+        for item in [key for key, known in self.numbers.items() if known == number]:
+            del self.numbers[item]

@@ -13,7 +13,7 @@ the profile declares.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from datetime import date, time
 from time import monotonic as time_now
 from typing import Any, TypeVar
@@ -26,13 +26,19 @@ from adapters.profile.bookings import MyList, cancel_on_booking_page, read_booki
 from adapters.profile.fastpath import FastPath
 from adapters.profile.finding import Finder
 from adapters.profile.form import fill_form, open_form, send_form
-from adapters.profile.grid import building_code, read_buildings, read_catalogue, read_day
+from adapters.profile.grid import (
+    building_code,
+    listed_code,
+    read_buildings,
+    read_catalogue,
+    read_day,
+)
 from adapters.profile.healing import Healing
 from adapters.profile.loader import LoadedProfile
 from adapters.profile.login import log_in
 from adapters.profile.navigate import Navigator, path_of
 from adapters.profile.picking import guarded_pick
-from adapters.profile.recall import BookingPages
+from adapters.profile.recall import Recall
 from adapters.sending import send_once
 from core.brain.element import ElementPicker
 from core.browser.controls import CLICKABLE_ROLES, press
@@ -52,6 +58,10 @@ _MY_FRESH_SECONDS = 2.0  # how old a «my bookings» read may be and still be re
 log = structlog.get_logger("clubman.portal")
 
 
+def _not_listed(number: str) -> BookingRejected:
+    return BookingRejected(f"Бронь № {number} не найдена среди активных броней", code="not_found")
+
+
 class ProfileSession:
     def __init__(
         self,
@@ -66,8 +76,7 @@ class ProfileSession:
         on_retry: OnRetry | None = None,
         healing: Healing | None = None,
         picker: ElementPicker | None = None,
-        numbers: dict[str, str] | None = None,
-        pages: BookingPages | None = None,
+        recall: Recall | None = None,
     ) -> None:
         self._context = context
         self._profile = loaded.profile
@@ -86,11 +95,9 @@ class ProfileSession:
         self._policy = retry or RetryPolicy()
         self._on_retry = on_retry
         self._page: Page | None = None
-        self._names: dict[str, str] = {}  # building code → name, as the site lists them
         # «My bookings» read moments ago with nothing but reads since is read where it is.
         self._my_read_at: float | None = None
-        self._logins, self._numbers = 0, numbers if numbers is not None else {}
-        self._pages = pages if pages is not None else BookingPages()
+        self._logins, self._recall = 0, recall if recall is not None else Recall()
         self._healing = healing or Healing(None)
         self._run_mark = ""  # the booking run's mark («#…» in its purpose), for a heal's record
         # Book by the form's own request where the profile has one (off: through the page).
@@ -146,11 +153,17 @@ class ProfileSession:
     def _where_it_went(self, page: Page) -> bool:
         return self._nav.where_it_went(page)
 
-    async def _codes(self, page: Page) -> dict[str, str]:
-        """Building name → code (the lists show names); read once per session."""
-        if not self._names:
-            self._names = await read_buildings(self._nav, page)
-        return {name: code for code, name in self._names.items()}
+    async def _buildings(self, page: Page, *, again: bool = False) -> dict[str, str]:
+        """``Recall.site_buildings``, read from the site's list."""
+        return await self._recall.site_buildings(lambda: read_buildings(self._nav, page), again)
+
+    async def _codes(self, page: Page, shown: Collection[str] = ()) -> dict[str, str]:
+        """Building name → code (the lists show names); the site's list is read again
+        when a name ``shown`` is not in it (a building renamed since)."""
+        names = await self._buildings(page)
+        if any(name not in names.values() for name in shown):
+            names = await self._buildings(page, again=True)
+        return {name: code for code, name in names.items()}
 
     async def _has_cookies(self) -> bool:
         try:
@@ -187,22 +200,24 @@ class ProfileSession:
         rules and the profile's words for the buildings."""
 
         async def read(page: Page) -> Catalogue:
-            self._names = await read_buildings(self._nav, page)
+            names = await self._buildings(page, again=True)
             return await read_catalogue(
-                self._nav, page, self._names, day=date.today(), timeout_ms=self._timeout_ms
+                self._nav, page, names, day=date.today(), timeout_ms=self._timeout_ms
             )
 
         return await self._run("каталог аудиторий", read, reads_only=True)
 
     async def availability(self, building: str, day: date) -> Availability:
         async def read(page: Page) -> Availability:
-            await self._codes(page)
-            code = building_code(self._names, building)
+            names = await self._buildings(page)
+            if listed_code(names, building) is None:
+                names = await self._buildings(page, again=True)
+            code = building_code(names, building)
             return await read_day(
                 self._nav,
                 page,
                 building=code,
-                name=self._names[code],
+                name=names[code],
                 day=day,
                 timeout_ms=self._timeout_ms,
             )
@@ -267,7 +282,7 @@ class ProfileSession:
                     shown = await read_booking_page(self._nav, page, number, codes, load=False)
             if shown is None:
                 shown = await read_booking_page(self._nav, page, number, codes)
-            self._pages.remember(shown)
+            self._recall.pages.remember(shown)
             return shown.model_copy(update={"room_id": room.id})
 
         return await self._run("подтверждение брони", confirm)
@@ -275,27 +290,23 @@ class ProfileSession:
     async def _listed(
         self, room: Room, day: date, start: time, end: time, purpose: str
     ) -> Booking | None:
-        wanted = " ".join(purpose.split())
-        for booking in await self.my_bookings():
-            if (
-                (booking.building, booking.room, booking.day) == (room.building, room.number, day)
-                and (booking.start, booking.end) == (start, end)
-                and " ".join(booking.purpose.split()) == wanted
-            ):
-                return booking
+        wanted = (room.building, room.number, day, start, end, " ".join(purpose.split()))
+        for b in await self.my_bookings():
+            if (b.building, b.room, b.day, b.start, b.end, " ".join(b.purpose.split())) == wanted:
+                return b
         return None
 
     async def my_bookings(self) -> list[Booking]:
         async def read(page: Page) -> list[Booking]:
             mine = await self._my_list(page)
-            return await mine.in_full(lambda: self._codes(page), self._pages)
+            return await mine.in_full(lambda shown: self._codes(page, shown))
 
         return await self._run("мои брони", read, reads_only=True)
 
     async def _my_list(self, page: Page) -> MyList:
         """«My bookings»: read where it is if it was read moments ago with only reads since
         (and is still shown), else opened."""
-        mine = MyList(self._nav, page, self._numbers)
+        mine = MyList(self._nav, page, self._recall)
         read_at, self._my_read_at = self._my_read_at, None  # until this attempt has read it
         opened = self._profile.my_bookings.open.url
         if (
@@ -320,13 +331,10 @@ class ProfileSession:
             nonlocal pressed
             if self._profile.cancel.at == "booking_page":
                 if not pressed:  # the page may offer cancelling others' bookings (an admin)
-                    mine = MyList(self._nav, page, self._numbers)
+                    mine = MyList(self._nav, page, self._recall)
                     await mine.open()
                     if number not in await mine.numbers():
-                        raise BookingRejected(
-                            f"Бронь № {number} не найдена среди активных броней",
-                            code="not_found",
-                        )
+                        raise _not_listed(number)
 
                 def pressing() -> None:
                     nonlocal pressed
@@ -334,26 +342,20 @@ class ProfileSession:
 
                 cancelled = await cancel_on_booking_page(self._nav, page, number, pressing=pressing)
                 if not cancelled and not pressed:  # an earlier attempt may have cancelled it
-                    raise BookingRejected(
-                        f"Бронь № {number} не найдена среди активных броней", code="not_found"
-                    )
+                    raise _not_listed(number)
                 return
-            mine = MyList(self._nav, page, self._numbers)
+            mine = MyList(self._nav, page, self._recall)
             await mine.open()
             if number not in await mine.numbers():
                 if pressed:
                     return
-                raise BookingRejected(
-                    f"Бронь № {number} не найдена среди активных броней", code="not_found"
-                )
+                raise _not_listed(number)
             pressed = True
             question = await mine.cancel(number)
             log.info("portal.cancelled", number=number, question=question)
 
         await self._run("отмена брони", cancel)
-        self._pages.forget(number)
-        for item in [key for key, known in self._numbers.items() if known == number]:
-            del self._numbers[item]  # an item like it later is another booking
+        self._recall.forget(number)
 
     async def page_summary(self) -> PageSummary:
         return await summarize(await self._page_now())

@@ -5,7 +5,7 @@ from __future__ import annotations
 from adapters.profile.healing import Healing
 from adapters.profile.history import ProfileHistory
 from adapters.profile.loader import LoadedProfile, parse_site_profile
-from adapters.profile.recall import BookingPages
+from adapters.profile.recall import Recall
 from adapters.profile.session import ProfileSession
 from core.brain.element import ElementPicker
 from core.browser import BrowserContext
@@ -37,11 +37,8 @@ class ProfileSystem:
         # the file, and the sessions opened after it read that version (no history: a
         # profile not read from a file, only logged).
         self._healing = Healing(history, written=self._reload)
-        # Per account: the numbers of «my bookings» items a site shows only in their
-        # addresses, as read by earlier sessions (``MyList``).
-        self._numbers: dict[str, dict[str, str]] = {}
-        # Per account: bookings read from their own pages (``BookingPages``).
-        self._pages: dict[str, BookingPages] = {}
+        # Per account: what earlier sessions learnt of the site (``Recall``).
+        self._recall: dict[str, Recall] = {}
 
     def _reload(self, text: str) -> None:
         self.loaded = parse_site_profile(text, self.loaded.file)
@@ -67,6 +64,5 @@ class ProfileSystem:
             on_retry=on_retry,
             healing=self._healing,
             picker=self._picker,
-            numbers=self._numbers.setdefault(username, {}),
-            pages=self._pages.setdefault(username, BookingPages()),
+            recall=self._recall.setdefault(username, Recall()),
         )

@@ -43,3 +43,21 @@ def test_a_cancelled_booking_read_completes_nothing() -> None:
     pages = BookingPages()
     pages.remember(_booking(status="cancelled"))
     assert pages.complete(_booking(building="", building_name="", room="")) is None
+
+
+def test_a_row_showing_no_number_is_the_one_booking_read_that_agrees_with_it() -> None:
+    pages = BookingPages()
+    pages.remember(_booking())
+    pages.remember(_booking(number="18", start=time(12), end=time(13)))
+    assert pages.number_of(_booking(number="")) == "17"
+    assert pages.number_of(_booking(number="", start=time(12), end=time(13))) == "18"
+    assert pages.number_of(_booking(number="", room="102")) is None
+
+
+def test_no_number_is_guessed_between_bookings_alike_or_without_a_purpose() -> None:
+    pages = BookingPages()
+    pages.remember(_booking())
+    pages.remember(_booking(number="18", room="102"))
+    assert pages.number_of(_booking(number="", room="")) is None  # 17 or 18
+    pages.remember(_booking(number="19", day=DAY.replace(day=4), purpose=""))
+    assert pages.number_of(_booking(number="", day=DAY.replace(day=4), purpose="")) is None
