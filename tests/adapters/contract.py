@@ -177,6 +177,19 @@ class BookingSystemContract:
         assert (await session.availability(site.building, site.day)).rooms
         assert session.logins == logins + 1
 
+    async def test_a_saved_session_the_site_ended_is_logged_in_again_at_once(
+        self, site: SiteHarness, session: BookingSession
+    ) -> None:
+        await session.ensure_logged_in()
+        logins = session.logins
+        await session.ensure_logged_in()  # the site takes the saved session
+        assert session.logins == logins
+        await site.expire_sessions()
+        await session.ensure_logged_in()
+        assert session.logins == logins + 1
+        assert (await session.availability(site.building, site.day)).rooms
+        assert session.logins == logins + 1
+
     async def test_an_outage_is_portal_unavailable(
         self, site: SiteHarness, session: BookingSession
     ) -> None:
