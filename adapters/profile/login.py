@@ -3,35 +3,17 @@ from the profile), submit, and tell success from the site's refusals."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
-from playwright.async_api import APIRequestContext, Page
 from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Page
 
 from adapters.profile.navigate import Navigator
 from adapters.profile.outcome import read_answer
 from core.browser.retry import Transient
 from core.site.errors import LockedOut, LoginFailed, SessionExpired
 
-__all__ = ["cookies_open", "log_in"]
-
-_PASSWORD = re.compile(r"""<input\b[^>]*\btype\s*=\s*["']?password""", re.IGNORECASE)
-
-
-async def cookies_open(nav: Navigator, api: APIRequestContext) -> bool:
-    """Whether the context's cookies still open «my bookings», asked without a page: its
-    address answers 200 itself, with no password field (a site sends a session it ended
-    to its login page). Anything else is for the page to tell (False)."""
-    opened = nav.profile.my_bookings.open.url
-    if opened is None:
-        return False
-    try:
-        answer = await api.get(nav.url(opened, {}), max_redirects=0, timeout=nav.timeout_ms)
-        html = await answer.text() if answer.status == 200 else ""
-    except PlaywrightError:
-        return False
-    return bool(html) and _PASSWORD.search(html) is None
+__all__ = ["log_in"]
 
 
 async def log_in(

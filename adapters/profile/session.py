@@ -35,7 +35,7 @@ from adapters.profile.grid import (
 )
 from adapters.profile.healing import Healing
 from adapters.profile.loader import LoadedProfile
-from adapters.profile.login import cookies_open, log_in
+from adapters.profile.login import log_in
 from adapters.profile.navigate import Navigator, path_of
 from adapters.profile.picking import guarded_pick
 from adapters.profile.recall import Recall
@@ -186,12 +186,9 @@ class ProfileSession:
         return self._base_url
 
     async def ensure_logged_in(self) -> None:
-        """Reuse the context's cookies if the site takes them (asked without a page where
-        it can be: a page is loaded when a step reads one), else log in."""
+        """Reuse the context's cookies if the site takes them, else log in."""
         if not await self._has_cookies():
             await with_retries(self._policy, self._login, what="вход", on_retry=self._on_retry)
-        elif await cookies_open(self._nav, self._context.request):
-            return
         self._my_read_at = None  # the site is asked, not the page shown
         await self._run("вход", self._my_list, reads_only=True)
 
