@@ -163,6 +163,7 @@ def seed(spec: dict) -> dict:
             for r in rooms.values()
         ],
         "bookings": bookings,
+        "seeded_on": today.isoformat(),
     }
 
 

@@ -110,10 +110,13 @@ class IndicoServer:
         accounts: dict[str, IndicoAccount],
         tools: IndicoTools,
         seeded: frozenset[int],
+        seeded_on: date,
     ) -> None:
         self.stack = stack
         self._tools = tools
         self.seeded = seeded  # the bookings the seed made (someone else's, on fixed days)
+        # The seed's days count from here: a session may run on past midnight in Indico's zone.
+        self.seeded_on = seeded_on
         self.base_url = stack.base_url
         self.accounts = accounts
 
@@ -317,7 +320,8 @@ def running_indico_server(seed: dict[str, Any] | None = None) -> Iterator[Indico
                 made = report["bookings"]
                 assert isinstance(made, list)
                 seeded = frozenset(int(b["id"]) for b in made)
-                yield IndicoServer(stack, _accounts(report, seed), tools, seeded)
+                seeded_on = date.fromisoformat(report["seeded_on"])
+                yield IndicoServer(stack, _accounts(report, seed), tools, seeded, seeded_on)
             finally:
                 tools.close()
     except MissingPrerequisite as exc:
