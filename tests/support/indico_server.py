@@ -320,8 +320,10 @@ def running_indico_server(seed: dict[str, Any] | None = None) -> Iterator[Indico
                 made = report["bookings"]
                 assert isinstance(made, list)
                 seeded = frozenset(int(b["id"]) for b in made)
-                seeded_on = date.fromisoformat(report["seeded_on"])
-                yield IndicoServer(stack, _accounts(report, seed), tools, seeded, seeded_on)
+                seeded_on = report["seeded_on"]
+                assert isinstance(seeded_on, str)
+                accounts = _accounts(report, seed)
+                yield IndicoServer(stack, accounts, tools, seeded, date.fromisoformat(seeded_on))
             finally:
                 tools.close()
     except MissingPrerequisite as exc:
