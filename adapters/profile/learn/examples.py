@@ -139,6 +139,8 @@ async def pick_list(page: Page, *, what: str, needle: str, say: Say, ask: Ask) -
     Raises ``EOFError`` when the operator's input ends."""
     while True:
         with contextlib.suppress(PlaywrightError):
+            # On a page still loading, the picking would go with the document it replaces.
+            await page.wait_for_load_state()
             await page.evaluate(_PICKING)
         if (
             await ask(

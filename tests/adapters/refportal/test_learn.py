@@ -115,6 +115,9 @@ async def demonstrate(portal: RunningPortal, chromium: str, work: Path) -> Demon
         await learner.prompt("Шаг 5 из 6")
         page = spare
         await _book(page, portal, other, purpose="Другое")  # another booking of the club's
+        # Its answer awaited, as a person would: a list opened while the form is still being
+        # sent may be the page before the booking, or be replaced by the booking's page.
+        await page.wait_for_url(re.compile(r"/booking/\d+$"))
         await page.goto(f"{portal.url}/my")
         await learner.answer()
         # Asked for the list by two examples: two bookings clicked (the clicks go nowhere).
