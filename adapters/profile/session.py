@@ -12,7 +12,6 @@ the profile declares.
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Awaitable, Callable, Collection
 from datetime import date, time
 from time import monotonic as time_now
@@ -22,7 +21,7 @@ import structlog
 from playwright.async_api import BrowserContext, Page
 from playwright.async_api import Error as PlaywrightError
 
-from adapters.profile.bookings import MyList, cancel_on_booking_page, read_booking_page
+from adapters.profile.bookings import MyList, cancel_on_booking_page
 from adapters.profile.fastpath import FastPath
 from adapters.profile.finding import Finder
 from adapters.profile.form import fill_form, open_form, send_form
@@ -36,7 +35,8 @@ from adapters.profile.grid import (
 from adapters.profile.healing import Healing
 from adapters.profile.loader import LoadedProfile
 from adapters.profile.login import log_in
-from adapters.profile.navigate import Navigator, path_of
+from adapters.profile.made import as_sent, read_made
+from adapters.profile.navigate import Navigator
 from adapters.profile.picking import guarded_pick
 from adapters.profile.recall import Recall
 from adapters.sending import send_once
@@ -248,10 +248,14 @@ class ProfileSession:
             "attendees": "" if attendees is None else attendees,
         }
 
+        sent_fast = False
+
         async def send(page: Page) -> str:
+            nonlocal sent_fast
             if self._fast is not None and self.fast_path:
                 fast = await self._fast.send(values)
                 if fast is not None:
+                    sent_fast = True
                     return fast
             await open_form(self._nav, page, values)
             submit = await fill_form(self._nav, page, values)
@@ -269,18 +273,13 @@ class ProfileSession:
         number = sent
 
         async def confirm(page: Page) -> Booking:
-            codes = await self._codes(page)
-            # The form led to the booking's page: read it there (else, or not readable, load it).
-            shown = None
-            if self._nav.url_path(self._profile.booking_page.url, {"number": number}) == (
-                path_of(page)
-            ):
-                with contextlib.suppress(UnexpectedPage):
-                    shown = await read_booking_page(self._nav, page, number, codes, load=False)
-            if shown is None:
-                shown = await read_booking_page(self._nav, page, number, codes)
-            self._recall.pages.remember(shown)
-            return shown.model_copy(update={"room_id": room.id})
+            if sent_fast:
+                names = await self._buildings(page)
+                made = as_sent(number, room, day, start, end, purpose, buildings=names)
+            else:
+                made = await read_made(self._nav, page, number, await self._codes(page))
+            self._recall.pages.remember(made)
+            return made.model_copy(update={"room_id": room.id})
 
         return await self._run("подтверждение брони", confirm)
 

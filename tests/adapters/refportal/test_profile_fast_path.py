@@ -55,6 +55,8 @@ def _page_requests(context: BrowserContext) -> list[str]:
 async def test_a_booking_by_the_forms_own_request_never_loads_the_form(
     fresh_portal: RunningPortal, context: BrowserContext
 ) -> None:
+    """Nor the booking's page: the site's answer named the booking, and «my bookings»
+    shows it as it was sent."""
     session = _session(fresh_portal, context)
     try:
         room = (await session.availability("main", FRIDAY)).free_rooms(time(10), time(11))[0]
@@ -62,10 +64,14 @@ async def test_a_booking_by_the_forms_own_request_never_loads_the_form(
         made = await session.book(
             room=room, day=FRIDAY, start=time(10), end=time(11), purpose="fast · #f1"
         )
+        listed = [b for b in await session.my_bookings() if b.number == made.number]
     finally:
         await session.close()
-    assert not any(r.endswith(" book") for r in seen), seen
-    assert (made.room, made.start, made.purpose) == (room.number, time(10), "fast · #f1")
+    assert not any(r.endswith((" book", f" {made.number}")) for r in seen), seen
+    assert (made.room, made.building, made.day, made.start, made.end, made.purpose) == (
+        room.number, "main", FRIDAY, time(10), time(11), "fast · #f1"
+    )  # fmt: skip
+    assert [b.model_copy(update={"room_id": made.room_id}) for b in listed] == [made]
     listed = await active_bookings(fresh_portal.url, purpose="fast · #f1")
     assert [str(b["id"]) for b in listed] == [made.number]
 

@@ -1,0 +1,51 @@
+"""The booking just made, as the run keeps it: read from the page the form led to (or
+from its own page), or, when the site's answer to the form's own request named it (the
+fast path), as it was sent — the site vouched for it, and «my bookings» still shows
+whether it holds it (the booking scenario's verify step)."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Mapping
+from datetime import date, time
+
+from playwright.async_api import Page
+
+from adapters.profile.bookings import read_booking_page
+from adapters.profile.navigate import Navigator, path_of
+from core.site import Room, UnexpectedPage
+from scenarios.booking.models import Booking
+
+__all__ = ["as_sent", "read_made"]
+
+
+def as_sent(
+    number: str,
+    room: Room,
+    day: date,
+    start: time,
+    end: time,
+    purpose: str,
+    *,
+    buildings: Mapping[str, str],
+) -> Booking:
+    """Booking ``number`` as the request asked for it; ``buildings``: code → name."""
+    return Booking(
+        number=number,
+        building=room.building,
+        building_name=buildings.get(room.building, room.building),
+        room=room.number,
+        day=day,
+        start=start,
+        end=end,
+        purpose=purpose,
+    )
+
+
+async def read_made(nav: Navigator, page: Page, number: str, codes: Mapping[str, str]) -> Booking:
+    """Booking ``number`` read where the form led, if that is its page and it reads there;
+    else from its page, loaded. ``codes``: building name → code."""
+    if nav.url_path(nav.profile.booking_page.url, {"number": number}) == path_of(page):
+        with contextlib.suppress(UnexpectedPage):
+            return await read_booking_page(nav, page, number, codes, load=False)
+    return await read_booking_page(nav, page, number, codes)
