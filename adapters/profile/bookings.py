@@ -91,6 +91,7 @@ class MyList:
             self._items = await read_items(
                 self._located, probes=probes_of(picks), groups=groups_of(picks)
             )
+            self._recall.shown({_known_as(item) for item in self._items})
             return
         assert spec.table is not None  # the model takes one of the two
         self._located = await self._nav.finder.first(

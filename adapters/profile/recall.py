@@ -10,7 +10,7 @@ said: another booking under a reused number shows another day, time or purpose.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 
 from scenarios.booking.models import Booking
 
@@ -85,6 +85,12 @@ class Recall:
         if len(self.numbers) >= _AT_MOST:
             del self.numbers[next(iter(self.numbers))]
         self.numbers[item] = number
+
+    def shown(self, items: Collection[str]) -> None:
+        """The whole list shows ``items``: an item not among them is gone (cancelled,
+        maybe by hand on the site), and an item like it later is another booking."""
+        for item in [key for key in self.numbers if key not in items]:
+            del self.numbers[item]
 
     def forget(self, number: str) -> None:
         """Booking ``number`` is cancelled: an item like it later is another booking."""

@@ -75,3 +75,40 @@ async def test_a_card_is_clicked_once_and_cards_alike_keep_their_own_numbers(
     assert {str(n) for n in weekly} <= set(reads[0])
     assert not {str(n) for n in weekly} & set(reads[1])  # told apart by their day's heading
     assert len(reads[1]) < len(reads[0])
+
+
+async def test_a_card_cancelled_by_hand_and_booked_again_alike_is_not_named_by_memory(
+    indico_server: IndicoServer, context: BrowserContext
+) -> None:
+    """The account's memory pairs a card with its number; once the list no longer shows
+    the card (cancelled on the site, not through the bot), a card like it later is another
+    booking, clicked for its own number — cancelling by the old number must not find it."""
+    rooms = await asyncio.to_thread(indico_server.room, "7/7-703")
+    at = indico_server.today() + timedelta(days=18)
+    start, end = datetime.combine(at, time(19)), datetime.combine(at, time(20))
+
+    def book() -> int:
+        return indico_server.add_booking(rooms.id, start, end, "again #w3", user="club")
+
+    system = ProfileSystem(
+        indico_server.base_url, load_site_profile(PROFILE), retry=RetryPolicy(attempts=2)
+    )
+
+    async def listed() -> dict[str, str]:
+        session = system.open_session(
+            context, username=indico_server.club.username, password=indico_server.club.password
+        )
+        try:
+            return {b.number: b.purpose for b in await session.my_bookings()}
+        finally:
+            await session.close()
+
+    first = await asyncio.to_thread(book)
+    assert (await listed()).get(str(first)) == "again #w3"  # the card's number is learnt
+    others = [b.id for b in await asyncio.to_thread(indico_server.bookings) if b.id != first]
+    await asyncio.to_thread(indico_server.cancel_all, "club", others)  # by hand, on the site
+    assert str(first) not in await listed()
+    second = await asyncio.to_thread(book)  # the same room, time and purpose
+    shown = await listed()
+    assert shown.get(str(second)) == "again #w3"
+    assert str(first) not in shown

@@ -1,11 +1,11 @@
 """``BookingPages``: a booking's page read once completes a list's row only while the row
-agrees with it."""
+agrees with it. ``Recall``: an item's number is kept only while the list shows the item."""
 
 from __future__ import annotations
 
 from datetime import date, time
 
-from adapters.profile.recall import BookingPages
+from adapters.profile.recall import BookingPages, Recall
 from scenarios.booking.models import Booking
 
 DAY = date(2026, 12, 3)
@@ -61,3 +61,11 @@ def test_no_number_is_guessed_between_bookings_alike_or_without_a_purpose() -> N
     assert pages.number_of(_booking(number="", room="")) is None  # 17 or 18
     pages.remember(_booking(number="19", day=DAY.replace(day=4), purpose=""))
     assert pages.number_of(_booking(number="", day=DAY.replace(day=4), purpose="")) is None
+
+
+def test_an_item_the_whole_list_no_longer_shows_loses_its_number() -> None:
+    recall = Recall()
+    recall.learn("клуб #a1 · 10:00", "17")
+    recall.learn("клуб #a2 · 12:00", "18")
+    recall.shown({"клуб #a2 · 12:00", "клуб #a3 · 14:00"})
+    assert recall.numbers == {"клуб #a2 · 12:00": "18"}
