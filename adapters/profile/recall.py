@@ -90,7 +90,7 @@ class Recall:
         """The whole list shows ``items``: an item not among them is gone (cancelled,
         maybe by hand on the site), and an item like it later is another booking."""
         for item in [key for key in self.numbers if key not in items]:
-            del self.numbers[item]
+            self.pages.forget(self.numbers.pop(item))
 
     def forget(self, number: str) -> None:
         """Booking ``number`` is cancelled: an item like it later is another booking."""
