@@ -21,6 +21,9 @@ __all__ = ["INDICO_PURPOSE", "INDICO_ROOM", "demonstrate_indico"]
 
 INDICO_ROOM = "7/7-704"  # Indico names a room «building/floor-number»
 INDICO_PURPOSE = "Шахматы"
+# As the seed sets up its location: bookable 08:00–22:00, up to 30 days ahead (a booking
+# ends before the 30th day), no limit on a booking's length within the day.
+INDICO_RULES = "08:00-22:00, шаг 30 минут, не более 14 часов, на 29 дней вперёд"
 _OTHER_PURPOSE = "Другое"  # a second booking, so «my bookings» has two examples
 
 
@@ -44,6 +47,13 @@ async def demonstrate_indico(
         await page.goto(f"{url}/rooms/calendar?view=timeline&date={day.isoformat()}&building=7")
         await page.locator("[class*=__timeline-row___]").first.wait_for()
         await learner.answer(f"{day:%d.%m.%Y}")
+        # Indico's pages do not state its rules (its location's settings): asked of the
+        # operator, who answers once wrongly, then as the club's Indico is set up.
+        await learner.prompt("На странице не видно правил бронирования")
+        await learner.answer("как обычно")
+        await learner.prompt("Не понял правила")
+        await learner.prompt("На странице не видно правил бронирования")
+        await learner.answer(INDICO_RULES)
 
         await learner.prompt("Шаг 3 из 6")
         await learner.answer(f"{INDICO_ROOM} 18:00-19:00")

@@ -30,6 +30,8 @@ __all__ = [
     "draft_catalogue",
     "draft_my_bookings",
     "draft_rules",
+    "page_rules",
+    "written_rules",
 ]
 
 
@@ -216,16 +218,26 @@ _HOURS = re.compile(
 
 def draft_rules(recording: Recording) -> dict[str, Any]:
     """The ``rules`` part as the day's page states them in words («08:00–22:00, шаг 30
-    минут, не более 4 часов, на 14 дней вперёд»); what it does not state is left to the
-    defaults (docs/profiles.md), to be checked."""
-    text = day_step(recording).snapshot
+    минут, не более 4 часов, на 14 дней вперёд»), else as the operator wrote them when
+    asked; what neither says is left to the defaults (docs/profiles.md), to be checked."""
+    step = day_step(recording)
+    return page_rules(step.snapshot) or written_rules(step.answers.get("rules", ""))
+
+
+def page_rules(snapshot: str) -> dict[str, Any]:
+    """The rules a page's line with a step and opening hours states."""
     rules: dict[str, Any] = {}
-    hours = None
-    for line in text.splitlines():
+    for line in snapshot.splitlines():
         if re.search(r"шаг|step", line, re.IGNORECASE) and _HOURS.search(line):
-            hours = _HOURS.search(line)
-            rules |= _stated(line)
-    if hours:
+            rules |= written_rules(line)
+    return rules
+
+
+def written_rules(line: str) -> dict[str, Any]:
+    """The rules one line states, each part on its own: the hours, the step, the longest
+    booking, how many days ahead."""
+    rules: dict[str, Any] = dict(_stated(line))
+    if hours := _HOURS.search(line):
         rules["opens"], rules["closes"] = hours[1], hours[2]
     return rules
 

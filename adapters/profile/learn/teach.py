@@ -23,12 +23,14 @@ from urllib.parse import urlsplit
 
 from playwright.async_api import BrowserContext, Page
 from playwright.async_api import Error as PlaywrightError
+from pydantic import ValidationError
 
 from adapters.profile.learn.examples import pick_list
-from adapters.profile.learn.pages import draft_my_bookings
+from adapters.profile.learn.pages import draft_my_bookings, page_rules, written_rules
 from adapters.profile.learn.recorder import Recorder
 from adapters.profile.learn.recording import Recording, SentRequest, Step, StepName
 from adapters.profile.learn.values import DraftError, booked_at, purpose_typed
+from adapters.profile.model import RulesPart
 from adapters.profile.template import parse_date, parse_time
 from core.errors import ClubError
 
@@ -211,7 +213,35 @@ class Lesson:
             day = parse_date(written, "dmy")
             if day is None:
                 self._say("Не понял дату: напишите её как 27.11.2026.")
-        self._steps["day"] = await self._recorder.end("day", self._page, {"date": day.isoformat()})
+        step = await self._recorder.end("day", self._page, {"date": day.isoformat()})
+        if not page_rules(step.snapshot):
+            told = await self._rules()
+            step = step.model_copy(update={"answers": step.answers | {"rules": told}})
+        self._steps["day"] = step
+
+    async def _rules(self) -> str:
+        """The booking rules as the operator writes them, when the day's page states none
+        («08:00-22:00, шаг 30 минут, не более 4 часов, на 14 дней вперёд»; Enter: these)."""
+        usual = RulesPart()
+        defaults = (
+            f"{usual.opens:%H:%M}-{usual.closes:%H:%M}, шаг {usual.step_minutes} минут, "
+            f"не более {usual.longest_minutes // 60} часов, на {usual.horizon_days} дней вперёд"
+        )
+        while True:
+            told = await self._line(
+                "На странице не видно правил бронирования. Напишите их одной строкой: часы, "
+                "шаг, самая долгая бронь, на сколько дней вперёд можно бронировать "
+                f"(Enter — как обычно: {defaults})."
+            )
+            if not told:
+                return told
+            try:
+                if written_rules(told):
+                    RulesPart.model_validate(written_rules(told))
+                    return told
+            except ValidationError:
+                pass  # a step over 4 hours, say: asked again
+            self._say(f"Не понял правила: напишите их как «{defaults}».")
 
     async def _booking(self) -> None:
         if "day" not in self._steps:

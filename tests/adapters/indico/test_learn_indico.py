@@ -2,10 +2,12 @@
 by script as JSON), the operator played over CDP (``tests/support/learning_indico.py``).
 
 The draft is not whole yet: from this demonstration ``clubman learn`` drafts the
-``login``, ``book``, ``my_bookings`` and ``cancel`` parts, not ``catalogue``, ``rules``,
+``login``, ``book``, ``my_bookings`` and ``cancel`` parts, and the ``rules`` as the
+operator wrote them when asked (Indico's pages do not state them); not ``catalogue``,
 ``availability`` (a timeline drawn in ``div``s, no table in the page's accessibility
 tree) nor ``booking_page`` (a modal with no «term: value» pairs). The drafted parts, in
-the hand-written profile's place, log in, book, list and cancel on the live site (the
+the hand-written profile's place, log in, book, list and cancel on the live site, and
+the check books at the farthest day and the last step the drafted rules allow (the
 whole contract suite passed on them too, when tried; it is left out here for time: the
 Indico contract runs once, on the hand-written profile)."""
 
@@ -14,7 +16,7 @@ from __future__ import annotations
 import re
 import tempfile
 from collections.abc import AsyncIterator
-from datetime import time, timedelta
+from datetime import datetime, time, timedelta
 from pathlib import Path
 
 import pytest
@@ -28,12 +30,17 @@ from core.site.models import Room
 from tests.adapters.indico.profile_harness import PROFILE
 from tests.support.indico_server import IndicoServer
 from tests.support.learning import Demonstration, operators_chromium
-from tests.support.learning_indico import INDICO_PURPOSE, INDICO_ROOM, demonstrate_indico
+from tests.support.learning_indico import (
+    INDICO_PURPOSE,
+    INDICO_ROOM,
+    INDICO_RULES,
+    demonstrate_indico,
+)
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
-DRAFTED = ("login", "book", "my_bookings", "cancel")
-NOT_YET = ("catalogue", "availability", "booking_page")  # «rules»: the defaults, {}
+DRAFTED = ("login", "rules", "book", "my_bookings", "cancel")
+NOT_YET = ("catalogue", "availability", "booking_page")
 
 
 @pytest_asyncio.fixture(loop_scope="session", scope="module")
@@ -92,8 +99,8 @@ async def test_what_is_drafted_and_what_is_not(shown: Demonstration) -> None:
     with pytest.raises(DraftError):
         draft_profile(shown.recording)
     notes = draft_parts(shown.recording)
-    assert set(yaml.safe_load(notes)) - {"name", "rules"} == set(DRAFTED)
-    assert yaml.safe_load(notes)["rules"] == {}  # Indico's pages do not state them
+    assert set(yaml.safe_load(notes)) - {"name"} == set(DRAFTED)
+    assert shown.recording.steps[1].answers["rules"] == INDICO_RULES  # asked: not on the page
     for part in NOT_YET:
         assert f"# {part}: не составлен" in notes
     drafted = yaml.safe_load(notes)
@@ -117,7 +124,12 @@ async def test_the_drafted_parts_book_list_and_cancel_on_the_live_site(
     shown: Demonstration, indico_server: IndicoServer, pool: BrowserPool
 ) -> None:
     loaded = parse_site_profile(_hybrid(shown), "learned-parts.yaml")
-    day = indico_server.today() + timedelta(days=9)
+    # The rules as the operator wrote them: the farthest day and the last step they allow.
+    rules = loaded.profile.rules
+    assert (rules.opens, rules.closes, rules.step_minutes) == (time(8), time(22), 30)
+    assert (rules.longest_minutes, rules.horizon_days) == (840, 29)
+    day = indico_server.today() + timedelta(days=rules.horizon_days)
+    start = (datetime.combine(day, rules.closes) - timedelta(minutes=rules.step_minutes)).time()
     club = indico_server.club
     async with pool.context() as context:
         session = ProfileSystem(indico_server.base_url, loaded).open_session(
@@ -125,9 +137,9 @@ async def test_the_drafted_parts_book_list_and_cancel_on_the_live_site(
         )
         made = await session.book(
             room=Room(id="7/7-705", building="7", number="705", floor=7), day=day,
-            start=time(10, 0), end=time(11, 0), purpose="learned #i1",
+            start=start, end=rules.closes, purpose="learned #i1",
         )  # fmt: skip
-        assert (made.room, made.day, made.start, made.end) == ("705", day, time(10), time(11))
+        assert (made.room, made.day, made.start, made.end) == ("705", day, start, rules.closes)
         assert session.logins == 1  # by the drafted login part, in a fresh browser
         listed = [b for b in await session.my_bookings() if b.number == made.number]
         assert [(b.room, b.purpose) for b in listed] == [("705", "learned #i1")]
