@@ -72,8 +72,8 @@ async def test_a_booking_by_the_forms_own_request_never_loads_the_form(
         room.number, "main", FRIDAY, time(10), time(11), "fast · #f1"
     )  # fmt: skip
     assert [b.model_copy(update={"room_id": made.room_id}) for b in listed] == [made]
-    listed = await active_bookings(fresh_portal.url, purpose="fast · #f1")
-    assert [str(b["id"]) for b in listed] == [made.number]
+    held = await active_bookings(fresh_portal.url, purpose="fast · #f1")
+    assert [str(b["id"]) for b in held] == [made.number]
 
 
 async def test_a_refused_request_is_booked_through_the_page_which_reads_the_sites_words(
