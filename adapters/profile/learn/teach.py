@@ -233,14 +233,10 @@ class Lesson:
                 "шаг, самая долгая бронь, на сколько дней вперёд можно бронировать "
                 f"(Enter — как обычно: {defaults})."
             )
-            if not told:
-                return told
-            try:
-                if written_rules(told):
-                    RulesPart.model_validate(written_rules(told))
+            rules = written_rules(told) if told else {}
+            with contextlib.suppress(ValidationError):  # a step over 4 hours, say: asked again
+                if not told or (rules and RulesPart.model_validate(rules)):
                     return told
-            except ValidationError:
-                pass  # a step over 4 hours, say: asked again
             self._say(f"Не понял правила: напишите их как «{defaults}».")
 
     async def _booking(self) -> None:
