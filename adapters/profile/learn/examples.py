@@ -14,8 +14,8 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Awaitable, Callable
 
+from playwright.async_api import BrowserContext, Page
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Page
 from pydantic import ValidationError
 
 from adapters.profile.learn.recording import ListByExample
@@ -133,15 +133,19 @@ _CLEAR = """() => {
 }"""
 
 
-async def pick_list(page: Page, *, what: str, needle: str, say: Say, ask: Ask) -> ListByExample:
+async def pick_list(
+    context: BrowserContext, *, what: str, needle: str, say: Say, ask: Ask
+) -> tuple[ListByExample, Page]:
     """Ask the operator for two examples of ``what`` until the list they make is the one
-    meant (the count confirmed); ``needle``: a text of the item whose pieces are kept.
+    meant (the count confirmed), in whichever of the context's windows they click;
+    ``needle``: a text of the item whose pieces are kept. Returns the list and its page.
     Raises ``EOFError`` when the operator's input ends."""
     while True:
-        with contextlib.suppress(PlaywrightError):
-            # On a page still loading, the picking would go with the document it replaces.
-            await page.wait_for_load_state()
-            await page.evaluate(_PICKING)
+        for page in context.pages:
+            with contextlib.suppress(PlaywrightError):
+                # On a page still loading, the picking would go with the document it replaces.
+                await page.wait_for_load_state()
+                await page.evaluate(_PICKING)
         if (
             await ask(
                 f"Покажите список примерами: нажмите в окне браузера на два примера — {what} "
@@ -150,14 +154,11 @@ async def pick_list(page: Page, *, what: str, needle: str, say: Say, ask: Ask) -
             is None
         ):
             raise EOFError
-        try:
-            raw = await page.evaluate(_GENERALISE, needle)
-            shown = ListByExample.model_validate(raw) if raw else None
-        except (PlaywrightError, ValidationError):
-            shown = None
-        if shown is None:
+        found = await _generalised(context, needle)
+        if found is None:
             say("Не вижу двух примеров одного списка: нажмите на два его элемента. Повторите.")
             continue
+        shown, page = found
         listed = "; ".join(f"«{s}»" for s in shown.samples if s)
         answer = await ask(
             f"Нашёл {shown.count} (подсвечены): {listed}… Верно? Enter — да, «нет» — "
@@ -165,7 +166,20 @@ async def pick_list(page: Page, *, what: str, needle: str, say: Say, ask: Ask) -
         )
         if answer is None:
             raise EOFError
-        with contextlib.suppress(PlaywrightError):
-            await page.evaluate(_CLEAR)
+        for each in context.pages:
+            with contextlib.suppress(PlaywrightError):
+                await each.evaluate(_CLEAR)
         if answer.strip().lower() in ("", "да", "yes", "y", "д"):
-            return shown
+            return shown, page
+
+
+async def _generalised(context: BrowserContext, needle: str) -> tuple[ListByExample, Page] | None:
+    """The list the operator's two clicks make, in the window they clicked in."""
+    for page in context.pages:
+        try:
+            raw = await page.evaluate(_GENERALISE, needle)
+            if raw:
+                return ListByExample.model_validate(raw), page
+        except (PlaywrightError, ValidationError):
+            continue
+    return None

@@ -233,6 +233,7 @@ class Recorder:
         self._forms: list[SentForm] = []
         self._lines: tuple[str, ...] = ()  # the page's text at the last click
         self._answered = False  # a change was sent since the last click
+        self._last_page: Page | None = None  # where the operator last clicked or went
 
     async def attach(self) -> None:
         await self._context.expose_binding(_BINDING, self._reported)
@@ -252,6 +253,7 @@ class Recorder:
 
     def _navigated(self, frame: Frame) -> None:
         if frame.parent_frame is None and frame.url.startswith("http"):
+            self._last_page = frame.page
             self._actions.append(Action(kind="navigate", url=_without_secrets(frame.url)))
 
     def _dialog(self, dialog: Dialog) -> None:
@@ -267,6 +269,8 @@ class Recorder:
             self._secret_fields.add(event.el.name)
         page = source.get("page")
         url = _without_secrets(page.url) if isinstance(page, Page) else ""
+        if isinstance(page, Page):
+            self._last_page = page
         if event.kind == "submit":
             self._forms.append(SentForm(url=url, fields=tuple(_sent(f) for f in event.fields)))
             return
@@ -342,6 +346,13 @@ class Recorder:
     def dialogs(self) -> tuple[str, ...]:
         """The browser's own dialogs (``confirm``, ``alert``) seen in this step."""
         return tuple(self._dialogs)
+
+    @property
+    def last_page(self) -> Page | None:
+        """The open page the operator last clicked, typed or navigated in: with several
+        windows, the one they work in."""
+        page = self._last_page
+        return page if page is not None and not page.is_closed() else None
 
     @property
     def actions(self) -> tuple[Action, ...]:

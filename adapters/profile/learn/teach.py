@@ -151,17 +151,25 @@ class Lesson:
 
     async def _window(self) -> bool:
         """False when the operator closed the window: the site is opened again (in a
-        window still open, else a new one) and the step is to be shown again."""
+        window still open, else a new one) and the step is to be shown again. Otherwise
+        the learner follows the window the operator last worked in."""
         if not self._page.is_closed():
             # A round trip: a close made by another client (the operator's) is heard by
             # then; a page mid-navigation fails it too, and is still open.
             with contextlib.suppress(PlaywrightError):
                 await self._page.evaluate("1")
             if not self._page.is_closed():
+                self._page = self._recorder.last_page or self._page
                 return True
         still = [p for p in self._context.pages if not p.is_closed()]
-        self._page = still[-1] if still else await self._context.new_page()
         if not still:
+            # A window the operator opened just before closing this one may be heard late.
+            with contextlib.suppress(PlaywrightError):
+                still = [await self._context.wait_for_event("page", timeout=2000)]
+        self._page = self._recorder.last_page or (
+            still[-1] if still else await self._context.new_page()
+        )
+        if not self._page.url.startswith("http"):  # a new window, still blank
             await self._page.goto(self.site)
         self._say("Окно браузера закрыто: сайт открыт снова. Повторите шаг.")
         self._recorder.begin()
@@ -310,9 +318,10 @@ class Lesson:
                 self._say("В «моих бронях» не видно таблицы с этой бронью.")
         purpose = purpose_typed(book)
         try:
-            shown = await pick_list(
-                self._page, what="две брони в списке", needle=purpose, say=self._say, ask=self._ask
-            )
+            shown, self._page = await pick_list(
+                self._context, what="две брони в списке", needle=purpose, say=self._say,
+                ask=self._ask,
+            )  # fmt: skip
         except EOFError:
             raise LearnStopped("Показ прерван") from None
         listed = listed.model_copy(update={"lists": {"my_bookings": shown}})

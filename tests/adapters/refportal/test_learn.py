@@ -108,12 +108,14 @@ async def demonstrate(portal: RunningPortal, chromium: str, work: Path) -> Demon
         await learner.answer()
 
         await learner.prompt("Шаг 5 из 6")
-        spare = await browser.contexts[0].new_page()  # another tab keeps the login
+        await browser.contexts[0].new_page()  # another tab keeps the login
         await page.close()  # the operator closes the window mid-step
         await learner.answer()
         await learner.prompt("Окно браузера закрыто: сайт открыт снова. Повторите шаг.")
         await learner.prompt("Шаг 5 из 6")
-        page = spare
+        # The operator goes on in yet another window, not the one the learner went to:
+        # the learner follows the window they work in.
+        page = await browser.contexts[0].new_page()
         await _book(page, portal, other, purpose="Другое")  # another booking of the club's
         # Its answer awaited, as a person would: a list opened while the form is still being
         # sent may be the page before the booking, or be replaced by the booking's page.
