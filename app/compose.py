@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import structlog
 from pydantic import SecretStr
@@ -14,7 +13,7 @@ from pydantic import SecretStr
 from app.systems import choose_event_site, choose_system, words_file
 from core.accounts import AccountService
 from core.agent import AgentRuns, Confirmations, Toolkit, run_status_tool
-from core.app import RecordingSink, build_core
+from core.app import CoreServices, RecordingSink, build_core
 from core.assist import open_assist
 from core.authz import Roles
 from core.browser import BrowserPool
@@ -39,9 +38,6 @@ from scenarios.events.site import ClubLogin, EventDesk
 from scenarios.registry import all_scenarios
 from storage import Storage, open_storage
 from storage.files import FileCache
-
-if TYPE_CHECKING:  # aiogram's types take seconds to import; the MCP server needs none
-    from bot.factory import CoreServices
 
 __all__ = [
     "DEMO_ACCOUNT",
@@ -229,8 +225,6 @@ async def open_core(
     """The core the Telegram bot and the terminal chat use: the manager and the account
     service. ``reminders``: this view sends the due reminders of bookings (the bot; not
     the terminal chat, which would take the Telegram users' on a shared database)."""
-    from bot.factory import CoreServices
-
     async with _open(
         settings, storage, sink, clock=clock, metrics=metrics, reminders=reminders
     ) as core:

@@ -28,6 +28,7 @@ from bot.middlewares import (
 from bot.outbox import FloodLimits, Outbox
 from bot.session import BotSession
 from bot.sink import TelegramSink
+from core.app import CoreServices
 from core.errors import ConfigError
 from core.metrics import Metrics
 from core.output import OutputSink
@@ -42,7 +43,6 @@ if TYPE_CHECKING:
 __all__ = [
     "BotApp",
     "CoreFactory",
-    "CoreServices",
     "build_dispatcher",
     "check_access",
     "make_bot",
@@ -50,14 +50,6 @@ __all__ = [
     "set_commands",
     "webhook_app",
 ]
-
-
-@dataclass(frozen=True, slots=True)
-class CoreServices:
-    """The manager and the services handlers get as keyword data besides it."""
-
-    manager: NLUManager
-    accounts: AccountService | None = None  # None: /login says personal logins are off
 
 
 # Opens the core behind the bot, given the bot's sink: the manager alone, or with its

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from datetime import timedelta
 
+from core.accounts import AccountService
 from core.assist.extractor import SlotExtractor
 from core.authz import Roles
 from core.clock import Clock, SystemClock
@@ -18,7 +20,16 @@ from core.settings import Settings
 from core.site.catalogue import Catalogues
 from core.store import Direction, Store
 
-__all__ = ["RecordingSink", "build_core"]
+__all__ = ["CoreServices", "RecordingSink", "build_core"]
+
+
+@dataclass(frozen=True, slots=True)
+class CoreServices:
+    """What a view opens the core for: the manager, and the services its handlers get as
+    keyword data besides it."""
+
+    manager: NLUManager
+    accounts: AccountService | None = None  # None: /login says personal logins are off
 
 
 class RecordingSink:

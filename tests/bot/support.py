@@ -12,9 +12,9 @@ from typing import Any, ClassVar
 from pydantic import BaseModel, SecretStr
 
 from app.run import poll
-from bot.factory import BotApp, CoreServices, open_bot_app
+from bot.factory import BotApp, open_bot_app
 from bot.outbox import FloodLimits
-from core.app import RecordingSink, build_core
+from core.app import CoreServices, RecordingSink, build_core
 from core.browser import BrowserPool
 from core.clock import Clock, ManualClock, SystemClock
 from core.commands import Command

@@ -16,7 +16,7 @@ from cryptography.fernet import Fernet
 from pydantic import SecretStr
 
 from app.compose import open_core
-from bot.factory import CoreServices
+from core.app import CoreServices
 from core.output import OutputSink
 from core.settings import BrowserSettings, PortalSettings, SecuritySettings, Settings
 from core.vault import CredentialVault

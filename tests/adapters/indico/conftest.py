@@ -14,7 +14,8 @@ import pytest_asyncio
 from pydantic import SecretStr
 
 from app.compose import open_core
-from bot.factory import BotApp, CoreServices
+from bot.factory import BotApp
+from core.app import CoreServices
 from core.browser import BrowserPool
 from core.output import OutputSink
 from core.settings import BrowserSettings, PortalSettings, Settings
