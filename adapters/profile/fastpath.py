@@ -26,12 +26,12 @@ import structlog
 from playwright.async_api import APIRequestContext, APIResponse
 from playwright.async_api import Error as PlaywrightError
 
+from adapters.profile.calls import HeaderToken, Request, RoomKeys
 from adapters.profile.form import booked_number
-from adapters.profile.model import HeaderToken, Request, RoomKeys
 from adapters.profile.navigate import Navigator
 from core.site.errors import OutcomeUnknown
 
-__all__ = ["FastPath", "form_value"]
+__all__ = ["FastPath", "form_value", "json_at", "meta_content", "room_keys"]
 
 log = structlog.get_logger("clubman.portal")
 
@@ -50,7 +50,7 @@ def form_value(html: str, name: str) -> str | None:
     return None
 
 
-def _meta(html: str, name: str) -> str | None:
+def meta_content(html: str, name: str) -> str | None:
     """The content of the ``<meta name=…>`` in ``html``."""
     for tag in _META.findall(html):
         attributes = {m[0].lower(): unescape(m[1] or m[2] or m[3]) for m in _ATTRIBUTE.findall(tag)}
@@ -59,7 +59,7 @@ def _meta(html: str, name: str) -> str | None:
     return None
 
 
-def _at(data: Any, path: str) -> Any:
+def json_at(data: Any, path: str) -> Any:
     """``data``'s value at the dotted ``path`` (``booking.id``), or None."""
     for key in path.split("."):
         if not isinstance(data, dict):
@@ -127,7 +127,7 @@ class FastPath:
 
     async def _json_number(self, answer: APIResponse, path: str) -> str:
         try:
-            number = _at(await answer.json(), path)
+            number = json_at(await answer.json(), path)
         except (PlaywrightError, ValueError) as exc:
             raise OutcomeUnknown(f"{_UNKNOWN} (no JSON)") from exc
         if isinstance(number, int | str) and not isinstance(number, bool) and str(number):
@@ -145,7 +145,9 @@ class FastPath:
         except PlaywrightError:
             return None  # nothing sent yet: the page path meets whatever this was
         found = (
-            _meta(html, token.meta) if isinstance(token, HeaderToken) else form_value(html, token)
+            meta_content(html, token.meta)
+            if isinstance(token, HeaderToken)
+            else form_value(html, token)
         )
         if not found:
             log.info("profile.fast_path_skipped", status=page.status)
@@ -154,17 +156,9 @@ class FastPath:
 
     async def _room_key(self, keys: RoomKeys, room_id: str) -> str | None:
         if self._keys is None:
-            try:
-                answer = await self._api.get(self._nav.url(keys.url, {}), max_redirects=0)
-                listed = await answer.json() if answer.ok else []
-            except (PlaywrightError, ValueError):
+            self._keys = await room_keys(self._nav, self._api, keys)
+            if self._keys is None:
                 return None  # nothing sent yet: the page path books
-            entries = [e for e in listed if isinstance(e, dict)] if isinstance(listed, list) else []
-            self._keys = {
-                str(e.get(keys.name, "")): str(e.get(keys.key, ""))
-                for e in entries
-                if e.get(keys.name) and e.get(keys.key) is not None
-            }
         if not room_id:
             return None
         found = {
@@ -173,3 +167,22 @@ class FastPath:
             if name == room_id or name.startswith(room_id + " ")
         }
         return found.pop() if len(found) == 1 else None
+
+
+async def room_keys(
+    nav: Navigator, api: APIRequestContext, keys: RoomKeys
+) -> dict[str, str] | None:
+    """The site's rooms, name → key, from its JSON list; None when it is not given."""
+    try:
+        answer = await api.get(nav.url(keys.url, {}), max_redirects=0)
+        listed = await answer.json() if answer.ok else None
+    except (PlaywrightError, ValueError):
+        return None
+    if not isinstance(listed, list):
+        return None
+    entries = [e for e in listed if isinstance(e, dict)]
+    return {
+        str(e.get(keys.name, "")): str(e.get(keys.key, ""))
+        for e in entries
+        if e.get(keys.name) and e.get(keys.key) is not None
+    }

@@ -16,6 +16,7 @@ from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 
+from adapters.profile.calls import ListRequest, Request
 from adapters.profile.parts import Action, Cond, Find, Part, Pick, Regex, TemplateText
 
 __all__ = [
@@ -27,15 +28,12 @@ __all__ = [
     "Cancel",
     "Catalogue",
     "Grid",
-    "HeaderToken",
     "Login",
     "Meaning",
     "MyBookings",
     "Open",
     "Outcome",
     "Refusal",
-    "Request",
-    "RoomKeys",
     "RoomPicks",
     "RulesPart",
     "SiteProfile",
@@ -221,57 +219,6 @@ class Availability(Part):
         return self
 
 
-class HeaderToken(Part):
-    """A CSRF token shown in the page's ``<meta name="{meta}" content=…>`` and sent in the
-    header ``header`` (the way a site's own scripts call its JSON endpoints)."""
-
-    meta: str
-    header: str
-
-
-class RoomKeys(Part):
-    """The site's own key of each room, for requests that name a room by a number its
-    pages do not show (``{room_key}``): a JSON list at ``url`` whose entry has, in the
-    field ``name``, the room's id as the profile reads it (``{room_id}``) or that id
-    followed by a space and more; ``key`` is the field holding the key. Read once a
-    session."""
-
-    url: TemplateText
-    name: str
-    key: str
-
-
-class Request(Part):
-    """The booking form's own request, sent through the logged-in browser context without
-    loading the form (the fast path): its address, and each field's value, as a form post
-    (``form``; a made booking is the redirect to the booking's address) or as a JSON call
-    (``json``; a made booking is a success whose JSON has the booking's number at the
-    dotted path ``number``). ``token`` names a form field whose value is read from the
-    form's page first, or a ``HeaderToken``. Any other answer is booked through the page,
-    or looked for in «my bookings» first when it may have made the booking.
-    """
-
-    method: Literal["POST"] = "POST"
-    url: TemplateText
-    form: dict[str, TemplateText] | None = None
-    json_fields: dict[str, TemplateText] | None = Field(default=None, alias="json")
-    number: str | None = None
-    token: str | HeaderToken | None = None
-    room_keys: RoomKeys | None = None
-
-    @model_validator(mode="after")
-    def _one_body(self) -> Request:
-        if (self.form is None) == (self.json_fields is None):
-            raise ValueError("a request has either `form` or `json`, not both and not neither")
-        if (self.json_fields is None) != (self.number is None):
-            raise ValueError(
-                "`number` (where the JSON answer has the booking's number) goes with `json`"
-            )
-        if self.form is not None and isinstance(self.token, HeaderToken):
-            raise ValueError("a form's token is one of its fields: name it (`token: csrf_token`)")
-        return self
-
-
 class Book(Part):
     open: Open
     form: Find  # present when the booking form is shown
@@ -322,7 +269,8 @@ class BookingPage(Part):
 
 class MyBookings(Part):
     """The user's bookings: a ``table``, one booking per row, picks by column; or
-    ``items`` (cards), picks by CSS inside each."""
+    ``items`` (cards), picks by CSS inside each. ``request``: the same list as its page's
+    own call returns it, for the fast path."""
 
     open: Open
     table: Find | None = None
@@ -333,6 +281,7 @@ class MyBookings(Part):
     date: Pick
     time: Pick  # a span
     purpose: Pick
+    request: ListRequest | None = None
 
     _span = field_validator("time")(lambda value: _a_span(value))
 
@@ -340,6 +289,8 @@ class MyBookings(Part):
     def _one_list(self) -> MyBookings:
         if (self.table is None) == (self.items is None):
             raise ValueError("list bookings as a «table» or as «items» (one of them)")
+        if self.request is not None and (self.building is None or self.room is None):
+            raise ValueError("a list read by its request reads «building» and «room» too")
         return self
 
 

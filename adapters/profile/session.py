@@ -33,6 +33,7 @@ from adapters.profile.grid import (
     read_day,
 )
 from adapters.profile.healing import Healing
+from adapters.profile.listcall import ListCall
 from adapters.profile.loader import LoadedProfile
 from adapters.profile.login import log_in
 from adapters.profile.made import as_sent, read_made
@@ -104,6 +105,8 @@ class ProfileSession:
         request = loaded.profile.book.request
         self.fast_path = request is not None
         self._fast = None if request is None else FastPath(self._nav, context.request, request)
+        calls = loaded.profile.my_bookings.request
+        self._list_call = None if calls is None else ListCall(self._nav, context.request, calls)
 
     def __repr__(self) -> str:
         return f"ProfileSession({self._profile.name!r}, {self._base_url!r})"
@@ -190,7 +193,9 @@ class ProfileSession:
         if not await self._has_cookies():
             await with_retries(self._policy, self._login, what="вход", on_retry=self._on_retry)
         self._my_read_at = None  # the site is asked, not the page shown
-        await self._run("вход", self._my_list, reads_only=True)
+        calls = self._list_call if self.fast_path else None  # none, or unlike it: the page
+        if calls is None or await calls.read() is None:
+            await self._run("вход", self._my_list, reads_only=True)
 
     async def catalogue(self) -> Catalogue:
         """The buildings the site lists, their rooms from today's grids, the profile's
@@ -210,14 +215,8 @@ class ProfileSession:
             if listed_code(names, building) is None:
                 names = await self._buildings(page, again=True)
             code = building_code(names, building)
-            return await read_day(
-                self._nav,
-                page,
-                building=code,
-                name=names[code],
-                day=day,
-                timeout_ms=self._timeout_ms,
-            )
+            return await read_day(self._nav, page, building=code, name=names[code], day=day,
+                                  timeout_ms=self._timeout_ms)  # fmt: skip
 
         return await self._run("сетка аудиторий", read)
 
@@ -293,6 +292,13 @@ class ProfileSession:
         return None
 
     async def my_bookings(self) -> list[Booking]:
+        async def codes(shown: set[str]) -> dict[str, str]:
+            return await self._run("мои брони", lambda p: self._codes(p, shown), reads_only=True)
+
+        calls = self._list_call if self.fast_path else None  # none, or unlike it: the page
+        if calls is not None and (called := await calls.in_full(codes)) is not None:
+            return called
+
         async def read(page: Page) -> list[Booking]:
             mine = await self._my_list(page)
             return await mine.in_full(lambda shown: self._codes(page, shown))

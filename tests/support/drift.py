@@ -208,8 +208,8 @@ async def set_drift(url: str, drift: Drift) -> None:
 
 
 def page_path_only(text: str) -> str:
-    """``text`` without its ``book.request`` (and the comment over it): every booking
-    through the form's page."""
+    """``text`` without its requests (``book.request``, ``my_bookings.request``, and the
+    comment over each): every booking through the form's page, every list read on it."""
     without = re.sub(r"(?m)(^  #[^\n]*\n)*^  request:[^\n]*\n(^    [^\n]*\n)+", "", text)
     assert without != text, "the profile has no book.request"
     return without

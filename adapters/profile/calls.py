@@ -1,0 +1,89 @@
+"""The site's own requests a profile may describe, sent through the logged-in browser
+context instead of drawing pages (the fast path): the booking form's request, and the
+call «my bookings»'s page makes for its list."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from adapters.profile.parts import Part, TemplateText
+
+__all__ = ["HeaderToken", "ListRequest", "Request", "RoomKeys"]
+
+
+class HeaderToken(Part):
+    """A CSRF token shown in the page's ``<meta name="{meta}" content=…>`` and sent in the
+    header ``header`` (the way a site's own scripts call its JSON endpoints)."""
+
+    meta: str
+    header: str
+
+
+class RoomKeys(Part):
+    """The site's own key of each room, for requests that name a room by a number its
+    pages do not show (``{room_key}``): a JSON list at ``url`` whose entry has, in the
+    field ``name``, the room's id as the profile reads it (``{room_id}``) or that id
+    followed by a space and more; ``key`` is the field holding the key. Read once a
+    session."""
+
+    url: TemplateText
+    name: str
+    key: str
+
+
+class Request(Part):
+    """The booking form's own request, sent through the logged-in browser context without
+    loading the form (the fast path): its address, and each field's value, as a form post
+    (``form``; a made booking is the redirect to the booking's address) or as a JSON call
+    (``json``; a made booking is a success whose JSON has the booking's number at the
+    dotted path ``number``). ``token`` names a form field whose value is read from the
+    form's page first, or a ``HeaderToken``. Any other answer is booked through the page,
+    or looked for in «my bookings» first when it may have made the booking.
+    """
+
+    method: Literal["POST"] = "POST"
+    url: TemplateText
+    form: dict[str, TemplateText] | None = None
+    json_fields: dict[str, TemplateText] | None = Field(default=None, alias="json")
+    number: str | None = None
+    token: str | HeaderToken | None = None
+    room_keys: RoomKeys | None = None
+
+    @model_validator(mode="after")
+    def _one_body(self) -> Request:
+        if (self.form is None) == (self.json_fields is None):
+            raise ValueError("a request has either `form` or `json`, not both and not neither")
+        if (self.json_fields is None) != (self.number is None):
+            raise ValueError(
+                "`number` (where the JSON answer has the booking's number) goes with `json`"
+            )
+        if self.form is not None and isinstance(self.token, HeaderToken):
+            raise ValueError("a form's token is one of its fields: name it (`token: csrf_token`)")
+        return self
+
+
+class ListRequest(Part):
+    """The call «my bookings»'s page makes for its bookings (a JSON answer), read directly
+    on the fast path instead of drawing the page. ``items`` is the dotted path to the
+    bookings, where ``*`` takes every value (bookings grouped by day); in each booking, the
+    dotted paths of its ``number``, ``start`` and ``end`` (ISO date-times), ``purpose`` and
+    ``room`` (the site's key of the room, named by the list at ``rooms``; the building and
+    room are read from that name by ``my_bookings``'s picks' regexes). ``at_most``: the
+    most bookings one answer lists (the limit the address asks for): an answer with that
+    many may leave some out. A ``token`` is read from the list's page, fetched as plain
+    HTML. Any other answer: the page is read, as without this."""
+
+    method: Literal["GET", "POST"] = "POST"
+    url: TemplateText
+    json_fields: dict[str, TemplateText] | None = Field(default=None, alias="json")
+    token: HeaderToken | None = None
+    items: str
+    number: str
+    start: str
+    end: str
+    purpose: str
+    room: str
+    rooms: RoomKeys
+    at_most: int | None = Field(default=None, ge=1)
