@@ -1,6 +1,6 @@
 """The site's own requests a profile may describe, sent through the logged-in browser
 context instead of drawing pages (the fast path): the booking form's request, and the
-call «my bookings»'s page makes for its list."""
+calls «my bookings»'s page and the day's page make for what they show."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from adapters.profile.parts import Part, TemplateText
+from adapters.profile.parts import Part, Regex, TemplateText
 
-__all__ = ["HeaderToken", "ListRequest", "Request", "RoomKeys"]
+__all__ = ["DayRequest", "HeaderToken", "ListRequest", "Request", "RoomKeys", "Span"]
 
 
 class HeaderToken(Part):
@@ -87,3 +87,41 @@ class ListRequest(Part):
     room: str
     rooms: RoomKeys
     at_most: int | None = Field(default=None, ge=1)
+
+
+class Span(Part):
+    """One kind of busy time in a room's part of the answer: ``at``, the dotted path to
+    its entries (``*`` takes every value, a number a list's element), and in each entry
+    the paths of its ``start`` and ``end`` (date-times, cut to the day, or times of day).
+    Without them, an entry holds the whole day (a blocking)."""
+
+    at: str
+    start: str | None = None
+    end: str | None = None
+
+    @model_validator(mode="after")
+    def _both_or_none(self) -> Span:
+        if (self.start is None) != (self.end is None):
+            raise ValueError("a span has both `start` and `end`, or neither (the whole day)")
+        return self
+
+
+class DayRequest(Part):
+    """The call the day's page makes for what holds each room of a building (a JSON
+    answer), read directly on the fast path instead of drawing the page. The building's
+    rooms are those of the site's list at ``rooms`` whose names ``building`` (a regex, its
+    first group the building's code) puts in it; their keys are sent as the JSON list
+    ``keys``. In the answer, ``lines`` is where each room's part is, ``key`` the room's key
+    in it, ``busy`` where its busy times are. A room's number, id and floor are read from
+    its name by the day's room picks' regexes. Only an answer with a part for every room
+    sent, each as described, is the day; else the page is read, as without this."""
+
+    method: Literal["GET", "POST"] = "POST"
+    url: TemplateText
+    token: HeaderToken | None = None
+    rooms: RoomKeys
+    building: Regex
+    keys: str
+    lines: str
+    key: str
+    busy: tuple[Span, ...] = Field(min_length=1)

@@ -28,10 +28,11 @@ from playwright.async_api import Error as PlaywrightError
 
 from adapters.profile.calls import HeaderToken, Request, RoomKeys
 from adapters.profile.form import booked_number
+from adapters.profile.jsonpath import json_at
 from adapters.profile.navigate import Navigator
 from core.site.errors import OutcomeUnknown
 
-__all__ = ["FastPath", "form_value", "json_at", "meta_content", "room_keys"]
+__all__ = ["FastPath", "form_value", "meta_content", "room_keys"]
 
 log = structlog.get_logger("clubman.portal")
 
@@ -57,15 +58,6 @@ def meta_content(html: str, name: str) -> str | None:
         if attributes.get("name") == name:
             return attributes.get("content")
     return None
-
-
-def json_at(data: Any, path: str) -> Any:
-    """``data``'s value at the dotted ``path`` (``booking.id``), or None."""
-    for key in path.split("."):
-        if not isinstance(data, dict):
-            return None
-        data = data.get(key)
-    return data
 
 
 class FastPath:

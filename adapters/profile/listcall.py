@@ -22,7 +22,8 @@ from playwright.async_api import APIRequestContext
 from playwright.async_api import Error as PlaywrightError
 
 from adapters.profile.calls import ListRequest
-from adapters.profile.fastpath import json_at, meta_content, room_keys
+from adapters.profile.fastpath import meta_content, room_keys
+from adapters.profile.jsonpath import every_at, json_at
 from adapters.profile.navigate import Navigator
 from adapters.profile.parts import Pick
 from adapters.profile.reading import first_group
@@ -41,6 +42,12 @@ class ListCall:
         self._api = api
         self._request = request
         self._names: dict[str, str] | None = None  # the site's key of a room → its name
+
+    @classmethod
+    def of(cls, nav: Navigator, api: APIRequestContext) -> ListCall | None:
+        """The profile's call for «my bookings», if it describes one."""
+        request = nav.profile.my_bookings.request
+        return None if request is None else cls(nav, api, request)
 
     async def read(self) -> list[Booking] | None:
         """The user's bookings as the call answers them, buildings by the name the room's
@@ -117,7 +124,7 @@ def bookings_in(
     """The bookings in a call's answer (``names``: the site's key of a room → its name,
     read by the ``building`` and ``room`` picks' regexes), or None when anything in it is
     not where the profile says."""
-    items = _every(data, request.items.split("."))
+    items = every_at(data, request.items)
     if items is None or (request.at_most is not None and len(items) >= request.at_most):
         return None  # or the first part of a longer list: the page shows it all
     found = []
@@ -157,28 +164,6 @@ def bookings_in(
             )
         )
     return found
-
-
-def _every(data: Any, path: list[str]) -> list[Any] | None:
-    """The values at ``path``, ``*`` taking every value of a mapping or a list; None
-    when a step is missing."""
-    if not path:
-        return [data]
-    step, rest = path[0], path[1:]
-    if step == "*":
-        values = list(data.values()) if isinstance(data, dict) else data
-        if not isinstance(values, list):
-            return None
-        found = []
-        for each in values:
-            inner = _every(each, rest)
-            if inner is None:
-                return None
-            found.extend(inner)
-        return found
-    if not isinstance(data, dict) or step not in data:
-        return None
-    return _every(data[step], rest)
 
 
 def _read(pick: Pick, name: str) -> str:

@@ -16,7 +16,7 @@ from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from adapters.profile.calls import ListRequest, Request
+from adapters.profile.calls import DayRequest, ListRequest, Request
 from adapters.profile.parts import Action, Cond, Find, Part, Pick, Regex, TemplateText
 
 __all__ = [
@@ -206,11 +206,13 @@ class Timeline(Part):
 
 
 class Availability(Part):
-    """One building on one day: a table (``grid``) or bars on a time axis (``timeline``)."""
+    """One building on one day: a table (``grid``) or bars on a time axis (``timeline``);
+    ``request``: the same day as its page's own call returns it, for the fast path."""
 
     open: Open
     grid: Grid | None = None
     timeline: Timeline | None = None
+    request: DayRequest | None = None
 
     @model_validator(mode="after")
     def _one_view(self) -> Availability:

@@ -22,6 +22,7 @@ from playwright.async_api import BrowserContext, Page
 from playwright.async_api import Error as PlaywrightError
 
 from adapters.profile.bookings import MyList, cancel_on_booking_page
+from adapters.profile.daycall import DayCall
 from adapters.profile.fastpath import FastPath
 from adapters.profile.finding import Finder
 from adapters.profile.form import fill_form, open_form, send_form
@@ -39,16 +40,17 @@ from adapters.profile.login import log_in
 from adapters.profile.made import as_sent, read_made
 from adapters.profile.navigate import Navigator
 from adapters.profile.picking import guarded_pick
+from adapters.profile.pressing import press_control
 from adapters.profile.recall import Recall
 from adapters.sending import send_once
 from core.brain.element import ElementPicker
-from core.browser.controls import CLICKABLE_ROLES, press
+from core.browser.controls import CLICKABLE_ROLES
 from core.browser.guard import NetworkGuard
 from core.browser.pages import close_page, open_page, storage_state
-from core.browser.retry import RetryPolicy, Transient, translate, with_relogin, with_retries
+from core.browser.retry import RetryPolicy, with_relogin, with_retries
 from core.browser.summary import summarize
 from core.errors import BrowserError
-from core.site import Catalogue, OnRetry, PageSummary, PortalUnavailable, Room, UnexpectedPage
+from core.site import Catalogue, OnRetry, PageSummary, Room
 from scenarios.booking.errors import BookingRejected
 from scenarios.booking.models import Availability, Booking
 
@@ -105,8 +107,8 @@ class ProfileSession:
         request = loaded.profile.book.request
         self.fast_path = request is not None
         self._fast = None if request is None else FastPath(self._nav, context.request, request)
-        calls = loaded.profile.my_bookings.request
-        self._list_call = None if calls is None else ListCall(self._nav, context.request, calls)
+        self._list_call = ListCall.of(self._nav, context.request)  # «my bookings» by its call
+        self._day_call = DayCall.of(self._nav, context.request)  # a day by its page's call
 
     def __repr__(self) -> str:
         return f"ProfileSession({self._profile.name!r}, {self._base_url!r})"
@@ -215,6 +217,9 @@ class ProfileSession:
             if listed_code(names, building) is None:
                 names = await self._buildings(page, again=True)
             code = building_code(names, building)
+            calls = self._day_call if self.fast_path else None  # none, or unlike it: the page
+            if calls is not None and (called := await calls.read(code, names[code], day)):
+                return called
             return await read_day(self._nav, page, building=code, name=names[code], day=day,
                                   timeout_ms=self._timeout_ms)  # fmt: skip
 
@@ -379,17 +384,8 @@ class ProfileSession:
 
     async def _press(self, role: str, name: str, *, step: str, what: str) -> None:
         self._my_read_at = None
-        page = await self._page_now()
-
-        async def act() -> None:
-            if not await press(page, self._network, role, name, may_change=self.may_change(step)):
-                raise UnexpectedPage(f"На странице нет элемента {what}", await summarize(page))
-            await page.wait_for_load_state()
-
-        try:
-            await translate(act)
-        except Transient as exc:
-            raise PortalUnavailable(f"Сайт не ответил ({what}): {exc}") from exc
+        page, may_change = await self._page_now(), self.may_change(step)
+        await press_control(page, self._network, role, name, may_change=may_change, what=what)
 
     async def storage_state(self) -> dict[str, Any]:
         return await storage_state(self._context)

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 import pytest_asyncio
+from playwright.async_api import BrowserContext
 from pydantic import SecretStr
 
 from app.compose import open_core
@@ -39,6 +40,13 @@ def indico_server(indico_server: IndicoServer) -> Iterator[IndicoServer]:
 async def pool() -> AsyncIterator[BrowserPool]:
     async with BrowserPool(max_contexts=4) as opened:
         yield opened
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def context(pool: BrowserPool) -> AsyncIterator[BrowserContext]:
+    """A browser context of this test's own, from the package's browser."""
+    async with pool.context() as ctx:
+        yield ctx
 
 
 @pytest.fixture

@@ -7,13 +7,16 @@ import asyncio
 from datetime import date, datetime, time, timedelta
 from pathlib import Path
 
-from adapters.profile import ProfileSystem, load_site_profile
+from playwright.async_api import BrowserContext, Request
+
+from adapters.profile import ProfileSystem, load_site_profile, parse_site_profile
+from adapters.profile.session import ProfileSession
 from core.browser.retry import RetryPolicy
 from core.site.models import Room
 from tests.adapters.indico.harness import IndicoHarness
 from tests.support.indico_server import IndicoServer
 
-__all__ = ["PROFILE", "IndicoPagesHarness"]
+__all__ = ["PROFILE", "IndicoPagesHarness", "pages_asked", "profile_session"]
 
 PROFILE = Path(__file__).parents[3] / "profiles" / "indico.yaml"
 _FAST = RetryPolicy(attempts=4, base_delay=0.1, max_delay=0.5)
@@ -35,3 +38,31 @@ class IndicoPagesHarness(IndicoHarness):
             datetime.combine(day, end),
             user="other",
         )
+
+
+def profile_session(
+    server: IndicoServer, context: BrowserContext, replace: tuple[str, str] | None = None
+) -> ProfileSession:
+    """A session of the club's on ``profiles/indico.yaml``, with one text of it replaced
+    (``replace``: the text, found once, and what it becomes), retrying briefly."""
+    text = PROFILE.read_text(encoding="utf-8")
+    if replace is not None:
+        assert text.count(replace[0]) == 1, replace[0]
+        text = text.replace(*replace)
+    loaded = parse_site_profile(text, "indico.yaml")
+    retry = RetryPolicy(attempts=4, base_delay=0.1, max_delay=0.5)
+    return ProfileSystem(server.base_url, loaded, retry=retry).open_session(
+        context, username=server.club.username, password=server.club.password
+    )
+
+
+def pages_asked(context: BrowserContext) -> list[str]:
+    """What the browser's pages ask the site for from now on, as «METHOD path?query» (the
+    request API's calls are not among them)."""
+    seen: list[str] = []
+
+    def note(request: Request) -> None:
+        seen.append(f"{request.method} {request.url.split('/', 3)[-1]}")
+
+    context.on("request", note)
+    return seen

@@ -7,55 +7,18 @@ the page's way. Every booking is checked in Indico's database."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from datetime import datetime, time, timedelta
 
 import pytest
-import pytest_asyncio
-from playwright.async_api import BrowserContext, Request
+from playwright.async_api import BrowserContext
 
-from adapters.profile import ProfileSystem, parse_site_profile
 from adapters.profile.session import ProfileSession
-from core.browser import BrowserPool
-from core.browser.retry import RetryPolicy
 from core.site.models import Room
 from scenarios.booking.errors import SlotTaken
-from tests.adapters.indico.profile_harness import PROFILE
+from tests.adapters.indico.profile_harness import pages_asked, profile_session
 from tests.support.indico_server import IndicoServer
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
-
-_FAST = RetryPolicy(attempts=4, base_delay=0.1, max_delay=0.5)
-
-
-@pytest_asyncio.fixture(loop_scope="session")
-async def context(pool: BrowserPool) -> AsyncIterator[BrowserContext]:
-    async with pool.context() as ctx:
-        yield ctx
-
-
-def _session(
-    server: IndicoServer, context: BrowserContext, replace: tuple[str, str] | None = None
-) -> ProfileSession:
-    text = PROFILE.read_text(encoding="utf-8")
-    if replace is not None:
-        assert text.count(replace[0]) == 1, replace[0]
-        text = text.replace(*replace)
-    loaded = parse_site_profile(text, "indico.yaml")
-    return ProfileSystem(server.base_url, loaded, retry=_FAST).open_session(
-        context, username=server.club.username, password=server.club.password
-    )
-
-
-def _page_requests(context: BrowserContext) -> list[str]:
-    """The paths the browser's pages ask for from now on (the request API's are not)."""
-    seen: list[str] = []
-
-    def note(request: Request) -> None:
-        seen.append(f"{request.method} {request.url.split('?')[0].split('/', 3)[-1]}")
-
-    context.on("request", note)
-    return seen
 
 
 async def _free_room(session: ProfileSession, server: IndicoServer, start: int) -> Room:
@@ -72,11 +35,11 @@ async def _held(server: IndicoServer, reason: str) -> list[int]:
 async def test_a_booking_by_indicos_own_call_never_loads_the_search_page(
     indico_server: IndicoServer, context: BrowserContext
 ) -> None:
-    session = _session(indico_server, context)
+    session = profile_session(indico_server, context)
     day = indico_server.today() + timedelta(days=8)
     try:
         room = await _free_room(session, indico_server, 9)
-        seen = _page_requests(context)
+        seen = pages_asked(context)
         made = await session.book(room=room, day=day, start=time(9), end=time(10), purpose="j #j1")
     finally:
         await session.close()
@@ -88,7 +51,7 @@ async def test_a_booking_by_indicos_own_call_never_loads_the_search_page(
 async def test_a_refused_call_is_booked_through_the_pages_which_find_the_room_taken(
     indico_server: IndicoServer, context: BrowserContext
 ) -> None:
-    session = _session(indico_server, context)
+    session = profile_session(indico_server, context)
     day = indico_server.today() + timedelta(days=8)
     try:
         room = await _free_room(session, indico_server, 11)
@@ -99,7 +62,7 @@ async def test_a_refused_call_is_booked_through_the_pages_which_find_the_room_ta
             datetime.combine(day, time(11)),
             datetime.combine(day, time(12)),
         )
-        seen = _page_requests(context)
+        seen = pages_asked(context)
         with pytest.raises(SlotTaken):
             await session.book(room=room, day=day, start=time(11), end=time(12), purpose="j #j2")
     finally:
@@ -113,11 +76,11 @@ async def test_a_room_the_sites_list_does_not_name_is_booked_through_the_pages(
 ) -> None:
     # The list's field is misnamed: no room has a key, so nothing goes the fast way.
     misnamed = ("name: full_name, key: id}", "name: fullname, key: id}")
-    session = _session(indico_server, context, misnamed)
+    session = profile_session(indico_server, context, misnamed)
     day = indico_server.today() + timedelta(days=8)
     try:
         room = await _free_room(session, indico_server, 13)
-        seen = _page_requests(context)
+        seen = pages_asked(context)
         made = await session.book(room=room, day=day, start=time(13), end=time(14), purpose="j #j3")
     finally:
         await session.close()

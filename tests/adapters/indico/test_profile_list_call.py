@@ -11,51 +11,15 @@ from datetime import time, timedelta
 
 import pytest
 import pytest_asyncio
-from playwright.async_api import BrowserContext, Request
+from playwright.async_api import BrowserContext
 
-from adapters.profile import ProfileSystem, parse_site_profile
-from adapters.profile.session import ProfileSession
-from core.browser import BrowserPool
-from core.browser.retry import RetryPolicy
 from scenarios.booking.models import Booking
-from tests.adapters.indico.profile_harness import PROFILE
+from tests.adapters.indico.profile_harness import pages_asked, profile_session
 from tests.support.indico_server import IndicoServer
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
-_FAST = RetryPolicy(attempts=4, base_delay=0.1, max_delay=0.5)
-_LIST_PAGE = "rooms/calendar"
-
-
-@pytest_asyncio.fixture(loop_scope="session")
-async def context(pool: BrowserPool) -> AsyncIterator[BrowserContext]:
-    async with pool.context() as ctx:
-        yield ctx
-
-
-def _session(
-    server: IndicoServer, context: BrowserContext, replace: tuple[str, str] | None = None
-) -> ProfileSession:
-    text = PROFILE.read_text(encoding="utf-8")
-    if replace is not None:
-        assert text.count(replace[0]) == 1, replace[0]
-        text = text.replace(*replace)
-    loaded = parse_site_profile(text, "indico.yaml")
-    return ProfileSystem(server.base_url, loaded, retry=_FAST).open_session(
-        context, username=server.club.username, password=server.club.password
-    )
-
-
-def _pages_drawn(context: BrowserContext) -> list[str]:
-    """The pages the browser loads from now on (the request API's calls are not)."""
-    seen: list[str] = []
-
-    def note(request: Request) -> None:
-        if request.resource_type == "document":
-            seen.append(request.url.split("?")[0].split("/", 3)[-1])
-
-    context.on("request", note)
-    return seen
+_LIST_PAGE = "GET rooms/calendar?view=list"  # the list page, not the day's timeline
 
 
 def _shown(bookings: list[Booking]) -> list[tuple[str, str, str, str, str, str, str]]:
@@ -69,7 +33,7 @@ def _shown(bookings: list[Booking]) -> list[tuple[str, str, str, str, str, str, 
 async def booked(indico_server: IndicoServer, context: BrowserContext) -> AsyncIterator[str]:
     """One booking of the club's made for these tests (beside the seeded ones), cancelled
     after them."""
-    session = _session(indico_server, context)
+    session = profile_session(indico_server, context)
     day = indico_server.today() + timedelta(days=9)
     try:
         free = (await session.availability("7", day)).free_rooms(time(15), time(16))[0]
@@ -85,13 +49,13 @@ async def booked(indico_server: IndicoServer, context: BrowserContext) -> AsyncI
 async def test_the_list_by_indicos_own_call_is_the_list_the_page_shows_and_draws_no_page(
     indico_server: IndicoServer, context: BrowserContext, booked: str
 ) -> None:
-    session = _session(indico_server, context)
+    session = profile_session(indico_server, context)
     try:
         await session.ensure_logged_in()
         session.fast_path = False
         by_page = _shown(await session.my_bookings())
         session.fast_path = True
-        drawn = _pages_drawn(context)
+        drawn = pages_asked(context)
         by_call = _shown(await session.my_bookings())
     finally:
         await session.close()
@@ -105,10 +69,10 @@ async def test_an_answer_unlike_the_profiles_description_is_read_from_the_page(
     indico_server: IndicoServer, context: BrowserContext, booked: str
 ) -> None:
     # The bookings are said to be one level up: no booking where the profile says.
-    session = _session(indico_server, context, ("items: bookings.*.*", "items: bookings.*"))
+    session = profile_session(indico_server, context, ("items: bookings.*.*", "items: bookings.*"))
     try:
-        await session.ensure_logged_in()
-        drawn = _pages_drawn(context)
+        drawn = pages_asked(context)
+        await session.ensure_logged_in()  # the list read for the login check, on the page
         listed = _shown(await session.my_bookings())
     finally:
         await session.close()

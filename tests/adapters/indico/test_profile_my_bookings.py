@@ -8,26 +8,17 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import AsyncIterator
 from datetime import datetime, time, timedelta
 
 import pytest
-import pytest_asyncio
 from playwright.async_api import BrowserContext, Request
 
 from adapters.profile import ProfileSystem, load_site_profile
-from core.browser import BrowserPool
 from core.browser.retry import RetryPolicy
 from tests.adapters.indico.profile_harness import PROFILE
 from tests.support.indico_server import IndicoServer
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
-
-
-@pytest_asyncio.fixture(loop_scope="session")
-async def context(pool: BrowserPool) -> AsyncIterator[BrowserContext]:
-    async with pool.context() as ctx:
-        yield ctx
 
 
 async def test_a_card_is_clicked_once_and_cards_alike_keep_their_own_numbers(

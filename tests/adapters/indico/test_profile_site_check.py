@@ -5,16 +5,14 @@ scripts draw is named with its profile line, and nothing stays booked either."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-import pytest_asyncio
 
 from adapters.profile import ProfileSystem, parse_site_profile
 from adapters.profile.check import CHECK_MARK, SiteReport, check_site
 from adapters.profile.loader import LoadedProfile
-from core.browser import BrowserContext, BrowserPool
+from core.browser import BrowserContext
 from tests.adapters.indico.profile_harness import PROFILE
 from tests.support.indico_server import IndicoServer
 
@@ -27,12 +25,6 @@ def _profile(replace: tuple[str, str] | None = None, name: str = "indico.yaml") 
         assert text.count(replace[0]) == 1, replace[0]
         text = text.replace(*replace)
     return parse_site_profile(text, name)
-
-
-@pytest_asyncio.fixture(loop_scope="session")
-async def context(pool: BrowserPool) -> AsyncIterator[BrowserContext]:
-    async with pool.context() as ctx:
-        yield ctx
 
 
 async def _check(

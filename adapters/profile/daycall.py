@@ -1,0 +1,207 @@
+"""One building's day by the call its page makes (``availability.request``), on the fast
+path: what holds each room, without drawing the day's page (on Indico, a timeline its
+scripts build in seconds). The session's cookies go with the call; a CSRF token is read
+from the day's page, fetched as plain HTML.
+
+Only an answer as the profile describes it is the day: a part for every room asked
+about, every busy time where the profile says and readable. Anything else (logged out,
+a changed answer) gives None, and the page is read as without the call: a busy time
+read as free would offer a taken room.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime, time, timedelta
+from typing import Any
+
+import structlog
+from playwright.async_api import APIRequestContext
+from playwright.async_api import Error as PlaywrightError
+
+from adapters.profile.calls import DayRequest, Span
+from adapters.profile.fastpath import meta_content, room_keys
+from adapters.profile.jsonpath import every_at, json_at
+from adapters.profile.model import RoomPicks
+from adapters.profile.navigate import Navigator
+from adapters.profile.reading import Item, first_group, probes_of, room_of, value
+from core.site.models import Interval, merge_intervals
+from scenarios.booking.models import Availability, RoomAvailability
+
+__all__ = ["DayCall", "busy_in"]
+
+log = structlog.get_logger("clubman.portal")
+_DAY_END = time(23, 59)  # as the pages read «24:00»
+_MINUTE = timedelta(minutes=1)
+
+
+class _Unreadable(ValueError):
+    """A busy time the profile says is there and is not readable."""
+
+
+class DayCall:
+    """A building's day by its page's own call; the site's room names are read once."""
+
+    def __init__(self, nav: Navigator, api: APIRequestContext, request: DayRequest) -> None:
+        self._nav = nav
+        self._api = api
+        self._request = request
+        self._names: dict[str, str] | None = None  # the site's key of a room → its name
+
+    @classmethod
+    def of(cls, nav: Navigator, api: APIRequestContext) -> DayCall | None:
+        """The profile's call for a building's day, if it describes one."""
+        request = nav.profile.availability.request
+        return None if request is None else cls(nav, api, request)
+
+    async def read(self, building: str, name: str, day: date) -> Availability | None:
+        """What holds each room of ``building`` (its code; ``name`` as shown) on ``day``,
+        or None when the answer is not as the profile describes it."""
+        request, values = self._request, {"building": building, "date": day}
+        if self._names is None:
+            keys = await room_keys(self._nav, self._api, request.rooms)
+            if keys is None:
+                _skipped("no list of rooms")
+                return None
+            self._names = {key: room for room, key in keys.items()}
+        rooms = {
+            key: room for key, room in self._names.items() if _building(request, room) == building
+        }
+        if not rooms:
+            _skipped("no room of the building in the site's list")
+            return None
+        headers: dict[str, str] = {}
+        if request.token is not None:
+            token = await self._token(request.token.meta, values)
+            if token is None:
+                _skipped("no token")
+                return None
+            headers = {request.token.header: token, "X-Requested-With": "XMLHttpRequest"}
+        try:
+            answer = await self._api.fetch(
+                self._nav.url(request.url, values),
+                method=request.method,
+                headers=headers,
+                max_redirects=0,
+                data={request.keys: sorted(rooms)},
+            )
+            data = await answer.json() if answer.ok else None
+        except (PlaywrightError, ValueError):
+            _skipped("no JSON")
+            return None
+        if data is None:
+            _skipped(f"HTTP {answer.status}")
+            return None
+        held = busy_in(data, request, set(rooms), day)
+        if held is None:
+            _skipped("an answer unlike the profile's")
+            return None
+        picks = self._picks
+        listed = []
+        for key, room in sorted(rooms.items(), key=lambda pair: pair[1]):
+            item = Item(text=room, probes=dict.fromkeys(probes_of(_all(picks)), room))
+            number = value(picks.number, item)
+            if not number:
+                continue  # as on the page: a line with no room number is no room
+            site_id = value(picks.id, item) if picks.id else ""
+            found = room_of(picks, item, building=building, number=number, site_id=site_id)
+            listed.append(RoomAvailability(room=found, busy=held[key]))
+        rules = self._nav.profile.rules
+        return Availability(building=building, building_name=name, day=day,
+                            opens=rules.opens, closes=rules.closes, rooms=listed)  # fmt: skip
+
+    @property
+    def _picks(self) -> RoomPicks:
+        shown = self._nav.profile.availability
+        view = shown.timeline or shown.grid
+        assert view is not None  # the model takes one of the two
+        return view.room
+
+    async def _token(self, meta: str, values: dict[str, Any]) -> str | None:
+        opened = self._nav.profile.availability.open.url
+        if opened is None:
+            return None
+        try:
+            page = await self._api.get(self._nav.url(opened, values), max_redirects=0)
+            html = await page.text() if page.ok else ""
+        except PlaywrightError:
+            return None
+        return meta_content(html, meta) or None
+
+
+def _skipped(why: str) -> None:
+    log.info("profile.day_call_skipped", why=why)
+
+
+def _all(picks: RoomPicks) -> list[Any]:
+    return [picks.number, picks.id, picks.floor, picks.capacity]
+
+
+def _building(request: DayRequest, room: str) -> str | None:
+    found = re.search(request.building, room)
+    return first_group(found).strip() if found else None
+
+
+def busy_in(
+    data: Any, request: DayRequest, keys: set[str], day: date
+) -> dict[str, list[Interval]] | None:
+    """Each room's busy times on ``day`` in a call's answer (by the site's key of the
+    room), or None when a room asked about has no part, or anything is not where the
+    profile says."""
+    lines = every_at(data, request.lines)
+    if lines is None:
+        return None
+    held: dict[str, list[Interval]] = {}
+    for line in lines:
+        key = json_at(line, request.key)
+        if key is None or str(key) not in keys:
+            continue
+        try:
+            busy = [
+                interval
+                for span in request.busy
+                for entry in _entries(line, span)
+                if (interval := _interval(entry, span, day)) is not None
+            ]
+        except _Unreadable:
+            return None
+        held[str(key)] = merge_intervals(busy)
+    return held if set(held) == keys else None
+
+
+def _entries(line: Any, span: Span) -> list[Any]:
+    entries = every_at(line, span.at)
+    if entries is None:
+        raise _Unreadable(span.at)
+    return entries
+
+
+def _interval(entry: Any, span: Span, day: date) -> Interval | None:
+    """The entry's time on ``day`` (None: not on it)."""
+    if span.start is None or span.end is None:
+        return (time(0, 0), _DAY_END)
+    start = _on(json_at(entry, span.start), day, up=False)
+    end = _on(json_at(entry, span.end), day, up=True)
+    return (start, end) if start < end else None  # else it ends before the day, or so
+
+
+def _on(written: Any, day: date, *, up: bool) -> time:
+    """A date-time cut to ``day`` (an end rounded up to the minute), or a time of day."""
+    if not isinstance(written, str):
+        raise _Unreadable(repr(written))
+    try:
+        moment = datetime.fromisoformat(written)
+    except ValueError:
+        try:
+            clock = time.fromisoformat(written)
+        except ValueError as exc:
+            raise _Unreadable(written) from exc
+        return _DAY_END if up and clock == time(0, 0) else clock
+    if moment.date() < day:
+        return time(0, 0)
+    if moment.date() > day:
+        return _DAY_END
+    clock = moment.time().replace(second=0, microsecond=0)
+    if up and moment.time() > clock and clock < _DAY_END:
+        clock = (datetime.combine(day, clock) + _MINUTE).time()
+    return clock
