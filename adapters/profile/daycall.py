@@ -16,11 +16,9 @@ from datetime import date, datetime, time, timedelta
 from typing import Any
 
 import structlog
-from playwright.async_api import APIRequestContext
-from playwright.async_api import Error as PlaywrightError
 
+from adapters.profile.caller import Caller
 from adapters.profile.calls import DayRequest, Span
-from adapters.profile.fastpath import meta_content, room_keys
 from adapters.profile.jsonpath import every_at, json_at
 from adapters.profile.model import RoomPicks
 from adapters.profile.navigate import Navigator
@@ -31,6 +29,7 @@ from scenarios.booking.models import Availability, RoomAvailability
 __all__ = ["DayCall", "busy_in"]
 
 log = structlog.get_logger("clubman.portal")
+_SKIPPED = "profile.day_call_skipped"
 _DAY_END = time(23, 59)  # as the pages read «24:00»
 _MINUTE = timedelta(minutes=1)
 
@@ -40,61 +39,40 @@ class _Unreadable(ValueError):
 
 
 class DayCall:
-    """A building's day by its page's own call; the site's room names are read once."""
+    """A building's day by its page's own call."""
 
-    def __init__(self, nav: Navigator, api: APIRequestContext, request: DayRequest) -> None:
+    def __init__(self, nav: Navigator, caller: Caller, request: DayRequest) -> None:
         self._nav = nav
-        self._api = api
+        self._caller = caller
         self._request = request
-        self._names: dict[str, str] | None = None  # the site's key of a room → its name
 
     @classmethod
-    def of(cls, nav: Navigator, api: APIRequestContext) -> DayCall | None:
+    def of(cls, nav: Navigator, caller: Caller) -> DayCall | None:
         """The profile's call for a building's day, if it describes one."""
         request = nav.profile.availability.request
-        return None if request is None else cls(nav, api, request)
+        return None if request is None else cls(nav, caller, request)
 
     async def read(self, building: str, name: str, day: date) -> Availability | None:
         """What holds each room of ``building`` (its code; ``name`` as shown) on ``day``,
         or None when the answer is not as the profile describes it."""
         request, values = self._request, {"building": building, "date": day}
-        if self._names is None:
-            keys = await room_keys(self._nav, self._api, request.rooms)
-            if keys is None:
-                _skipped("no list of rooms")
-                return None
-            self._names = {key: room for room, key in keys.items()}
-        rooms = {
-            key: room for key, room in self._names.items() if _building(request, room) == building
-        }
+        names = await self._caller.room_names(request.rooms, event=_SKIPPED)
+        if names is None:
+            return None
+        rooms = {key: room for key, room in names.items() if _building(request, room) == building}
         if not rooms:
-            _skipped("no room of the building in the site's list")
+            log.info(_SKIPPED, why="no room of the building in the site's list")
             return None
-        headers: dict[str, str] = {}
-        if request.token is not None:
-            token = await self._token(request.token.meta, values)
-            if token is None:
-                _skipped("no token")
-                return None
-            headers = {request.token.header: token, "X-Requested-With": "XMLHttpRequest"}
-        try:
-            answer = await self._api.fetch(
-                self._nav.url(request.url, values),
-                method=request.method,
-                headers=headers,
-                max_redirects=0,
-                data={request.keys: sorted(rooms)},
-            )
-            data = await answer.json() if answer.ok else None
-        except (PlaywrightError, ValueError):
-            _skipped("no JSON")
-            return None
+        data = await self._caller.json(
+            request.url, values, method=request.method, token=request.token,
+            token_page=self._nav.profile.availability.open.url, event=_SKIPPED,
+            body={request.keys: sorted(rooms)},
+        )  # fmt: skip
         if data is None:
-            _skipped(f"HTTP {answer.status}")
             return None
         held = busy_in(data, request, set(rooms), day)
         if held is None:
-            _skipped("an answer unlike the profile's")
+            log.info(_SKIPPED, why="an answer unlike the profile's")
             return None
         picks = self._picks
         listed = []
@@ -116,21 +94,6 @@ class DayCall:
         view = shown.timeline or shown.grid
         assert view is not None  # the model takes one of the two
         return view.room
-
-    async def _token(self, meta: str, values: dict[str, Any]) -> str | None:
-        opened = self._nav.profile.availability.open.url
-        if opened is None:
-            return None
-        try:
-            page = await self._api.get(self._nav.url(opened, values), max_redirects=0)
-            html = await page.text() if page.ok else ""
-        except PlaywrightError:
-            return None
-        return meta_content(html, meta) or None
-
-
-def _skipped(why: str) -> None:
-    log.info("profile.day_call_skipped", why=why)
 
 
 def _all(picks: RoomPicks) -> list[Any]:

@@ -18,11 +18,9 @@ from datetime import datetime
 from typing import Any
 
 import structlog
-from playwright.async_api import APIRequestContext
-from playwright.async_api import Error as PlaywrightError
 
+from adapters.profile.caller import Caller
 from adapters.profile.calls import ListRequest
-from adapters.profile.fastpath import meta_content, room_keys
 from adapters.profile.jsonpath import every_at, json_at
 from adapters.profile.navigate import Navigator
 from adapters.profile.parts import Pick
@@ -32,61 +30,42 @@ from scenarios.booking.models import Booking
 __all__ = ["ListCall", "bookings_in"]
 
 log = structlog.get_logger("clubman.portal")
+_SKIPPED = "profile.list_call_skipped"
 
 
 class ListCall:
-    """«My bookings» by its page's own call; the site's room names are read once."""
+    """«My bookings» by its page's own call."""
 
-    def __init__(self, nav: Navigator, api: APIRequestContext, request: ListRequest) -> None:
+    def __init__(self, nav: Navigator, caller: Caller, request: ListRequest) -> None:
         self._nav = nav
-        self._api = api
+        self._caller = caller
         self._request = request
-        self._names: dict[str, str] | None = None  # the site's key of a room → its name
 
     @classmethod
-    def of(cls, nav: Navigator, api: APIRequestContext) -> ListCall | None:
+    def of(cls, nav: Navigator, caller: Caller) -> ListCall | None:
         """The profile's call for «my bookings», if it describes one."""
         request = nav.profile.my_bookings.request
-        return None if request is None else cls(nav, api, request)
+        return None if request is None else cls(nav, caller, request)
 
     async def read(self) -> list[Booking] | None:
         """The user's bookings as the call answers them, buildings by the name the room's
         name gives; None when the answer is not as the profile describes it."""
-        request = self._request
-        if self._names is None:
-            keys = await room_keys(self._nav, self._api, request.rooms)
-            if keys is None:
-                _skipped("no list of rooms")
-                return None
-            self._names = {key: name for name, key in keys.items()}
-        headers: dict[str, str] = {}
-        if request.token is not None:
-            token = await self._token(request.token.meta)
-            if token is None:
-                _skipped("no token")
-                return None
-            headers = {request.token.header: token, "X-Requested-With": "XMLHttpRequest"}
+        request, my = self._request, self._nav.profile.my_bookings
+        names = await self._caller.room_names(request.rooms, event=_SKIPPED)
+        if names is None:
+            return None
         fields = request.json_fields
-        try:
-            answer = await self._api.fetch(
-                self._nav.url(request.url, {}),
-                method=request.method,
-                headers=headers,
-                max_redirects=0,
-                data=None if fields is None else {k: t.render({}) for k, t in fields.items()},
-            )
-            data = await answer.json() if answer.ok else None
-        except (PlaywrightError, ValueError):
-            _skipped("no JSON")
-            return None
+        data = await self._caller.json(
+            request.url, {}, method=request.method, token=request.token,
+            token_page=my.open.url, event=_SKIPPED,
+            body=None if fields is None else {k: t.render({}) for k, t in fields.items()},
+        )  # fmt: skip
         if data is None:
-            _skipped(f"HTTP {answer.status}")
             return None
-        my = self._nav.profile.my_bookings
         assert my.building is not None and my.room is not None  # the model asks for them
-        found = bookings_in(data, request, self._names, building=my.building, room=my.room)
+        found = bookings_in(data, request, names, building=my.building, room=my.room)
         if found is None:
-            _skipped("an answer unlike the profile's")
+            log.info(_SKIPPED, why="an answer unlike the profile's")
         return found
 
     async def in_full(
@@ -101,21 +80,6 @@ class ListCall:
         return [
             b.model_copy(update={"building": known.get(b.building, b.building)}) for b in listed
         ]
-
-    async def _token(self, meta: str) -> str | None:
-        opened = self._nav.profile.my_bookings.open.url
-        if opened is None:
-            return None
-        try:
-            page = await self._api.get(self._nav.url(opened, {}), max_redirects=0)
-            html = await page.text() if page.ok else ""
-        except PlaywrightError:
-            return None
-        return meta_content(html, meta) or None
-
-
-def _skipped(why: str) -> None:
-    log.info("profile.list_call_skipped", why=why)
 
 
 def bookings_in(

@@ -22,6 +22,7 @@ from playwright.async_api import BrowserContext, Page
 from playwright.async_api import Error as PlaywrightError
 
 from adapters.profile.bookings import MyList, cancel_on_booking_page
+from adapters.profile.caller import Caller
 from adapters.profile.daycall import DayCall
 from adapters.profile.fastpath import FastPath
 from adapters.profile.finding import Finder
@@ -107,8 +108,9 @@ class ProfileSession:
         request = loaded.profile.book.request
         self.fast_path = request is not None
         self._fast = None if request is None else FastPath(self._nav, context.request, request)
-        self._list_call = ListCall.of(self._nav, context.request)  # «my bookings» by its call
-        self._day_call = DayCall.of(self._nav, context.request)  # a day by its page's call
+        caller = Caller(self._nav, context.request)  # one list of rooms for both calls
+        self._list_call = ListCall.of(self._nav, caller)  # «my bookings» by its page's call
+        self._day_call = DayCall.of(self._nav, caller)  # a building's day by its page's call
 
     def __repr__(self) -> str:
         return f"ProfileSession({self._profile.name!r}, {self._base_url!r})"

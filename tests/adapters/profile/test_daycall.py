@@ -4,7 +4,6 @@ answer unlike the profile's description is not the day (the page is read instead
 
 from __future__ import annotations
 
-import copy
 from datetime import date, time
 from pathlib import Path
 from typing import Any
@@ -14,6 +13,7 @@ import pytest
 from adapters.profile.calls import DayRequest
 from adapters.profile.daycall import busy_in
 from adapters.profile.loader import load_site_profile
+from tests.adapters.profile.answers import changed
 
 PROFILE = Path(__file__).resolve().parents[3] / "profiles" / "indico.yaml"
 DAY = date(2026, 12, 1)
@@ -76,18 +76,6 @@ def test_a_room_not_asked_about_is_left_out(request_: DayRequest) -> None:
     assert busy_in(ANSWER, request_, {"4"}, DAY) == {"4": OUTSIDE}
 
 
-def _changed(path: tuple[str | int, ...], new: Any) -> dict[str, Any]:
-    answer = copy.deepcopy(ANSWER)
-    where: Any = answer
-    for step in path[:-1]:
-        where = where[step]
-    if new is None:
-        del where[path[-1]]
-    else:
-        where[path[-1]] = new
-    return answer
-
-
 @pytest.mark.parametrize(
     ("path", "new"),
     [
@@ -103,4 +91,4 @@ def _changed(path: tuple[str | int, ...], new: Any) -> dict[str, Any]:
 def test_an_answer_unlike_the_profiles_description_is_not_the_day(
     request_: DayRequest, path: tuple[str | int, ...], new: Any
 ) -> None:
-    assert busy_in(_changed(path, new), request_, {"1", "2", "3", "4"}, DAY) is None
+    assert busy_in(changed(ANSWER, path, new), request_, {"1", "2", "3", "4"}, DAY) is None

@@ -4,7 +4,6 @@ description is not a list (the page is read instead)."""
 
 from __future__ import annotations
 
-import copy
 from datetime import date, time
 from pathlib import Path
 from typing import Any
@@ -14,6 +13,7 @@ import pytest
 from adapters.profile.listcall import bookings_in
 from adapters.profile.loader import load_site_profile
 from adapters.profile.model import MyBookings
+from tests.adapters.profile.answers import changed
 
 PROFILE = Path(__file__).resolve().parents[3] / "profiles" / "indico.yaml"
 NAMES = {"42": "7/7-701", "43": "Библиотека/1-12 Читальный зал"}
@@ -84,18 +84,6 @@ def test_an_answer_of_as_many_as_asked_may_be_a_part_and_is_not_the_list(
     assert _read(four, ANSWER) is not None
 
 
-def _changed(path: tuple[str | int, ...], new: Any) -> dict[str, Any]:
-    answer = copy.deepcopy(ANSWER)
-    where: Any = answer
-    for step in path[:-1]:
-        where = where[step]
-    if new is None:
-        del where[path[-1]]
-    else:
-        where[path[-1]] = new
-    return answer
-
-
 @pytest.mark.parametrize(
     ("path", "new"),
     [
@@ -111,4 +99,4 @@ def _changed(path: tuple[str | int, ...], new: Any) -> dict[str, Any]:
 def test_an_answer_unlike_the_profiles_description_is_not_a_list(
     listed: MyBookings, path: tuple[str | int, ...], new: Any
 ) -> None:
-    assert _read(listed, _changed(path, new)) is None
+    assert _read(listed, changed(ANSWER, path, new)) is None
