@@ -32,7 +32,8 @@ async def demonstrate_indico(
 ) -> Demonstration:
     """Play the operator through ``clubman learn`` on Indico at ``url`` and leave the
     draft unchecked; the booking shown is cancelled in it (the second one, made only to
-    show «my bookings» by example, is left for the caller to cancel)."""
+    show «my bookings» by example, is left for the caller to cancel). Building 7's
+    second room has another member's booking on ``day`` (shown as a busy bar)."""
 
     async def operator(learner: Learner, browser: Browser, page: Page) -> None:
         await learner.prompt("Шаг 1 из 6")
@@ -47,6 +48,27 @@ async def demonstrate_indico(
         await page.goto(f"{url}/rooms/calendar?view=timeline&date={day.isoformat()}&building=7")
         await page.locator("[class*=__timeline-row___]").first.wait_for()
         await learner.answer(f"{day:%d.%m.%Y}")
+        # A timeline, not a table: its rooms' lines, its axis and two busy bars by example.
+        rows = page.locator("[class*=__timeline-row___]")
+        await learner.prompt("Покажите список примерами")
+        await rows.nth(0).locator("[class*=__timeline-row-label___]").click()
+        await rows.nth(2).locator("[class*=__timeline-row-label___]").click()
+        await learner.answer()
+        await learner.prompt("Нашёл 6 (подсвечены)")
+        await learner.answer()
+        await learner.prompt("Покажите список примерами")
+        labels = page.locator("[class*=__timeline-header-label___]")
+        await labels.nth(1).click()
+        await labels.nth(2).click()
+        await learner.answer()
+        await learner.prompt("Нашёл 9 (подсвечены)")
+        await learner.answer()
+        await learner.prompt("Покажите список примерами")
+        await rows.nth(1).locator(".booking").click()  # another member's booking
+        await rows.nth(0).locator(".unbookable-hours").first.click()  # before opening hours
+        await learner.answer()
+        await learner.prompt("Нашёл")
+        await learner.answer()
         # Indico's pages do not state its rules (its location's settings): asked of the
         # operator, who answers once wrongly, then as the club's Indico is set up.
         await learner.prompt("На странице не видно правил бронирования")

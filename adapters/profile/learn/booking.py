@@ -16,6 +16,7 @@ from typing import Any
 from adapters.profile.learn.daygrid import room_id
 from adapters.profile.learn.messages import draft_outcome, draft_taken
 from adapters.profile.learn.recording import Action, FormField, Recording, SentForm, Step
+from adapters.profile.learn.timeline import room_shape
 from adapters.profile.learn.values import (
     DraftError,
     booked_at,
@@ -135,9 +136,11 @@ def draft_book(recording: Recording) -> dict[str, Any]:
         raise DraftError("Адрес брони без номера: черновик не знает, как её найти")
     opened_at = _opened(step, form_at, building)
     site_id = room_id(recording)  # the form's address names the room by the site's id
+    # A room named in parts («7/7-704») is the site's id of it, its number only a part.
+    whole = step.answers["room"] if room_shape(step.answers["room"], building) else None
     url = templated(
         relative(step.actions[opened_at].url), step.answers, building=building,
-        room_id=site_id.value if site_id else None,
+        room_id=site_id.value if site_id else whole,
     )  # fmt: skip
     submit = locators(step.actions[sent].candidates)
     opened: dict[str, Any] = {"url": url}

@@ -3,7 +3,9 @@
 ``adapters.profile.learn.messages`` —, ``cancel``: in «my bookings», or on the booking's
 own page where a click on its item opened that), the parts read from the pages'
 snapshots (``adapters.profile.learn.pages``, the day's grid
-``adapters.profile.learn.daygrid``), and the whole profile (``draft_profile``) or, when
+``adapters.profile.learn.daygrid`` or the timeline shown by example
+``adapters.profile.learn.timeline``, the booking's page
+``adapters.profile.learn.bookingpage``), and the whole profile (``draft_profile``) or, when
 a part cannot be drafted, the others with the reason (``draft_parts``).
 
 What the operator named (the day, the times, the room) becomes a template variable
@@ -21,15 +23,12 @@ from urllib.parse import urlsplit
 import yaml
 
 from adapters.profile.learn.booking import draft_book
+from adapters.profile.learn.bookingpage import draft_booking_page
 from adapters.profile.learn.daygrid import draft_availability
 from adapters.profile.learn.messages import login_failure
-from adapters.profile.learn.pages import (
-    draft_booking_page,
-    draft_catalogue,
-    draft_my_bookings,
-    draft_rules,
-)
+from adapters.profile.learn.pages import draft_catalogue, draft_my_bookings, draft_rules
 from adapters.profile.learn.recording import Recording
+from adapters.profile.learn.timeline import draft_timeline, draft_timeline_catalogue, shown_day
 from adapters.profile.learn.values import (
     DraftError,
     locators,
@@ -118,11 +117,25 @@ def draft_profile(recording: Recording) -> str:
     return head + yaml.safe_dump(profile, allow_unicode=True, sort_keys=False)
 
 
+def _catalogue(recording: Recording) -> dict[str, Any]:
+    """From the day's timeline where it was shown as one, else its drop-down."""
+    if shown_day(recording):
+        return draft_timeline_catalogue(recording)
+    return draft_catalogue(recording)
+
+
+def _availability(recording: Recording) -> dict[str, Any]:
+    """A timeline where the day was shown as one, else its table."""
+    if shown_day(recording):
+        return draft_timeline(recording)
+    return draft_availability(recording)
+
+
 _WHOLE: dict[str, Callable[[Recording], dict[str, Any]]] = {
     "login": draft_login,
-    "catalogue": draft_catalogue,
+    "catalogue": _catalogue,
     "rules": draft_rules,
-    "availability": draft_availability,
+    "availability": _availability,
     "book": draft_book,
     "booking_page": draft_booking_page,
     "my_bookings": draft_my_bookings,

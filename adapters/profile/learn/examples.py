@@ -18,6 +18,7 @@ from playwright.async_api import BrowserContext, Page
 from playwright.async_api import Error as PlaywrightError
 from pydantic import ValidationError
 
+from adapters.profile.learn.css import TOKENS_JS
 from adapters.profile.learn.recording import ListByExample
 
 __all__ = ["pick_list"]
@@ -47,20 +48,13 @@ _PICKING = """() => {
   }};
 }"""
 
-_GENERALISE = """(needle) => {
+_GENERALISE = (
+    "(needle) => {"
+    + TOKENS_JS
+    + """
   const state = window.__clubmanPick;
   if (!state || state.picks.length < 2) return null;
   const [a, b] = state.picks.slice(-2);
-  const hashed = /^(.+?__[A-Za-z0-9-]+___)[A-Za-z0-9_-]+$/;
-  const tokens = (el) => {
-    const out = [el.tagName.toLowerCase()];
-    for (const c of el.classList) {
-      const m = c.match(hashed);
-      if (m) out.push(`[class*="${m[1].replace(/^.*?(__)/, '$1')}"]`);
-      else if (!/\\d{3,}/.test(c)) out.push('.' + CSS.escape(c));
-    }
-    return out;
-  };
   const chain = (el) => {
     const out = [];
     for (let e = el; e; e = e.parentElement) out.unshift(e);
@@ -100,7 +94,8 @@ _GENERALISE = """(needle) => {
     }
     return parts.join(' > ');
   };
-  const holder = found.find((el) => needle && el.innerText.includes(needle));
+  // No text asked for: the first item's pieces (what every item's are like).
+  const holder = needle ? found.find((el) => el.innerText.includes(needle)) : found[0];
   const texts = [];
   if (holder) {
     for (const el of holder.querySelectorAll('*')) {
@@ -126,6 +121,26 @@ _GENERALISE = """(needle) => {
     .map((el) => (el.innerText || '').trim().split('\\n')[0].replace(/\\s+/g, ' '));
   return {css, count: found.length, samples, texts, heading};
 }"""
+)
+
+# Two alike elements anywhere in the page (two busy bars of a timeline, in two rooms'
+# lines, maybe of two kinds): what they share is what every such element has.
+_SHARED = (
+    "() => {"
+    + TOKENS_JS
+    + """
+  const state = window.__clubmanPick;
+  if (!state || state.picks.length < 2) return null;
+  const [a, b] = state.picks.slice(-2);
+  if (a === b || a.tagName !== b.tagName) return null;
+  const css = tokens(a).filter((t) => tokens(b).includes(t)).join('');
+  if (!/[.\\[]/.test(css)) return null;  // a bare tag says nothing of the two
+  for (const el of state.picks) el.style.outline = '';
+  const found = [...document.querySelectorAll(css)];
+  for (const el of found) el.style.outline = '2px dashed #d22';
+  return {css, count: found.length};
+}"""
+)
 
 _CLEAR = """() => {
   for (const el of document.querySelectorAll('[style*="outline"]')) el.style.outline = '';
@@ -134,12 +149,20 @@ _CLEAR = """() => {
 
 
 async def pick_list(
-    context: BrowserContext, *, what: str, needle: str, say: Say, ask: Ask
+    context: BrowserContext,
+    *,
+    what: str,
+    needle: str,
+    say: Say,
+    ask: Ask,
+    anywhere: bool = False,
 ) -> tuple[ListByExample, Page]:
     """Ask the operator for two examples of ``what`` until the list they make is the one
     meant (the count confirmed), in whichever of the context's windows they click;
-    ``needle``: a text of the item whose pieces are kept. Returns the list and its page.
-    Raises ``EOFError`` when the operator's input ends."""
+    ``needle``: a text of the item whose pieces are kept ("": the first item's).
+    ``anywhere``: the examples are alike elements, not items of one list (every element
+    with what the two share). Returns the list and its page. Raises ``EOFError`` when
+    the operator's input ends."""
     while True:
         for page in context.pages:
             with contextlib.suppress(PlaywrightError):
@@ -154,7 +177,7 @@ async def pick_list(
             is None
         ):
             raise EOFError
-        found = await _generalised(context, needle)
+        found = await _generalised(context, _SHARED if anywhere else _GENERALISE, needle)
         if found is None:
             say("Не вижу двух примеров одного списка: нажмите на два его элемента. Повторите.")
             continue
@@ -173,11 +196,13 @@ async def pick_list(
             return shown, page
 
 
-async def _generalised(context: BrowserContext, needle: str) -> tuple[ListByExample, Page] | None:
+async def _generalised(
+    context: BrowserContext, script: str, needle: str
+) -> tuple[ListByExample, Page] | None:
     """The list the operator's two clicks make, in the window they clicked in."""
     for page in context.pages:
         try:
-            raw = await page.evaluate(_GENERALISE, needle)
+            raw = await page.evaluate(script, needle)
             if raw:
                 return ListByExample.model_validate(raw), page
         except (PlaywrightError, ValidationError):

@@ -1,7 +1,8 @@
 """Drafting the parts read from pages (from their accessibility snapshots): the day
-page's building drop-down and the rules it states, a booking's own page and «my
-bookings». Which column or «term» holds what is told by the values of the booking the
-operator made. (The day's grid: ``adapters.profile.learn.daygrid``.)"""
+page's building drop-down and the rules it states, and «my bookings». Which column
+holds what is told by the values of the booking the operator made. (The day's grid:
+``adapters.profile.learn.daygrid``; a booking's own page:
+``adapters.profile.learn.bookingpage``.)"""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from adapters.profile.learn.recording import Recording
-from adapters.profile.learn.snapshot import Combobox, comboboxes, tables, terms
+from adapters.profile.learn.snapshot import Combobox, comboboxes, tables
+from adapters.profile.learn.timeline import room_shape
 from adapters.profile.learn.values import (
     DraftError,
     booking_number,
@@ -26,7 +28,7 @@ from adapters.profile.learn.values import (
 from adapters.profile.template import DATE_FORMATS, parse_date, parse_time
 
 __all__ = [
-    "draft_booking_page",
+    "building_names",
     "draft_catalogue",
     "draft_my_bookings",
     "draft_rules",
@@ -35,61 +37,7 @@ __all__ = [
 ]
 
 
-def _which(
-    text: str, *, answers: Mapping[str, str], purpose: str
-) -> tuple[str, dict[str, str]] | None:
-    """Which of a booking's fields ``text`` shows, and how it is read (None: not one)."""
-    day = date.fromisoformat(answers["date"])
-    start, end = time.fromisoformat(answers["start"]), time.fromisoformat(answers["end"])
-    clocks = [t for t in map(parse_time, re.findall(r"\d{1,2}[:.]\d{2}", text)) if t]
-    fmt = next((f for f in DATE_FORMATS if parse_date(text, f) == day), None)
-    if text == purpose:
-        return "purpose", {}
-    if text.split(" ")[0] == answers["room"]:
-        return "room", {} if text == answers["room"] else {"regex": r"^\s*(\S+)"}
-    if clocks[:2] == [start, end]:
-        return "time", {"format": "span"}
-    if fmt is not None:
-        return "date", {"format": fmt}
-    return None
-
-
-def draft_booking_page(recording: Recording) -> dict[str, Any]:
-    """The ``booking_page`` part from the page the booking form led to: its address with
-    the number as ``{number}``, and its «term: value» pairs told by their values; the
-    building is the pair holding the building's name (as the day's drop-down has it),
-    else the one other pair that is not a count."""
-    book = recording.step("book")
-    if book is None:
-        raise DraftError("Бронь не показана")
-    number = booking_number(recording)
-    purpose = purpose_typed(book)
-    building = _building_names(recording, book.answers)
-    picks: dict[str, dict[str, str]] = {}
-    others = []
-    for term, text in terms(book.snapshot).items():
-        which = _which(text, answers=book.answers, purpose=purpose)
-        if which is None:
-            if text in building:
-                picks.setdefault("building", {"term": term})
-            elif not text.isdigit():
-                others.append(term)
-            continue
-        picks.setdefault(which[0], {"term": term, **which[1]})
-    if len(others) == 1:
-        picks.setdefault("building", {"term": others[0]})
-    if set(picks) != {"building", "room", "date", "time", "purpose"}:
-        raise DraftError(
-            "На странице брони не видно всех её данных: после брони оставьте открытой её "
-            "страницу и покажите бронь ещё раз"
-        )
-    path = urlsplit(book.url).path
-    at = path.rfind(number)
-    url = templated(path[:at], {}) + "{number}" + templated(path[at + len(number) :], {})
-    return {"url": url, **{k: picks[k] for k in ("building", "room", "date", "time", "purpose")}}
-
-
-def _building_names(recording: Recording, answers: Mapping[str, str]) -> set[str]:
+def building_names(recording: Recording, answers: Mapping[str, str]) -> set[str]:
     """How the pages may write the building booked: the option chosen in the day's
     building drop-down, and its code in the day's address (unless a bare number, which
     a count could be as well)."""
@@ -117,7 +65,7 @@ def _fields(
     # The cancel control (its text is the control's name) is not a field.
     cancel = recording.step("cancel")
     controls = {c.name for a in (cancel.actions if cancel else ()) for c in a.candidates if c.name}
-    building = _building_names(recording, answers)
+    building = building_names(recording, answers)
     picks: dict[str, dict[str, str]] = {}
     others = []
     for where, text in pieces:
@@ -128,7 +76,11 @@ def _fields(
         elif text == purpose:
             picks.setdefault("purpose", where)
         elif text == answers["room"]:
-            picks.setdefault("room", where)
+            # A name in parts («7/7-704»): the number is its last part, the building its first.
+            shape = room_shape(text, building_code(recording, answers))
+            picks.setdefault("room", {**where, "regex": shape.number} if shape else where)
+            if shape is not None and shape.building is not None:
+                picks.setdefault("building", {**where, "regex": shape.building})
         elif clocks[:2] == [start, end]:
             picks.setdefault("time", {**where, "format": "span"})
         elif fmt is not None:

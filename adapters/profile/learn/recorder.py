@@ -23,6 +23,7 @@ from playwright.async_api import BrowserContext, Dialog, Frame, Page, Request
 from playwright.async_api import Error as PlaywrightError
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from adapters.profile.learn.pieces import page_pieces
 from adapters.profile.learn.recording import (
     Action,
     FormField,
@@ -377,4 +378,5 @@ class Recorder:
             answers=answers,
             snapshot=snapshot,
             url=_without_secrets(page.url),
+            pieces=await page_pieces(page) if name in ("book", "cancel") else (),
         )

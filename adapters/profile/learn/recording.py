@@ -105,6 +105,9 @@ class Step(_Frozen):
     snapshot: str = ""  # the page's accessibility tree at the step's end
     url: str = ""  # where the step ended
     lists: dict[str, ListByExample] = Field(default_factory=dict)  # shown by example
+    # The booking's and the cancel's ends: the words the page (its dialog) shows, where
+    # it has no «term: value» pairs (``adapters.profile.learn.pieces``).
+    pieces: tuple[PickedText, ...] = ()
 
 
 class Recording(_Frozen):

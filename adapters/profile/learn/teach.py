@@ -25,6 +25,7 @@ from playwright.async_api import BrowserContext, Page
 from playwright.async_api import Error as PlaywrightError
 from pydantic import ValidationError
 
+from adapters.profile.learn.daygrid import day_grid
 from adapters.profile.learn.examples import pick_list
 from adapters.profile.learn.pages import draft_my_bookings, page_rules, written_rules
 from adapters.profile.learn.recorder import Recorder
@@ -222,10 +223,33 @@ class Lesson:
             if day is None:
                 self._say("Не понял дату: напишите её как 27.11.2026.")
         step = await self._recorder.end("day", self._page, {"date": day.isoformat()})
+        if day_grid(step.snapshot) is None:
+            step = await self._timeline(step)
         if not page_rules(step.snapshot):
             told = await self._rules()
             step = step.model_copy(update={"answers": step.answers | {"rules": told}})
         self._steps["day"] = step
+
+    async def _timeline(self, step: Step) -> Step:
+        """A day drawn without a table (a timeline), shown by example: two rooms' lines,
+        two time labels of its axis, and two busy bars (of two kinds, where the day has
+        them: another's booking and hours that cannot be booked)."""
+        self._say("На странице нет таблицы аудиторий и времени: покажите, как нарисован день.")
+        shown = {}
+        for name, what, anywhere in (
+            ("lines", "строки двух разных аудиторий", False),
+            ("axis", "две отметки времени на шкале (например, 08:00 и 10:00)", False),
+            ("busy", "две занятые полосы в строках аудиторий (лучше разного вида: чужая "
+             "бронь и закрытое время)", True),
+        ):  # fmt: skip
+            try:
+                shown[name], self._page = await pick_list(
+                    self._context, what=what, needle="", say=self._say, ask=self._ask,
+                    anywhere=anywhere,
+                )  # fmt: skip
+            except EOFError:
+                raise LearnStopped("Показ прерван") from None
+        return step.model_copy(update={"lists": shown})
 
     async def _rules(self) -> str:
         """The booking rules as the operator writes them, when the day's page states none

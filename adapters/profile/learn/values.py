@@ -50,10 +50,10 @@ def named(
             found += [(write(clock), f"{{{name}|{fmt}}}") for fmt, write in TIME_FORMATS.items()]
     if building:
         found.append((building, "{building}"))
+    if room_id:  # before the room's number: where the two are written alike, the id
+        found.append((room_id, "{room_id|url}"))
     if "room" in answers:
         found.append((answers["room"], "{room}"))
-    if room_id:
-        found.append((room_id, "{room_id|url}"))
     unique = {written: slot for written, slot in reversed(found) if written}
     return sorted(unique.items(), key=lambda pair: -len(pair[0]))
 
@@ -97,13 +97,19 @@ def locators(candidates: tuple[Locator, ...]) -> list[dict[str, Any]]:
 
 def building_code(recording: Recording, answers: Mapping[str, str]) -> str | None:
     """The building's code as the day's page has it in its address: the one query value
-    there that is not the day (None when it is not that plain)."""
+    there that is not the day, or of several the one the booked room's name starts
+    with («7» of «7/7-704»); None when it is not that plain."""
     day = recording.step("day")
     if day is None:
         return None
     written = {w for w, slot in named(answers, None) if slot.startswith("{date")}
     others = [v for _, v in parse_qsl(urlsplit(day.url).query) if v not in written]
-    return others[0] if len(others) == 1 else None
+    if len(others) == 1:
+        return others[0]
+    book = recording.step("book")
+    room = book.answers.get("room", "") if book else ""
+    first = re.split(r"[/\-.\s]", room, maxsplit=1)[0]
+    return first if first and room != first and others.count(first) == 1 else None
 
 
 def booked_at(url: str, before: str = "") -> tuple[str, str] | None:

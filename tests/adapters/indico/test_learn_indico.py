@@ -1,15 +1,12 @@
 """``clubman learn`` on a real Indico 3.2.9's room booking pages (React, its forms sent
 by script as JSON), the operator played over CDP (``tests/support/learning_indico.py``).
 
-The draft is not whole yet: from this demonstration ``clubman learn`` drafts the
-``login``, ``book``, ``my_bookings`` and ``cancel`` parts, and the ``rules`` as the
-operator wrote them when asked (Indico's pages do not state them); not ``catalogue``,
-``availability`` (a timeline drawn in ``div``s, no table in the page's accessibility
-tree) nor ``booking_page`` (a modal with no «term: value» pairs). The drafted parts, in
-the hand-written profile's place, log in, book, list and cancel on the live site, and
-the check books at the farthest day and the last step the drafted rules allow (the
-whole contract suite passed on them too, when tried; it is left out here for time: the
-Indico contract runs once, on the hand-written profile)."""
+The demonstration drafts the whole profile: the day is a timeline drawn in ``div``s (no
+table in the page's accessibility tree), shown by example (its rooms' lines, its axis,
+two busy bars); the booking's page is a modal read by the pieces of text it showed;
+Indico's pages do not state its rules, so the operator writes them when asked. The
+draft, with no edit by hand, passes the contract suite on the live site.
+"""
 
 from __future__ import annotations
 
@@ -24,10 +21,10 @@ import pytest_asyncio
 import yaml
 
 from adapters.profile import ProfileSystem, parse_site_profile
-from adapters.profile.learn.draft import DraftError, draft_parts, draft_profile
-from core.browser import BrowserPool
-from core.site.models import Room
-from tests.adapters.indico.profile_harness import PROFILE
+from adapters.profile.learn.draft import draft_profile
+from core.browser.retry import RetryPolicy
+from tests.adapters.contract import BookingSystemContract
+from tests.adapters.indico.profile_harness import IndicoPagesHarness
 from tests.support.indico_server import IndicoServer
 from tests.support.learning import Demonstration, operators_chromium
 from tests.support.learning_indico import (
@@ -39,30 +36,35 @@ from tests.support.learning_indico import (
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
-DRAFTED = ("login", "rules", "book", "my_bookings", "cancel")
-NOT_YET = ("catalogue", "availability", "booking_page")
+
+_FAST = RetryPolicy(attempts=4, base_delay=0.1, max_delay=0.5)
 
 
 @pytest_asyncio.fixture(loop_scope="session", scope="module")
 async def shown(indico_server: IndicoServer) -> AsyncIterator[Demonstration]:
-    """One demonstration for the module, on a day no other Indico test books."""
-    indico_server.cancel_all()
+    """One demonstration for the module, on a day no other Indico test books, with
+    another member's booking on it (a busy bar to show)."""
+    indico_server.as_seeded()
+    day = indico_server.today() + timedelta(days=8)
+    other = indico_server.room("7/7-702").id
+    indico_server.add_booking(
+        other, datetime.combine(day, time(12)), datetime.combine(day, time(13))
+    )
     work = Path(tempfile.mkdtemp(prefix="clubman-learn-indico-"))
     club = indico_server.club
     async with operators_chromium() as chromium:
         yield await demonstrate_indico(
-            indico_server.base_url, chromium, work, day=indico_server.today() + timedelta(days=8),
+            indico_server.base_url, chromium, work, day=day,
             username=club.username, password=club.password,
         )  # fmt: skip
-    indico_server.cancel_all()  # the second booking, made to show «my bookings» by example
+    # The second booking, made to show «my bookings» by example, and the other's.
+    indico_server.as_seeded()
 
 
-def _hybrid(shown: Demonstration) -> str:
-    """The hand-written profile with the drafted parts in its place."""
-    drafted = yaml.safe_load(draft_parts(shown.recording))
-    profile = yaml.safe_load(PROFILE.read_text(encoding="utf-8"))
-    profile |= {part: drafted[part] for part in DRAFTED}
-    return yaml.safe_dump(profile, allow_unicode=True, sort_keys=False)
+@pytest.fixture(scope="module")
+def learned(shown: Demonstration) -> str:
+    """The whole profile drafted from the demonstration, with no edit by hand."""
+    return draft_profile(shown.recording)
 
 
 async def test_the_demonstration_is_recorded_without_secrets(
@@ -95,19 +97,18 @@ async def test_the_demonstration_is_recorded_without_secrets(
     assert tokens and set(tokens) == {"***"}  # the login form's token, hidden
 
 
-async def test_what_is_drafted_and_what_is_not(shown: Demonstration) -> None:
-    with pytest.raises(DraftError):
-        draft_profile(shown.recording)
-    notes = draft_parts(shown.recording)
-    assert set(yaml.safe_load(notes)) - {"name"} == set(DRAFTED)
+async def test_the_whole_profile_is_drafted(shown: Demonstration, learned: str) -> None:
     assert shown.recording.steps[1].answers["rules"] == INDICO_RULES  # asked: not on the page
-    for part in NOT_YET:
-        assert f"# {part}: не составлен" in notes
-    drafted = yaml.safe_load(notes)
+    drafted = yaml.safe_load(learned)
+    rules = parse_site_profile(learned, "learned.yaml").profile.rules
+    assert (rules.opens, rules.closes, rules.step_minutes) == (time(8), time(22), 30)
+    assert (rules.longest_minutes, rules.horizon_days) == (840, 29)
     book = drafted["book"]
-    # The room's card opens the form; the site answers in the page, and its link leads
-    # to the booking, whose number is in the address's query.
+    # The room's card opens the form, found by the room's whole name (the site's id of
+    # it); the site answers in the page, and its link leads to the booking, whose number
+    # is in the address's query.
     assert book["open"]["url"].startswith("/rooms/book?") and "{date|iso}" in book["open"]["url"]
+    assert "text={room_id|url}" in book["open"]["url"]
     assert book["open"]["actions"] and book["made_then"]
     assert book["made"] == [{"text": "The space has been successfully booked!", "exact": False}]
     assert book["booked"] == r"modal=booking\-details:(\d+)"
@@ -118,32 +119,33 @@ async def test_what_is_drafted_and_what_is_not(shown: Demonstration) -> None:
     assert listed["number"] == {"of": "address", "regex": r"modal=booking\-details:(\d+)"}
     assert listed["date"]["of"] == "group" and listed["date"]["format"] == "long"
     assert drafted["cancel"]["at"] == "booking_page"
+    # The day: a timeline as shown by example; a room's name read by its parts.
+    timeline = drafted["availability"]["timeline"]
+    assert "{date|iso}" in drafted["availability"]["open"]["url"]
+    assert "building={building}" in drafted["availability"]["open"]["url"]
+    assert "__timeline-row___" in timeline["lines"][0]["css"]
+    assert "__timeline-header-label___" in timeline["axis"][0]["css"]
+    assert "__timeline-occurrence___" in timeline["bars"]  # what both kinds of bar share
+    assert {"number", "id", "floor"} <= set(timeline["room"])
+    # The buildings: the first part of every room's name on today's timeline.
+    buildings = drafted["catalogue"]["buildings"]
+    assert buildings["open"]["url"] == "/rooms/calendar?view=timeline"
+    # The booking's modal, read by its pieces; cancelled: what the cancel's modal showed.
+    page = drafted["booking_page"]
+    assert page["url"] == "/rooms/book?modal=booking-details:{number}"
+    assert page["date"]["format"] == "dmy_slash" and page["time"]["format"] == "span"
+    assert page["purpose"]["regex"] == r"^Booking\ reason\s*(.*)$"
+    assert "has" in page["cancelled"]
 
 
-async def test_the_drafted_parts_book_list_and_cancel_on_the_live_site(
-    shown: Demonstration, indico_server: IndicoServer, pool: BrowserPool
-) -> None:
-    loaded = parse_site_profile(_hybrid(shown), "learned-parts.yaml")
-    # The rules as the operator wrote them: the farthest day and the last step they allow.
-    rules = loaded.profile.rules
-    assert (rules.opens, rules.closes, rules.step_minutes) == (time(8), time(22), 30)
-    assert (rules.longest_minutes, rules.horizon_days) == (840, 29)
-    day = indico_server.today() + timedelta(days=rules.horizon_days)
-    start = (datetime.combine(day, rules.closes) - timedelta(minutes=rules.step_minutes)).time()
-    club = indico_server.club
-    async with pool.context() as context:
-        session = ProfileSystem(indico_server.base_url, loaded).open_session(
-            context, username=club.username, password=club.password
-        )
-        made = await session.book(
-            room=Room(id="7/7-705", building="7", number="705", floor=7), day=day,
-            start=start, end=rules.closes, purpose="learned #i1",
-        )  # fmt: skip
-        assert (made.room, made.day, made.start, made.end) == ("705", day, start, rules.closes)
-        assert session.logins == 1  # by the drafted login part, in a fresh browser
-        listed = [b for b in await session.my_bookings() if b.number == made.number]
-        assert [(b.room, b.purpose) for b in listed] == [("705", "learned #i1")]
-        await session.cancel(made.number)
-        await session.close()
-    [booking] = [b for b in indico_server.bookings() if b.reason == "learned #i1"]
-    assert booking.state == "cancelled"
+class TestLearnedIndicoContract(BookingSystemContract):
+    """The contract suite, unchanged, on the profile ``clubman learn`` drafted from the
+    demonstration alone (no LLM: none is configured)."""
+
+    @pytest_asyncio.fixture(loop_scope="session")
+    async def site(self, learned: str, indico_server: IndicoServer) -> IndicoPagesHarness:
+        indico_server.cancel_all()  # a clean slate: the demonstration's are gone
+        harness = IndicoPagesHarness(indico_server)
+        loaded = parse_site_profile(learned, "learned.yaml")
+        harness.system = ProfileSystem(indico_server.base_url, loaded, retry=_FAST)
+        return harness

@@ -1,0 +1,181 @@
+"""Drafting a booking's own page (``booking_page``): where the form led once the booking
+was made. Its fields are told by the values the operator named: from its «term: value»
+pairs where it has them (a server-drawn page), else from the pieces of text it showed
+(a modal drawn by the site's script, ``adapters.profile.learn.pieces``), each read by
+the CSS that found it alone. How the page shows a cancelled booking is what the cancel
+step's page showed that the booking's did not."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from datetime import date, time
+from typing import Any
+from urllib.parse import parse_qsl, urlsplit
+
+from adapters.profile.learn.pages import building_names
+from adapters.profile.learn.recording import PickedText, Recording, Step
+from adapters.profile.learn.snapshot import terms
+from adapters.profile.learn.timeline import room_shape
+from adapters.profile.learn.values import (
+    DraftError,
+    booking_number,
+    building_code,
+    opened_booking,
+    purpose_typed,
+    templated,
+)
+from adapters.profile.template import DATE_FORMATS, parse_date, parse_time
+
+__all__ = ["draft_booking_page"]
+
+_FIELDS = ("building", "room", "date", "time", "purpose")
+
+
+def _which(
+    text: str, *, answers: Mapping[str, str], purpose: str
+) -> tuple[str, dict[str, str]] | None:
+    """Which of a booking's fields ``text`` shows, and how it is read (None: not one)."""
+    day = date.fromisoformat(answers["date"])
+    start, end = time.fromisoformat(answers["start"]), time.fromisoformat(answers["end"])
+    clocks = [t for t in map(parse_time, re.findall(r"\d{1,2}[:.]\d{2}", text)) if t]
+    fmt = next((f for f in DATE_FORMATS if parse_date(text, f) == day), None)
+    if text == purpose:
+        return "purpose", {}
+    if text.split(" ")[0] == answers["room"]:
+        return "room", {} if text == answers["room"] else {"regex": r"^\s*(\S+)"}
+    if clocks[:2] == [start, end]:
+        return "time", {"format": "span"}
+    if fmt is not None:
+        return "date", {"format": fmt}
+    return None
+
+
+def _by_terms(recording: Recording, book: Step, purpose: str) -> dict[str, dict[str, str]]:
+    """The fields by the page's «term: value» pairs; the building is the pair holding the
+    building's name (as the day's drop-down has it), else the one other pair that is
+    not a count."""
+    building = building_names(recording, book.answers)
+    picks: dict[str, dict[str, str]] = {}
+    others = []
+    for term, text in terms(book.snapshot).items():
+        which = _which(text, answers=book.answers, purpose=purpose)
+        if which is None:
+            if text in building:
+                picks.setdefault("building", {"term": term})
+            elif not text.isdigit():
+                others.append(term)
+            continue
+        picks.setdefault(which[0], {"term": term, **which[1]})
+    if len(others) == 1:
+        picks.setdefault("building", {"term": others[0]})
+    return picks
+
+
+def _smallest(pieces: tuple[PickedText, ...], holds: Any) -> PickedText | None:
+    """The piece with the fewest words that ``holds`` (the innermost of equals)."""
+    found = [p for p in pieces if holds(p.text)]
+    return min(reversed(found), key=lambda p: len(p.text)) if found else None
+
+
+def _by_pieces(recording: Recording, book: Step, purpose: str) -> dict[str, dict[str, str]]:
+    """The fields by the pieces of text the page showed: each the innermost piece holding
+    the value named (the room by its name's first word, read by its parts where it has
+    them; the building from the room's name, or a piece holding the building's name;
+    the purpose after a heading such as «Booking reason», where one is in the piece)."""
+    answers = book.answers
+    day = date.fromisoformat(answers["date"])
+    start, end = time.fromisoformat(answers["start"]), time.fromisoformat(answers["end"])
+
+    def clocks(text: str) -> list[time]:
+        return [t for t in map(parse_time, re.findall(r"\d{1,2}[:.]\d{2}", text)) if t]
+
+    def date_format(text: str) -> str | None:
+        return next((f for f in DATE_FORMATS if parse_date(text, f) == day), None)
+
+    picks: dict[str, dict[str, str]] = {}
+    room = _smallest(book.pieces, lambda t: t.split(" ")[0] == answers["room"])
+    if room is not None:
+        shape = room_shape(room.text, building_code(recording, answers))
+        picks["room"] = {"css": room.css, "regex": shape.number if shape else r"^\s*(\S+)"}
+        if shape is not None and shape.building is not None:
+            picks["building"] = {"css": room.css, "regex": shape.building}
+    names = building_names(recording, answers)
+    if "building" not in picks and (held := _smallest(book.pieces, lambda t: t in names)):
+        picks["building"] = {"css": held.css}
+    if spanned := _smallest(book.pieces, lambda t: clocks(t)[:2] == [start, end]):
+        picks["time"] = {"css": spanned.css, "format": "span"}
+    if dated := _smallest(book.pieces, lambda t: date_format(t) is not None):
+        picks["date"] = {"css": dated.css, "format": date_format(dated.text) or ""}
+    if purpose and (said := _smallest(book.pieces, lambda t: t.endswith(purpose))):
+        heading = said.text[: -len(purpose)].strip()
+        regex = {"regex": "^" + re.escape(heading) + r"\s*(.*)$"} if heading else {}
+        picks["purpose"] = {"css": said.css, **regex}
+    return picks
+
+
+def _address(book: Step, number: str) -> str:
+    """The booking page's address with its number as ``{number}``: the path holding it,
+    or the path and the one query pair holding it («?modal=booking-details:{number}»:
+    a booking shown over another page)."""
+    parts = urlsplit(book.url)
+    if number in parts.path:
+        at = parts.path.rfind(number)
+        after = parts.path[at + len(number) :]
+        return templated(parts.path[:at], {}) + "{number}" + templated(after, {})
+    for key, value in reversed(parse_qsl(parts.query)):  # the pair the link added: last
+        if re.search(rf"(?<!\d){re.escape(number)}(?!\d)", value):
+            at = value.rfind(number)
+            shown = templated(f"{key}={value[:at]}", {})
+            return f"{parts.path}?{shown}{{number}}{templated(value[at + len(number) :], {})}"
+    raise DraftError("Номер брони не виден в её адресе: покажите бронь ещё раз")
+
+
+_CANCELLED = re.compile(r"cancel|отмен|annul|storn", re.IGNORECASE)
+
+
+def _cancelled(recording: Recording, book: Step) -> dict[str, str] | None:
+    """How the page shows the booking cancelled: what the cancel step's page showed
+    that the booking's did not, in a few words saying so («Cancelled», «Отменена»)."""
+    cancel = recording.step("cancel")
+    if cancel is None or not cancel.pieces:
+        return None
+    before = {p.css for p in book.pieces}
+    new = [
+        p for p in cancel.pieces
+        if p.css not in before and _CANCELLED.search(p.text) and len(p.text.split()) <= 3
+    ]  # fmt: skip
+    return {"has": min(new, key=lambda p: len(p.text)).css} if new else None
+
+
+def draft_booking_page(recording: Recording) -> dict[str, Any]:
+    """The ``booking_page`` part from the page the booking form led to: its address with
+    the number as ``{number}`` and its fields; a page drawn by script is waited for (its
+    room's piece), and where the cancel was pressed on it, how it shows a cancelled
+    booking."""
+    book = recording.step("book")
+    if book is None:
+        raise DraftError("Бронь не показана")
+    number = booking_number(recording)
+    purpose = purpose_typed(book)
+    picks = _by_terms(recording, book, purpose)
+    drawn = set(picks) != set(_FIELDS) and book.pieces
+    if drawn:
+        picks = _by_pieces(recording, book, purpose)
+    if set(picks) != set(_FIELDS):
+        raise DraftError(
+            "На странице брони не видно всех её данных: после брони оставьте открытой её "
+            "страницу и покажите бронь ещё раз"
+        )
+    drafted: dict[str, Any] = {"url": _address(book, number)}
+    if drawn:
+        drafted["wait"] = [{"css": picks["room"]["css"]}]
+    drafted |= {k: picks[k] for k in _FIELDS}
+    if opened_booking(recording) is not None:  # cancelled on this page
+        if (cancelled := _cancelled(recording, book)) is None:
+            raise DraftError(
+                "Не видно, как страница брони показывает отменённую бронь: отмените бронь "
+                "на её странице и оставьте страницу открытой"
+            )
+        drafted["cancelled"] = cancelled
+    return drafted
