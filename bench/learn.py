@@ -19,7 +19,7 @@ import time as clock
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
-from datetime import date, time, timedelta
+from datetime import date, datetime, time, timedelta
 from pathlib import Path
 
 from adapters.profile import ProfileSystem, parse_site_profile
@@ -27,7 +27,9 @@ from core.browser import BrowserPool
 from portal.legacy.server import running_legacy
 from portal.server import running_portal
 from tests.adapters.refportal.helpers import active_bookings
+from tests.support.indico_server import running_indico_server
 from tests.support.learning import Demonstration, operators_chromium
+from tests.support.learning_indico import demonstrate_indico
 from tests.support.learning_legacy import demonstrate_legacy
 from tests.support.learning_refportal import demonstrate_refportal
 
@@ -35,14 +37,19 @@ __all__ = ["main"]
 
 
 @dataclass(frozen=True)
-class Site:
-    """How to run one site, show it, and book on it with what was learned."""
+class Running:
+    """A site up: its address, the club's account on it, and its operator's show."""
 
-    running: Callable[[], AbstractAsyncContextManager[str]]  # the site's address, running
-    show: Callable[[str, str, Path, date], Awaitable[Demonstration]]
-    building: str  # where the replayed booking is made
+    url: str
     username: str
     password: str
+    show: Callable[[str, Path, date], Awaitable[Demonstration]]  # chromium, work dir, day
+
+
+@dataclass(frozen=True)
+class Site:
+    running: Callable[[], AbstractAsyncContextManager[Running]]
+    building: str  # where the replayed booking is made
 
 
 def _next_weekday(weekday: int) -> date:
@@ -51,46 +58,66 @@ def _next_weekday(weekday: int) -> date:
 
 
 @asynccontextmanager
-async def _refportal() -> AsyncIterator[str]:
+async def _refportal() -> AsyncIterator[Running]:
     async with running_portal(test_api=True) as portal:
-        yield portal.url
 
+        async def show(chromium: str, work: Path, day: date) -> Demonstration:
+            taken = {
+                b["room_number"]
+                for b in await active_bookings(portal.url, date=day.isoformat())
+                if b["start"] < "19:00" and b["end"] > "18:00"
+            }
+            room = next(str(n) for n in range(201, 211) if str(n) not in taken)
+            return await demonstrate_refportal(portal.url, chromium, work, room=room, day=day)
 
-async def _show_refportal(url: str, chromium: str, work: Path, day: date) -> Demonstration:
-    taken = {
-        b["room_number"]
-        for b in await active_bookings(url, date=day.isoformat())
-        if b["start"] < "19:00" and b["end"] > "18:00"
-    }
-    room = next(str(n) for n in range(201, 211) if str(n) not in taken)
-    return await demonstrate_refportal(url, chromium, work, room=room, day=day)
+        yield Running(portal.url, "club", "club-demo", show)
 
 
 @asynccontextmanager
-async def _legacy() -> AsyncIterator[str]:
+async def _legacy() -> AsyncIterator[Running]:
     async with running_legacy(seed=1, test_api=True) as legacy:
-        yield legacy.url
+
+        async def show(chromium: str, work: Path, day: date) -> Demonstration:
+            return await demonstrate_legacy(legacy.url, chromium, work, day=day)
+
+        yield Running(legacy.url, "club", "club-demo", show)
 
 
-async def _show_legacy(url: str, chromium: str, work: Path, day: date) -> Demonstration:
-    return await demonstrate_legacy(url, chromium, work, day=day)
+@asynccontextmanager
+async def _indico() -> AsyncIterator[Running]:
+    with running_indico_server() as server:  # ~40 s to start, not counted
+        club = server.club
+
+        async def show(chromium: str, work: Path, day: date) -> Demonstration:
+            # Another member's booking that day: a busy bar for the operator to show.
+            other = server.room("7/7-702").id
+            server.add_booking(
+                other, datetime.combine(day, time(12)), datetime.combine(day, time(13))
+            )
+            return await demonstrate_indico(
+                server.base_url, chromium, work, day=day, username=club.username,
+                password=club.password,
+            )  # fmt: skip
+
+        yield Running(server.base_url, club.username, club.password, show)
 
 
 SITES: dict[str, Site] = {
-    "refportal": Site(_refportal, _show_refportal, "main", "club", "club-demo"),
-    "legacy": Site(_legacy, _show_legacy, "1", "club", "club-demo"),
+    "refportal": Site(_refportal, "main"),
+    "legacy": Site(_legacy, "1"),
+    "indico": Site(_indico, "7"),
 }
 
 
-async def _replay(url: str, site: Site, shown: Demonstration, day: date) -> float:
+async def _replay(up: Running, site: Site, shown: Demonstration, day: date) -> float:
     """Seconds for the first booking by the drafted profile — its login, the day read,
     the booking — of a room free 10:00–11:00 (cancelled after)."""
     drafted = (shown.out / f"{shown.recording.name}.yaml").read_text(encoding="utf-8")
-    system = ProfileSystem(url, parse_site_profile(drafted, "learned.yaml"))
+    system = ProfileSystem(up.url, parse_site_profile(drafted, "learned.yaml"))
     async with BrowserPool(max_contexts=1) as pool:
         await pool.browser()  # Chromium's own start is not the profile's
         async with pool.context() as context:
-            session = system.open_session(context, username=site.username, password=site.password)
+            session = system.open_session(context, username=up.username, password=up.password)
             started = clock.perf_counter()
             free = (await session.availability(site.building, day)).free_rooms(time(10), time(11))
             made = await session.book(
@@ -104,12 +131,12 @@ async def _replay(url: str, site: Site, shown: Demonstration, day: date) -> floa
 
 async def _one(name: str, site: Site, chromium: str) -> str:
     day = _next_weekday(4)
-    async with site.running() as url:
+    async with site.running() as up:
         work = Path(tempfile.mkdtemp(prefix=f"bench-learn-{name}-"))
         started = clock.perf_counter()
-        shown = await site.show(url, chromium, work, day)
+        shown = await up.show(chromium, work, day)
         teaching = clock.perf_counter() - started
-        replayed = await _replay(url, site, shown, day)
+        replayed = await _replay(up, site, shown, day)
     return f"{name:<10} {teaching:9.1f} s {shown.answers:8d} {replayed:14.2f} s"
 
 
