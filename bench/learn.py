@@ -142,8 +142,9 @@ async def _one(name: str, site: Site, chromium: str) -> str:
 
 async def main(names: list[str]) -> None:
     print("site       teaching  prompts  first replayed booking (login + book)")
-    async with operators_chromium() as chromium:
-        for name in names:
+    for name in names:
+        # A Chromium of the operator's own per site: a site shown before leaves its windows.
+        async with operators_chromium() as chromium:
             print(await _one(name, SITES[name], chromium), flush=True)
 
 
