@@ -25,7 +25,7 @@ import aiohttp
 from playwright.async_api import BrowserContext
 
 from adapters.profile import ProfileSystem, load_site_profile, parse_site_profile
-from bench.booking import Recorder, core_on, run_command
+from bench.booking_rig import Recorder, core_on, run_command
 from core.browser import BrowserPool
 from storage import Storage
 from tests.support.drift import page_path_only

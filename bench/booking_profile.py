@@ -17,7 +17,8 @@ from pathlib import Path
 
 from adapters.profile import ProfileSystem, load_site_profile, parse_site_profile
 from adapters.refportal import RefPortal
-from bench.booking import Recorder, core_on, http_booking, run_command, script_booking
+from bench.booking_refportal import http_booking, script_booking
+from bench.booking_rig import Recorder, core_on, run_command
 from core.browser import BrowserPool
 from storage import Storage
 from tests.support.drift import page_path_only

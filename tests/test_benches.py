@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.booking import on_indico
+from bench.booking_indico_api import on_indico
 from tests.support.indico_server import IndicoServer
 
 ROOT = Path(__file__).resolve().parent.parent
