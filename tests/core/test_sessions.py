@@ -60,11 +60,12 @@ async def test_another_process_gets_the_chat_after_the_lease(storage: Storage) -
 async def test_shutdown_hands_the_chat_over_at_once(storage: Storage) -> None:
     first, second = ChatSessions(storage, linger=60), ChatSessions(storage, linger=60)
     async with first.turn(1):
-        pass
+        held = await _holder(storage)
+        assert held is not None
     await first.close()
     async with asyncio.timeout(5):  # a 60 s lease would outlast this: close() released it
         async with second.turn(1):
-            pass
+            assert await _holder(storage) not in (None, held)  # the second's own lease
     await second.close()
 
 
@@ -76,7 +77,7 @@ async def test_a_long_conversation_renews_its_lease_and_a_lapsed_one_is_retaken(
         token = await _holder(storage)
     await asyncio.sleep(0.6)
     async with sessions.turn(1):  # renews the lock for another second
-        pass
+        assert await _holder(storage) == token
     await asyncio.sleep(0.6)  # 1.2 s after it was taken: alive only if renewed
     async with sessions.turn(1):
         assert await _holder(storage) == token

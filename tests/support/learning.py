@@ -65,8 +65,9 @@ class Learner:
         self.said: list[str] = []
         self.answers = 0  # lines the operator typed (Enter alone counts)
 
-    async def prompt(self, starts: str) -> str:
-        """Read lines until one starts with ``starts`` (a prompt waiting for an answer)."""
+    async def prompt(self, starts: str | tuple[str, ...]) -> str:
+        """Read lines until one starts with ``starts`` (or one of them: a prompt waiting
+        for an answer)."""
         assert self.proc.stdout is not None
         while True:
             try:

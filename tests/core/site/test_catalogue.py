@@ -54,7 +54,7 @@ async def test_read_once_then_cached_until_a_day_old(tmp_path: Path) -> None:
 async def test_a_site_down_at_restart_keeps_the_cached_catalogue(tmp_path: Path) -> None:
     site, clock = Site(), ManualClock(NOW)
     async with catalogues(site, tmp_path, clock):
-        pass
+        assert site.reads == 1  # read at start, and cached
     clock.advance(timedelta(days=2))
     site.down = True
     async with catalogues(site, tmp_path, clock) as again:
