@@ -6,16 +6,23 @@ answering the terminal's prompts. The recording is written to ``OUT/NAME.recordi
 
 The draft is then checked on the site at once (``clubman site check``, with the account
 the operator logged in with; the password is asked here and kept nowhere), the report is
-shown, and the operator may show one part again rather than start over."""
+shown, and the operator may show one part again rather than start over.
+
+With an LLM configured (``LLM__PROVIDERS``), it reads the booking rules a day's page states
+in words the draft does not read, for the operator to keep or replace; the main path needs
+none."""
 
 from __future__ import annotations
 
 import asyncio
 import getpass
 import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from datetime import date, datetime
 from pathlib import Path
 
+import structlog
 import yaml
 
 from adapters.profile import parse_site_profile
@@ -24,9 +31,27 @@ from adapters.profile.learn import Recording, operators_browser
 from adapters.profile.learn.draft import DraftError, draft_parts, draft_profile
 from adapters.profile.learn.teach import Lesson, Part
 from app.site import check_profile, render_report
+from core.llm import LLM, LLMCallRecord, MemorySpendLedger, build_llm
 from core.settings import Settings
 
 __all__ = ["learn"]
+
+log = structlog.get_logger()
+
+
+@asynccontextmanager
+async def _llm(settings: Settings) -> AsyncIterator[LLM | None]:
+    """The configured LLM (None: none is), each call logged without its words."""
+
+    async def logged(record: LLMCallRecord) -> None:
+        log.info("learn.llm_called", provider=record.provider, purpose=record.purpose)
+
+    llm = build_llm(settings.llm, cache=None, ledger=MemorySpendLedger(), on_call=logged)
+    if llm is None:
+        yield None
+        return
+    async with llm:
+        yield llm
 
 
 async def _ask(prompt: str) -> str | None:
@@ -110,13 +135,17 @@ async def learn(
     not ours (a test site's); else today in the configured time zone."""
     drafts = _Drafts(out, name)
     password: str | None = None
-    async with operators_browser(url, executable=settings.browser.executable, cdp=cdp) as (
-        context,
-        page,
+    async with (
+        _llm(settings) as llm,
+        operators_browser(url, executable=settings.browser.executable, cdp=cdp) as (
+            context,
+            page,
+        ),
     ):
         lesson = Lesson(
-            name, url, context, page, say=_say, ask=_ask, lists_by_example=lists_by_example
-        )
+            name, url, context, page, say=_say, ask=_ask, lists_by_example=lists_by_example,
+            llm=llm,
+        )  # fmt: skip
         recording = await lesson.whole()
         while True:
             written, drafted, failed = drafts.write(recording)

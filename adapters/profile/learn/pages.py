@@ -200,6 +200,10 @@ def _stated(line: str) -> dict[str, int]:
         stated["step_minutes"] = int(step[1] or step[2])
     if longest := re.search(r"(\d+)\s*(час|hour)", line, re.I):
         stated["longest_minutes"] = int(longest[1]) * 60
+    elif longest := re.search(
+        r"(?:не более|at most)\s*(\d+)\s*min|не более\s*(\d+)\s*мин", line, re.I
+    ):
+        stated["longest_minutes"] = int(longest[1] or longest[2])
     if ahead := re.search(r"(\d+)\s*(дн|day)", line, re.I):
         stated["horizon_days"] = int(ahead[1])
     return stated

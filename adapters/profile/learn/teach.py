@@ -23,17 +23,17 @@ from urllib.parse import urlsplit
 
 from playwright.async_api import BrowserContext, Page
 from playwright.async_api import Error as PlaywrightError
-from pydantic import ValidationError
 
 from adapters.profile.learn.daygrid import day_grid
 from adapters.profile.learn.examples import pick_list
-from adapters.profile.learn.pages import draft_my_bookings, page_rules, written_rules
+from adapters.profile.learn.pages import draft_my_bookings, page_rules
 from adapters.profile.learn.recorder import Recorder
 from adapters.profile.learn.recording import Recording, SentRequest, Step, StepName
+from adapters.profile.learn.rules import told_rules
 from adapters.profile.learn.values import DraftError, booked_at, purpose_typed
-from adapters.profile.model import RulesPart
 from adapters.profile.template import parse_date, parse_time
 from core.errors import ClubError
+from core.llm import LLM
 
 __all__ = ["LearnStopped", "Lesson", "Part", "Slot", "parse_slot", "teach"]
 
@@ -104,8 +104,10 @@ class Lesson:
         say: Say,
         ask: Ask,
         lists_by_example: bool = False,
+        llm: LLM | None = None,
     ) -> None:
         self.name, self.site = name, site
+        self._llm = llm  # proposes the rules a page states in words (once)
         self._lists_by_example = lists_by_example  # ask for lists by example, always
         self._context, self._page = context, page
         self._say, self._ask = say, ask
@@ -226,7 +228,11 @@ class Lesson:
         if day_grid(step.snapshot) is None:
             step = await self._timeline(step)
         if not page_rules(step.snapshot):
-            told = await self._rules()
+            # An LLM's reading is offered once; a day shown again is the operator's to say.
+            llm, self._llm = self._llm, None
+            told = await told_rules(
+                step.snapshot, step.url, line=self._line, say=self._say, llm=llm
+            )
             step = step.model_copy(update={"answers": step.answers | {"rules": told}})
         self._steps["day"] = step
 
@@ -250,26 +256,6 @@ class Lesson:
             except EOFError:
                 raise LearnStopped("Показ прерван") from None
         return step.model_copy(update={"lists": shown})
-
-    async def _rules(self) -> str:
-        """The booking rules as the operator writes them, when the day's page states none
-        («08:00-22:00, шаг 30 минут, не более 4 часов, на 14 дней вперёд»; Enter: these)."""
-        usual = RulesPart()
-        defaults = (
-            f"{usual.opens:%H:%M}-{usual.closes:%H:%M}, шаг {usual.step_minutes} минут, "
-            f"не более {usual.longest_minutes // 60} часов, на {usual.horizon_days} дней вперёд"
-        )
-        while True:
-            told = await self._line(
-                "На странице не видно правил бронирования. Напишите их одной строкой: часы, "
-                "шаг, самая долгая бронь, на сколько дней вперёд можно бронировать "
-                f"(Enter — как обычно: {defaults})."
-            )
-            rules = written_rules(told) if told else {}
-            with contextlib.suppress(ValidationError):  # a step over 4 hours, say: asked again
-                if not told or (rules and RulesPart.model_validate(rules)):
-                    return told
-            self._say(f"Не понял правила: напишите их как «{defaults}».")
 
     async def _booking(self) -> None:
         if "day" not in self._steps:
