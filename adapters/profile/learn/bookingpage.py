@@ -8,7 +8,7 @@ step's page showed that the booking's did not."""
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import date, time
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
@@ -72,7 +72,7 @@ def _by_terms(recording: Recording, book: Step, purpose: str) -> dict[str, dict[
     return picks
 
 
-def _smallest(pieces: tuple[PickedText, ...], holds: Any) -> PickedText | None:
+def _smallest(pieces: tuple[PickedText, ...], holds: Callable[[str], bool]) -> PickedText | None:
     """The piece with the fewest words that ``holds`` (the innermost of equals)."""
     found = [p for p in pieces if holds(p.text)]
     return min(reversed(found), key=lambda p: len(p.text)) if found else None
