@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from datetime import date
 from pathlib import Path
+from urllib.parse import parse_qsl, urlsplit
 
 from playwright.async_api import Browser, Page
 
@@ -130,13 +131,17 @@ async def _search(page: Page, url: str, day: date, start: str, end: str) -> str:
     await page.get_by_role("textbox", name="Date").fill(f"{day:%d/%m/%Y}")
     await page.keyboard.press("Escape")
     for at, clock in enumerate((start, end)):
-        typed = page.get_by_role("combobox").nth(at).get_by_role("textbox")
-        await typed.click()
-        await typed.fill(clock)
-        await page.keyboard.press("Enter")
+        picker = page.get_by_role("combobox").nth(at)
+        await picker.get_by_role("textbox").click()
+        await picker.get_by_role("textbox").fill(clock)
+        # The option typed, as a person picks it: Enter takes whichever option is
+        # highlighted, the first («06:00») when it lands before the list is filtered.
+        await picker.get_by_role("option").filter(has_text=clock).first.click()
     await page.get_by_role("textbox", name="e.g. IT Amphitheatre").fill(INDICO_ROOM)
     await page.get_by_role("button", name="Search").click()
     await page.wait_for_url(re.compile(r"/rooms/book\?.*sd="))
+    searched = dict(parse_qsl(urlsplit(page.url).query))
+    assert (searched["st"], searched["et"]) == (start, end), page.url
     return page.url
 
 
