@@ -1,8 +1,8 @@
 """The site's own JSON calls, sent through the logged-in browser context (the fast path's
-reads): the site's list of rooms, read once per session and shared by every call that
-names rooms by key; a CSRF token from a page's ``<meta>``; a call's JSON answer. Each
-gives None when the site does not answer as expected (the caller then reads the page),
-and logs why under ``event``."""
+reads, and the booking's room keys): the site's list of rooms, read once per session and
+shared by every call that names rooms by key; a CSRF token from a page's ``<meta>``; a
+call's JSON answer. Each gives None when the site does not answer as expected (the
+caller then reads the page), and logs why under ``event``."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from playwright.async_api import APIRequestContext
 from playwright.async_api import Error as PlaywrightError
 
 from adapters.profile.calls import HeaderToken, RoomKeys
-from adapters.profile.fastpath import meta_content, room_keys
 from adapters.profile.navigate import Navigator
+from adapters.profile.pagehtml import meta_content
 from adapters.profile.template import Template
 
 __all__ = ["Caller"]
@@ -29,18 +29,23 @@ class Caller:
     def __init__(self, nav: Navigator, api: APIRequestContext) -> None:
         self._nav = nav
         self._api = api
-        self._names: dict[tuple[str, str, str], dict[str, str] | None] = {}  # per list
+        self._keys: dict[tuple[str, str, str], dict[str, str] | None] = {}  # per list
+
+    async def room_keys(self, keys: RoomKeys) -> dict[str, str] | None:
+        """The site's rooms, name → key, from its JSON list (read once a session); None
+        when it is not given."""
+        which = (str(keys.url), keys.name, keys.key)
+        if self._keys.get(which) is None:
+            self._keys[which] = await _listed(self._nav, self._api, keys)
+        return self._keys[which]
 
     async def room_names(self, keys: RoomKeys, *, event: str) -> dict[str, str] | None:
         """The site's key of each room → its name (read once a session)."""
-        which = (str(keys.url), keys.name, keys.key)
-        if self._names.get(which) is None:
-            listed = await room_keys(self._nav, self._api, keys)
-            self._names[which] = None if listed is None else {k: n for n, k in listed.items()}
-        names = self._names[which]
-        if names is None:
+        listed = await self.room_keys(keys)
+        if listed is None:
             log.info(event, why="no list of rooms")
-        return names
+            return None
+        return {key: name for name, key in listed.items()}
 
     async def json(
         self,
@@ -85,3 +90,20 @@ class Caller:
         except PlaywrightError:
             return None
         return meta_content(html, meta) or None
+
+
+async def _listed(nav: Navigator, api: APIRequestContext, keys: RoomKeys) -> dict[str, str] | None:
+    """The site's rooms, name → key, from its JSON list; None when it is not given."""
+    try:
+        answer = await api.get(nav.url(keys.url, {}), max_redirects=0)
+        listed = await answer.json() if answer.ok else None
+    except (PlaywrightError, ValueError):
+        return None
+    if not isinstance(listed, list):
+        return None
+    entries = [e for e in listed if isinstance(e, dict)]
+    return {
+        str(e.get(keys.name, "")): str(e.get(keys.key, ""))
+        for e in entries
+        if e.get(keys.name) and e.get(keys.key) is not None
+    }

@@ -16,9 +16,7 @@ What else the site answers decides what happens next, as safely as the page path
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
-from html import unescape
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
@@ -26,48 +24,31 @@ import structlog
 from playwright.async_api import APIRequestContext, APIResponse
 from playwright.async_api import Error as PlaywrightError
 
+from adapters.profile.caller import Caller
 from adapters.profile.calls import HeaderToken, Request, RoomKeys
 from adapters.profile.form import booked_number
 from adapters.profile.jsonpath import json_at
 from adapters.profile.navigate import Navigator
+from adapters.profile.pagehtml import form_value, meta_content
 from core.site.errors import OutcomeUnknown
 
-__all__ = ["FastPath", "form_value", "meta_content", "room_keys"]
+__all__ = ["FastPath"]
 
 log = structlog.get_logger("clubman.portal")
 
-_INPUT = re.compile(r"<input\b[^>]*>", re.IGNORECASE)
-_META = re.compile(r"<meta\b[^>]*>", re.IGNORECASE)
-_ATTRIBUTE = re.compile(r"""([\w-]+)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""")
 _UNKNOWN = "Сайт не ответил на бронирование как обычно: результат неизвестен"
 
 
-def form_value(html: str, name: str) -> str | None:
-    """The value of the input named ``name`` in ``html``."""
-    for tag in _INPUT.findall(html):
-        attributes = {m[0].lower(): unescape(m[1] or m[2] or m[3]) for m in _ATTRIBUTE.findall(tag)}
-        if attributes.get("name") == name:
-            return attributes.get("value", "")
-    return None
-
-
-def meta_content(html: str, name: str) -> str | None:
-    """The content of the ``<meta name=…>`` in ``html``."""
-    for tag in _META.findall(html):
-        attributes = {m[0].lower(): unescape(m[1] or m[2] or m[3]) for m in _ATTRIBUTE.findall(tag)}
-        if attributes.get("name") == name:
-            return attributes.get("content")
-    return None
-
-
 class FastPath:
-    """The booking request of one session; the site's room keys are read once."""
+    """The booking request of one session."""
 
-    def __init__(self, nav: Navigator, api: APIRequestContext, request: Request) -> None:
+    def __init__(
+        self, nav: Navigator, api: APIRequestContext, request: Request, caller: Caller
+    ) -> None:
         self._nav = nav
         self._api = api
         self._request = request
-        self._keys: dict[str, str] | None = None
+        self._caller = caller  # the site's list of rooms, shared with the session's calls
 
     async def send(self, values: Mapping[str, Any]) -> str | None:
         """The new booking's number, or None when nothing was made and the page path is
@@ -147,34 +128,10 @@ class FastPath:
         return found
 
     async def _room_key(self, keys: RoomKeys, room_id: str) -> str | None:
-        if self._keys is None:
-            self._keys = await room_keys(self._nav, self._api, keys)
-            if self._keys is None:
-                return None  # nothing sent yet: the page path books
-        if not room_id:
-            return None
+        listed = await self._caller.room_keys(keys)
+        if listed is None or not room_id:
+            return None  # nothing sent yet: the page path books
         found = {
-            key
-            for name, key in self._keys.items()
-            if name == room_id or name.startswith(room_id + " ")
+            key for name, key in listed.items() if name == room_id or name.startswith(room_id + " ")
         }
         return found.pop() if len(found) == 1 else None
-
-
-async def room_keys(
-    nav: Navigator, api: APIRequestContext, keys: RoomKeys
-) -> dict[str, str] | None:
-    """The site's rooms, name → key, from its JSON list; None when it is not given."""
-    try:
-        answer = await api.get(nav.url(keys.url, {}), max_redirects=0)
-        listed = await answer.json() if answer.ok else None
-    except (PlaywrightError, ValueError):
-        return None
-    if not isinstance(listed, list):
-        return None
-    entries = [e for e in listed if isinstance(e, dict)]
-    return {
-        str(e.get(keys.name, "")): str(e.get(keys.key, ""))
-        for e in entries
-        if e.get(keys.name) and e.get(keys.key) is not None
-    }

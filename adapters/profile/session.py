@@ -107,8 +107,10 @@ class ProfileSession:
         # Book by the form's own request where the profile has one (off: through the page).
         request = loaded.profile.book.request
         self.fast_path = request is not None
-        self._fast = None if request is None else FastPath(self._nav, context.request, request)
-        caller = Caller(self._nav, context.request)  # one list of rooms for both calls
+        caller = Caller(self._nav, context.request)  # one list of rooms for every call
+        self._fast = (
+            None if request is None else FastPath(self._nav, context.request, request, caller)
+        )
         self._list_call = ListCall.of(self._nav, caller)  # «my bookings» by its page's call
         self._day_call = DayCall.of(self._nav, caller)  # a building's day by its page's call
 

@@ -14,7 +14,7 @@ import pytest_asyncio
 from playwright.async_api import BrowserContext, Request
 
 from adapters.profile import ProfileSystem, load_site_profile, parse_site_profile
-from adapters.profile.fastpath import form_value
+from adapters.profile.pagehtml import form_value
 from adapters.profile.session import ProfileSession
 from core.browser import BrowserPool
 from portal.server import RunningPortal
