@@ -158,6 +158,12 @@ class RulesPart(Part):
 
     _clocks = field_validator("opens", "closes", mode="before")(_clock)
 
+    @model_validator(mode="after")
+    def _open_before_closed(self) -> RulesPart:
+        if self.opens >= self.closes:
+            raise ValueError("opens must be before closes")
+        return self
+
 
 class RoomPicks(Part):
     """A room's fields, read from the header of its grid line (``of: line`` reads the

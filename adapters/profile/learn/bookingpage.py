@@ -21,11 +21,12 @@ from adapters.profile.learn.values import (
     DraftError,
     booking_number,
     building_code,
+    clocks_in,
+    date_format,
     opened_booking,
     purpose_typed,
     templated,
 )
-from adapters.profile.template import DATE_FORMATS, parse_date, parse_time
 
 __all__ = ["draft_booking_page"]
 
@@ -38,8 +39,7 @@ def _which(
     """Which of a booking's fields ``text`` shows, and how it is read (None: not one)."""
     day = date.fromisoformat(answers["date"])
     start, end = time.fromisoformat(answers["start"]), time.fromisoformat(answers["end"])
-    clocks = [t for t in map(parse_time, re.findall(r"\d{1,2}[:.]\d{2}", text)) if t]
-    fmt = next((f for f in DATE_FORMATS if parse_date(text, f) == day), None)
+    clocks, fmt = clocks_in(text), date_format(text, day)
     if text == purpose:
         return "purpose", {}
     if text.split(" ")[0] == answers["room"]:
@@ -87,12 +87,6 @@ def _by_pieces(recording: Recording, book: Step, purpose: str) -> dict[str, dict
     day = date.fromisoformat(answers["date"])
     start, end = time.fromisoformat(answers["start"]), time.fromisoformat(answers["end"])
 
-    def clocks(text: str) -> list[time]:
-        return [t for t in map(parse_time, re.findall(r"\d{1,2}[:.]\d{2}", text)) if t]
-
-    def date_format(text: str) -> str | None:
-        return next((f for f in DATE_FORMATS if parse_date(text, f) == day), None)
-
     picks: dict[str, dict[str, str]] = {}
     room = _smallest(book.pieces, lambda t: t.split(" ")[0] == answers["room"])
     if room is not None:
@@ -103,10 +97,10 @@ def _by_pieces(recording: Recording, book: Step, purpose: str) -> dict[str, dict
     names = building_names(recording, answers)
     if "building" not in picks and (held := _smallest(book.pieces, lambda t: t in names)):
         picks["building"] = {"css": held.css}
-    if spanned := _smallest(book.pieces, lambda t: clocks(t)[:2] == [start, end]):
+    if spanned := _smallest(book.pieces, lambda t: clocks_in(t)[:2] == [start, end]):
         picks["time"] = {"css": spanned.css, "format": "span"}
-    if dated := _smallest(book.pieces, lambda t: date_format(t) is not None):
-        picks["date"] = {"css": dated.css, "format": date_format(dated.text) or ""}
+    if dated := _smallest(book.pieces, lambda t: date_format(t, day) is not None):
+        picks["date"] = {"css": dated.css, "format": date_format(dated.text, day) or ""}
     if purpose and (said := _smallest(book.pieces, lambda t: t.endswith(purpose))):
         heading = said.text[: -len(purpose)].strip()
         regex = {"regex": "^" + re.escape(heading) + r"\s*(.*)$"} if heading else {}

@@ -19,13 +19,14 @@ from adapters.profile.learn.values import (
     DraftError,
     booking_number,
     building_code,
+    clocks_in,
+    date_format,
     day_step,
     opened_booking,
     purpose_typed,
     relative,
     templated,
 )
-from adapters.profile.template import DATE_FORMATS, parse_date, parse_time
 
 __all__ = [
     "building_names",
@@ -69,8 +70,7 @@ def _fields(
     picks: dict[str, dict[str, str]] = {}
     others = []
     for where, text in pieces:
-        clocks = [t for t in map(parse_time, re.findall(r"\d{1,2}[:.]\d{2}", text)) if t]
-        fmt = next((f for f in DATE_FORMATS if parse_date(text, f) == day), None)
+        clocks, fmt = clocks_in(text), date_format(text, day)
         if text == number:
             picks.setdefault("number", where)
         elif text == purpose:

@@ -22,11 +22,8 @@ Line = Callable[[str], Awaitable[str]]  # a prompt, and the operator's answer to
 
 
 def _usual() -> str:
-    usual = RulesPart()
-    return (
-        f"{usual.opens:%H:%M}-{usual.closes:%H:%M}, шаг {usual.step_minutes} минут, "
-        f"не более {usual.longest_minutes // 60} часов, на {usual.horizon_days} дней вперёд"
-    )
+    """The default rules, as a line."""
+    return rules_line(RulesPart().model_dump(exclude={"rooms_per_booking"}))
 
 
 def _readable(told: str) -> bool:

@@ -13,7 +13,7 @@ from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from adapters.profile.learn.daygrid import room_picks
-from adapters.profile.learn.recording import ListByExample, Recording
+from adapters.profile.learn.recording import ListByExample, PickedText, Recording
 from adapters.profile.learn.values import (
     DraftError,
     building_code,
@@ -63,12 +63,12 @@ def room_shape(name: str, building: str | None) -> RoomShape | None:
     )
 
 
-def _label(lines: ListByExample) -> str:
-    """The CSS (inside a line) of the line's name: its first piece of words that is not
-    a time."""
+def _label(lines: ListByExample) -> PickedText:
+    """The first line's name (its text, and its CSS inside a line): its first piece of
+    words that is not a time."""
     for piece in lines.texts:
         if piece.text.strip() and parse_time(piece.text.strip()) is None:
-            return piece.css
+            return piece
     raise DraftError("В строке аудитории не видно её названия: покажите строки аудиторий ещё раз")
 
 
@@ -97,14 +97,13 @@ def draft_timeline(recording: Recording) -> dict[str, Any]:
     lines, axis, busy = _shown(recording)
     building = building_code(recording, step.answers)
     label = _label(lines)
-    first = next(p.text for p in lines.texts if p.css == label)
-    room: dict[str, Any] = {k: {"css": label, **v} for k, v in room_picks(first).items()}
-    shape = room_shape(first, building)
+    room: dict[str, Any] = {k: {"css": label.css, **v} for k, v in room_picks(label.text).items()}
+    shape = room_shape(label.text, building)
     if shape is not None:
-        room["number"] = {"css": label, "regex": shape.number}
-        room["id"] = {"css": label, "regex": shape.id}
+        room["number"] = {"css": label.css, "regex": shape.number}
+        room["id"] = {"css": label.css, "regex": shape.id}
         if shape.floor is not None:
-            room["floor"] = {"css": label, "regex": shape.floor, "format": "int"}
+            room["floor"] = {"css": label.css, "regex": shape.floor, "format": "int"}
     return {
         "open": {
             "url": templated(relative(step.url), step.answers, building=building),
@@ -127,8 +126,7 @@ def draft_timeline_catalogue(recording: Recording) -> dict[str, Any]:
     lines, _, _ = _shown(recording)
     building = building_code(recording, step.answers)
     label = _label(lines)
-    first = next(p.text for p in lines.texts if p.css == label)
-    shape = room_shape(first, building)
+    shape = room_shape(label.text, building)
     if shape is None or shape.building is None:
         raise DraftError(
             "В названиях аудиторий не видно корпуса: откройте день одного корпуса, "
@@ -142,7 +140,7 @@ def draft_timeline_catalogue(recording: Recording) -> dict[str, Any]:
         "buildings": {
             "open": {"url": url, "wait": [{"css": lines.css}]},
             "items": [{"css": lines.css}],
-            "code": {"css": label, "regex": shape.building},
-            "name": {"css": label, "regex": shape.building},  # the site names it by its code
+            "code": {"css": label.css, "regex": shape.building},
+            "name": {"css": label.css, "regex": shape.building},  # the site names it by its code
         }
     }

@@ -12,7 +12,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 from adapters.profile.learn.recording import Recording, Step
 from adapters.profile.parts import Locator
-from adapters.profile.template import DATE_FORMATS, TIME_FORMATS
+from adapters.profile.template import DATE_FORMATS, TIME_FORMATS, parse_date, parse_time
 from core.errors import ClubError
 
 __all__ = [
@@ -22,6 +22,8 @@ __all__ = [
     "booking_number",
     "building_code",
     "booked_at",
+    "clocks_in",
+    "date_format",
     "day_step",
     "locators",
     "purpose_typed",
@@ -56,6 +58,16 @@ def named(
         found.append((answers["room"], "{room}"))
     unique = {written: slot for written, slot in reversed(found) if written}
     return sorted(unique.items(), key=lambda pair: -len(pair[0]))
+
+
+def clocks_in(text: str) -> list[time]:
+    """The times of day ``text`` writes, in order («18:00 → 19:00»: 18:00, 19:00)."""
+    return [t for t in map(parse_time, re.findall(r"\d{1,2}[:.]\d{2}", text)) if t]
+
+
+def date_format(text: str, day: date) -> str | None:
+    """The format in which ``text`` writes ``day`` (None: it does not)."""
+    return next((f for f in DATE_FORMATS if parse_date(text, f) == day), None)
 
 
 def _whole(written: str) -> str:

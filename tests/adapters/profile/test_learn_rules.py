@@ -12,10 +12,10 @@ import pytest
 
 from adapters.profile.learn.pages import written_rules
 from adapters.profile.learn.rules import told_rules
-from core.llm import LLM, LLMSettings, MemorySpendLedger, build_llm
+from core.llm import LLM, MemorySpendLedger, build_llm
 from tests.fakes.llm import Answer, Fail, FakeAnthropic
+from tests.support.brain_core import KEY, llm_settings
 
-_KEY = "sk-learn-rules"
 # Said in words: no «шаг», no «08:00–22:00» for the draft's own reading to find.
 _PROSE = "Бронировать можно с девяти утра до девяти вечера, получасами, не дольше полутора часов"
 _SNAPSHOT = f'- heading "Занятость аудиторий" [level=1]\n- paragraph: {_PROSE}\n- table:\n'
@@ -25,16 +25,13 @@ _READ = {"stated": True, "opens": "09:00", "closes": "21:00", "step_minutes": 30
 
 @pytest.fixture
 async def vendor() -> AsyncIterator[FakeAnthropic]:
-    async with FakeAnthropic(api_key=_KEY) as fake:
+    async with FakeAnthropic(api_key=KEY) as fake:
         yield fake
 
 
 @pytest.fixture
 async def llm(vendor: FakeAnthropic) -> AsyncIterator[LLM]:
-    settings = LLMSettings.model_validate(
-        {"providers": "anthropic", "anthropic": {"api_key": _KEY, "base_url": vendor.base_url},
-         "max_retries": 0, "timeout_seconds": 10}
-    )  # fmt: skip
+    settings = llm_settings("anthropic", vendor.base_url, max_retries=0)
 
     async def nothing(_record: object) -> None:
         return None
