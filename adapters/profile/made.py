@@ -12,6 +12,7 @@ from datetime import date, time
 from playwright.async_api import Page
 
 from adapters.profile.bookings import read_booking_page
+from adapters.profile.form import booked_number
 from adapters.profile.navigate import Navigator, path_of
 from core.site import Room, UnexpectedPage
 from scenarios.booking.models import Booking
@@ -43,9 +44,24 @@ def as_sent(
 
 
 async def read_made(nav: Navigator, page: Page, number: str, codes: Mapping[str, str]) -> Booking:
-    """Booking ``number`` read where the form led, if that is its page and it reads there;
+    """Booking ``number`` read where the form led, if that shows it and it reads there;
     else from its page, loaded. ``codes``: building name → code."""
-    if nav.url_path(nav.profile.booking_page.url, {"number": number}) == path_of(page):
+    if await _shows_made(nav, page, number):
         with contextlib.suppress(UnexpectedPage):
             return await read_booking_page(nav, page, number, codes, load=False)
     return await read_booking_page(nav, page, number, codes)
+
+
+async def _shows_made(nav: Navigator, page: Page, number: str) -> bool:
+    """The page the form led to shows booking ``number``: it is at the booking's page, or
+    at an address the profile reads this number from (on Indico, the search page with
+    the booking's details over it), and what a page its scripts draw waits for is
+    there once its fetches are done."""
+    spec = nav.profile.booking_page
+    at_page = nav.url_path(spec.url, {"number": number}) == path_of(page)
+    if not at_page and booked_number(nav.profile.book.booked, page.url) != number:
+        return False
+    if spec.wait is None:
+        return True
+    await nav.settle(page)
+    return await nav.finder.maybe(page, spec.wait) is not None

@@ -86,3 +86,9 @@ async def test_a_room_the_sites_list_does_not_name_is_booked_through_the_pages(
         await session.close()
     assert any("rooms/book" in r for r in seen), seen
     assert await _held(indico_server, "j #j3") == [int(made.number)]
+    # What was made is read off the details «Create Booking» led to, not loaded again.
+    documents = [r for r in seen if r.startswith("GET rooms/") and "/api/" not in r]
+    assert not any(r.startswith("GET rooms/calendar") for r in documents), documents
+    assert (made.room, made.day, made.start, made.end, made.purpose) == (
+        room.number, day, time(13), time(14), "j #j3"
+    )  # fmt: skip
