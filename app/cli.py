@@ -163,8 +163,10 @@ def parse(
     tz: Annotated[str | None, typer.Option(help="Time zone (default: TIMEZONE)")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the decision as JSON")] = False,
 ) -> None:
-    """Print the decision the NLU makes for a command (for debugging). Building names come
-    from the cached catalogue, else from the site; with neither, it parses without them."""
+    """Print the decision the bot makes for a command (for debugging): the rule parser's,
+    or a plug-in job's own reading (an event to create) where that one is surer. Building
+    names come from the cached catalogue, else from the site; with neither, it parses
+    without them."""
     import json
     import sys
     from datetime import datetime
@@ -173,6 +175,9 @@ def parse(
     from app.compose import current_catalogue
     from core.nlu import Places
     from core.nlu import parse as nlu_parse
+    from core.planner import ProxyPlanner
+    from core.scenario import Utterance
+    from scenarios.registry import readers
 
     settings = _settings()
     try:
@@ -194,9 +199,13 @@ def parse(
             fg=typer.colors.YELLOW,
         )
         places = Places.empty()
+    planner = ProxyPlanner(readers())  # the plug-in jobs read their own commands
     lines = sys.stdin if text == "-" else [text]
     for line in lines:
-        decision = nlu_parse(line.rstrip("\n"), now=moment, tz=zone, places=places)
+        said = Utterance(text=line.rstrip("\n"), now=moment, tz=zone, places=places)
+        decision = planner.understand(
+            said, nlu_parse(said.text, now=moment, tz=zone, places=places)
+        )
         payload = decision.to_json()
         if as_json:
             typer.echo(json.dumps(payload, ensure_ascii=False))

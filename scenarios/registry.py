@@ -18,9 +18,10 @@ from scenarios.booking.schedules.scenarios import (
 )
 from scenarios.events.plugin import event_scenarios
 from scenarios.events.site import EventDesk
+from scenarios.events.unsupported import NoEvents
 from scenarios.help import DeclineScenario, HelpScenario, Showcase, UnknownScenario
 
-__all__ = ["all_scenarios"]
+__all__ = ["all_scenarios", "readers"]
 
 
 def all_scenarios(
@@ -62,3 +63,10 @@ def all_scenarios(
         DeclineScenario(),
         UnknownScenario(answerer=answerer, showcase=showcase),
     ]
+
+
+def readers() -> list[BaseScenario]:
+    """The scenarios that read commands of their own jobs' (``recognise``), with nothing
+    behind them: how the planner reads a command, for ``clubman parse``. A job reads a
+    command the same whether the site can do it or not (a site that cannot says so)."""
+    return [NoEvents()]

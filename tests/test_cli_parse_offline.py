@@ -88,3 +88,18 @@ async def test_a_cached_catalogue_however_old_names_the_buildings_with_no_browse
     assert decision["slots"]["building"] == "main"
     assert result.stderr == ""  # no browser, no site, no warning
     assert {path: path.read_bytes() for path in (offline / "cache").iterdir()} == cache
+
+
+def test_an_events_command_is_read_as_the_events_jobs_and_a_refused_one_as_a_refusal(
+    offline: Path,
+) -> None:
+    created = parse("создай мероприятие «Открытое занятие» в этот четверг с 18 до 20 в 7-101")
+    assert created.returncode == 0, created.stderr
+    decision = json.loads(created.stdout)
+    assert decision["intent"] == "create_event"
+    slots = decision["slots"]
+    assert (slots["title"], slots["room_name"]) == ("Открытое занятие", "7-101")
+    assert (slots["date"], slots["start"], slots["end"]) == ("2026-11-26", "18:00", "20:00")
+    refused = parse("не создавай мероприятие «Открытое занятие» в четверг")
+    assert refused.returncode == 0, refused.stderr
+    assert json.loads(refused.stdout)["intent"] == "decline"

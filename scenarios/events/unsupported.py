@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import ClassVar
 
 from core.commands import Command
-from core.nlu import Decision
+from core.nlu import Decision, Intent
 from core.scenario import InstantScenario, Utterance
 from core.texts import tr
 from scenarios.events.texts import EventTexts
@@ -24,8 +24,11 @@ class NoEvents(InstantScenario):
     }
 
     def recognise(self, said: Utterance, decision: Decision) -> Decision | None:
+        """An events command, or one refusing it («не создавай мероприятие»): that is a
+        refusal here too, not a command nobody understood."""
         found = read(said, said.now.astimezone(said.tz).date())
-        return found if found is not None and found.intent in INTENTS else None
+        wanted = found is not None and (found.intent in INTENTS or found.intent == Intent.DECLINE)
+        return found if wanted else None
 
     async def respond(self, command: Command, decision: Decision) -> str:
         return tr(EventTexts.UNSUPPORTED, decision.lang)

@@ -135,7 +135,9 @@ async def test_on_a_site_without_events_it_is_said_and_nothing_is_booked(
     make_core: CoreFactory, sink: CollectingSink, tracked: TrackedScenario
 ) -> None:
     showcase = Showcase([tracked, NoEvents()])
-    scenarios = [tracked, NoEvents(), HelpScenario(showcase=showcase), UnknownScenario()]
+    scenarios = [
+        tracked, NoEvents(), HelpScenario(showcase=showcase), DeclineScenario(), UnknownScenario()
+    ]  # fmt: skip
     async with make_core(*scenarios) as manager:
         await manager.handle(
             Command(
@@ -143,11 +145,14 @@ async def test_on_a_site_without_events_it_is_said_and_nothing_is_booked(
             )
         )
         await manager.handle(Command(chat_id=3, user_id=3, text="/help", intent="help"))
+        # A refusal is one here too, not a command nobody understood.
+        await manager.handle(Command(chat_id=3, user_id=3, text="не создавай мероприятие"))
     replies = sink.of_kind(Reply)
     assert replies[0].text.startswith("Этот сайт не умеет мероприятия")
     assert tracked.executed == []
     assert replies[1].text == help_text("ru", showcase)
     assert "мероприят" not in replies[1].text
+    assert replies[2].text == tr(Guide.DECLINED, "ru")
 
 
 class Unreached:
