@@ -201,6 +201,14 @@ async def _book_and_cancel(
         mine = [b for b in await session.my_bookings() if b.number == made.number and b.is_live]
         if not mine:
             raise BookingRejected(f"Бронь № {made.number} не видна в «моих бронях»")
+        # Its own page, by its address: a booking is not always read there as it is made
+        # (the site's answer named it, or the form led to where it shows).
+        paged = await session.booking_page(made.number)
+        if (paged.day, paged.start, paged.end) != (day, start, end):
+            raise BookingRejected(
+                f"Страница брони № {made.number} показывает {_day(paged.day)} "
+                f"{_span(paged.start, paged.end)}, а не {_day(day)} {_span(start, end)}"
+            )
         await session.cancel(made.number)
         booked.cancelled = True
         still = [b for b in await session.my_bookings() if b.number == made.number and b.is_live]
@@ -210,7 +218,7 @@ async def _book_and_cancel(
             f"свободно {_day(day)} {_span(start, end)} в «{shown.building_name}»: "
             f"{free} из {len(shown.rooms)} ауд.; тестовая бронь № {made.number} "
             f"(ауд. {room.number}) "
-            "сделана, найдена в «моих бронях» и отменена"
+            "сделана, найдена в «моих бронях», прочитана на своей странице и отменена"
         )
     raise AssertionError("unreachable: the loop returns or raises")
 

@@ -21,7 +21,7 @@ import structlog
 from playwright.async_api import BrowserContext, Page
 from playwright.async_api import Error as PlaywrightError
 
-from adapters.profile.bookings import MyList, cancel_on_booking_page
+from adapters.profile.bookings import MyList, cancel_on_booking_page, read_booking_page
 from adapters.profile.caller import Caller
 from adapters.profile.daycall import DayCall
 from adapters.profile.fastpath import FastPath
@@ -313,6 +313,14 @@ class ProfileSession:
             return await mine.in_full(lambda shown: self._codes(page, shown))
 
         return await self._run("мои брони", read, reads_only=True)
+
+    async def booking_page(self, number: str) -> Booking:
+        """Booking ``number`` as its own page (``booking_page.url``) shows it."""
+
+        async def read(page: Page) -> Booking:
+            return await read_booking_page(self._nav, page, number, await self._codes(page))
+
+        return await self._run("страница брони", read, reads_only=True)
 
     async def _my_list(self, page: Page) -> MyList:
         """«My bookings»: read where it is if it was read moments ago with only reads since

@@ -63,7 +63,7 @@ async def test_indico_profile_passes_every_part_and_leaves_nothing_booked(
         ("бронь через форму", True),
     ]
     for part in report.parts[-2:]:
-        assert "сделана, найдена в «моих бронях» и отменена" in part.detail
+        assert "найдена в «моих бронях», прочитана на своей странице и отменена" in part.detail
     assert await _left(indico_server) == []
     made = [b for b in await asyncio.to_thread(indico_server.bookings) if CHECK_MARK in b.reason]
     assert len(made) >= 2 and {b.state for b in made} == {"cancelled"}  # booked, then cancelled

@@ -73,7 +73,7 @@ async def test_a_good_profile_passes_every_part_and_leaves_nothing_booked(
     farthest = TODAY + timedelta(days=14)
     for booked in report.parts[-2:]:
         assert f"{farthest:%d.%m}" in booked.detail
-        assert "сделана, найдена в «моих бронях» и отменена" in booked.detail
+        assert "найдена в «моих бронях», прочитана на своей странице и отменена" in booked.detail
     assert await _marked(fresh_portal) == []
     assert not list(tmp_path.iterdir())  # no failure, no screenshot
 
@@ -116,16 +116,16 @@ async def test_a_wrong_locator_is_named_with_its_line_and_nothing_is_booked(
 async def test_failing_after_booking_cancels_what_it_booked(
     fresh_portal: RunningPortal, context: BrowserContext, tmp_path: Path
 ) -> None:
-    # The booking's own page is at another address than the profile says. By the form's
-    # own request the site's answer names the booking, and no page of it is read; through
-    # the form, the booking is made, then reading it fails: the check cancels it on the
-    # way out.
+    # The booking's own page is at another address than the profile says. The booking is
+    # made (by the form's own request, whose answer names it), then its page does not read:
+    # the check cancels it on the way out.
     loaded = _profile(("  url: /booking/{number}\n", "  url: /bookings/{number}\n"))
     session = _session(fresh_portal, context, loaded)
     report = await check_site(session, context, username="club", today=TODAY, shots=tmp_path)
     parts = {p.part: p for p in report.parts}
-    assert parts["бронь"].ok
-    assert not parts["бронь через форму"].ok
+    assert not parts["бронь"].ok
+    assert "Не удалось прочитать бронь" in parts["бронь"].detail
+    assert "бронь через форму" not in parts  # not tried after a failed booking
     assert parts["уборка"].ok and "отменена тестовая бронь" in parts["уборка"].detail
     assert await _marked(fresh_portal) == []
 
