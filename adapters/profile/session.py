@@ -21,8 +21,9 @@ import structlog
 from playwright.async_api import BrowserContext, Page
 from playwright.async_api import Error as PlaywrightError
 
-from adapters.profile.bookings import MyList, cancel_on_booking_page, read_booking_page
+from adapters.profile.bookings import MyList, read_booking_page
 from adapters.profile.caller import Caller
+from adapters.profile.cancelling import Cancelling
 from adapters.profile.daycall import DayCall
 from adapters.profile.fastpath import FastPath
 from adapters.profile.finding import Finder
@@ -52,7 +53,6 @@ from core.browser.retry import RetryPolicy, with_relogin, with_retries
 from core.browser.summary import summarize
 from core.errors import BrowserError
 from core.site import Catalogue, OnRetry, PageSummary, Room
-from scenarios.booking.errors import BookingRejected
 from scenarios.booking.models import Availability, Booking
 
 __all__ = ["ProfileSession"]
@@ -60,10 +60,6 @@ __all__ = ["ProfileSession"]
 T = TypeVar("T")
 _MY_FRESH_SECONDS = 2.0  # how old a «my bookings» read may be and still be read in place
 log = structlog.get_logger("clubman.portal")
-
-
-def _not_listed(number: str) -> BookingRejected:
-    return BookingRejected(f"Бронь № {number} не найдена среди активных броней", code="not_found")
 
 
 class ProfileSession:
@@ -342,38 +338,8 @@ class ProfileSession:
         return mine
 
     async def cancel(self, number: str) -> None:
-        """Cancel from «my bookings»; repeating it is harmless, so it is retried like a
-        read. A booking not listed (and not cancelled by this call) is ``BookingRejected``."""
-        pressed = False
-
-        async def cancel(page: Page) -> None:
-            nonlocal pressed
-            if self._profile.cancel.at == "booking_page":
-                if not pressed:  # the page may offer cancelling others' bookings (an admin)
-                    mine = MyList(self._nav, page, self._recall)
-                    await mine.open()
-                    if number not in await mine.numbers():
-                        raise _not_listed(number)
-
-                def pressing() -> None:
-                    nonlocal pressed
-                    pressed = True
-
-                cancelled = await cancel_on_booking_page(self._nav, page, number, pressing=pressing)
-                if not cancelled and not pressed:  # an earlier attempt may have cancelled it
-                    raise _not_listed(number)
-                return
-            mine = MyList(self._nav, page, self._recall)
-            await mine.open()
-            if number not in await mine.numbers():
-                if pressed:
-                    return
-                raise _not_listed(number)
-            pressed = True
-            question = await mine.cancel(number)
-            log.info("portal.cancelled", number=number, question=question)
-
-        await self._run("отмена брони", cancel)
+        """Cancel booking ``number`` (``Cancelling``), retried like a read."""
+        await self._run("отмена брони", Cancelling(self._nav, self._recall, number))
         self._recall.forget(number)
 
     async def page_summary(self) -> PageSummary:
