@@ -27,6 +27,17 @@ def pytest_asyncio_loop_factories(
     return {"loop": loop_factory()}
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """How the test processes (pytest-xdist, ``--dist loadgroup``) share the tests out: a
+    module stays in one process, so its module- and package-wide sites and browsers start
+    once; every test on the real Indico goes to one process, so one Indico (~40 s to start)
+    serves them all."""
+    for item in items:
+        uses_indico = "indico_server" in getattr(item, "fixturenames", ())
+        group = "indico" if uses_indico else item.nodeid.split("::", 1)[0]
+        item.add_marker(pytest.mark.xdist_group(group))
+
+
 @pytest.fixture(autouse=True)
 def _clean_app_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     for name in list(os.environ):
