@@ -97,6 +97,9 @@ async def test_storage_down_ten_seconds_mid_run_the_run_finishes_by_itself(
     server = servers.by_name[down]
     server.stop()  # booking goes on at the portal; its checkpoint finds storage gone
     await asyncio.sleep(OUTAGE)
+    # Down until the run has met the outage too: on a busy machine the booking step can
+    # outlast OUTAGE, and a run that touches no storage while it is down sees none.
+    await user.wait_for_message(lambda m: m.text == NOTICE, timeout=WAIT)
     server.start()
 
     done = await user.wait_for_message(lambda m: "Забронированы" in (m.text or ""), timeout=WAIT)
