@@ -7,14 +7,12 @@ import os
 import uuid
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import pytest
 
 from app.runtime import loop_factory
 from storage import Storage, open_storage
 from tests.support.indico_server import IndicoServer, running_indico_server
-from tests.support.process_split import ModulesAndOneIndico
 from tests.support.servers import running_redis, running_secantus
 
 # Variables our Settings read: a developer's shell or .env must not leak into tests.
@@ -29,11 +27,6 @@ def pytest_asyncio_loop_factories(
     return {"loop": loop_factory()}
 
 
-@pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist's
-def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> ModulesAndOneIndico:
-    return ModulesAndOneIndico(config, log)
-
-
 @pytest.fixture(autouse=True)
 def _clean_app_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     for name in list(os.environ):
@@ -45,14 +38,9 @@ def _clean_app_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
 
 @pytest.fixture(scope="session")
 def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A real redis-server: ``REDIS_URL`` if given, else one started on a free port (one
-    per test process). On a given server each test process takes a database of its own
-    (its xdist number), since every test flushes its database first."""
+    """A real redis-server: ``REDIS_URL`` if given, else one started on a free port."""
     given = os.environ.get("REDIS_URL")
     if given:
-        worker = os.environ.get("PYTEST_XDIST_WORKER")
-        if worker is not None:
-            given = urlsplit(given)._replace(path=f"/{int(worker.removeprefix('gw'))}").geturl()
         yield given
         return
     with running_redis(tmp_path_factory.mktemp("redis")) as url:
