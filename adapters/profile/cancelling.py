@@ -35,23 +35,26 @@ class Cancelling:
     def _pressing(self) -> None:
         self._pressed = True
 
+    async def _listed(self, page: Page) -> MyList | None:
+        """«My bookings», opened, if it lists the booking."""
+        mine = MyList(self._nav, page, self._recall)
+        await mine.open()
+        return mine if self._number in await mine.numbers() else None
+
     async def __call__(self, page: Page) -> None:
         number = self._number
         if self._nav.profile.cancel.at == "booking_page":
-            if not self._pressed:  # the page may offer cancelling others' bookings (an admin)
-                mine = MyList(self._nav, page, self._recall)
-                await mine.open()
-                if number not in await mine.numbers():
-                    raise _not_listed(number)
+            # the page may offer cancelling others' bookings (an admin): ours first
+            if not self._pressed and await self._listed(page) is None:
+                raise _not_listed(number)
             cancelled = await cancel_on_booking_page(
                 self._nav, page, number, pressing=self._pressing
             )
             if not cancelled and not self._pressed:  # an earlier attempt may have cancelled it
                 raise _not_listed(number)
             return
-        mine = MyList(self._nav, page, self._recall)
-        await mine.open()
-        if number not in await mine.numbers():
+        mine = await self._listed(page)
+        if mine is None:
             if self._pressed:
                 return
             raise _not_listed(number)
