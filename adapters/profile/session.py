@@ -36,6 +36,7 @@ from adapters.profile.grid import (
     read_day,
 )
 from adapters.profile.healing import Healing
+from adapters.profile.known import KnownList
 from adapters.profile.listcall import ListCall
 from adapters.profile.loader import LoadedProfile
 from adapters.profile.login import log_in
@@ -97,6 +98,7 @@ class ProfileSession:
         self._page: Page | None = None
         # «My bookings» read moments ago with nothing but reads since is read where it is.
         self._my_read_at: float | None = None
+        self._known = KnownList()  # and the list itself stands for a few seconds more
         self._logins, self._recall = 0, recall if recall is not None else Recall()
         self._healing = healing or Healing(None)
         self._run_mark = ""  # the booking run's mark («#…» in its purpose), for a heal's record
@@ -130,9 +132,10 @@ class ProfileSession:
         self, what: str, action: Callable[[Page], Awaitable[T]], *, reads_only: bool = False
     ) -> T:
         """``action`` with retries; logs in again once if the site asks for a login.
-        Anything but a read makes the «my bookings» on the page stale (``reads_only``)."""
+        Anything but a read may change the site (``reads_only``): «my bookings» as read is
+        stale."""
         if not reads_only:
-            self._my_read_at = None
+            self._changes()
 
         async def attempt() -> T:
             return await self._healing.step(
@@ -142,6 +145,10 @@ class ProfileSession:
         return await with_relogin(
             self._policy, attempt, login=self._login, what=what, on_retry=self._on_retry
         )
+
+    def _changes(self) -> None:
+        self._my_read_at = None
+        self._known.forget()
 
     async def _login(self) -> None:
         def sending() -> None:  # counted as sent: a refusal is a login tried all the same
@@ -194,7 +201,7 @@ class ProfileSession:
         """Reuse the context's cookies if the site takes them, else log in."""
         if not await self._has_cookies():
             await with_retries(self._policy, self._login, what="вход", on_retry=self._on_retry)
-        self._my_read_at = None  # the site is asked, not the page shown
+        self._changes()  # the site is asked, not the page shown or the list read
         calls = self._list_call if self.fast_path else None  # none, or unlike it: the page
         if calls is None or await calls.read() is None:
             await self._run("вход", self._my_list, reads_only=True)
@@ -223,7 +230,7 @@ class ProfileSession:
             return await read_day(self._nav, page, building=code, name=names[code], day=day,
                                   timeout_ms=self._timeout_ms)  # fmt: skip
 
-        return await self._run("сетка аудиторий", read)
+        return await self._run("сетка аудиторий", read, reads_only=True)
 
     async def book(
         self,
@@ -285,7 +292,7 @@ class ProfileSession:
             self._recall.pages.remember(made)
             return made.model_copy(update={"room_id": room.id})
 
-        return await self._run("подтверждение брони", confirm)
+        return await self._run("подтверждение брони", confirm, reads_only=True)
 
     async def _listed(
         self, room: Room, day: date, start: time, end: time, purpose: str
@@ -297,6 +304,14 @@ class ProfileSession:
         return None
 
     async def my_bookings(self) -> list[Booking]:
+        """The site's list, or as read moments ago with nothing changed since (``KnownList``)."""
+        known = self._known.bookings()
+        if known is None:
+            known = await self._read_my_bookings()
+            self._known.keep(known)
+        return known
+
+    async def _read_my_bookings(self) -> list[Booking]:
         async def codes(shown: set[str]) -> dict[str, str]:
             return await self._run("мои брони", lambda p: self._codes(p, shown), reads_only=True)
 
@@ -361,7 +376,7 @@ class ProfileSession:
         await self._press("checkbox", label, step=step, what=f"флажок «{label}»")
 
     async def _press(self, role: str, name: str, *, step: str, what: str) -> None:
-        self._my_read_at = None
+        self._changes()
         page, may_change = await self._page_now(), self.may_change(step)
         await press_control(page, self._network, role, name, may_change=may_change, what=what)
 
