@@ -84,4 +84,3 @@ async def test_a_cancel_makes_the_next_read_ask_the_site(
         await session.close()
     assert made.number in _live(listed)
     assert made.number not in _live(after_cancel)
-
