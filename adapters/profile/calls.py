@@ -10,7 +10,7 @@ from pydantic import Field, model_validator
 
 from adapters.profile.parts import Part, Regex, TemplateText
 
-__all__ = ["DayRequest", "HeaderToken", "ListRequest", "Request", "RoomKeys", "Span"]
+__all__ = ["DayRequest", "HeaderToken", "ListRequest", "Request", "RoomFields", "RoomKeys", "Span"]
 
 
 class HeaderToken(Part):
@@ -106,22 +106,52 @@ class Span(Part):
         return self
 
 
+class RoomFields(Part):
+    """Where a room's part of a day's answer has the room: the dotted paths of its
+    ``number``, and of its ``id``, ``floor`` and ``capacity`` if the answer has them."""
+
+    number: str
+    id: str | None = None
+    floor: str | None = None
+    capacity: str | None = None
+
+
 class DayRequest(Part):
     """The call the day's page makes for what holds each room of a building (a JSON
-    answer), read directly on the fast path instead of drawing the page. The building's
-    rooms are those of the site's list at ``rooms`` whose names ``building`` (a regex, its
-    first group the building's code) puts in it; their keys are sent as the JSON list
-    ``keys``. In the answer, ``lines`` is where each room's part is, ``key`` the room's key
-    in it, ``busy`` where its busy times are. A room's number, id and floor are read from
-    its name by the day's room picks' regexes. Only an answer with a part for every room
-    sent, each as described, is the day; else the page is read, as without this."""
+    answer), read directly on the fast path instead of drawing the page. In the answer,
+    ``lines`` is where each room's part is, ``busy`` where its busy times are. Either the
+    call names the building (``{building}`` in ``url``) and each part says which room it
+    is (``room``), or it is sent the building's rooms: those of the site's list at
+    ``rooms`` whose names ``building`` (a regex, its first group the building's code) puts
+    in it, their keys as the JSON list ``keys``, each part naming its room by ``key``; a
+    room's number, id and floor are then read from its name by the day's room picks'
+    regexes. ``day``: where the answer says which day it is (an ISO date). Only an answer
+    for the day asked, with every part as described (and one for every room sent), is the
+    day; else the page is read, as without this."""
 
     method: Literal["GET", "POST"] = "POST"
     url: TemplateText
     token: HeaderToken | None = None
-    rooms: RoomKeys
-    building: Regex
-    keys: str
+    room: RoomFields | None = None
+    rooms: RoomKeys | None = None
+    building: Regex | None = None
+    keys: str | None = None
+    day: str | None = None
     lines: str
-    key: str
+    key: str | None = None
     busy: tuple[Span, ...] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _one_way_to_the_rooms(self) -> DayRequest:
+        sent = (self.rooms, self.building, self.keys, self.key)
+        if self.room is None and any(part is None for part in sent):
+            raise ValueError(
+                "the rooms are either in the answer (`room`) or sent from the site's list "
+                "(`rooms`, `building`, `keys` and `key`)"
+            )
+        if self.room is not None and any(part is not None for part in sent):
+            raise ValueError(
+                "`room` (the answer names its rooms) goes without `rooms`, `building`, "
+                "`keys` and `key`"
+            )
+        return self

@@ -18,12 +18,12 @@ from typing import Any
 import structlog
 
 from adapters.profile.caller import Caller
-from adapters.profile.calls import DayRequest, Span
+from adapters.profile.calls import DayRequest, RoomFields, RoomKeys, Span
 from adapters.profile.jsonpath import every_at, json_at
 from adapters.profile.model import RoomPicks
 from adapters.profile.navigate import Navigator
 from adapters.profile.reading import Item, first_group, probes_of, room_of, value
-from core.site.models import Interval, merge_intervals
+from core.site.models import Interval, Room, merge_intervals
 from scenarios.booking.models import Availability, RoomAvailability
 
 __all__ = ["DayCall", "busy_in"]
@@ -56,18 +56,68 @@ class DayCall:
         """What holds each room of ``building`` (its code; ``name`` as shown) on ``day``,
         or None when the answer is not as the profile describes it."""
         request, values = self._request, {"building": building, "date": day}
-        names = await self._caller.room_names(request.rooms, event=_SKIPPED)
+        if request.room is not None:
+            listed = await self._named(values, request.room, day)
+        else:
+            assert request.rooms is not None and request.keys is not None  # the model's rule
+            listed = await self._sent(values, request.rooms, request.keys, day)
+        if listed is None:
+            return None
+        rules = self._nav.profile.rules
+        return Availability(building=building, building_name=name, day=day,
+                            opens=rules.opens, closes=rules.closes, rooms=listed)  # fmt: skip
+
+    async def _call(self, values: dict[str, Any], body: Any) -> Any | None:
+        """The call's answer, if it is for the day asked (when it says which day it is)."""
+        request = self._request
+        data = await self._caller.json(
+            request.url, values, method=request.method, token=request.token,
+            token_page=self._nav.profile.availability.open.url, event=_SKIPPED, body=body,
+        )  # fmt: skip
+        if data is None or request.day is None:
+            return data
+        if json_at(data, request.day) != values["date"].isoformat():
+            log.info(_SKIPPED, why="an answer for another day")
+            return None
+        return data
+
+    async def _named(
+        self, values: dict[str, Any], fields: RoomFields, day: date
+    ) -> list[RoomAvailability] | None:
+        """The rooms the answer lists for the building the call names, each as it says."""
+        data = await self._call(values, None)
+        if data is None:
+            return None
+        lines = every_at(data, self._request.lines)
+        try:
+            if not lines:
+                raise _Unreadable("no room")
+            listed = [
+                RoomAvailability(
+                    room=_room_in(line, fields, values["building"]),
+                    busy=merge_intervals(_busy_of(line, self._request, day)),
+                )
+                for line in lines
+            ]
+        except _Unreadable:
+            log.info(_SKIPPED, why="an answer unlike the profile's")
+            return None
+        return listed
+
+    async def _sent(
+        self, values: dict[str, Any], site_rooms: RoomKeys, keys: str, day: date
+    ) -> list[RoomAvailability] | None:
+        """The building's rooms of the site's list, sent to the call by their keys."""
+        building = values["building"]
+        names = await self._caller.room_names(site_rooms, event=_SKIPPED)
         if names is None:
             return None
+        request = self._request
         rooms = {key: room for key, room in names.items() if _building(request, room) == building}
         if not rooms:
             log.info(_SKIPPED, why="no room of the building in the site's list")
             return None
-        data = await self._caller.json(
-            request.url, values, method=request.method, token=request.token,
-            token_page=self._nav.profile.availability.open.url, event=_SKIPPED,
-            body={request.keys: sorted(rooms)},
-        )  # fmt: skip
+        data = await self._call(values, {keys: sorted(rooms)})
         if data is None:
             return None
         held = busy_in(data, request, set(rooms), day)
@@ -84,9 +134,7 @@ class DayCall:
             site_id = value(picks.id, item) if picks.id else ""
             found = room_of(picks, item, building=building, number=number, site_id=site_id)
             listed.append(RoomAvailability(room=found, busy=held[key]))
-        rules = self._nav.profile.rules
-        return Availability(building=building, building_name=name, day=day,
-                            opens=rules.opens, closes=rules.closes, rooms=listed)  # fmt: skip
+        return listed
 
     @property
     def _picks(self) -> RoomPicks:
@@ -101,8 +149,39 @@ def _all(picks: RoomPicks) -> list[Any]:
 
 
 def _building(request: DayRequest, room: str) -> str | None:
+    assert request.building is not None  # the model's rule, with ``rooms``
     found = re.search(request.building, room)
     return first_group(found).strip() if found else None
+
+
+def _room_in(line: Any, fields: RoomFields, building: str) -> Room:
+    """The room a part of the answer names (``_Unreadable``: no number, or a floor or
+    capacity that is no whole number)."""
+    number = _text(json_at(line, fields.number))
+    if not number:
+        raise _Unreadable(fields.number)
+    site_id = _text(json_at(line, fields.id)) if fields.id else ""
+    return Room(
+        id=site_id or f"{building}-{number}",
+        building=building,
+        number=number,
+        floor=_whole(json_at(line, fields.floor)) if fields.floor else None,
+        capacity=_whole(json_at(line, fields.capacity)) if fields.capacity else None,
+    )
+
+
+def _text(found: Any) -> str:
+    if isinstance(found, bool) or not isinstance(found, str | int):
+        return ""
+    return str(found).strip()
+
+
+def _whole(found: Any) -> int | None:
+    if found is None:
+        return None
+    if isinstance(found, bool) or not isinstance(found, int):
+        raise _Unreadable(repr(found))
+    return found
 
 
 def busy_in(
@@ -116,20 +195,25 @@ def busy_in(
         return None
     held: dict[str, list[Interval]] = {}
     for line in lines:
-        key = json_at(line, request.key)
+        key = json_at(line, request.key) if request.key is not None else None
         if key is None or str(key) not in keys:
             continue
         try:
-            busy = [
-                interval
-                for span in request.busy
-                for entry in _entries(line, span)
-                if (interval := _interval(entry, span, day)) is not None
-            ]
+            held[str(key)] = merge_intervals(_busy_of(line, request, day))
         except _Unreadable:
             return None
-        held[str(key)] = merge_intervals(busy)
     return held if set(held) == keys else None
+
+
+def _busy_of(line: Any, request: DayRequest, day: date) -> list[Interval]:
+    """Every busy time of a room's part on ``day`` (``_Unreadable``: one is not where the
+    profile says, or not a time)."""
+    return [
+        interval
+        for span in request.busy
+        for entry in _entries(line, span)
+        if (interval := _interval(entry, span, day)) is not None
+    ]
 
 
 def _entries(line: Any, span: Span) -> list[Any]:

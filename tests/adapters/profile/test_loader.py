@@ -34,15 +34,24 @@ TEXT = REFPORTAL.read_text(encoding="utf-8")
 FILE = "profiles/mysite.yaml"
 
 
+_DAY_ROOM = "    room: {number: number, id: id, floor: floor, capacity: capacity}\n"
+
+
 def edited(old: str, new: str) -> str:
     """refportal.yaml with ``old`` (found exactly once) replaced by ``new``."""
     assert TEXT.count(old) == 1, f"{old!r} is not in refportal.yaml exactly once"
     return TEXT.replace(old, new)
 
 
-def line_of(text: str, start: str) -> int:
-    """The number of the one line of ``text`` that starts with ``start``."""
-    found = [n for n, line in enumerate(text.splitlines(), 1) if line.startswith(start)]
+def line_of(text: str, start: str | tuple[str, str]) -> int:
+    """The number of the one line of ``text`` that starts with ``start``; for a pair
+    (part, start), the first such line in the part that starts a line with ``part``."""
+    lines = text.splitlines()
+    if isinstance(start, tuple):
+        part, start = start
+        after = line_of(text, part)
+        return next(n for n, line in enumerate(lines, 1) if n > after and line.startswith(start))
+    found = [n for n, line in enumerate(lines, 1) if line.startswith(start)]
     assert len(found) == 1, f"{start!r} starts {len(found)} lines, not one"
     return found[0]
 
@@ -53,7 +62,7 @@ def refused(text: str) -> ProfileError:
     return caught.value
 
 
-def bad(name: str, text: str, line: str, *words: str) -> Any:  # a pytest.param
+def bad(name: str, text: str, line: str | tuple[str, str], *words: str) -> Any:  # a pytest.param
     """One bad profile: the error names the line starting with ``line`` and ``words``."""
     return pytest.param(text, line, words, id=name)
 
@@ -400,20 +409,32 @@ BAD_PROFILES = [
     bad(
         "a-request-both-form-and-json",
         edited("    token: csrf_token\n", "    token: csrf_token\n    json: {room: x}\n"),
-        "  request:",
+        ("book:", "  request:"),
         "`form` or `json`",
     ),
     bad(
         "a-json-request-without-its-number",
         edited('    form:\n      room: "{room_id}"\n', '    json:\n      room: "{room_id}"\n'),
-        "  request:",
+        ("book:", "  request:"),
         "`number`",
     ),
     bad(
         "a-form-token-in-a-header",
         edited("    token: csrf_token\n", "    token: {meta: csrf-token, header: X-CSRF-Token}\n"),
-        "  request:",
+        ("book:", "  request:"),
         "a form's token is one of its fields",
+    ),
+    bad(
+        "a-day-call-finding-its-rooms-both-ways",
+        edited(_DAY_ROOM, _DAY_ROOM + "    key: id\n"),
+        ("availability:", "  request:"),
+        "`room` (the answer names its rooms) goes without",
+    ),
+    bad(
+        "a-day-call-finding-its-rooms-no-way",
+        edited(_DAY_ROOM, ""),
+        ("availability:", "  request:"),
+        "the rooms are either in the answer",
     ),
     bad(
         "no-field-writes-the-purpose",
@@ -427,7 +448,7 @@ BAD_PROFILES = [
 
 @pytest.mark.parametrize(("text", "line", "words"), BAD_PROFILES)
 def test_a_bad_profile_is_refused_naming_its_file_and_line(
-    text: str, line: str, words: tuple[str, ...]
+    text: str, line: str | tuple[str, str], words: tuple[str, ...]
 ) -> None:
     error = refused(text)
     for word in words:
