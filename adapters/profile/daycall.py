@@ -1,12 +1,14 @@
 """One building's day by the call its page makes (``availability.request``), on the fast
 path: what holds each room, without drawing the day's page (on Indico, a timeline its
-scripts build in seconds). The session's cookies go with the call; a CSRF token is read
-from the day's page, fetched as plain HTML.
+scripts build in seconds; on the reference portal, the grid its script draws). The call
+is sent the building's rooms (Indico) or names the building and lists its rooms in the
+answer (the portal). The session's cookies go with the call; a CSRF token is read from
+the day's page, fetched as plain HTML.
 
-Only an answer as the profile describes it is the day: a part for every room asked
-about, every busy time where the profile says and readable. Anything else (logged out,
-a changed answer) gives None, and the page is read as without the call: a busy time
-read as free would offer a taken room.
+Only an answer as the profile describes it is the day: for the day asked, a part for
+every room asked about, every room and busy time where the profile says and readable.
+Anything else (logged out, a changed answer) gives None, and the page is read as without
+the call: a busy time read as free would offer a taken room.
 """
 
 from __future__ import annotations
