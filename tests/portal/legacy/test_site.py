@@ -1,216 +1,36 @@
 """The legacy booking site (portal/legacy) over plain HTTP: login and lock-out, the rowspan
 day grid, booking with times in seconds, conflicts and rule refusals, the booking page,
-«Мои брони» as a search, cancelling, CSRF ending the session, and the test API."""
+«Мои брони» as a search, and cancelling."""
 
 from __future__ import annotations
 
-import asyncio
 import re
-import sys
-from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
 from datetime import timedelta
-from html.parser import HTMLParser
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
-import aiohttp
 import pytest
-import pytest_asyncio
 
 from portal.clock import parse_hhmm
 from portal.legacy.app import create_app
-from portal.legacy.data import BUILDINGS, find_room
-from portal.legacy.server import RunningLegacy, running_legacy
+from portal.legacy.data import BUILDINGS
+from portal.legacy.server import RunningLegacy
 from portal.legacy.state import STATE
 from tests.portal.helpers import START, TestClock
+from tests.portal.legacy.visitor import (
+    PURPOSE,
+    THURSDAY,
+    TOMORROW,
+    Visitor,
+    bookings,
+    dmy,
+    expand,
+    props,
+    room_301,
+    tables,
+)  # fmt: skip
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
-
-TOMORROW = START.date() + timedelta(days=1)
-THURSDAY = START.date() + timedelta(days=3)
-PURPOSE = "Заседание Шахматного клуба"
-_CSRF = re.compile(r'name="_csrf" value="([^"]+)"')
-
-
-def dmy(day: Any) -> str:
-    return f"{day:%d.%m.%Y}"
-
-
-# --- a tiny HTML table reader -----------------------------------------------------------
-
-
-@dataclass
-class Cell:
-    tag: str
-    attrs: dict[str, str]
-    parts: list[str] = field(default_factory=list)
-    links: list[dict[str, str]] = field(default_factory=list)
-
-    @property
-    def text(self) -> str:
-        return " ".join("".join(self.parts).split())
-
-
-@dataclass
-class Table:
-    caption: str = ""
-    rows: list[list[Cell]] = field(default_factory=list)
-
-
-class _Tables(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__()
-        self.tables: list[Table] = []
-        self._cell: Cell | None = None
-        self._in_caption = False
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        values = {k: v or "" for k, v in attrs}
-        if tag == "table":
-            self.tables.append(Table())
-        elif tag == "caption":
-            self._in_caption = True
-        elif tag == "tr" and self.tables:
-            self.tables[-1].rows.append([])
-        elif tag in ("td", "th") and self.tables:
-            self._cell = Cell(tag, values)
-            self.tables[-1].rows[-1].append(self._cell)
-        elif tag == "a" and self._cell is not None:
-            self._cell.links.append(values)
-        elif tag == "br" and self._cell is not None:
-            self._cell.parts.append(" ")
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in ("td", "th"):
-            self._cell = None
-        elif tag == "caption":
-            self._in_caption = False
-
-    def handle_data(self, data: str) -> None:
-        if self._in_caption:
-            self.tables[-1].caption += data
-        elif self._cell is not None:
-            self._cell.parts.append(data)
-
-
-def tables(html: str) -> list[Table]:
-    parser = _Tables()
-    parser.feed(html)
-    return parser.tables
-
-
-def expand(rows: list[list[Cell]]) -> list[list[Cell]]:
-    """The HTML table model: place each cell, letting rowspans cover the rows below.
-
-    Fails unless every row comes out exactly as wide as the header row, no gaps, no overlaps.
-    """
-    slots: dict[tuple[int, int], Cell] = {}
-    for r, row in enumerate(rows):
-        c = 0
-        for cell in row:
-            while (r, c) in slots:
-                c += 1
-            for k in range(int(cell.attrs.get("rowspan") or 1)):
-                assert (r + k, c) not in slots, f"cells overlap at row {r + k}, column {c}"
-                slots[(r + k, c)] = cell
-            c += 1
-    width = len(rows[0])
-    for r in range(len(rows)):
-        assert sorted(c for rr, c in slots if rr == r) == list(range(width)), f"row {r}"
-    assert max(r for r, _ in slots) == len(rows) - 1, "a rowspan runs past the table"
-    return [[slots[(r, c)] for c in range(width)] for r in range(len(rows))]
-
-
-def props(html: str) -> dict[str, str]:
-    """A booking page's two-column table: label → value."""
-    (table,) = tables(html)
-    return {row[0].text: row[1].text for row in table.rows}
-
-
-# --- a browser-less visitor -------------------------------------------------------------
-
-
-@dataclass
-class Page:
-    status: int
-    text: str
-    location: str | None
-
-    @property
-    def csrf(self) -> str:
-        found = _CSRF.search(self.text)
-        assert found, f"no CSRF token ({self.status})"
-        return found.group(1)
-
-
-class Visitor:
-    def __init__(self, url: str) -> None:
-        self.url = url
-        # unsafe=True: the default jar refuses cookies from IP hosts such as 127.0.0.1.
-        self.http = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
-
-    async def close(self) -> None:
-        await self.http.close()
-
-    async def get(self, path: str) -> Page:
-        async with self.http.get(self.url + path, allow_redirects=False) as resp:
-            return Page(resp.status, await resp.text(), resp.headers.get("Location"))
-
-    async def post(self, path: str, form: dict[str, str], *, referer: str = "") -> Page:
-        headers = {"Referer": self.url + referer} if referer else {}
-        async with self.http.post(
-            self.url + path, data=form, headers=headers, allow_redirects=False
-        ) as resp:
-            return Page(resp.status, await resp.text(), resp.headers.get("Location"))
-
-    async def login(self, username: str, password: str, back: str = "/schedule") -> Page:
-        token = (await self.get("/auth/login")).csrf
-        form = {"_csrf": token, "j_username": username, "j_password": password, "back": back}
-        return await self.post("/auth/login", form)
-
-    async def reserve(
-        self, room: int, day: str, start: int, end: int, comment: str = "Заседание клуба"
-    ) -> Page:
-        token = (await self.get(f"/reserve?room={room}&t={start}&day={day}")).csrf
-        form = {
-            "_csrf": token, "room": str(room), "day": day, "time_from": str(start),
-            "time_to": str(end), "comment": comment, "people": "10",
-        }  # fmt: skip
-        return await self.post("/reserve", form, referer=f"/reserve?room={room}")
-
-
-@pytest_asyncio.fixture(loop_scope="session")
-async def site(clock: TestClock) -> AsyncIterator[RunningLegacy]:
-    async with running_legacy(seed=1, test_api=True, clock=clock) as running:
-        yield running
-
-
-@pytest_asyncio.fixture(loop_scope="session")
-async def guest(site: RunningLegacy) -> AsyncIterator[Visitor]:
-    visitor = Visitor(site.url)
-    yield visitor
-    await visitor.close()
-
-
-@pytest_asyncio.fixture(loop_scope="session")
-async def club(site: RunningLegacy) -> AsyncIterator[Visitor]:
-    visitor = Visitor(site.url)
-    assert (await visitor.login("club", "club-demo")).location == "/schedule"
-    yield visitor
-    await visitor.close()
-
-
-async def bookings(site: RunningLegacy) -> list[dict[str, Any]]:
-    async with aiohttp.ClientSession() as http, http.get(f"{site.url}/_test/bookings") as resp:
-        assert resp.status == 200
-        body: list[dict[str, Any]] = await resp.json()
-        return body
-
-
-def room_301() -> int:
-    main = BUILDINGS[0]
-    return next(r.id for r in main.rooms if r.number == "301")
 
 
 # --- data -------------------------------------------------------------------------------
@@ -501,130 +321,3 @@ async def test_others_bookings_are_not_found(site: RunningLegacy, club: Visitor)
     assert refused.status == 404
     assert next(b for b in await bookings(site) if b["id"] == seeded["id"])["status"] == "active"
     assert (await club.get("/reservation/99999")).status == 404
-
-
-# --- CSRF -------------------------------------------------------------------------------
-
-
-async def test_a_post_without_the_token_ends_the_session(
-    site: RunningLegacy, club: Visitor
-) -> None:
-    referer = f"/reserve?room={room_301()}&t=64800&day={dmy(THURSDAY)}"
-    form = {
-        "room": str(room_301()), "day": dmy(THURSDAY), "time_from": "64800",
-        "time_to": "66600", "comment": "x",
-    }  # fmt: skip
-    page = await club.post("/reserve", form, referer=referer)
-    assert page.status == 303 and page.location is not None
-    assert parse_qs(urlsplit(page.location).query)["back"] == [referer]
-    assert urlsplit(page.location).path == "/auth/login"
-    assert (await club.get("/schedule")).status == 303  # logged out
-    assert not [b for b in await bookings(site) if b["user"] == "club"]
-
-
-async def test_a_wrong_token_ends_the_session_too(club: Visitor) -> None:
-    assert (await club.get("/my")).status == 200
-    page = await club.post("/reservation/1/cancel", {"_csrf": "forged"}, referer="/my?q=")
-    assert page.location == "/auth/login?back=%2Fmy%3Fq%3D"
-    assert (await club.get("/my")).status == 303
-
-
-async def test_the_login_form_needs_its_token(guest: Visitor) -> None:
-    form = {"j_username": "club", "j_password": "club-demo", "back": "/my"}
-    page = await guest.post("/auth/login", form)
-    assert page.location == "/auth/login?back=%2Fmy"
-    assert (await guest.get("/schedule")).status == 303
-
-
-# --- the test API -----------------------------------------------------------------------
-
-
-async def test_api_lists_bookings_in_the_portals_shape(site: RunningLegacy, club: Visitor) -> None:
-    await club.reserve(room_301(), dmy(THURSDAY), 64800, 72000, "Клуб")
-    rows = await bookings(site)
-    assert {"id", "user", "room_number", "date", "start", "end", "purpose", "status"} <= set(
-        rows[0]
-    )
-    ours = [b for b in rows if b["user"] == "club"]
-    assert len(ours) == 1
-    assert {k: ours[0][k] for k in ("room", "room_number", "date", "start", "end")} == {
-        "room": str(room_301()),
-        "room_number": "301",
-        "date": THURSDAY.isoformat(),
-        "start": "18:00",
-        "end": "20:00",
-    }
-    assert ours[0]["purpose"] == "Клуб" and ours[0]["status"] == "active"
-    room = find_room(int(ours[0]["room"]))
-    assert room is not None and room.number == "301"
-
-
-async def test_api_reset_reseeds_and_logs_everybody_out(site: RunningLegacy, club: Visitor) -> None:
-    seeded = await bookings(site)
-    await club.reserve(room_301(), dmy(THURSDAY), 64800, 72000)
-    async with aiohttp.ClientSession() as http:
-        await http.post(f"{site.url}/_test/quirks", json={"error_rate": 0.5})
-        async with http.post(f"{site.url}/_test/reset") as resp:
-            assert resp.status == 200 and (await resp.json())["ok"] is True
-        async with http.get(f"{site.url}/_test/quirks") as resp:
-            assert (await resp.json())["error_rate"] == 0.0
-    assert await bookings(site) == seeded
-    assert (await club.get("/schedule")).status == 303
-
-
-async def test_api_expire_sessions(site: RunningLegacy, club: Visitor) -> None:
-    assert (await club.get("/schedule")).status == 200
-    async with aiohttp.ClientSession() as http, http.post(f"{site.url}/_test/expire_sessions") as r:
-        assert r.status == 200
-    page = await club.get("/schedule?bld=2")
-    assert page.location == "/auth/login?back=%2Fschedule%3Fbld%3D2"
-
-
-async def test_api_error_rate_fails_pages_but_not_the_test_api(
-    site: RunningLegacy, club: Visitor
-) -> None:
-    async with aiohttp.ClientSession() as http:
-        async with http.post(f"{site.url}/_test/quirks", json={"error_rate": 1.0}) as resp:
-            assert resp.status == 200 and (await resp.json())["error_rate"] == 1.0
-        assert (await club.get("/schedule")).status == 500
-        assert (await club.get("/auth/login")).status == 500
-        assert len(await bookings(site)) > 0
-        async with http.get(f"{site.url}/_test/quirks") as resp:
-            body = await resp.json()
-            assert body["error_rate"] == 1.0 and body["served"]["errors_served"] == 2
-        async with http.post(f"{site.url}/_test/quirks", json={"error_rate": 0.5, "x": 1}) as resp:
-            assert resp.status == 400
-        async with http.post(f"{site.url}/_test/quirks", json={"error_rate": 2}) as resp:
-            assert resp.status == 400
-        async with http.post(f"{site.url}/_test/quirks", json={}) as resp:
-            assert resp.status == 200
-    assert (await club.get("/schedule")).status == 200
-
-
-async def test_no_test_api_unless_asked(clock: TestClock) -> None:
-    async with running_legacy(clock=clock) as plain, aiohttp.ClientSession() as http:
-        async with http.get(f"{plain.url}/_test/bookings") as resp:
-            assert resp.status == 404
-        async with http.post(f"{plain.url}/_test/reset") as resp:
-            assert resp.status == 404
-
-
-# --- the foreground entry point ---------------------------------------------------------
-
-
-async def test_python_m_portal_legacy_serves_in_the_foreground() -> None:
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "portal.legacy", "--port", "0", "--test-api",
-        stdout=asyncio.subprocess.PIPE,
-    )  # fmt: skip
-    try:
-        assert proc.stdout is not None
-        line = (await asyncio.wait_for(proc.stdout.readline(), 20)).decode()
-        found = re.match(r"Legacy site at (http://127\.0\.0\.1:\d+) \(test API on\)", line)
-        assert found, line
-        url = f"{found.group(1)}/auth/login"
-        async with aiohttp.ClientSession() as http, http.get(url) as resp:
-            assert resp.status == 200 and "Логин" in await resp.text()
-    finally:
-        proc.terminate()
-        assert await asyncio.wait_for(proc.wait(), 20) == 0
