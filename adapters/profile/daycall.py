@@ -21,7 +21,7 @@ import structlog
 
 from adapters.profile.caller import Caller
 from adapters.profile.calls import DayRequest, RoomFields, RoomKeys, Span
-from adapters.profile.jsonpath import every_at, json_at
+from adapters.profile.jsonpath import every_at, json_at, scalar_text
 from adapters.profile.model import RoomPicks
 from adapters.profile.navigate import Navigator
 from adapters.profile.reading import Item, first_group, probes_of, room_of, value
@@ -159,10 +159,10 @@ def _building(request: DayRequest, room: str) -> str | None:
 def _room_in(line: Any, fields: RoomFields, building: str) -> Room:
     """The room a part of the answer names (``_Unreadable``: no number, or a floor or
     capacity that is no whole number)."""
-    number = _text(json_at(line, fields.number))
+    number = scalar_text(json_at(line, fields.number))
     if not number:
         raise _Unreadable(fields.number)
-    site_id = _text(json_at(line, fields.id)) if fields.id else ""
+    site_id = scalar_text(json_at(line, fields.id)) if fields.id else ""
     return Room(
         id=site_id or f"{building}-{number}",
         building=building,
@@ -170,12 +170,6 @@ def _room_in(line: Any, fields: RoomFields, building: str) -> Room:
         floor=_whole(json_at(line, fields.floor)) if fields.floor else None,
         capacity=_whole(json_at(line, fields.capacity)) if fields.capacity else None,
     )
-
-
-def _text(found: Any) -> str:
-    if isinstance(found, bool) or not isinstance(found, str | int):
-        return ""
-    return str(found).strip()
 
 
 def _whole(found: Any) -> int | None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["every_at", "json_at"]
+__all__ = ["every_at", "json_at", "scalar_text"]
 
 
 def _step(data: Any, key: str) -> tuple[bool, Any]:
@@ -45,3 +45,10 @@ def every_at(data: Any, path: str) -> list[Any] | None:
             reached.append(value)
         found = reached
     return found
+
+
+def scalar_text(value: Any) -> str:
+    """A JSON string or integer as text (a number, an id); "" for anything else."""
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        return ""
+    return str(value)

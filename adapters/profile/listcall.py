@@ -21,7 +21,7 @@ import structlog
 
 from adapters.profile.caller import Caller
 from adapters.profile.calls import ListRequest
-from adapters.profile.jsonpath import every_at, json_at
+from adapters.profile.jsonpath import every_at, json_at, scalar_text
 from adapters.profile.navigate import Navigator
 from adapters.profile.parts import Pick
 from adapters.profile.reading import first_group
@@ -93,7 +93,7 @@ def bookings_in(
         return None  # or the first part of a longer list: the page shows it all
     found = []
     for item in items:
-        number, purpose = json_at(item, request.number), json_at(item, request.purpose)
+        number, purpose = scalar_text(json_at(item, request.number)), json_at(item, request.purpose)
         name = names.get(str(json_at(item, request.room)))
         try:
             start = datetime.fromisoformat(str(json_at(item, request.start)))
@@ -101,9 +101,7 @@ def bookings_in(
         except ValueError:
             return None
         if (
-            not isinstance(number, int | str)
-            or isinstance(number, bool)
-            or not str(number)
+            not number
             or not isinstance(purpose, str)
             or name is None
             or start.date() != end.date()
@@ -115,7 +113,7 @@ def bookings_in(
             return None
         found.append(
             Booking(
-                number=str(number),
+                number=number,
                 building=where["building"],
                 building_name=where["building"],
                 room=where["room"],

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date, time, timedelta
+from pathlib import Path
 from typing import Any
 
 import aiohttp
-from playwright.async_api import BrowserContext
+from playwright.async_api import BrowserContext, Request
 
+from adapters.profile import ProfileSystem, load_site_profile, parse_site_profile
+from adapters.profile.session import ProfileSession
 from adapters.refportal import PortalSession, RetryPolicy
 from core.site.models import Room
 from portal.server import RunningPortal
@@ -16,13 +20,18 @@ from tests.portal.helpers import START
 __all__ = [
     "FAST",
     "FRIDAY",
+    "PROFILE",
     "TODAY",
     "active_bookings",
     "busy_cells",
     "make_session",
+    "page_loads",
+    "profile_session",
     "reset",
     "set_quirks",
 ]
+
+PROFILE = Path(__file__).parents[3] / "profiles" / "refportal.yaml"
 
 TODAY: date = START.date()  # Monday 23.11.2026, the portal clock starts at 09:00 Moscow
 FRIDAY: date = TODAY + timedelta(days=4)
@@ -87,3 +96,26 @@ def room_of(room_id: str) -> Room:
     """The room ``main-405`` as the catalogue names it (the portal's ids are building-number)."""
     building, _, number = room_id.rpartition("-")
     return Room(id=room_id, building=building, number=number)
+
+
+def profile_session(
+    portal: RunningPortal, context: BrowserContext, text: str | None = None
+) -> ProfileSession:
+    """A session of the profile adapter as the club: ``profiles/refportal.yaml``, or
+    ``text`` instead."""
+    loaded = load_site_profile(PROFILE) if text is None else parse_site_profile(text, "x.yaml")
+    return ProfileSystem(portal.url, loaded, retry=FAST).open_session(
+        context, username="club", password="club-demo"
+    )
+
+
+def page_loads(context: BrowserContext, wanted: Callable[[str], bool]) -> list[str]:
+    """Every page the browser loads from now on whose address is ``wanted``."""
+    loads: list[str] = []
+
+    def note(request: Request) -> None:
+        if request.is_navigation_request() and wanted(request.url):
+            loads.append(request.url)
+
+    context.on("request", note)
+    return loads

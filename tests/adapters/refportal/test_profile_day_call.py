@@ -7,39 +7,23 @@ the page."""
 from __future__ import annotations
 
 from datetime import time
-from pathlib import Path
 
 import pytest
-from playwright.async_api import BrowserContext, Request
+from playwright.async_api import BrowserContext
 
-from adapters.profile import ProfileSystem, parse_site_profile
-from adapters.profile.session import ProfileSession
 from portal.server import RunningPortal
 from scenarios.booking.models import Availability
-from tests.adapters.refportal.helpers import FAST, FRIDAY
+from tests.adapters.refportal.helpers import FRIDAY, PROFILE, page_loads, profile_session
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
-PROFILE = Path(__file__).parents[3] / "profiles" / "refportal.yaml"
 _CALL = "url: /api/availability?building={building|url}&date={date|iso}"
 
 
-def _session(portal: RunningPortal, context: BrowserContext, text: str) -> ProfileSession:
-    system = ProfileSystem(portal.url, parse_site_profile(text, "x.yaml"), retry=FAST)
-    return system.open_session(context, username="club", password="club-demo")
-
-
-def _grid_loads(context: BrowserContext) -> list[str]:
-    """Every rooms page the browser loads from now on (with ``date=``: a day's; without:
-    the list of buildings, read once a new system's first session)."""
-    loads: list[str] = []
-
-    def note(request: Request) -> None:
-        if request.is_navigation_request() and "/rooms" in request.url:
-            loads.append(request.url)
-
-    context.on("request", note)
-    return loads
+def _day_loads(context: BrowserContext) -> list[str]:
+    """Every day's rooms page the browser loads from now on (not the list of buildings,
+    read once a new system's first session)."""
+    return page_loads(context, lambda url: "/rooms" in url and "date=" in url)
 
 
 def _slots(shown: Availability) -> dict[tuple[str, str, int | None, int | None], list[bool]]:
@@ -59,10 +43,10 @@ async def _both(
 ) -> tuple[Availability, Availability, list[str]]:
     """The day on the fast path, the day through the page (the same session with the fast
     path off) and the rooms pages the first loaded."""
-    session = _session(portal, context, text)
+    session = profile_session(portal, context, text)
     try:
         await session.ensure_logged_in()
-        loads = _grid_loads(context)
+        loads = _day_loads(context)
         called = await session.availability("main", FRIDAY)
         shown = list(loads)
         session.fast_path = False
@@ -77,7 +61,7 @@ async def test_the_day_by_the_grids_own_call_is_the_day_the_grid_shows(
 ) -> None:
     """Others' bookings that day (the portal's seed), and one of the club's own."""
     text = PROFILE.read_text(encoding="utf-8")
-    session = _session(fresh_portal, context, text)
+    session = profile_session(fresh_portal, context, text)
     try:
         await session.ensure_logged_in()
         room = (await session.availability("main", FRIDAY)).free_rooms(time(18), time(19))[0]
@@ -85,7 +69,7 @@ async def test_the_day_by_the_grids_own_call_is_the_day_the_grid_shows(
     finally:
         await session.close()
     called, drawn, loads = await _both(fresh_portal, context, text)
-    assert not [u for u in loads if "date=" in u], loads  # no day's page: the call answered
+    assert not loads, loads  # no day's page: the call answered
     assert _slots(called) == _slots(drawn)
     assert not next(r for r in called.rooms if r.room == room).is_free(time(18), time(19))
     assert sum(not all(free) for free in _slots(called).values()) > 1  # the seed's, too
@@ -107,5 +91,5 @@ async def test_an_answer_not_for_the_day_or_unlike_the_profile_is_read_from_the_
     changed_text = text[:call] + text[call:].replace(written, changed, 1)
     assert changed_text != text
     called, drawn, loads = await _both(fresh_portal, context, changed_text)
-    assert [u for u in loads if "date=" in u], loads  # the day's page was drawn
+    assert loads, loads  # the day's page was drawn
     assert _slots(called) == _slots(drawn)

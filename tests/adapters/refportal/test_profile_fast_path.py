@@ -7,38 +7,24 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from datetime import time
-from pathlib import Path
 
 import pytest
 import pytest_asyncio
 from playwright.async_api import BrowserContext, Request
 
-from adapters.profile import ProfileSystem, load_site_profile, parse_site_profile
 from adapters.profile.pagehtml import form_value
-from adapters.profile.session import ProfileSession
 from core.browser import BrowserPool
 from portal.server import RunningPortal
 from scenarios.booking.errors import SlotTaken
-from tests.adapters.refportal.helpers import FAST, FRIDAY, active_bookings
+from tests.adapters.refportal.helpers import FRIDAY, PROFILE, active_bookings, profile_session
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
-
-PROFILE = Path(__file__).parents[3] / "profiles" / "refportal.yaml"
 
 
 @pytest_asyncio.fixture(loop_scope="session")
 async def context(pool: BrowserPool, fresh_portal: RunningPortal) -> AsyncIterator[BrowserContext]:
     async with pool.context() as ctx:
         yield ctx
-
-
-def _session(
-    portal: RunningPortal, context: BrowserContext, text: str | None = None
-) -> ProfileSession:
-    loaded = load_site_profile(PROFILE) if text is None else parse_site_profile(text, "x.yaml")
-    return ProfileSystem(portal.url, loaded, retry=FAST).open_session(
-        context, username="club", password="club-demo"
-    )
 
 
 def _page_requests(context: BrowserContext) -> list[str]:
@@ -57,7 +43,7 @@ async def test_a_booking_by_the_forms_own_request_never_loads_the_form(
 ) -> None:
     """Nor the booking's page: the site's answer named the booking, and «my bookings»
     shows it as it was sent."""
-    session = _session(fresh_portal, context)
+    session = profile_session(fresh_portal, context)
     try:
         room = (await session.availability("main", FRIDAY)).free_rooms(time(10), time(11))[0]
         seen = _page_requests(context)
@@ -79,7 +65,7 @@ async def test_a_booking_by_the_forms_own_request_never_loads_the_form(
 async def test_a_refused_request_is_booked_through_the_page_which_reads_the_sites_words(
     fresh_portal: RunningPortal, context: BrowserContext
 ) -> None:
-    session = _session(fresh_portal, context)
+    session = profile_session(fresh_portal, context)
     try:
         room = (await session.availability("main", FRIDAY)).free_rooms(time(12), time(13))[0]
         await session.book(room=room, day=FRIDAY, start=time(12), end=time(13), purpose="a #f2")
@@ -96,7 +82,7 @@ async def test_a_refused_request_is_booked_through_the_page_which_reads_the_site
 async def test_a_logged_out_context_logs_in_through_the_page_and_books_once(
     fresh_portal: RunningPortal, context: BrowserContext
 ) -> None:
-    session = _session(fresh_portal, context)
+    session = profile_session(fresh_portal, context)
     try:
         room = (await session.availability("main", FRIDAY)).free_rooms(time(14), time(15))[0]
         await context.clear_cookies()
@@ -117,7 +103,7 @@ async def test_an_answer_the_profile_does_not_expect_is_looked_up_not_sent_again
     text = PROFILE.read_text(encoding="utf-8").replace(
         "booked: ^/booking/(\\d+)$", "booked: ^/bookings/(\\d+)$"
     )
-    session = _session(fresh_portal, context, text)
+    session = profile_session(fresh_portal, context, text)
     try:
         room = (await session.availability("main", FRIDAY)).free_rooms(time(16), time(17))[0]
         made = await session.book(

@@ -6,37 +6,15 @@ the site, so what is checked after them is the site's list."""
 from __future__ import annotations
 
 from datetime import time
-from pathlib import Path
 
 import pytest
-from playwright.async_api import BrowserContext, Request
+from playwright.async_api import BrowserContext
 
-from adapters.profile import ProfileSystem, load_site_profile
-from adapters.profile.session import ProfileSession
 from portal.server import RunningPortal
 from scenarios.booking.models import Booking
-from tests.adapters.refportal.helpers import FAST, FRIDAY
+from tests.adapters.refportal.helpers import FRIDAY, page_loads, profile_session
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
-
-PROFILE = Path(__file__).parents[3] / "profiles" / "refportal.yaml"
-
-
-def _session(portal: RunningPortal, context: BrowserContext) -> ProfileSession:
-    system = ProfileSystem(portal.url, load_site_profile(PROFILE), retry=FAST)
-    return system.open_session(context, username="club", password="club-demo")
-
-
-def _list_loads(context: BrowserContext) -> list[str]:
-    """Every «my bookings» page the browser loads from now on."""
-    loads: list[str] = []
-
-    def note(request: Request) -> None:
-        if request.is_navigation_request() and request.url.split("?")[0].endswith("/my"):
-            loads.append(request.url)
-
-    context.on("request", note)
-    return loads
 
 
 def _live(bookings: list[Booking]) -> set[str]:
@@ -48,10 +26,10 @@ async def test_a_booking_run_asks_the_site_for_its_list_at_the_login_and_after_b
 ) -> None:
     """As the booking scenario asks: are any rooms ours already, the day's grid, booked
     before a restart?, the booking, and is it listed?"""
-    session = _session(fresh_portal, context)
+    session = profile_session(fresh_portal, context)
     try:
         await session.ensure_logged_in()
-        loads = _list_loads(context)
+        loads = page_loads(context, lambda url: url.split("?")[0].endswith("/my"))
         ours = await session.my_bookings()
         room = (await session.availability("main", FRIDAY)).free_rooms(time(12), time(13))[0]
         before_booking = await session.my_bookings()
@@ -70,7 +48,7 @@ async def test_a_booking_run_asks_the_site_for_its_list_at_the_login_and_after_b
 async def test_a_cancel_makes_the_next_read_ask_the_site(
     fresh_portal: RunningPortal, context: BrowserContext
 ) -> None:
-    session = _session(fresh_portal, context)
+    session = profile_session(fresh_portal, context)
     try:
         await session.ensure_logged_in()
         room = (await session.availability("main", FRIDAY)).free_rooms(time(14), time(15))[0]
