@@ -163,8 +163,8 @@ def parse(
     tz: Annotated[str | None, typer.Option(help="Time zone (default: TIMEZONE)")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the decision as JSON")] = False,
 ) -> None:
-    """Print the decision the bot makes for a command (for debugging): the rule parser's,
-    or a plug-in job's own reading (an event to create) where that one is surer. Building
+    """Print the decision the bot makes for a command (for debugging): the surest of the
+    jobs' readings (a booking, an event to create). Building
     names come from the cached catalogue, else from the site; with neither, it parses
     without them."""
     import json
@@ -174,7 +174,6 @@ def parse(
 
     from app.compose import current_catalogue
     from core.nlu import Places
-    from core.nlu import parse as nlu_parse
     from core.planner import ProxyPlanner
     from core.scenario import Utterance
     from scenarios.registry import readers
@@ -199,13 +198,11 @@ def parse(
             fg=typer.colors.YELLOW,
         )
         places = Places.empty()
-    planner = ProxyPlanner(readers())  # the plug-in jobs read their own commands
+    planner = ProxyPlanner((), readers=readers())  # each job reads its own commands
     lines = sys.stdin if text == "-" else [text]
     for line in lines:
         said = Utterance(text=line.rstrip("\n"), now=moment, tz=zone, places=places)
-        decision = planner.understand(
-            said, nlu_parse(said.text, now=moment, tz=zone, places=places)
-        )
+        decision = planner.understand(said)
         payload = decision.to_json()
         if as_json:
             typer.echo(json.dumps(payload, ensure_ascii=False))

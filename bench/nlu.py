@@ -32,9 +32,10 @@ from zoneinfo import ZoneInfo
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # for tests.support
 
-from core.nlu import Places, parse  # noqa: E402
+from core.nlu import Places  # noqa: E402
 from core.nlu.analysis import analyze  # noqa: E402
 from core.nlu.lexicon import sense_of, stem  # noqa: E402
+from scenarios.booking.vocabulary import parse  # noqa: E402
 from tests.support.catalogues import refportal_places  # noqa: E402
 
 TZ = ZoneInfo("Europe/Moscow")

@@ -23,7 +23,7 @@ from core.commands import Answer, Command, Lang, as_lang
 from core.errors import ConfigError
 from core.events import CommandReceived, EventBus, NoScenario, ScenarioChosen
 from core.language import answer_language, learnt_language
-from core.nlu import Decision, parse
+from core.nlu import Decision
 from core.output import AnswerOutcome, OutputSink, Question, Reply
 from core.planner import IntentClassifier, ProxyPlanner
 from core.replies import question_output
@@ -250,12 +250,10 @@ class NLUManager:
     async def _decide(self, command: Command, user: UserProfile) -> Decision:
         """What the text asks, to be answered in the user's (sticky) language."""
         tz = ZoneInfo(user.timezone or self._default_tz)
-        places = self._catalogues.places
-        now = self._clock.now()
-        decision = self._planner.understand(
-            Utterance(text=command.text, now=now, tz=tz, places=places),
-            parse(command.text, now=now, tz=tz, places=places),
+        said = Utterance(
+            text=command.text, now=self._clock.now(), tz=tz, places=self._catalogues.places
         )
+        decision = self._planner.understand(said)
         lang = answer_language(user, command.text, client=command.lang)
         if (learnt := learnt_language(user, command.text)) is not None:
             # it sticks

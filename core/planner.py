@@ -1,9 +1,9 @@
 """The proxy planner: every registered scenario scores the command; the best wins.
 
-Plug-in scenarios first recognise their own commands (``understand``). Low or tied
-scores go to an optional classifier (an LLM, plugged in by the LLM layer), offered the
-registered scenarios' intents; without one, or if it cannot decide, the command is
-``unknown``.
+First each job reads the command in its own words (``understand``: a scenario's
+``recognise``; the engine names no job's words). Low or tied scores go to an optional
+classifier (an LLM, plugged in by the LLM layer), offered the registered scenarios'
+intents; without one, or if it cannot decide, the command is ``unknown``.
 """
 
 from __future__ import annotations
@@ -12,10 +12,22 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
-from core.nlu import Decision, Intent
+from core.nlu import Decision, Intent, detect_lang
 from core.scenario import BaseScenario, Utterance
 
-__all__ = ["Choice", "IntentClassifier", "ProxyPlanner"]
+__all__ = ["Choice", "IntentClassifier", "ProxyPlanner", "Reader"]
+
+
+class Reader(Protocol):
+    """What reads a command as one of its job's intents: a scenario, or a job's reading
+    with nothing behind it (``clubman parse``)."""
+
+    @property
+    def acting(self) -> frozenset[str]:
+        """The intents that make something happen (a refusal is never read as one)."""
+        ...
+
+    def recognise(self, said: Utterance, decision: Decision) -> Decision | None: ...
 
 
 class IntentClassifier(Protocol):
@@ -37,12 +49,14 @@ class ProxyPlanner:
         self,
         scenarios: Sequence[BaseScenario],
         *,
+        readers: Sequence[Reader] | None = None,
         classifier: IntentClassifier | None = None,
         threshold: float = 0.5,
         tie_margin: float = 0.05,
     ) -> None:
         self._scenarios = list(scenarios)
-        self._acting = frozenset(i for scenario in self._scenarios for i in scenario.acting)
+        self._readers: list[Reader] = list(self._scenarios if readers is None else readers)
+        self._acting = frozenset(i for reader in self._readers for i in reader.acting)
         self._classifier = classifier
         self._threshold = threshold
         self._tie_margin = tie_margin
@@ -50,21 +64,26 @@ class ProxyPlanner:
     def _serving(self, intent: str) -> BaseScenario | None:
         return next((s for s in self._scenarios if intent in s.intents), None)
 
-    def understand(self, said: Utterance, decision: Decision) -> Decision:
-        """The rule parser's ``decision``, or a scenario's own reading of ``said`` when
-        that one is surer. A command the parser found denied («не хочу создавать…»,
-        «не надо открывать…») is never read as one that acts: such a claim is a refusal."""
-        best = decision
-        # "unknown" is sure only that nothing else is meant: any claim beats it
-        sure = decision.confidence if decision.intent != Intent.UNKNOWN else 0.0
-        denied = decision.negated or decision.intent == Intent.DECLINE
-        for scenario in self._scenarios:
-            claim = scenario.recognise(said, decision)
-            if claim is None or claim.confidence <= sure:
+    def understand(self, said: Utterance) -> Decision:
+        """The surest of the jobs' readings of ``said``, asked in the order they were
+        registered; ``unknown`` when none claims it. Once a reading finds the command
+        denied («не бронируй», «не хочу создавать…»), no later one may read it as a
+        command that acts: such a claim is a refusal."""
+        unread = Decision(intent=Intent.UNKNOWN, confidence=0.0, lang=detect_lang(said.text))
+        best, sure, denied = unread, 0.0, False
+        for reader in self._readers:
+            claim = reader.recognise(said, best)
+            if claim is None:
                 continue
-            if denied and claim.intent in self._acting:
-                claim = claim.model_copy(update={"intent": Intent.DECLINE, "negated": True})
-            best, sure = claim, claim.confidence
+            if claim.intent == Intent.UNKNOWN:
+                # "unknown" is sure only that nothing else is meant: any claim beats it
+                if best is unread:
+                    best = claim
+            elif claim.confidence > sure:
+                if denied and claim.intent in self._acting:
+                    claim = claim.model_copy(update={"intent": Intent.DECLINE, "negated": True})
+                best, sure = claim, claim.confidence
+            denied = denied or claim.negated or claim.intent == Intent.DECLINE
         return best
 
     def _offered(self, decision: Decision) -> dict[str, str]:

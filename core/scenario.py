@@ -123,10 +123,9 @@ class Step:
 class BaseScenario(ABC):
     """Something the planner can choose for a command.
 
-    A scenario the rule parser does not know (a plug-in) recognises its own commands
-    (``recognise``), tells the LLM classifier what its intents mean (``descriptions``)
-    and /help what one can write (``examples``); the engine collects them from every
-    registered scenario."""
+    A job's scenarios recognise their own commands (``recognise``), tell the LLM
+    classifier what their intents mean (``descriptions``) and /help what one can write
+    (``examples``); the engine collects them from every registered scenario."""
 
     name: ClassVar[str]
     intents: ClassVar[frozenset[str]]
@@ -140,7 +139,8 @@ class BaseScenario(ABC):
 
     def recognise(self, said: Utterance, decision: Decision) -> Decision | None:
         """``said`` as one of this scenario's intents, if it is one (with a confidence the
-        rule parser's ``decision`` is weighed against); ``None``: not this scenario's."""
+        surest reading so far, ``decision``, is weighed against); ``None``: not this
+        scenario's. One scenario of a job reads for all its intents."""
         return None
 
     def examples(self, lang: Lang) -> Sequence[str]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from core.assist.answerer import UnknownAnswerer
+from core.planner import Reader
 from core.scenario import BaseScenario
 from core.site.catalogue import Catalogues
 from core.store import RunStore
@@ -16,6 +17,7 @@ from scenarios.booking.schedules.scenarios import (
     ScheduleBooking,
     ScheduleStore,
 )
+from scenarios.booking.vocabulary import BookingReader
 from scenarios.events.plugin import event_scenarios
 from scenarios.events.site import EventDesk
 from scenarios.events.unsupported import NoEvents
@@ -65,8 +67,9 @@ def all_scenarios(
     ]
 
 
-def readers() -> list[BaseScenario]:
-    """The scenarios that read commands of their own jobs' (``recognise``), with nothing
-    behind them: how the planner reads a command, for ``clubman parse``. A job reads a
-    command the same whether the site can do it or not (a site that cannot says so)."""
-    return [NoEvents()]
+def readers() -> list[Reader]:
+    """Each job's reading of its commands (``recognise``), with nothing behind it, in the
+    order ``all_scenarios`` registers the jobs: how the planner reads a command, for
+    ``clubman parse``. A job reads a command the same whether the site can do it or not
+    (a site that cannot says so)."""
+    return [BookingReader(), NoEvents()]

@@ -1,18 +1,19 @@
-"""Rule-based NLU for Russian and English commands: text → intent, slots, next action.
+"""The engine's parsing primitives for Russian and English commands (tokens, vocabulary,
+dates, times, counts, places, negation) and the typed ``Decision`` a reading makes.
 
-    parse(text, now=, tz=, places=) -> Decision          the whole command
-    score_intents(text, places=) -> {Intent: score}     rule scores for the planner
     parse_slot(name, text, now=, tz=, lang=, places=)   an answer to a clarifying question
     question_for(slot, lang)                            the clarifying question for a slot
     Places.from_catalogue(catalogue)                    the site's buildings, for the above
 
 No LLM and no network: a tokenizer, a keyword vocabulary with stems and fuzzy matching
 (snowballstemmer, rapidfuzz) and small readers for dates, times, counts and recurrence.
-Date and hour rules are documented in ``dates`` and ``times``; speed in ``parser``.
+Date and hour rules are documented in ``dates`` and ``times``. A job reads a whole command
+with these (the booking job: ``scenarios.booking.vocabulary``).
 """
 
 from __future__ import annotations
 
+from core.nlu.analysis import detect_lang
 from core.nlu.answers import parse_slot
 from core.nlu.decision import (
     WEEKDAYS,
@@ -26,8 +27,6 @@ from core.nlu.decision import (
     Weekday,
 )
 from core.nlu.errors import NLUError, SlotParseError
-from core.nlu.intents import score_intents
-from core.nlu.parser import detect_lang, parse
 from core.nlu.places import Places
 from core.nlu.questions import question_for
 from core.nlu.slots import MAX_ROOMS
@@ -47,8 +46,6 @@ __all__ = [
     "Slots",
     "Weekday",
     "detect_lang",
-    "parse",
     "parse_slot",
     "question_for",
-    "score_intents",
 ]

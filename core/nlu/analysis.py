@@ -5,11 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from core.commands import Lang
 from core.nlu.lexicon import PHRASES, Sense, sense_of
 from core.nlu.numbers import MULTIPLIERS
 from core.nlu.tokens import RawToken, TokenKind, tokenize
 
-__all__ = ["HUGE", "Tok", "analyze", "has_cyrillic"]
+__all__ = ["HUGE", "Tok", "analyze", "detect_lang", "has_cyrillic"]
 
 # A run of more digits than this reads as ``HUGE``: no count, capacity or day offset is
 # anywhere near it, and a float of 309+ digits would be infinite (``int()`` of it raises).
@@ -40,6 +41,11 @@ class Tok:
 
 def has_cyrillic(text: str) -> bool:
     return any("а" <= ch <= "я" or ch == "ё" for ch in text.lower())
+
+
+def detect_lang(text: str) -> Lang:
+    """``ru`` if the text has any Cyrillic letter, else ``en``."""
+    return "ru" if has_cyrillic(text) else "en"
 
 
 def _with_sense(kind: TokenKind, text: str, sense: Sense | None) -> Tok:

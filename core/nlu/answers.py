@@ -10,10 +10,9 @@ from datetime import date, datetime, time
 from zoneinfo import ZoneInfo
 
 from core.nlu.analysis import Tok, analyze
-from core.nlu.dates import extract_date
+from core.nlu.dates import extract_date, local_today
 from core.nlu.decision import WEEKDAYS, Lang, Recurrence, SlotName
 from core.nlu.errors import SlotParseError
-from core.nlu.parser import local_today
 from core.nlu.places import Places
 from core.nlu.recurrence import extract_recurrence, weekdays_from
 from core.nlu.slots import MAX_ROOMS, extract_slots, room_numbers

@@ -21,12 +21,13 @@ Rules:
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 from core.nlu.analysis import Tok
 from core.nlu.decision import WEEKDAYS, Lang
 
-__all__ = ["extract_date", "upcoming", "weekday_date"]
+__all__ = ["extract_date", "local_today", "upcoming", "weekday_date"]
 
 _WEEKDAY_MODES = {"THIS": "this", "NEXT": "next", "LAST": "last"}
 _SKIP_BEFORE_WEEKDAY = frozenset({"AT", "FOR", "TO"})
@@ -182,3 +183,10 @@ def extract_date(
             used.update(range(i, end))
             return value, True
     return None, False
+
+
+def local_today(now: datetime, tz: ZoneInfo) -> date:
+    """Today's date in ``tz``; a naive ``now`` is taken as already local."""
+    if now.tzinfo is None:
+        return now.date()
+    return now.astimezone(tz).date()

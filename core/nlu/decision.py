@@ -41,16 +41,10 @@ NextAction = Literal["execute", "clarify"]
 
 
 class Intent(StrEnum):
-    """The intents the rule parser knows. Intents are open: a scenario plug-in names its
-    own (a plain string, e.g. ``create_event``) and recognises them itself
-    (``BaseScenario.recognise``), so a ``Decision``'s intent is any string."""
+    """The engine's own intents. A job names its own (a plain string, e.g. ``book_rooms``,
+    ``create_event``) and reads them itself (``BaseScenario.recognise``), so a
+    ``Decision``'s intent is any string."""
 
-    BOOK_ROOMS = "book_rooms"
-    LIST_BOOKINGS = "list_bookings"
-    CANCEL_BOOKING = "cancel_booking"
-    SCHEDULE_BOOKING = "schedule_booking"
-    LIST_SCHEDULES = "list_schedules"
-    CANCEL_SCHEDULE = "cancel_schedule"
     HELP = "help"
     DECLINE = "decline"  # a refusal: «не бронируй ничего»
     UNKNOWN = "unknown"

@@ -17,10 +17,10 @@ from pydantic import BaseModel
 from core.calendar import CalendarEvent
 from core.commands import Lang
 from core.errors import PortalError, ScenarioError
-from core.nlu import Decision, Intent
+from core.nlu import Decision
 from core.output import Option
 from core.pause import NeedsAnswer, QuestionSpec
-from core.scenario import SlotContext, Step, StepContext, StepScenario
+from core.scenario import SlotContext, Step, StepContext, StepScenario, Utterance
 from core.site.catalogue import Catalogues
 from core.site.models import Room
 from core.store import ReminderRoom, ScenarioRun
@@ -35,6 +35,7 @@ from scenarios.booking.reminders import BookedRequest, Reminders
 from scenarios.booking.selection import Want, choose_rooms
 from scenarios.booking.slots import ANY_BUILDING, BookingSlots, check_booking
 from scenarios.booking.texts import Book, BookingGuide
+from scenarios.booking.vocabulary import BookingIntent, BookingReader
 from scenarios.booking.work import PortalWork
 
 __all__ = ["BookRooms", "Booked", "Found", "PreferenceStore"]
@@ -83,11 +84,11 @@ def _matches(booking: Booking, place: Placement, run_id: str) -> bool:
 
 class BookRooms(StepScenario[BookingSlots]):
     name = "book_rooms"
-    intents: ClassVar[frozenset[str]] = frozenset({Intent.BOOK_ROOMS})
+    intents: ClassVar[frozenset[str]] = frozenset({BookingIntent.BOOK_ROOMS})
     descriptions: ClassVar[Mapping[str, str]] = {
-        Intent.BOOK_ROOMS: "book one or more rooms for a date and time"
+        BookingIntent.BOOK_ROOMS: "book one or more rooms for a date and time"
     }
-    acting: ClassVar[frozenset[str]] = frozenset({Intent.BOOK_ROOMS})
+    acting: ClassVar[frozenset[str]] = frozenset({BookingIntent.BOOK_ROOMS})
     slot_model = BookingSlots
     guessable = ("date", "start", "end")
     title_text = Book.TITLE
@@ -110,6 +111,12 @@ class BookRooms(StepScenario[BookingSlots]):
         self._preferences = preferences
         self._catalogues = catalogues
         self._reminders = reminders  # None: no reminders planned (a bench, a test)
+        self._reader = BookingReader()
+
+    def recognise(self, said: Utterance, decision: Decision) -> Decision:
+        """Any booking command (the planner hands each intent to its scenario): the words
+        are read once a message, not once per booking scenario."""
+        return self._reader.recognise(said, decision)
 
     # --- slots -----------------------------------------------------------------------
 

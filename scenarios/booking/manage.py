@@ -18,7 +18,7 @@ from pydantic import BaseModel, model_validator
 from core.calendar import CalendarEvent
 from core.commands import Lang
 from core.errors import PortalError, ScenarioError
-from core.nlu import Decision, Intent
+from core.nlu import Decision
 from core.output import Option
 from core.scenario import Step, StepContext, StepScenario
 from core.site.catalogue import Catalogues
@@ -30,6 +30,7 @@ from scenarios.booking.marks import run_of
 from scenarios.booking.models import Booking
 from scenarios.booking.owners import BookingOwners
 from scenarios.booking.texts import BookingGuide, Bookings
+from scenarios.booking.vocabulary import BookingIntent
 from scenarios.booking.work import PortalWork
 
 __all__ = ["CancelBooking", "ListBookings", "ManageSlots", "describe", "group_requests"]
@@ -137,8 +138,10 @@ class _PortalScenario(StepScenario[ManageSlots]):
 
 class ListBookings(_PortalScenario):
     name = "list_bookings"
-    intents: ClassVar[frozenset[str]] = frozenset({Intent.LIST_BOOKINGS})
-    descriptions: ClassVar[Mapping[str, str]] = {Intent.LIST_BOOKINGS: "show the user's bookings"}
+    intents: ClassVar[frozenset[str]] = frozenset({BookingIntent.LIST_BOOKINGS})
+    descriptions: ClassVar[Mapping[str, str]] = {
+        BookingIntent.LIST_BOOKINGS: "show the user's bookings"
+    }
     title_text = Bookings.LIST_TITLE
 
     def examples(self, lang: Lang) -> Sequence[str]:
@@ -184,10 +187,10 @@ class ListBookings(_PortalScenario):
 
 class CancelBooking(_PortalScenario):
     name = "cancel_booking"
-    intents: ClassVar[frozenset[str]] = frozenset({Intent.CANCEL_BOOKING})
+    intents: ClassVar[frozenset[str]] = frozenset({BookingIntent.CANCEL_BOOKING})
     descriptions: ClassVar[Mapping[str, str]] = {
-        Intent.CANCEL_BOOKING: "cancel a booking; also a negated one: \"I don't need the room on "
-        'Friday"'
+        BookingIntent.CANCEL_BOOKING: "cancel a booking; also a negated one: "
+        '"I don\'t need the room on Friday"'
     }
     title_text = Bookings.CANCEL_TITLE
 

@@ -42,6 +42,7 @@ from scenarios.booking.port import BookingSystem
 from scenarios.booking.reminders import Reminders
 from scenarios.booking.schedules import ScheduleBook
 from scenarios.booking.schedules.scenarios import CancelSchedule, ListSchedules, ScheduleBooking
+from scenarios.booking.vocabulary import BookingIntent
 from scenarios.help import DeclineScenario
 from scenarios.registry import all_scenarios
 from storage import Storage
@@ -78,7 +79,7 @@ class ClubScenario(ShowsBooking, StepScenario[ClubSlots]):
     """«забронируй аудиторию» → asks one required slot (the club), then runs two steps."""
 
     name = "book_rooms"
-    intents: ClassVar[frozenset[Intent]] = frozenset({Intent.BOOK_ROOMS})
+    intents: ClassVar[frozenset[str]] = frozenset({BookingIntent.BOOK_ROOMS})
     slot_model = ClubSlots
     title_text = Text("Бронирование", "Booking")
 

@@ -44,13 +44,24 @@ async def test_unknown_suggests_closest_commands(core: NLUManager, sink: Collect
     assert "не понял" in reply.text and "•" in reply.text and "/help" in reply.text
 
 
-async def test_booking_without_scenario_says_not_configured(
+async def test_an_intent_read_but_not_served_says_not_configured(
+    make_core: CoreFactory, sink: CollectingSink
+) -> None:
+    # the booking job's words read a recurring booking; no schedule scenario is registered
+    async with make_core(TrackedScenario(), HelpScenario(), UnknownScenario()) as manager:
+        await manager.handle(cmd("бронируй каждый четверг с 18 до 20"))
+    reply = sink.outputs[-1]
+    assert isinstance(reply, Reply) and "не подключён" in reply.text
+    assert "schedule_booking" in reply.text
+
+
+async def test_words_of_a_job_not_registered_are_not_understood(
     make_core: CoreFactory, sink: CollectingSink
 ) -> None:
     async with make_core(HelpScenario(), UnknownScenario()) as manager:
         await manager.handle(cmd("забронируй аудиторию завтра с 10 до 12"))
     reply = sink.outputs[-1]
-    assert isinstance(reply, Reply) and "не подключён" in reply.text
+    assert isinstance(reply, Reply) and "не понял" in reply.text
 
 
 async def test_full_command_runs_every_step_and_reports(

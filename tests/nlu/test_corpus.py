@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from core.nlu import Intent
-from tests.core.nlu.conftest import decide
+from scenarios.booking.vocabulary import BookingIntent
 from tests.nlu.measure import entries, half_of, refusals
+from tests.support.reading import decide
 
 CORPUS = entries()
 
@@ -38,7 +38,10 @@ def test_a_negated_command_never_books_whatever_it_says_around() -> None:
     for refusal in refusals:
         for detail in details:
             decision = decide(f"{refusal} {detail}".strip())
-            assert decision.intent not in (Intent.BOOK_ROOMS, Intent.SCHEDULE_BOOKING), (
+            assert decision.intent not in (
+                BookingIntent.BOOK_ROOMS,
+                BookingIntent.SCHEDULE_BOOKING,
+            ), (
                 refusal,
                 detail,
             )

@@ -11,11 +11,12 @@ from typing import Any, ClassVar
 from pydantic import BaseModel
 
 from core.commands import Lang
-from core.nlu import Intent
+from core.nlu import Decision
 from core.output import Option
-from core.scenario import BaseScenario, SlotContext, Step, StepContext, StepScenario
+from core.scenario import BaseScenario, SlotContext, Step, StepContext, StepScenario, Utterance
 from core.texts import Common, Text, tr
 from scenarios.booking.texts import BookingGuide
+from scenarios.booking.vocabulary import BookingIntent, BookingReader
 from scenarios.help import HelpScenario, Showcase, UnknownScenario
 
 __all__ = [
@@ -45,7 +46,11 @@ class Confirmed(BaseModel):
 
 
 class ShowsBooking:
-    """/help says of a test's ``book_rooms`` stand-in what it says of the product's."""
+    """A test's ``book_rooms`` stand-in reads commands in the booking job's words, and
+    /help says of it what it says of the product's."""
+
+    def recognise(self, said: Utterance, decision: Decision) -> Decision:
+        return BookingReader().recognise(said, decision)
 
     def about(self, lang: Lang) -> str:
         return tr(BookingGuide.ABOUT, lang)
@@ -64,7 +69,7 @@ class TrackedScenario(ShowsBooking, StepScenario[ReserveSlots]):
     """Serves ``book_rooms`` in core tests; the product's booking scenario is elsewhere."""
 
     name = "book_rooms"
-    intents: ClassVar[frozenset[Intent]] = frozenset({Intent.BOOK_ROOMS})
+    intents: ClassVar[frozenset[str]] = frozenset({BookingIntent.BOOK_ROOMS})
     slot_model = ReserveSlots
     guessable = ("date", "start", "end")
     title_text = Text("Тестовое бронирование", "Test booking")

@@ -13,7 +13,7 @@ from pydantic import BaseModel
 
 from core.commands import Lang
 from core.errors import ScenarioError
-from core.nlu import WEEKDAYS, Decision, Intent
+from core.nlu import WEEKDAYS, Decision
 from core.output import Option
 from core.pause import QuestionSpec
 from core.scenario import SlotContext, Step, StepContext, StepScenario
@@ -29,6 +29,7 @@ from scenarios.booking.schedules.entry import (
 from scenarios.booking.schedules.slots import ScheduleSlots, WeekdaySlots, booking_slots
 from scenarios.booking.schedules.texts import Schedules
 from scenarios.booking.texts import BookingGuide
+from scenarios.booking.vocabulary import BookingIntent
 
 __all__ = [
     "CancelSchedule",
@@ -93,11 +94,11 @@ class ScheduleBooking(_Base):
     """Slots are asked and checked as ``booking`` (the ``book_rooms`` scenario) does."""
 
     name = "schedule_booking"
-    intents: ClassVar[frozenset[str]] = frozenset({Intent.SCHEDULE_BOOKING})
+    intents: ClassVar[frozenset[str]] = frozenset({BookingIntent.SCHEDULE_BOOKING})
     descriptions: ClassVar[Mapping[str, str]] = {
-        Intent.SCHEDULE_BOOKING: "book every week (recurring)"
+        BookingIntent.SCHEDULE_BOOKING: "book every week (recurring)"
     }
-    acting: ClassVar[frozenset[str]] = frozenset({Intent.SCHEDULE_BOOKING})
+    acting: ClassVar[frozenset[str]] = frozenset({BookingIntent.SCHEDULE_BOOKING})
     slot_model = ScheduleSlots
     guessable = ("recurrence", "start", "end")
 
@@ -213,8 +214,10 @@ class ListSchedules(_Base):
     updated list is asked again (``act1``, ``act2``…) until «Готово» or another text."""
 
     name = "list_schedules"
-    intents: ClassVar[frozenset[str]] = frozenset({Intent.LIST_SCHEDULES})
-    descriptions: ClassVar[Mapping[str, str]] = {Intent.LIST_SCHEDULES: "show recurring bookings"}
+    intents: ClassVar[frozenset[str]] = frozenset({BookingIntent.LIST_SCHEDULES})
+    descriptions: ClassVar[Mapping[str, str]] = {
+        BookingIntent.LIST_SCHEDULES: "show recurring bookings"
+    }
     slot_model = WeekdaySlots
 
     def examples(self, lang: Lang) -> Sequence[str]:
@@ -274,9 +277,9 @@ class CancelSchedule(_Base):
     is deleted when no weekday is left); with several matches the user picks one."""
 
     name = "cancel_schedule"
-    intents: ClassVar[frozenset[str]] = frozenset({Intent.CANCEL_SCHEDULE})
+    intents: ClassVar[frozenset[str]] = frozenset({BookingIntent.CANCEL_SCHEDULE})
     descriptions: ClassVar[Mapping[str, str]] = {
-        Intent.CANCEL_SCHEDULE: "stop a recurring booking; also a negated one: \"don't book "
+        BookingIntent.CANCEL_SCHEDULE: "stop a recurring booking; also a negated one: \"don't book "
         '301 on Tuesdays anymore"'
     }
     slot_model = WeekdaySlots

@@ -9,9 +9,10 @@ from zoneinfo import ZoneInfo
 from core.assist import LLMAnswerer, LLMIntentClassifier, LLMSlotExtractor, SlotGuess, fill_slots
 from core.commands import Command, Lang
 from core.llm import FallbackLLM
-from core.nlu import Decision, Intent, Slots, parse
+from core.nlu import Decision, Intent, Slots
 from core.site.models import Building
 from scenarios.booking import BookRooms
+from scenarios.booking.vocabulary import BookingIntent, parse
 from scenarios.help import Showcase, UnknownScenario
 from tests.core.brain.conftest import NOW
 from tests.fakes.llm import Answer, Fail, FakeAnthropic
@@ -27,8 +28,8 @@ async def test_classifier_returns_only_an_offered_intent(
 ) -> None:
     classifier = LLMIntentClassifier(llm)
     vendor.push(Answer({"intent": "book_rooms"}))
-    everything = {intent.value: intent.value for intent in Intent}
-    assert await classifier.classify("нужна комната", everything) == Intent.BOOK_ROOMS
+    everything = {intent.value: intent.value for intent in (*BookingIntent, *Intent)}
+    assert await classifier.classify("нужна комната", everything) == BookingIntent.BOOK_ROOMS
 
     vendor.push(Answer({"intent": "order_pizza"}), Answer({"intent": "weather"}))
     assert await classifier.classify("закажи пиццу", everything) is None
@@ -64,7 +65,7 @@ class Scripted:
 BOOKING = BookRooms.guessable  # what the booking scenario lets an LLM guess
 
 
-async def fill(extractor: Scripted, text: str, intent: Intent = Intent.BOOK_ROOMS) -> Decision:
+async def fill(extractor: Scripted, text: str, intent: str = BookingIntent.BOOK_ROOMS) -> Decision:
     decision = parse(text, now=NOW, tz=TZ, places=refportal_places())
     return await fill_slots(
         extractor, text, decision, intent, required=BOOKING, now=NOW, tz=TZ, user_id=1
@@ -109,7 +110,7 @@ async def test_no_extraction_when_nothing_is_missing_or_no_extractor() -> None:
     decision = await fill(extractor, "забронируй 301 в главном в четверг с 18 до 20")
     assert extractor.calls == 0 and decision.slots.building == "main"
     bare = parse("хочу комнату", now=NOW, tz=TZ, places=refportal_places())
-    same = await fill_slots(None, "хочу комнату", bare, Intent.BOOK_ROOMS, required=BOOKING,
+    same = await fill_slots(None, "хочу комнату", bare, BookingIntent.BOOK_ROOMS, required=BOOKING,
                             now=NOW, tz=TZ, user_id=1)  # fmt: skip
     assert same == bare
     # a scenario that lets nothing be guessed is never asked about
@@ -124,9 +125,9 @@ async def test_text_the_rules_did_not_understand_gets_its_slots_from_the_llm(
     vendor.push(Answer({"date": "2026-11-26", "start": "18:00", "end": "20:00", "weekdays": None}))
     text = "нам бы где-нибудь посидеть послезавтрашним послезавтра вечерком"
     decision = parse(text, now=NOW, tz=TZ, places=refportal_places())
-    filled = await fill_slots(LLMSlotExtractor(llm), text, decision, Intent.BOOK_ROOMS,
+    filled = await fill_slots(LLMSlotExtractor(llm), text, decision, BookingIntent.BOOK_ROOMS,
                               required=BOOKING, now=NOW, tz=TZ, user_id=1)  # fmt: skip
-    assert filled.intent == Intent.BOOK_ROOMS and filled.missing == []
+    assert filled.intent == BookingIntent.BOOK_ROOMS and filled.missing == []
     assert filled.slots == Slots(date=dt.date(2026, 11, 26), start=dt.time(18), end=dt.time(20),
                                  rooms=1)  # fmt: skip
     assert "Today is 2026-11-23" in str(vendor.bodies[0]["system"])

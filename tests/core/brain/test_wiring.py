@@ -10,11 +10,11 @@ from core.assist import SlotGuess
 from core.clock import ManualClock
 from core.commands import Command, Lang
 from core.events import EventBus, ScenarioChosen
-from core.nlu import Intent
 from core.output import Done, Question
 from core.settings import load_settings
 from core.site.catalogue import Catalogues
 from core.site.models import Building
+from scenarios.booking.vocabulary import BookingIntent
 from scenarios.help import HelpScenario, UnknownScenario
 from storage import Storage
 from tests.core.brain.conftest import NOW
@@ -24,7 +24,7 @@ from tests.support.sinks import CollectingSink
 
 
 class Classifier:
-    def __init__(self, intent: Intent | None) -> None:
+    def __init__(self, intent: str | None) -> None:
         self.intent = intent
         self.texts: list[str] = []
 
@@ -64,7 +64,7 @@ async def test_the_llm_fills_what_the_rules_missed_and_the_run_needs_no_question
             chosen.append(event)
 
     bus.subscribe(record)
-    classifier = Classifier(Intent.BOOK_ROOMS)
+    classifier = Classifier(BookingIntent.BOOK_ROOMS)
     extractor = Extractor(SlotGuess(date="2026-11-30", start="18:00", end="20:00"))
     scenarios = [TrackedScenario(), HelpScenario(), UnknownScenario()]
     async with build_core(

@@ -9,7 +9,7 @@ import pytest
 from core.errors import ClubError
 from core.nlu import NLUError, Recurrence, SlotName, SlotParseError, parse_slot, question_for
 from core.nlu.decision import Lang
-from tests.core.nlu.conftest import NOW, PLACES, TZ
+from tests.support.reading import NOW, PLACES, TZ
 
 
 def answer(name: SlotName, text: str, lang: Lang = "ru") -> object:

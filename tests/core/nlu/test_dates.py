@@ -7,7 +7,7 @@ from datetime import date
 import pytest
 
 from core.nlu.dates import upcoming, weekday_date
-from tests.core.nlu.conftest import PLACES, decide
+from tests.support.reading import PLACES, decide
 
 DATES: list[tuple[str, str]] = [
     # relative days
@@ -108,7 +108,7 @@ def test_today_follows_the_users_time_zone() -> None:
     from datetime import UTC, datetime
     from zoneinfo import ZoneInfo
 
-    from core.nlu import parse
+    from scenarios.booking.vocabulary import parse
 
     late_utc = datetime(2026, 11, 23, 22, 30, tzinfo=UTC)  # already Tuesday in Moscow
     moscow = ZoneInfo("Europe/Moscow")

@@ -11,7 +11,7 @@ import pytest
 
 from core.nlu.analysis import analyze
 from core.nlu.times import Clock, extract_times, resolve_hour
-from tests.core.nlu.conftest import decide
+from tests.support.reading import decide
 
 
 @pytest.mark.parametrize(

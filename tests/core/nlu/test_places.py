@@ -8,12 +8,13 @@ from datetime import date, time
 
 import pytest
 
-from core.nlu import Intent, Places, SlotParseError, parse, parse_slot, score_intents
+from core.nlu import Places, SlotParseError, parse_slot
 from core.nlu.analysis import analyze
 from core.nlu.decision import Decision, Lang
 from core.site.models import Building
-from tests.core.nlu.conftest import NOW, PLACES, TZ
+from scenarios.booking.vocabulary import BookingIntent, parse, score_intents
 from tests.support.catalogues import foreign_places, numbered_places
+from tests.support.reading import NOW, PLACES, TZ
 
 FOREIGN = foreign_places()
 NUMBERED = numbered_places()
@@ -218,7 +219,7 @@ def test_empty_places_know_no_building() -> None:
 
 def test_scores_see_the_building_not_a_time() -> None:
     text = "аудитория в 7-м корпусе"  # a room and a time would score 0.7 for booking
-    assert score_intents(text, places=NUMBERED)[Intent.BOOK_ROOMS] < 0.5
+    assert score_intents(text, places=NUMBERED)[BookingIntent.BOOK_ROOMS] < 0.5
     assert decide(text, NUMBERED).slots.start is None
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.core.nlu.conftest import decide
+from tests.support.reading import decide
 
 COUNTS: list[tuple[str, int]] = [
     ("забронируй аудиторию завтра с 10 до 12", 1),

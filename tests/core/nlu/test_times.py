@@ -8,7 +8,7 @@ import pytest
 
 from core.nlu.analysis import analyze
 from core.nlu.times import extract_times
-from tests.core.nlu.conftest import decide
+from tests.support.reading import decide
 
 RANGES: list[tuple[str, str | None, str | None]] = [
     ("с 18 до 20", "18:00", "20:00"),

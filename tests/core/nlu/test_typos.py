@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from core.nlu.lexicon import sense_of
-from tests.core.nlu.conftest import PLACES, decide, slots_of
+from tests.support.reading import PLACES, decide, slots_of
 
 FLAGSHIP = {"date": "2026-11-26", "start": "18:00", "end": "20:00", "rooms": 3, "adjacent": True}
 

@@ -12,9 +12,10 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from core.nlu import Decision, Intent, SlotName, parse
+from core.nlu import Decision, SlotName
 from core.nlu.slots import MAX_ROOMS
-from tests.core.nlu.conftest import NOW, PLACES, TZ, decide
+from scenarios.booking.vocabulary import BookingIntent, parse
+from tests.support.reading import NOW, PLACES, TZ, decide
 
 _KEYS = {
     "intent",
@@ -74,12 +75,12 @@ def _check(decision: Decision) -> None:
     bounded = s.rooms is None or 1 <= s.rooms <= MAX_ROOMS
     for name in decision.missing:
         assert getattr(s, name) is None or (name == "rooms" and not bounded) or name == "capacity"
-    if decision.intent in (Intent.BOOK_ROOMS, Intent.SCHEDULE_BOOKING):
+    if decision.intent in (BookingIntent.BOOK_ROOMS, BookingIntent.SCHEDULE_BOOKING):
         assert s.rooms is not None
         if s.room:
             assert s.rooms == len(s.room)
     if decision.negated:  # a denied booking never books
-        assert decision.intent not in (Intent.BOOK_ROOMS, Intent.SCHEDULE_BOOKING)
+        assert decision.intent not in (BookingIntent.BOOK_ROOMS, BookingIntent.SCHEDULE_BOOKING)
     if not bounded:  # kept as written, and asked about
         assert decision.missing[0] == "rooms"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.core.nlu.conftest import decide
+from tests.support.reading import decide
 
 EXAMPLES: list[tuple[str, str, dict[str, object]]] = [
     (

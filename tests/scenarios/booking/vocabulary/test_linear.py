@@ -12,11 +12,11 @@ from typing import Any
 
 import pytest
 
-from core.nlu import parse
 from core.nlu.analysis import analyze
 from core.nlu.lexicon import sense_of, stem
-from tests.core.nlu.conftest import NOW, TZ
+from scenarios.booking.vocabulary import parse
 from tests.support.catalogues import refportal_places
+from tests.support.reading import NOW, TZ
 
 SHORT = 512
 # Some steps happen once per parse, so a linear parser stays below 4 (3.99 at most when

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from core.nlu import Intent, score_intents
-from tests.core.nlu.conftest import PLACES, decide
+from core.nlu import Intent
+from scenarios.booking.vocabulary import BookingIntent, score_intents
+from tests.support.reading import PLACES, decide
 
 INTENTS: list[tuple[str, str]] = [
     # book_rooms
@@ -111,7 +112,7 @@ def test_intent(text: str, intent: str) -> None:
 @pytest.mark.parametrize(("text", "intent"), INTENTS)
 def test_scores_agree_with_the_decision(text: str, intent: str) -> None:
     scores = score_intents(text, places=PLACES)
-    assert set(scores) == set(Intent)
+    assert set(scores) == {*BookingIntent, *Intent}
     assert all(0.0 <= v <= 1.0 for v in scores.values())
     best = max(scores, key=scores.__getitem__)
     assert best == intent
@@ -119,9 +120,9 @@ def test_scores_agree_with_the_decision(text: str, intent: str) -> None:
 
 def test_clear_commands_score_high_for_the_planner() -> None:
     scores = score_intents("забронируй 3 аудитории рядом в этот четверг с 18 до 20", places=PLACES)
-    assert scores[Intent.BOOK_ROOMS] >= 0.9
+    assert scores[BookingIntent.BOOK_ROOMS] >= 0.9
     runner_up = sorted(scores.values())[-2]
-    assert scores[Intent.BOOK_ROOMS] - runner_up > 0.3
+    assert scores[BookingIntent.BOOK_ROOMS] - runner_up > 0.3
 
 
 def test_non_booking_intents_execute() -> None:

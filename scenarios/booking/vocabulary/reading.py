@@ -1,4 +1,4 @@
-"""``parse``: one command → a typed ``Decision``, rules only (no LLM).
+"""``parse``: one command → the booking job's typed ``Decision``, rules only (no LLM).
 
 Measured on this machine before choosing the approach (Python 3.11):
 
@@ -20,42 +20,33 @@ Measured on this machine before choosing the approach (Python 3.11):
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import datetime
+from typing import ClassVar
 from zoneinfo import ZoneInfo
 
-from core.nlu.analysis import Tok, analyze, has_cyrillic
-from core.nlu.bounds import out_of_bounds
-from core.nlu.decision import WEEKDAYS, Decision, Intent, Lang, Recurrence, SlotName, Slots
-from core.nlu.intents import score
+from core.nlu import WEEKDAYS, Decision, Intent, Places, Recurrence, SlotName, Slots, question_for
+from core.nlu.analysis import Tok, analyze, detect_lang
+from core.nlu.dates import local_today
 from core.nlu.negation import deny
-from core.nlu.places import Places
-from core.nlu.questions import question_for
 from core.nlu.slots import extract_slots
 from core.nlu.unknown_place import as_written
+from core.scenario import Utterance
+from scenarios.booking.vocabulary.bounds import out_of_bounds
+from scenarios.booking.vocabulary.intents import BookingIntent, score
 
-__all__ = ["MIN_CONFIDENCE", "detect_lang", "local_today", "parse"]
+__all__ = ["MIN_CONFIDENCE", "BookingReader", "parse"]
 
 MIN_CONFIDENCE = 0.5
-_CANDIDATES = tuple(i for i in Intent if i is not Intent.UNKNOWN)  # Enum iteration is slow
+_CANDIDATES: tuple[str, ...] = (*BookingIntent, Intent.HELP, Intent.DECLINE)
 _NO_SLOTS = frozenset({Intent.UNKNOWN, Intent.HELP, Intent.DECLINE})
-_BOOKING = frozenset({Intent.BOOK_ROOMS, Intent.SCHEDULE_BOOKING})
-_WEEKLY = frozenset({Intent.SCHEDULE_BOOKING, Intent.CANCEL_SCHEDULE, Intent.LIST_SCHEDULES})
-_REQUIRED: dict[Intent, tuple[SlotName, ...]] = {
-    Intent.BOOK_ROOMS: ("date", "start", "end"),
-    Intent.SCHEDULE_BOOKING: ("recurrence", "start", "end"),
+_BOOKING = frozenset({BookingIntent.BOOK_ROOMS, BookingIntent.SCHEDULE_BOOKING})
+_WEEKLY = frozenset(
+    {BookingIntent.SCHEDULE_BOOKING, BookingIntent.CANCEL_SCHEDULE, BookingIntent.LIST_SCHEDULES}
+)
+_REQUIRED: dict[str, tuple[SlotName, ...]] = {
+    BookingIntent.BOOK_ROOMS: ("date", "start", "end"),
+    BookingIntent.SCHEDULE_BOOKING: ("recurrence", "start", "end"),
 }
-
-
-def detect_lang(text: str) -> Lang:
-    """``ru`` if the text has any Cyrillic letter, else ``en``."""
-    return "ru" if has_cyrillic(text) else "en"
-
-
-def local_today(now: datetime, tz: ZoneInfo) -> date:
-    """Today's date in ``tz``; a naive ``now`` is taken as already local."""
-    if now.tzinfo is None:
-        return now.date()
-    return now.astimezone(tz).date()
 
 
 def parse(text: str, *, now: datetime, tz: ZoneInfo, places: Places) -> Decision:
@@ -68,7 +59,7 @@ def parse(text: str, *, now: datetime, tz: ZoneInfo, places: Places) -> Decision
     slots = extract_slots(toks, today=local_today(now, tz), lang=lang, places=places)
     denial = deny(toks)
     scores = score(toks, slots, denial)
-    intent: Intent = max(_CANDIDATES, key=scores.__getitem__)
+    intent: str = max(_CANDIDATES, key=scores.__getitem__)
     if scores[intent] < MIN_CONFIDENCE:
         intent = Intent.UNKNOWN
     confidence = scores[intent]
@@ -116,3 +107,14 @@ def _weekday_as_recurrence(toks: tuple[Tok, ...], slots: Slots) -> Slots:
     return slots.model_copy(
         update={"recurrence": Recurrence(freq="weekly", weekdays=days), "date": when}
     )
+
+
+class BookingReader:
+    """The booking job's reading of a command, as the planner asks a job for it: the
+    booking scenarios' (``BookRooms`` reads for them all, once a message) and
+    ``clubman parse``'s."""
+
+    acting: ClassVar[frozenset[str]] = frozenset(_BOOKING)
+
+    def recognise(self, said: Utterance, decision: Decision) -> Decision:
+        return parse(said.text, now=said.now, tz=said.tz, places=said.places)

@@ -1,31 +1,44 @@
-"""Rule scores per intent, from keyword senses and the slots found.
+"""The booking job's intents and their rule scores, from keyword senses and the slots found.
 
-Scores are 0..1; the planner takes the best and hands low (< 0.5) or tied scores to a
-classifier. ``unknown`` scores ``1 - best`` of the others.
+Scores are 0..1; the reading takes the best and the planner hands low (< 0.5) or tied
+scores to a classifier. ``unknown`` scores ``1 - best`` of the others. A request for help
+and a refusal are scored here too: both are said in the booking job's words («как
+забронировать?», «не бронируй ничего»).
 """
 
 from __future__ import annotations
 
 from datetime import date
+from enum import StrEnum
 
+from core.nlu import Intent, Lang, Places, Slots
 from core.nlu.analysis import Tok, analyze, has_cyrillic
-from core.nlu.decision import Intent, Lang, Slots
 from core.nlu.negation import Denial, deny
-from core.nlu.places import Places
 from core.nlu.slots import extract_slots
 
-__all__ = ["score", "score_intents"]
+__all__ = ["BookingIntent", "score", "score_intents"]
+
+
+class BookingIntent(StrEnum):
+    BOOK_ROOMS = "book_rooms"
+    LIST_BOOKINGS = "list_bookings"
+    CANCEL_BOOKING = "cancel_booking"
+    SCHEDULE_BOOKING = "schedule_booking"
+    LIST_SCHEDULES = "list_schedules"
+    CANCEL_SCHEDULE = "cancel_schedule"
+
 
 # Only whether a date is present matters for scoring, not which date: any fixed day will do.
 _REFERENCE_DAY = date(2026, 1, 5)
-_INTENTS = tuple(Intent)  # iterating an Enum class is slow, and this runs per message
+# Iterating an Enum class is slow, and this runs per message.
+_INTENTS: tuple[str, ...] = (*BookingIntent, *Intent)
 _STANDS = 0.5  # a score that still stands beside a negation
 # Undoing what a negation names is likelier than not, but said less plainly than «отмени»:
 # the scenarios confirm before they undo anything.
 _UNDO = 0.8
 
 
-def score(toks: tuple[Tok, ...], slots: Slots, denial: Denial | None) -> dict[Intent, float]:
+def score(toks: tuple[Tok, ...], slots: Slots, denial: Denial | None) -> dict[str, float]:
     """Scores for already analysed tokens, their slots and what a negation in them denies
     (``parse`` calls this)."""
     has = {t.concept for t in toks if t.concept is not None}
@@ -67,23 +80,25 @@ def score(toks: tuple[Tok, ...], slots: Slots, denial: Denial | None) -> dict[In
     if how_to:
         book = min(book, 0.4)
     if schedule_ctx:
-        s[Intent.SCHEDULE_BOOKING] = book if book >= 0.5 else 0.0
+        s[BookingIntent.SCHEDULE_BOOKING] = book if book >= 0.5 else 0.0
         if has_time and not (stop or query):
-            s[Intent.SCHEDULE_BOOKING] = max(s[Intent.SCHEDULE_BOOKING], 0.8)
-        s[Intent.BOOK_ROOMS] = min(book, 0.4)
+            s[BookingIntent.SCHEDULE_BOOKING] = max(s[BookingIntent.SCHEDULE_BOOKING], 0.8)
+        s[BookingIntent.BOOK_ROOMS] = min(book, 0.4)
     else:
-        s[Intent.BOOK_ROOMS] = book
+        s[BookingIntent.BOOK_ROOMS] = book
 
     if "CANCEL" in has:
         if schedule_ctx:
-            s[Intent.CANCEL_SCHEDULE] = 0.9
-            s[Intent.CANCEL_BOOKING] = 0.4
+            s[BookingIntent.CANCEL_SCHEDULE] = 0.9
+            s[BookingIntent.CANCEL_BOOKING] = 0.4
         else:
-            s[Intent.CANCEL_BOOKING] = 0.9
+            s[BookingIntent.CANCEL_BOOKING] = 0.9
     if "DISABLE" in has:
-        s[Intent.CANCEL_SCHEDULE] = max(s[Intent.CANCEL_SCHEDULE], 0.9 if schedule_ctx else 0.75)
+        s[BookingIntent.CANCEL_SCHEDULE] = max(
+            s[BookingIntent.CANCEL_SCHEDULE], 0.9 if schedule_ctx else 0.75
+        )
         if not schedule_ctx and "BOOKINGS" in has:
-            s[Intent.CANCEL_BOOKING] = max(s[Intent.CANCEL_BOOKING], 0.6)
+            s[BookingIntent.CANCEL_BOOKING] = max(s[BookingIntent.CANCEL_BOOKING], 0.6)
 
     if not stop:
         listing = 0.0
@@ -99,7 +114,7 @@ def score(toks: tuple[Tok, ...], slots: Slots, denial: Denial | None) -> dict[In
             listing = 0.7 if slots.date is not None else 0.45
         elif "SCHED" in has and book < 0.5:
             listing = 0.7
-        target = Intent.LIST_SCHEDULES if schedule_ctx else Intent.LIST_BOOKINGS
+        target = BookingIntent.LIST_SCHEDULES if schedule_ctx else BookingIntent.LIST_BOOKINGS
         s[target] = max(s[target], listing)
 
     if "HELP" in has or (how_to and "BOOK" in has):
@@ -112,7 +127,7 @@ def score(toks: tuple[Tok, ...], slots: Slots, denial: Denial | None) -> dict[In
 
 
 def _refuse(
-    s: dict[Intent, float],
+    s: dict[str, float],
     denial: Denial,
     slots: Slots,
     *,
@@ -126,23 +141,25 @@ def _refuse(
     the command says still stands («не отменяй, а забронируй 302»)."""
     concrete = bool(slots.date or slots.start or slots.end or slots.room)
     if denial.denied == "cancel":
-        s[Intent.CANCEL_BOOKING] = s[Intent.CANCEL_SCHEDULE] = 0.0
+        s[BookingIntent.CANCEL_BOOKING] = s[BookingIntent.CANCEL_SCHEDULE] = 0.0
     elif denial.denied == "list":
-        s[Intent.LIST_BOOKINGS] = s[Intent.LIST_SCHEDULES] = 0.0
+        s[BookingIntent.LIST_BOOKINGS] = s[BookingIntent.LIST_SCHEDULES] = 0.0
     else:
-        s[Intent.BOOK_ROOMS] = s[Intent.SCHEDULE_BOOKING] = 0.0
+        s[BookingIntent.BOOK_ROOMS] = s[BookingIntent.SCHEDULE_BOOKING] = 0.0
         if not query:  # "no booking needed" names bookings, but asks for no list
-            s[Intent.LIST_BOOKINGS] = s[Intent.LIST_SCHEDULES] = 0.0
+            s[BookingIntent.LIST_BOOKINGS] = s[BookingIntent.LIST_SCHEDULES] = 0.0
         if not (named or concrete or schedule_ctx):
-            s[Intent.CANCEL_BOOKING] = 0.0  # «отмена, не бронируй»: "cancel that", no booking
+            s[BookingIntent.CANCEL_BOOKING] = (
+                0.0  # «отмена, не бронируй»: "cancel that", no booking
+            )
     if max(s.values()) >= _STANDS:
         return
     if denial.denied == "book" and not denial.nothing:
         if schedule_ctx:
-            s[Intent.CANCEL_SCHEDULE] = _UNDO
+            s[BookingIntent.CANCEL_SCHEDULE] = _UNDO
             return
         if concrete:
-            s[Intent.CANCEL_BOOKING] = _UNDO
+            s[BookingIntent.CANCEL_BOOKING] = _UNDO
             return
     # A refusal that also names details («не надо, в главном») may be an answer to a question.
     said = slots.building or slots.capacity or slots.rooms not in (None, 1)
@@ -150,7 +167,7 @@ def _refuse(
     s[Intent.DECLINE] = 0.9 if bare or denial.nothing else 0.6
 
 
-def score_intents(text: str, *, places: Places) -> dict[Intent, float]:
+def score_intents(text: str, *, places: Places) -> dict[str, float]:
     """Rule scores 0..1 for every intent (``unknown`` included). ``places`` matters: the 7
     of «в 7-м корпусе» is a building, not a time."""
     toks = analyze(text)

@@ -8,9 +8,7 @@ also know the rooms' capacities, which the parser does not.
 
 from __future__ import annotations
 
-from core.nlu.decision import Lang, SlotName, Slots
-from core.nlu.questions import question_for
-from core.nlu.slots import MAX_ROOMS
+from core.nlu import MAX_ROOMS, Lang, SlotName, Slots, question_for
 from core.texts import Limits, Run, Text, tr
 
 __all__ = ["out_of_bounds"]

@@ -15,9 +15,10 @@ from datetime import timedelta
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core.nlu import MAX_ROOMS, Decision, Intent
-from tests.core.nlu.conftest import NOW, decide
+from core.nlu import MAX_ROOMS, Decision
+from scenarios.booking.vocabulary import BookingIntent
 from tests.support.fuzz_texts import TEXTS
+from tests.support.reading import NOW, decide
 
 TODAY = NOW.date()
 _WITH_YEAR = re.compile(r"\d[./-]\d+[./-]\d|\d{4}")  # «27.11.1900», «1 мая 1900»
@@ -30,7 +31,7 @@ def _check(text: str, decision: Decision) -> None:
     s = decision.slots
     if s.start is not None and s.end is not None:
         assert s.start < s.end
-    booking = decision.intent in (Intent.BOOK_ROOMS, Intent.SCHEDULE_BOOKING)
+    booking = decision.intent in (BookingIntent.BOOK_ROOMS, BookingIntent.SCHEDULE_BOOKING)
     if s.rooms is not None and not 1 <= s.rooms <= MAX_ROOMS:
         # kept as written and asked first, never clamped
         assert booking and decision.missing[0] == "rooms", text

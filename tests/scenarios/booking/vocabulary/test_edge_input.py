@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from core.nlu import Intent
-from tests.core.nlu.conftest import decide
+from scenarios.booking.vocabulary import BookingIntent
+from tests.support.reading import decide
 
 
 @pytest.mark.parametrize(
@@ -37,7 +37,7 @@ def test_digit_runs_past_float_range_do_not_crash(text: str) -> None:
 )
 def test_date_past_the_calendar_is_asked_not_crashed(text: str) -> None:
     decision = decide(text)
-    assert decision.intent == Intent.BOOK_ROOMS
+    assert decision.intent == BookingIntent.BOOK_ROOMS
     assert decision.slots.date is None
     assert decision.missing[0] == "date"
 
@@ -91,7 +91,7 @@ def test_room_count_out_of_bounds_is_asked_never_clamped(
     text: str, rooms: int, question: str
 ) -> None:
     decision = decide(text)
-    assert decision.intent == Intent.BOOK_ROOMS
+    assert decision.intent == BookingIntent.BOOK_ROOMS
     assert decision.slots.rooms == rooms
     assert decision.missing[0] == "rooms"
     assert decision.next_action == "clarify"

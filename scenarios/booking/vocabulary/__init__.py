@@ -1,0 +1,8 @@
+"""How people ask for the booking job, in Russian and English: its intents, their rule
+scores and the reading of a whole command into a ``Decision``, built from the engine's
+parsing primitives (``core.nlu``)."""
+
+from scenarios.booking.vocabulary.intents import BookingIntent, score_intents
+from scenarios.booking.vocabulary.reading import MIN_CONFIDENCE, BookingReader, parse
+
+__all__ = ["MIN_CONFIDENCE", "BookingIntent", "BookingReader", "parse", "score_intents"]
