@@ -1,12 +1,13 @@
 """THE catalogue of user-facing texts, in Russian and English, and the one way to render
 them: ``tr(Text, lang, **values)``. Every sentence the product shows (core, scenarios,
-the Telegram view, the terminal chat) is a typed ``Text`` constant here, grouped by area:
+the Telegram view, the terminal chat) is a typed ``Text`` constant, grouped by area: the
+engine's and the views' here, a job's in its own package (``scenarios/<job>/texts.py``):
 
     base.py       ``Text`` and ``tr``
     common.py     shared words (yes/no, cancel), weekday names, ``day_label``
     run.py        a run's life (cancelled, expired, failed…); the brain's page questions
     slots.py      clarifying questions and why an answer was not understood
-    booking.py    the booking rules' reasons (the parser's bounds too), the calendar offer
+    calendar.py   the calendar offer
     guide.py      help, greeting, examples, the reply to an unknown request
     views.py      the Telegram bot (buttons, status, settings, /login) and the terminal chat
 
@@ -16,7 +17,7 @@ Logs and operators' exception messages are not user texts and do not live here.
 from __future__ import annotations
 
 from core.texts.base import Text, tr
-from core.texts.booking import Calendar, Limits
+from core.texts.calendar import Calendar
 from core.texts.common import DAY, WEEKDAYS, Common, day_label
 from core.texts.guide import Guide
 from core.texts.run import Page, Run
@@ -35,7 +36,6 @@ __all__ = [
     "Login",
     "Page",
     "Reason",
-    "Limits",
     "Run",
     "Terminal",
     "Text",

@@ -10,8 +10,8 @@ from pydantic import BaseModel
 from core.commands import Lang
 from core.nlu import MAX_ROOMS
 from core.site.models import Catalogue
-from core.texts import Limits, Text, tr
-from scenarios.booking.texts import days, duration
+from core.texts import Text, tr
+from scenarios.booking.texts import Limits, days, duration
 
 __all__ = ["ANY_BUILDING", "BookingSlots", "check_booking"]
 

@@ -14,8 +14,8 @@ import core.texts
 import scenarios.booking.schedules.texts
 import scenarios.booking.texts
 import scenarios.events.texts
-from core.texts import Limits, Text, day_label, tr
-from scenarios.booking.texts import Book, duration
+from core.texts import Text, day_label, tr
+from scenarios.booking.texts import Book, Limits, duration
 
 CATALOGUES: tuple[ModuleType, ...] = (
     core.texts,

@@ -9,7 +9,8 @@ also know the rooms' capacities, which the parser does not.
 from __future__ import annotations
 
 from core.nlu import MAX_ROOMS, Lang, SlotName, Slots, question_for
-from core.texts import Limits, Run, Text, tr
+from core.texts import Run, Text, tr
+from scenarios.booking.texts import Limits
 
 __all__ = ["out_of_bounds"]
 
