@@ -306,8 +306,8 @@ class NLUManager:
             return
         assert isinstance(scenario, StepScenario)
         decision = await fill_slots(
-            self._extractor, command.text, decision, choice.intent, required=scenario.guessable,
-            now=self._clock.now(),
+            self._extractor, command.text, decision, choice.intent,
+            guessing=scenario.guessing, required=scenario.guessable, now=self._clock.now(),
             tz=ZoneInfo(user.timezone or self._default_tz), user_id=command.user_id,
             buildings=self._catalogues.current.buildings,
         )  # fmt: skip

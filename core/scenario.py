@@ -18,6 +18,7 @@ from core.authz import Actor
 from core.calendar import CalendarEvent
 from core.commands import Command, Lang, as_lang
 from core.events import BaseEvent
+from core.guessing import Guessing
 from core.nlu import Decision, Places, SlotParseError, parse_slot, question_for
 from core.output import Option, Progress, StepState, StepView
 from core.pause import NeedsAnswer, QuestionSpec
@@ -176,9 +177,10 @@ class StepScenario(BaseScenario, Generic[S]):
 
     slot_model: ClassVar[type[BaseModel]]
     title_text: ClassVar[Text]
-    # Required slots an LLM may guess when the rules leave them missing (in the shape of
-    # ``core.nlu.Slots``); none: the LLM extractor is not asked.
+    # Required slots an LLM may guess when the rules leave them missing, and how it is
+    # asked and its guess taken (the job's); none: the LLM extractor is not asked.
     guessable: ClassVar[tuple[str, ...]] = ()
+    guessing: ClassVar[Guessing[Any] | None] = None
 
     def title(self, lang: Lang) -> str:
         return tr(self.title_text, lang)
@@ -212,10 +214,7 @@ class StepScenario(BaseScenario, Generic[S]):
 
     def initial_slots(self, decision: Decision) -> dict[str, Any]:
         """Slots found in the command's text, in their JSON form."""
-        found: dict[str, Any] = decision.slots.model_dump(mode="json", exclude_none=True)
-        if decision.details is not None:
-            found |= decision.details.model_dump(mode="json", exclude_none=True)
-        return found
+        return decision.found()
 
     def slots_to_ask(self, slots: dict[str, Any]) -> list[str]:
         """Slots still to ask for, in order (required ones and ones worth asking)."""

@@ -7,13 +7,7 @@ from __future__ import annotations
 
 from core.assist.answerer import LLMAnswerer, ShortAnswer, UnknownAnswerer
 from core.assist.classifier import IntentAnswer, LLMIntentClassifier
-from core.assist.extractor import (
-    LLMSlotExtractor,
-    SlotExtractor,
-    SlotGuess,
-    fill_slots,
-    merge,
-)
+from core.assist.extractor import LLMSlotExtractor, SlotExtractor, fill_slots
 from core.assist.wiring import Assist, open_assist
 
 __all__ = [
@@ -24,9 +18,7 @@ __all__ = [
     "LLMSlotExtractor",
     "ShortAnswer",
     "SlotExtractor",
-    "SlotGuess",
     "UnknownAnswerer",
     "fill_slots",
-    "merge",
     "open_assist",
 ]

@@ -4,7 +4,7 @@ fallback with retries and timeouts, response cache, budgets and per-call account
     llm = build_llm(settings.llm, cache=..., ledger=..., on_call=bus_publish)
     if llm is not None:
         try:
-            result = await llm.complete(LLMRequest.ask(system, text, purpose="extract"), Slots)
+            result = await llm.complete(LLMRequest.ask(system, text, purpose="extract"), Answer)
         except LLMError:
             ...  # the deterministic policy
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from enum import StrEnum
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field, SerializeAsAny, field_serializer
 
@@ -89,15 +89,19 @@ class Decision(BaseModel):
     # the scenario's own model.
     details: SerializeAsAny[BaseModel] | None = None
 
-    def to_json(self) -> dict[str, object]:
-        """The public decision JSON (``clubman parse --json``): slots hold only what was found."""
+    def found(self) -> dict[str, Any]:
+        """Every slot found, ``slots`` and ``details`` alike, in its JSON form."""
         slots = self.slots.model_dump(mode="json", exclude_none=True)
         if self.details is not None:
             slots |= self.details.model_dump(mode="json", exclude_none=True)
+        return slots
+
+    def to_json(self) -> dict[str, object]:
+        """The public decision JSON (``clubman parse --json``): slots hold only what was found."""
         return {
             "intent": str(self.intent),
             "confidence": round(self.confidence, 2),
-            "slots": slots,
+            "slots": self.found(),
             "missing": list(self.missing),
             "next_action": self.next_action,
             "clarification_question": self.clarification_question,

@@ -27,6 +27,7 @@ from core.store import ReminderRoom, ScenarioRun
 from core.texts import Calendar, day_label, tr
 from scenarios.booking.alternatives import Placement, as_options, find_alternatives
 from scenarios.booking.errors import SlotTaken
+from scenarios.booking.guess import BookingGuessing
 from scenarios.booking.labels import join_rooms, span
 from scenarios.booking.marks import purpose_for
 from scenarios.booking.models import Booking
@@ -91,6 +92,7 @@ class BookRooms(StepScenario[BookingSlots]):
     acting: ClassVar[frozenset[str]] = frozenset({BookingIntent.BOOK_ROOMS})
     slot_model = BookingSlots
     guessable = ("date", "start", "end")
+    guessing = BookingGuessing()
     title_text = Book.TITLE
 
     def about(self, lang: Lang) -> str:

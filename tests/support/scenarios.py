@@ -15,6 +15,7 @@ from core.nlu import Decision
 from core.output import Option
 from core.scenario import BaseScenario, SlotContext, Step, StepContext, StepScenario, Utterance
 from core.texts import Common, Text, tr
+from scenarios.booking.guess import BookingGuessing
 from scenarios.booking.texts import BookingGuide
 from scenarios.booking.vocabulary import BookingIntent, BookingReader
 from scenarios.help import HelpScenario, Showcase, UnknownScenario
@@ -72,6 +73,7 @@ class TrackedScenario(ShowsBooking, StepScenario[ReserveSlots]):
     intents: ClassVar[frozenset[str]] = frozenset({BookingIntent.BOOK_ROOMS})
     slot_model = ReserveSlots
     guessable = ("date", "start", "end")
+    guessing = BookingGuessing()
     title_text = Text("Тестовое бронирование", "Test booking")
 
     def __init__(self, *, confirm: bool = False) -> None:

@@ -19,6 +19,7 @@ from core.pause import QuestionSpec
 from core.scenario import SlotContext, Step, StepContext, StepScenario
 from core.site.catalogue import Catalogues
 from core.texts import Common, tr
+from scenarios.booking.guess import BookingGuessing
 from scenarios.booking.schedules.actions import action_options, list_lines, parse_action
 from scenarios.booking.schedules.entry import (
     ScheduleEntry,
@@ -101,6 +102,7 @@ class ScheduleBooking(_Base):
     acting: ClassVar[frozenset[str]] = frozenset({BookingIntent.SCHEDULE_BOOKING})
     slot_model = ScheduleSlots
     guessable = ("recurrence", "start", "end")
+    guessing = BookingGuessing()
 
     def examples(self, lang: Lang) -> Sequence[str]:
         return [tr(BookingGuide.SCHEDULE, lang)]

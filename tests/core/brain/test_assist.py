@@ -4,14 +4,19 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
+from typing import Any
 from zoneinfo import ZoneInfo
 
-from core.assist import LLMAnswerer, LLMIntentClassifier, LLMSlotExtractor, SlotGuess, fill_slots
+from pydantic import BaseModel
+
+from core.assist import LLMAnswerer, LLMIntentClassifier, LLMSlotExtractor, fill_slots
 from core.commands import Command, Lang
+from core.guessing import Guessing
 from core.llm import FallbackLLM
 from core.nlu import Decision, Intent, Slots
 from core.site.models import Building
 from scenarios.booking import BookRooms
+from scenarios.booking.guess import BookingGuess
 from scenarios.booking.vocabulary import BookingIntent, parse
 from scenarios.help import Showcase, UnknownScenario
 from tests.core.brain.conftest import NOW
@@ -44,7 +49,7 @@ async def test_classifier_returns_only_an_offered_intent(
 
 
 class Scripted:
-    def __init__(self, guess: SlotGuess | None) -> None:
+    def __init__(self, guess: BookingGuess | None) -> None:
         self.guess = guess
         self.calls = 0
 
@@ -53,28 +58,38 @@ class Scripted:
         text: str,
         *,
         intent: str,
+        guessing: Guessing[Any],
         today: dt.date,
         lang: Lang,
         user_id: int | None,
         buildings: Sequence[Building] = (),
-    ) -> SlotGuess | None:
+    ) -> BaseModel | None:
         self.calls += 1
         return self.guess
 
 
-BOOKING = BookRooms.guessable  # what the booking scenario lets an LLM guess
+BOOKING = BookRooms.guessable  # what the booking scenario lets an LLM guess, and how
+GUESSING = BookRooms.guessing
 
 
 async def fill(extractor: Scripted, text: str, intent: str = BookingIntent.BOOK_ROOMS) -> Decision:
     decision = parse(text, now=NOW, tz=TZ, places=refportal_places())
     return await fill_slots(
-        extractor, text, decision, intent, required=BOOKING, now=NOW, tz=TZ, user_id=1
+        extractor,
+        text,
+        decision,
+        intent,
+        guessing=GUESSING,
+        required=BOOKING,
+        now=NOW,
+        tz=TZ,
+        user_id=1,
     )
 
 
 async def test_extraction_fills_gaps_but_never_overwrites_what_the_rules_found() -> None:
     lying = Scripted(
-        SlotGuess(date="2026-11-27", start="09:00", end="11:00", building="lab", rooms=5)
+        BookingGuess(date="2026-11-27", start="09:00", end="11:00", building="lab", rooms=5)
     )
     decision = await fill(lying, "забронируй 2 аудитории в главном в четверг с 18")
     assert lying.calls == 1
@@ -88,7 +103,7 @@ async def test_extraction_fills_gaps_but_never_overwrites_what_the_rules_found()
 
 async def test_invalid_guesses_are_dropped() -> None:
     junk = Scripted(
-        SlotGuess(
+        BookingGuess(
             date="next thursday",
             start="25:00",
             end="20:00",
@@ -106,16 +121,17 @@ async def test_invalid_guesses_are_dropped() -> None:
 
 
 async def test_no_extraction_when_nothing_is_missing_or_no_extractor() -> None:
-    extractor = Scripted(SlotGuess(building="lab"))
+    extractor = Scripted(BookingGuess(building="lab"))
     decision = await fill(extractor, "забронируй 301 в главном в четверг с 18 до 20")
     assert extractor.calls == 0 and decision.slots.building == "main"
     bare = parse("хочу комнату", now=NOW, tz=TZ, places=refportal_places())
-    same = await fill_slots(None, "хочу комнату", bare, BookingIntent.BOOK_ROOMS, required=BOOKING,
-                            now=NOW, tz=TZ, user_id=1)  # fmt: skip
+    same = await fill_slots(None, "хочу комнату", bare, BookingIntent.BOOK_ROOMS,
+                            guessing=GUESSING, required=BOOKING, now=NOW, tz=TZ,
+                            user_id=1)  # fmt: skip
     assert same == bare
     # a scenario that lets nothing be guessed is never asked about
-    plugged = await fill_slots(extractor, "хочу комнату", bare, "start_poll", required=(),
-                               now=NOW, tz=TZ, user_id=1)  # fmt: skip
+    plugged = await fill_slots(extractor, "хочу комнату", bare, "start_poll", guessing=None,
+                               required=(), now=NOW, tz=TZ, user_id=1)  # fmt: skip
     assert plugged == bare and extractor.calls == 0
 
 
@@ -126,7 +142,8 @@ async def test_text_the_rules_did_not_understand_gets_its_slots_from_the_llm(
     text = "нам бы где-нибудь посидеть послезавтрашним послезавтра вечерком"
     decision = parse(text, now=NOW, tz=TZ, places=refportal_places())
     filled = await fill_slots(LLMSlotExtractor(llm), text, decision, BookingIntent.BOOK_ROOMS,
-                              required=BOOKING, now=NOW, tz=TZ, user_id=1)  # fmt: skip
+                              guessing=GUESSING, required=BOOKING, now=NOW, tz=TZ,
+                              user_id=1)  # fmt: skip
     assert filled.intent == BookingIntent.BOOK_ROOMS and filled.missing == []
     assert filled.slots == Slots(date=dt.date(2026, 11, 26), start=dt.time(18), end=dt.time(20),
                                  rooms=1)  # fmt: skip
