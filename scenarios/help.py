@@ -100,8 +100,9 @@ class UnknownScenario(InstantScenario):
     async def respond(self, command: Command, decision: Decision) -> str:
         if self._answerer is not None:
             said = await self._answerer.answer(
-                command.text, lang=decision.lang, user_id=command.user_id
-            )
+                command.text, lang=decision.lang, user_id=command.user_id,
+                jobs=self._showcase.about("en"),
+            )  # fmt: skip
             if said:
                 abilities = [*self._showcase.about(decision.lang), tr(Guide.CAN_DO, decision.lang)]
                 return f"{said}\n\n{' '.join(abilities)}"

@@ -160,6 +160,8 @@ async def test_unknown_gets_a_short_answer_plus_capabilities_with_an_llm(
     unknown = UnknownScenario(answerer=LLMAnswerer(llm), showcase=showcase)
     said = await unknown.respond(command, decision)
     assert said.startswith("Погоду я не знаю.\n\nЯ бронирую аудитории") and "/help" in said
+    # the LLM is told what the registered jobs do, in their own words
+    assert "- I book rooms on the university portal" in str(vendor.bodies[0]["system"])
 
     vendor.push(Fail(500))
     fallback = await unknown.respond(command, decision)
