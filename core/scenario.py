@@ -20,6 +20,7 @@ from core.commands import Command, Lang, as_lang
 from core.events import BaseEvent
 from core.guessing import Guessing
 from core.nlu import Decision, Places, SlotParseError, parse_slot, question_for
+from core.nlu.lexicon import Lexicon
 from core.output import Option, Progress, StepState, StepView
 from core.pause import NeedsAnswer, QuestionSpec
 from core.store import ScenarioRun, StepStatus
@@ -223,6 +224,10 @@ class StepScenario(BaseScenario, Generic[S]):
     async def slot_question(self, slot: str, ctx: SlotContext) -> QuestionSpec:
         return QuestionSpec(key=slot, text=question_for(slot, ctx.lang))  # type: ignore[arg-type]
 
+    def lexicon(self) -> Lexicon | None:
+        """The words an answer is read in: the job's (none: the engine's alone)."""
+        return None
+
     def parse_answer(
         self, slot: str, *, option_id: str | None, text: str | None, ctx: SlotContext
     ) -> Any:
@@ -237,6 +242,7 @@ class StepScenario(BaseScenario, Generic[S]):
                 tz=ctx.tz,
                 lang=ctx.lang,
                 places=ctx.places,
+                lexicon=self.lexicon(),
             )
         field_info = self.slot_model.model_fields.get(slot)
         if field_info is None:

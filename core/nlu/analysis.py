@@ -6,11 +6,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from core.commands import Lang
-from core.nlu.lexicon import PHRASES, Sense, sense_of
+from core.nlu.lexicon import Lexicon, Sense, engine_lexicon
 from core.nlu.numbers import MULTIPLIERS
 from core.nlu.tokens import RawToken, TokenKind, tokenize
 
-__all__ = ["HUGE", "Tok", "analyze", "detect_lang", "has_cyrillic"]
+__all__ = ["HUGE", "Tok", "analyze", "detect_lang", "forget_analyses", "has_cyrillic"]
 
 # A run of more digits than this reads as ``HUGE``: no count, capacity or day offset is
 # anywhere near it, and a float of 309+ digits would be infinite (``int()`` of it raises).
@@ -54,8 +54,18 @@ def _with_sense(kind: TokenKind, text: str, sense: Sense | None) -> Tok:
     return Tok(kind, text, sense.concept, sense.value, sense.arg)
 
 
+def analyze(text: str, lexicon: Lexicon | None = None) -> tuple[Tok, ...]:
+    """``text`` as tokens with their senses in ``lexicon`` (a job's; none: the engine's)."""
+    return _analyze(text, lexicon or engine_lexicon())
+
+
+def forget_analyses() -> None:
+    """Drop the whole-text cache (a cold-start measurement)."""
+    _analyze.cache_clear()
+
+
 @lru_cache(maxsize=4096)
-def analyze(text: str) -> tuple[Tok, ...]:
+def _analyze(text: str, lexicon: Lexicon) -> tuple[Tok, ...]:
     raw = tokenize(text)
     words = [t.text for t in raw]
     out: list[Tok] = []
@@ -65,7 +75,7 @@ def analyze(text: str) -> tuple[Tok, ...]:
     i = 0
     while i < len(raw):
         kind, word = raw[i]
-        phrase = _phrase_at(words, i) if kind == "word" else None  # phrases are all words
+        phrase = lexicon.phrase_at(words, i) if kind == "word" else None  # all words
         if phrase is not None:
             length, sense = phrase
             out.append(_with_sense("word", " ".join(words[i : i + length]), sense))
@@ -73,38 +83,11 @@ def analyze(text: str) -> tuple[Tok, ...]:
             continue
         tok = made.get(raw[i])
         if tok is None:
-            tok = made[raw[i]] = _with_sense(kind, word, sense_of(word) if kind == "word" else None)
+            known = lexicon.sense_of(word) if kind == "word" else None
+            tok = made[raw[i]] = _with_sense(kind, word, known)
         out.append(tok)
         i += 1
-    return tuple(_merge_compound_numbers(_book_as_noun(out)))
-
-
-@lru_cache(maxsize=1)
-def _phrases_by_first_word() -> dict[str, tuple[tuple[tuple[str, ...], Sense], ...]]:
-    index: dict[str, list[tuple[tuple[str, ...], Sense]]] = {}
-    for phrase, sense in PHRASES:
-        index.setdefault(phrase[0], []).append((phrase, sense))
-    # longest first, so "the day after tomorrow" wins over "day after tomorrow"
-    return {w: tuple(sorted(c, key=lambda p: -len(p[0]))) for w, c in index.items()}
-
-
-def _phrase_at(words: list[str], i: int) -> tuple[int, Sense] | None:
-    for phrase, sense in _phrases_by_first_word().get(words[i], ()):
-        n = len(phrase)
-        if tuple(words[i : i + n]) == phrase:
-            return n, sense
-    return None
-
-
-# After these the English "book" is a noun ("a good book"), not the verb of booking.
-_BEFORE_NOUN = frozenset({"a", "an", "the", "good", "this", "that", "my", "your", "his", "her"})
-
-
-def _book_as_noun(toks: list[Tok]) -> list[Tok]:
-    for i in range(1, len(toks)):
-        if toks[i].text == "book" and toks[i - 1].text in _BEFORE_NOUN:
-            toks[i] = Tok("word", "book")
-    return toks
+    return tuple(_merge_compound_numbers(out))
 
 
 def _merge_compound_numbers(toks: list[Tok]) -> list[Tok]:

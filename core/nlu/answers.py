@@ -13,6 +13,7 @@ from core.nlu.analysis import Tok, analyze
 from core.nlu.dates import extract_date, local_today
 from core.nlu.decision import WEEKDAYS, Lang, Recurrence, SlotName
 from core.nlu.errors import SlotParseError
+from core.nlu.lexicon import Lexicon
 from core.nlu.places import Places
 from core.nlu.recurrence import extract_recurrence, weekdays_from
 from core.nlu.slots import MAX_ROOMS, extract_slots, room_numbers
@@ -27,13 +28,21 @@ def _fail(reason: Text, lang: Lang, **values: object) -> SlotParseError:
 
 
 def parse_slot(
-    name: SlotName, text: str, *, now: datetime, tz: ZoneInfo, lang: Lang, places: Places
+    name: SlotName,
+    text: str,
+    *,
+    now: datetime,
+    tz: ZoneInfo,
+    lang: Lang,
+    places: Places,
+    lexicon: Lexicon | None = None,
 ) -> object:
     """The typed value of slot ``name`` in an answer ``text``; ``SlotParseError`` if none.
 
     ``building`` is a code of ``places``; a bare «7» or «Б» will do when one building
-    is numbered or lettered so."""
-    toks = places.tag(analyze(text))
+    is numbered or lettered so. ``lexicon``: the asking job's words (none: the engine's),
+    so «не нужно» is a «no», not a «yes»."""
+    toks = places.tag(analyze(text, lexicon))
     today = local_today(now, tz)
     if name == "date":
         return _date(toks, today, lang)

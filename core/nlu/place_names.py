@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from core.nlu.lexicon import is_keyword, stem
+from core.nlu.lexicon import engine_lexicon, stem
 from core.nlu.tokens import tokenize
 from core.site.models import Building
 
@@ -48,7 +48,7 @@ class NameIndex(NamedTuple):
 
 def key_of(text: str) -> str:
     """A word as phrases compare it: its stem (a lexicon keyword as is)."""
-    return text if is_keyword(text) else stem(text)
+    return text if engine_lexicon().is_keyword(text) else stem(text)
 
 
 def _stems_well(word: str) -> bool:

@@ -30,7 +30,7 @@ from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
 from core.nlu.analysis import Tok
-from core.nlu.lexicon import is_keyword, typo_limit
+from core.nlu.lexicon import engine_lexicon, typo_limit
 from core.nlu.numbers import ORDINAL_WORDS
 from core.nlu.place_names import GENERIC_WORDS, NOUNS, NameIndex, index_names, key_of
 from core.site.models import Building, Catalogue
@@ -269,7 +269,7 @@ class Places:
             code = self._index.stems[key]
         else:
             code, sure = self._typo(text, key), False
-        keyword, noun = is_keyword(text), text in NOUNS
+        keyword, noun = engine_lexicon().is_keyword(text), text in NOUNS
         relevant = (code is not None and not keyword) or noun or key in self._index.phrases
         return _Word(code, sure, keyword, key, noun, ORDINAL_WORDS.get(text), relevant)
 

@@ -37,6 +37,7 @@ from scenarios.booking.selection import Want, choose_rooms
 from scenarios.booking.slots import ANY_BUILDING, BookingSlots, check_booking
 from scenarios.booking.texts import Book, BookingGuide
 from scenarios.booking.vocabulary import BookingIntent, BookingReader
+from scenarios.booking.vocabulary.words import BookingWords
 from scenarios.booking.work import PortalWork
 
 __all__ = ["BookRooms", "Booked", "Found", "PreferenceStore"]
@@ -83,7 +84,7 @@ def _matches(booking: Booking, place: Placement, run_id: str) -> bool:
     )
 
 
-class BookRooms(StepScenario[BookingSlots]):
+class BookRooms(BookingWords, StepScenario[BookingSlots]):
     name = "book_rooms"
     intents: ClassVar[frozenset[str]] = frozenset({BookingIntent.BOOK_ROOMS})
     descriptions: ClassVar[Mapping[str, str]] = {

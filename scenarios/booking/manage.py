@@ -31,6 +31,7 @@ from scenarios.booking.models import Booking
 from scenarios.booking.owners import BookingOwners
 from scenarios.booking.texts import BookingGuide, Bookings
 from scenarios.booking.vocabulary import BookingIntent
+from scenarios.booking.vocabulary.words import BookingWords
 from scenarios.booking.work import PortalWork
 
 __all__ = ["CancelBooking", "ListBookings", "ManageSlots", "describe", "group_requests"]
@@ -111,7 +112,7 @@ def group_requests(bookings: list[Booking], slots: ManageSlots) -> list[list[Boo
     return list(found.values())
 
 
-class _PortalScenario(StepScenario[ManageSlots]):
+class _PortalScenario(BookingWords, StepScenario[ManageSlots]):
     slot_model = ManageSlots
 
     def __init__(self, *, work: PortalWork, catalogues: Catalogues, owners: BookingOwners) -> None:

@@ -31,6 +31,7 @@ from scenarios.booking.schedules.slots import ScheduleSlots, WeekdaySlots, booki
 from scenarios.booking.schedules.texts import Schedules
 from scenarios.booking.texts import BookingGuide
 from scenarios.booking.vocabulary import BookingIntent
+from scenarios.booking.vocabulary.words import BookingWords
 
 __all__ = [
     "CancelSchedule",
@@ -85,7 +86,7 @@ class Stopped(BaseModel):
     kept: bool = False  # the user said no
 
 
-class _Base(StepScenario[Any]):
+class _Base(BookingWords, StepScenario[Any]):
     def __init__(self, *, store: ScheduleStore, catalogues: Catalogues) -> None:
         self._store = store
         self._catalogues = catalogues

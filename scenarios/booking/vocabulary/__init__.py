@@ -4,5 +4,13 @@ parsing primitives (``core.nlu``)."""
 
 from scenarios.booking.vocabulary.intents import BookingIntent, score_intents
 from scenarios.booking.vocabulary.reading import MIN_CONFIDENCE, BookingReader, parse
+from scenarios.booking.vocabulary.words import booking_lexicon
 
-__all__ = ["MIN_CONFIDENCE", "BookingIntent", "BookingReader", "parse", "score_intents"]
+__all__ = [
+    "MIN_CONFIDENCE",
+    "BookingIntent",
+    "BookingReader",
+    "booking_lexicon",
+    "parse",
+    "score_intents",
+]

@@ -12,9 +12,10 @@ from datetime import date
 from enum import StrEnum
 
 from core.nlu import Intent, Lang, Places, Slots
-from core.nlu.analysis import Tok, analyze, has_cyrillic
-from core.nlu.negation import Denial, deny
+from core.nlu.analysis import Tok, has_cyrillic
 from core.nlu.slots import extract_slots
+from scenarios.booking.vocabulary.negation import Denial, deny
+from scenarios.booking.vocabulary.words import read_tokens
 
 __all__ = ["BookingIntent", "score", "score_intents"]
 
@@ -170,7 +171,7 @@ def _refuse(
 def score_intents(text: str, *, places: Places) -> dict[str, float]:
     """Rule scores 0..1 for every intent (``unknown`` included). ``places`` matters: the 7
     of «в 7-м корпусе» is a building, not a time."""
-    toks = analyze(text)
+    toks = read_tokens(text)
     lang: Lang = "ru" if has_cyrillic(text) else "en"
     slots = extract_slots(toks, today=_REFERENCE_DAY, lang=lang, places=places)
     return score(toks, slots, deny(toks))

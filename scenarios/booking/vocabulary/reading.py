@@ -25,14 +25,15 @@ from typing import ClassVar
 from zoneinfo import ZoneInfo
 
 from core.nlu import WEEKDAYS, Decision, Intent, Places, Recurrence, SlotName, Slots, question_for
-from core.nlu.analysis import Tok, analyze, detect_lang
+from core.nlu.analysis import Tok, detect_lang
 from core.nlu.dates import local_today
-from core.nlu.negation import deny
 from core.nlu.slots import extract_slots
 from core.nlu.unknown_place import as_written
 from core.scenario import Utterance
 from scenarios.booking.vocabulary.bounds import out_of_bounds
 from scenarios.booking.vocabulary.intents import BookingIntent, score
+from scenarios.booking.vocabulary.negation import deny
+from scenarios.booking.vocabulary.words import read_tokens
 
 __all__ = ["MIN_CONFIDENCE", "BookingReader", "parse"]
 
@@ -55,7 +56,7 @@ def parse(text: str, *, now: datetime, tz: ZoneInfo, places: Places) -> Decision
     ``places``: the booking system's buildings (``Places.from_catalogue``); the slot
     ``building`` is one of their codes."""
     lang = detect_lang(text)
-    toks = analyze(text)
+    toks = read_tokens(text)
     slots = extract_slots(toks, today=local_today(now, tz), lang=lang, places=places)
     denial = deny(toks)
     scores = score(toks, slots, denial)

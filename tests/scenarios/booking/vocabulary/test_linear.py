@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from core.nlu.analysis import analyze
-from core.nlu.lexicon import sense_of, stem
-from scenarios.booking.vocabulary import parse
+from core.nlu.analysis import forget_analyses
+from core.nlu.lexicon import stem
+from scenarios.booking.vocabulary import booking_lexicon, parse
 from tests.support.catalogues import refportal_places
 from tests.support.reading import NOW, TZ
 
@@ -61,8 +61,8 @@ UNITS = [
 def _steps(text: str) -> int:
     """Lines of Python run by one cold parse (caches cleared): a loop counts once per turn,
     so work hidden in a comprehension counts too."""
-    analyze.cache_clear()
-    sense_of.cache_clear()
+    forget_analyses()
+    booking_lexicon().forget()
     stem.cache_clear()
     places = refportal_places()
     count = 0

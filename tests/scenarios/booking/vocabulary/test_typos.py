@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.nlu.lexicon import sense_of
+from scenarios.booking.vocabulary import booking_lexicon
 from tests.support.reading import PLACES, decide, slots_of
 
 FLAGSHIP = {"date": "2026-11-26", "start": "18:00", "end": "20:00", "rooms": 3, "adjacent": True}
@@ -67,7 +67,7 @@ WORD_TYPOS: list[tuple[str, str | None]] = [
 
 @pytest.mark.parametrize(("word", "concept"), WORD_TYPOS)
 def test_word_typos(word: str, concept: str | None) -> None:
-    sense = sense_of(word)
+    sense = booking_lexicon().sense_of(word)
     assert (sense.concept if sense is not None else None) == concept
 
 
@@ -77,7 +77,8 @@ def test_word_typos(word: str, concept: str | None) -> None:
      ("главнм", "main"), ("погода", None), ("среди", None)],
 )  # fmt: skip
 def test_building_typos(word: str, code: str | None) -> None:
-    assert sense_of(word) is None or word in ("погода", "среди")  # buildings are not keywords
+    # buildings are not keywords
+    assert booking_lexicon().sense_of(word) is None or word in ("погода", "среди")
     assert PLACES.word(word) == code
 
 
