@@ -16,14 +16,8 @@ from beanie import Document
 from pydantic import Field
 from pymongo import IndexModel
 
-from core.store.records import (
-    ConversationMessage,
-    Event,
-    ScenarioRun,
-    Schedule,
-    User,
-    utcnow,
-)
+from core.store.records import ConversationMessage, Event, ScenarioRun, User, utcnow
+from scenarios.booking.records import Schedule
 from storage.access import AccessTokenDocument, ConfirmationDocument
 from storage.brain_memory import BrainMemoryEntry
 from storage.reminders import ReminderDocument

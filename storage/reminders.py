@@ -10,7 +10,7 @@ from beanie import Document
 from pymongo import IndexModel
 
 from core.errors import DuplicateKey
-from core.store.reminders import ReminderRecord, ReminderRoom, ReminderState
+from scenarios.booking.records import ReminderRecord, ReminderRoom, ReminderState
 from storage.errors import translate_errors
 
 __all__ = ["ReminderDocument", "ReminderRepository"]

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from beanie import PydanticObjectId
 
 from core.errors import ConcurrencyError
-from core.store.records import Schedule, ScheduleStatus
+from scenarios.booking.records import Schedule, ScheduleStatus
 from storage.documents import ScheduleDocument, stored
 from storage.errors import translate_errors
 
@@ -19,7 +19,7 @@ def _live() -> dict[str, object]:
 
 
 class ScheduleRepository:
-    """``core.store.ScheduleStore`` on MongoDB."""
+    """``core.store.ScheduleRecords`` on MongoDB."""
 
     async def create(self, schedule: Schedule) -> ScheduleDocument:
         """Store a new schedule; returns it as the document later saves must be given."""

@@ -18,7 +18,6 @@ from core.store.ports import (
     Locks,
     OpenStore,
     RunStore,
-    ScheduleStore,
     Store,
     UserStore,
 )
@@ -36,9 +35,6 @@ from core.store.records import (
     ReplyState,
     RunStatus,
     ScenarioRun,
-    Schedule,
-    ScheduleFiring,
-    ScheduleStatus,
     StepRecord,
     StepStatus,
     User,
@@ -46,7 +42,6 @@ from core.store.records import (
     new_short_id,
     utcnow,
 )
-from core.store.reminders import ReminderRecord, ReminderRoom, ReminderState, ReminderStore
 
 __all__ = [
     "ACTIVE_STATUSES",
@@ -70,17 +65,9 @@ __all__ = [
     "PendingQuestion",
     "ReplyKind",
     "ReplyState",
-    "ReminderRecord",
-    "ReminderRoom",
-    "ReminderState",
-    "ReminderStore",
     "RunStatus",
     "RunStore",
     "ScenarioRun",
-    "Schedule",
-    "ScheduleFiring",
-    "ScheduleStatus",
-    "ScheduleStore",
     "StepRecord",
     "StepStatus",
     "Store",

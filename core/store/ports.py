@@ -11,7 +11,7 @@ it was read.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager
 from datetime import datetime
 from pathlib import Path
@@ -24,11 +24,9 @@ from core.store.records import (
     ReplyState,
     RunStatus,
     ScenarioRun,
-    Schedule,
     User,
     UserProfile,
 )
-from core.store.reminders import ReminderStore
 
 __all__ = [
     "Claims",
@@ -37,7 +35,6 @@ __all__ = [
     "Locks",
     "OpenStore",
     "RunStore",
-    "ScheduleStore",
     "Store",
     "UserStore",
 ]
@@ -123,27 +120,6 @@ class UserStore(Protocol):
     async def save(self, user: User) -> User: ...
 
 
-class ScheduleStore(Protocol):
-    async def create(self, schedule: Schedule) -> Schedule:
-        """Store a new schedule; returns the stored one (its ``id`` set)."""
-
-    async def get(self, schedule_id: str) -> Schedule | None: ...
-
-    async def save(self, schedule: Schedule) -> Schedule:
-        """Write the whole schedule; ``ConcurrencyError`` if it changed meanwhile."""
-
-    async def live(self) -> Sequence[Schedule]:
-        """Active and paused schedules (deleted ones are kept for history only)."""
-
-    async def for_owner(self, owner_id: int) -> Sequence[Schedule]: ...
-
-    async def update(
-        self, schedule_id: str, change: Callable[[Schedule], bool], *, attempts: int = 5
-    ) -> Schedule | None:
-        """Load, ``change`` in place (False: leave it) and save, retried on conflicts;
-        the schedule as it is now (None if there is none)."""
-
-
 class ConversationLog(Protocol):
     """Messages in and out; appends may be written a moment later, reads see them."""
 
@@ -215,16 +191,10 @@ class Store(Protocol):
     def users(self) -> UserStore: ...
 
     @property
-    def schedules(self) -> ScheduleStore: ...
-
-    @property
     def conversations(self) -> ConversationLog: ...
 
     @property
     def events(self) -> EventLog: ...
-
-    @property
-    def reminders(self) -> ReminderStore: ...
 
     @property
     def locks(self) -> Locks: ...

@@ -3,14 +3,14 @@
 ``storage`` makes its Beanie documents subclasses of these (``class
 ScenarioRunDocument(Document, ScenarioRun)``): what it loads *is* a record, so the core
 reads and changes it with no copy, and the store's ``save`` writes it back as is.
-A record the core builds itself (a new run, a new schedule) becomes stored through the
+A record the core builds itself (a new run) becomes stored through the
 store's ``create``, which returns the stored one: later saves must be given that.
 """
 
 from __future__ import annotations
 
 import secrets
-from datetime import UTC, date, datetime
+from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any, Literal
 
@@ -28,11 +28,8 @@ __all__ = [
     "PendingQuestion",
     "RunStatus",
     "ScenarioRun",
-    "Schedule",
-    "ScheduleFiring",
     "ReplyKind",
     "ReplyState",
-    "ScheduleStatus",
     "StepRecord",
     "StepStatus",
     "User",
@@ -233,36 +230,6 @@ class ScenarioRun(BaseModel):
 
     def done_steps(self) -> set[str]:
         return {step.name for step in self.steps if step.status is StepStatus.DONE}
-
-
-# --- schedules ----------------------------------------------------------------------
-
-
-class ScheduleStatus(StrEnum):
-    ACTIVE = "active"
-    PAUSED = "paused"
-    DELETED = "deleted"
-
-
-class ScheduleFiring(BaseModel):
-    target_date: date
-    run_id: str | None = None
-    status: str
-    at: datetime = Field(default_factory=utcnow)
-
-
-class Schedule(BaseModel):
-    # Given by the store on ``create`` and opaque to the core: ``str(schedule.id)`` is
-    # the schedule's id for ``ScheduleStore.get`` (None until stored).
-    id: object = None
-    owner_id: int
-    chat_id: int
-    slots: dict[str, Any] = Field(default_factory=dict)
-    weekdays: list[str]
-    timezone: str
-    status: ScheduleStatus = ScheduleStatus.ACTIVE
-    history: list[ScheduleFiring] = Field(default_factory=list)
-    created_at: datetime = Field(default_factory=utcnow)
 
 
 # --- the brain's memory -------------------------------------------------------------

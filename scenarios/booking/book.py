@@ -23,7 +23,7 @@ from core.pause import NeedsAnswer, QuestionSpec
 from core.scenario import SlotContext, Step, StepContext, StepScenario, Utterance
 from core.site.catalogue import Catalogues
 from core.site.models import Room
-from core.store import ReminderRoom, ScenarioRun
+from core.store import ScenarioRun
 from core.texts import Calendar, day_label, tr
 from scenarios.booking.alternatives import Placement, as_options, find_alternatives
 from scenarios.booking.errors import SlotTaken
@@ -32,6 +32,7 @@ from scenarios.booking.labels import join_rooms, span
 from scenarios.booking.marks import purpose_for
 from scenarios.booking.models import Booking
 from scenarios.booking.port import BookingSession
+from scenarios.booking.records import ReminderRoom
 from scenarios.booking.reminders import BookedRequest, Reminders
 from scenarios.booking.selection import Want, choose_rooms
 from scenarios.booking.slots import ANY_BUILDING, BookingSlots, check_booking

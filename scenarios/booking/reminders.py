@@ -34,16 +34,10 @@ from core.commands import as_lang
 from core.errors import ClubError, StorageError, StorageUnavailable
 from core.events import BaseEvent, EventBus
 from core.output import OutputSink, Reply
-from core.store import (
-    ReminderRecord,
-    ReminderRoom,
-    ReminderState,
-    ReminderStore,
-    ScenarioRun,
-    UserStore,
-)
+from core.store import ScenarioRun, UserStore
 from core.texts import day_label, tr
 from scenarios.booking.events import BookingsCancelled, BookingsGoneFromSite
+from scenarios.booking.records import ReminderRecord, ReminderRoom, ReminderState, ReminderStore
 from scenarios.booking.texts import Remind
 
 __all__ = [

@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 
 from adapters.refportal import RefPortal
 from core.clock import ManualClock
-from core.store import Schedule, ScheduleStatus
+from scenarios.booking.records import Schedule, ScheduleStatus
 from storage import Storage
 from tests.bot.support import product_bot, running_bot, schedules_core
 from tests.fakes.telegram import FakeTelegram, SimUser, StoredMessage

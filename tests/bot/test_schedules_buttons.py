@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from core.store import Schedule, ScheduleStatus
+from scenarios.booking.records import Schedule, ScheduleStatus
 from storage import Storage
 from tests.bot.support import running_bot, schedules_core
 from tests.fakes.telegram import FakeTelegram

@@ -10,8 +10,9 @@ import pytest
 
 from core.clock import ManualClock
 from core.output import Reply
-from core.store import ReminderRecord, ReminderRoom, ReminderState, ScenarioRun
+from core.store import ScenarioRun
 from scenarios.booking.events import BookingsCancelled
+from scenarios.booking.records import ReminderRecord, ReminderRoom, ReminderState
 from scenarios.booking.reminders import BookedRequest, Reminders, reminder_text
 from storage import Storage
 from tests.support.sinks import CollectingSink

@@ -25,13 +25,14 @@ from core.browser import BrowserContext, BrowserPool
 from core.clock import ManualClock
 from core.events import BaseEvent, EventBus
 from core.output import Reply
-from core.store import ReminderRoom, ReminderState, ScenarioRun
+from core.store import ScenarioRun
 from core.vault import CredentialVault
 from portal.server import RunningPortal, running_portal
 from scenarios.booking import PortalAccount, PortalWork
 from scenarios.booking.events import BookingsGoneFromSite
 from scenarios.booking.models import Booking
 from scenarios.booking.port import BookingSession
+from scenarios.booking.records import ReminderRoom, ReminderState
 from scenarios.booking.reminders import BookedRequest, Reminders
 from scenarios.booking.still_booked import StillBooked
 from storage import Storage, open_storage

@@ -1,5 +1,6 @@
-"""Storage keeps the core's contract (core.store): its documents are the records, its
-repositories the stores, a record the core built becomes stored through ``create``."""
+"""Storage keeps the core's contract (core.store) and the booking job's
+(scenarios.booking.records): its documents are the records, its repositories the stores,
+a record the core built becomes stored through ``create``."""
 
 from __future__ import annotations
 
@@ -7,16 +8,8 @@ import pytest
 from beanie import Document
 from pydantic import BaseModel
 
-from core.store import (
-    ConversationMessage,
-    Event,
-    OpenStore,
-    RunStatus,
-    ScenarioRun,
-    Schedule,
-    Store,
-    User,
-)
+from core.store import ConversationMessage, Event, OpenStore, RunStatus, ScenarioRun, Store, User
+from scenarios.booking.records import BookingStore, Schedule
 from storage import (
     ConversationMessageDocument,
     EventDocument,
@@ -47,10 +40,12 @@ def test_each_document_is_its_record_with_beanies_identity(
 
 
 def test_storage_is_a_store() -> None:
-    # Checked by mypy: the facade and its opener fit what the core types against.
+    # Checked by mypy: the facade and its opener fit what the core and the booking job
+    # type against.
     store: type[Store] = Storage
+    booking: type[BookingStore] = Storage
     opener: OpenStore = open_storage
-    assert store is Storage and opener is open_storage
+    assert store is Storage and booking is Storage and opener is open_storage
 
 
 async def test_a_record_the_core_built_is_stored_by_create(storage: Store) -> None:
@@ -65,7 +60,7 @@ async def test_a_record_the_core_built_is_stored_by_create(storage: Store) -> No
     assert [r.short_id for r in await storage.runs.active_for_chat(3)] == [record.short_id]
 
 
-async def test_saving_a_record_never_stored_is_refused(storage: Store) -> None:
+async def test_saving_a_record_never_stored_is_refused(storage: BookingStore) -> None:
     with pytest.raises(TypeError, match="save what create returned"):
         await storage.runs.save(ScenarioRun(chat_id=3, user_id=3, scenario="book_rooms"))
     with pytest.raises(TypeError):
@@ -76,7 +71,7 @@ async def test_saving_a_record_never_stored_is_refused(storage: Store) -> None:
         )
 
 
-async def test_a_schedule_gets_its_id_from_the_store(storage: Store) -> None:
+async def test_a_schedule_gets_its_id_from_the_store(storage: BookingStore) -> None:
     record = Schedule(owner_id=4, chat_id=4, weekdays=["mon"], timezone="UTC")
     assert record.id is None
     schedule = await storage.schedules.create(record)

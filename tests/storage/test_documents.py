@@ -15,12 +15,10 @@ from core.store import (
     PendingQuestion,
     RunStatus,
     ScenarioRun,
-    Schedule,
-    ScheduleFiring,
-    ScheduleStatus,
     StepRecord,
     StepStatus,
 )
+from scenarios.booking.records import Schedule, ScheduleFiring, ScheduleStatus
 from storage import EventDocument, Storage
 from storage.mongo import open_mongo
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from core.clock import Clock, SystemClock
 from core.events import BaseEvent, EventBus
-from core.store import Schedule, ScheduleStatus, Store
+from scenarios.booking.records import BookingStore, Schedule, ScheduleStatus
 from scenarios.booking.schedules.entry import ScheduleEntry, ScheduleState
 
 __all__ = ["ScheduleBook", "ScheduleChanged", "entry_of"]
@@ -37,7 +37,7 @@ def entry_of(schedule: Schedule) -> ScheduleEntry:
 class ScheduleBook:
     """``scenarios.booking.schedules.scenarios.ScheduleStore`` on the schedule repository."""
 
-    def __init__(self, storage: Store, *, bus: EventBus, clock: Clock | None = None) -> None:
+    def __init__(self, storage: BookingStore, *, bus: EventBus, clock: Clock | None = None) -> None:
         self._storage = storage
         self._bus = bus
         self._clock = clock or SystemClock()

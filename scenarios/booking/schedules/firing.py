@@ -22,8 +22,8 @@ from core.errors import ClubError
 from core.manager import NLUManager
 from core.settings import SchedulerSettings
 from core.site.catalogue import Catalogues
-from core.store import Schedule, ScheduleFiring, ScheduleStatus, Store
 from core.texts import day_label, tr
+from scenarios.booking.records import BookingStore, Schedule, ScheduleFiring, ScheduleStatus
 from scenarios.booking.schedules.entry import what_label
 from scenarios.booking.schedules.history import FiringStatus, firing_status, firings_for, may_fire
 from scenarios.booking.schedules.lead import lead_for
@@ -39,7 +39,7 @@ class ScheduleFirer:
     def __init__(
         self,
         *,
-        storage: Store,
+        storage: BookingStore,
         manager: NLUManager,
         settings: SchedulerSettings,
         catalogues: Catalogues,

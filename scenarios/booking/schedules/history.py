@@ -10,7 +10,8 @@ from __future__ import annotations
 import datetime as dt
 from enum import StrEnum
 
-from core.store import RunStatus, Schedule, ScheduleFiring
+from core.store import RunStatus
+from scenarios.booking.records import Schedule, ScheduleFiring
 
 __all__ = ["FiringStatus", "firing_status", "firings_for", "may_fire"]
 

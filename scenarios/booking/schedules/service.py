@@ -31,7 +31,7 @@ from core.events import BaseEvent, EventBus, RunFinished
 from core.manager import NLUManager
 from core.settings import SchedulerSettings
 from core.site.catalogue import Catalogues
-from core.store import Schedule, ScheduleStatus, Store
+from scenarios.booking.records import BookingStore, Schedule, ScheduleStatus
 from scenarios.booking.reminders import Reminders
 from scenarios.booking.schedules.book import ScheduleChanged
 from scenarios.booking.schedules.firing import ScheduleFirer
@@ -51,7 +51,7 @@ class BookingScheduler:
     def __init__(
         self,
         *,
-        storage: Store,
+        storage: BookingStore,
         manager: NLUManager,
         clock: Clock,
         settings: SchedulerSettings,

@@ -34,9 +34,9 @@ from core.output import Done, Question
 from core.settings import SchedulerSettings, load_settings
 from core.site.catalogue import Catalogues
 from core.site.profile import Profile
-from core.store import Schedule
 from core.vault import CredentialVault
 from scenarios.booking import PortalAccount, PortalWork
+from scenarios.booking.records import Schedule
 from scenarios.booking.schedules import BookingScheduler, ScheduleBook
 from scenarios.registry import all_scenarios
 from storage import Storage, open_storage

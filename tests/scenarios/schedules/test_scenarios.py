@@ -6,7 +6,7 @@ from __future__ import annotations
 from core.clock import ManualClock
 from core.events import EventBus
 from core.output import Done, Question
-from core.store import ScheduleStatus
+from scenarios.booking.records import ScheduleStatus
 from scenarios.booking.schedules import ScheduleBook
 from storage import Storage
 from tests.scenarios.schedules.conftest import CHAT, SystemFactory

@@ -13,7 +13,7 @@ from core.events import EventBus
 from core.output import Done, Failed, Question, Reply
 from core.scenario import StepContext
 from core.settings import SchedulerSettings
-from core.store import Schedule, ScheduleFiring, Store
+from scenarios.booking.records import BookingStore, Schedule, ScheduleFiring
 from scenarios.booking.schedules import ScheduleBook
 from storage import Storage
 from tests.scenarios.schedules.conftest import CHAT, System, SystemFactory
@@ -34,7 +34,7 @@ async def create(system: System, sink: CollectingSink, text: str = CREATE) -> Sc
 
 
 async def only_schedule(system: System) -> Schedule:
-    storage: Store = system.scheduler._storage
+    storage: BookingStore = system.scheduler._storage
     found = await storage.schedules.for_owner(CHAT)
     assert len(found) == 1
     return found[0]
