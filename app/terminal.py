@@ -169,6 +169,11 @@ async def _prompt(queue: asyncio.Queue[str | None], view: TerminalView, history:
         await queue.put(line)
 
 
+def _shortcut(manager: NLUManager, line: str) -> str | None:
+    """The intent a registered job's command names («/bookings»), if ``line`` is one."""
+    return next((s.intent for s in manager.shortcuts if line == f"/{s.command}"), None)
+
+
 async def _dispatch(manager: NLUManager, view: TerminalView, line: str, lang: Lang) -> bool:
     """Handle one input line; False means quit."""
     if line in ("/quit", "/exit"):
@@ -186,6 +191,10 @@ async def _dispatch(manager: NLUManager, view: TerminalView, line: str, lang: La
                 view._print(f"  ? {run.question}")
     elif line == "/cancel":
         await manager.control.cancel(chat_id=CHAT_ID, user_id=CHAT_ID)
+    elif (intent := _shortcut(manager, line)) is not None:  # a job's own: /bookings
+        await manager.handle(
+            Command(chat_id=CHAT_ID, user_id=CHAT_ID, text=line, lang=lang, intent=intent)
+        )
     elif too_long(line):
         view._print(tr(Common.TOO_LONG, lang, length=len(line), limit=MAX_TEXT))
     elif view.held is not None and line in ("1", "2"):

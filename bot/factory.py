@@ -4,7 +4,7 @@ Everything opens here and closes in reverse order on exit."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -32,8 +32,9 @@ from core.app import CoreServices
 from core.errors import ConfigError
 from core.metrics import Metrics
 from core.output import OutputSink
+from core.scenario import Shortcut
 from core.settings import Settings
-from core.texts import COMMANDS, tr
+from core.texts import COMMANDS, Text, tr
 
 if TYPE_CHECKING:
     from core.accounts import AccountService
@@ -46,6 +47,7 @@ __all__ = [
     "build_dispatcher",
     "check_access",
     "make_bot",
+    "menu",
     "open_bot_app",
     "set_commands",
     "webhook_app",
@@ -92,10 +94,21 @@ def make_bot(settings: Settings) -> Bot:
     return Bot(token.get_secret_value(), session=BotSession(api=api))
 
 
-async def set_commands(bot: Bot) -> None:
+def menu(shortcuts: Sequence[Shortcut]) -> list[tuple[str, Text]]:
+    """The command menu: the engine's commands, the jobs' own after /cancel."""
+    entries: list[tuple[str, Text]] = []
+    for name, description in COMMANDS:
+        entries.append((name, description))
+        if name == "cancel":
+            entries.extend((s.command, s.text) for s in shortcuts)
+    return entries
+
+
+async def set_commands(bot: Bot, shortcuts: Sequence[Shortcut] = ()) -> None:
     """The command menu in Russian (also the default) and English."""
-    ru = [BotCommand(command=name, description=tr(desc, "ru")) for name, desc in COMMANDS]
-    en = [BotCommand(command=name, description=tr(desc, "en")) for name, desc in COMMANDS]
+    entries = menu(shortcuts)
+    ru = [BotCommand(command=name, description=tr(desc, "ru")) for name, desc in entries]
+    en = [BotCommand(command=name, description=tr(desc, "en")) for name, desc in entries]
     await bot.set_my_commands(ru)
     await bot.set_my_commands(ru, language_code="ru")
     await bot.set_my_commands(en, language_code="en")
@@ -131,8 +144,12 @@ def build_dispatcher(
     dispatcher.update.outer_middleware(ChatOrderMiddleware(manager.chat_turn))
     dispatcher.update.outer_middleware(UpdateOnceMiddleware(first_delivery))
     dispatcher.update.outer_middleware(LanguageMiddleware(manager.user_settings.language))
-    dispatcher.include_routers(*routers(), errors.router())
-    dispatcher.startup.register(set_commands)
+    dispatcher.include_routers(*routers(manager.shortcuts), errors.router())
+
+    async def command_menu(bot: Bot) -> None:
+        await set_commands(bot, manager.shortcuts)
+
+    dispatcher.startup.register(command_menu)
     return dispatcher
 
 

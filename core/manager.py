@@ -84,6 +84,7 @@ class NLUManager:
         self._default_tz = default_timezone
         self._expiry_interval = expiry_interval
         self._planner = ProxyPlanner(scenarios, classifier=classifier)
+        self.shortcuts = tuple(shortcut for s in scenarios for shortcut in s.shortcuts)
         # The help scenario also writes what /start and /help show.
         self._guide = next((s for s in scenarios if isinstance(s, GuideScenario)), None)
         step_scenarios = {s.name: s for s in scenarios if isinstance(s, StepScenario)}

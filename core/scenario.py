@@ -9,7 +9,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, ClassVar, Generic, NoReturn, TypeVar
+from typing import Any, ClassVar, Generic, NamedTuple, NoReturn, TypeVar
 from zoneinfo import ZoneInfo
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
@@ -30,6 +30,7 @@ __all__ = [
     "BaseScenario",
     "GuideScenario",
     "InstantScenario",
+    "Shortcut",
     "SlotContext",
     "Step",
     "StepContext",
@@ -122,6 +123,15 @@ class Step:
         return tr(self.text, lang)
 
 
+class Shortcut(NamedTuple):
+    """A view's command for one of a scenario's intents («/bookings»), with its menu line:
+    the command's text is not classified."""
+
+    command: str
+    intent: str
+    text: Text
+
+
 class BaseScenario(ABC):
     """Something the planner can choose for a command.
 
@@ -135,6 +145,8 @@ class BaseScenario(ABC):
     descriptions: ClassVar[Mapping[str, str]] = {}
     # Intents that make something happen: a negated command is never classified as one.
     acting: ClassVar[frozenset[str]] = frozenset()
+    # Commands the views offer for its intents (Telegram's menu and /bookings).
+    shortcuts: ClassVar[tuple[Shortcut, ...]] = ()
 
     def score(self, decision: Decision) -> float:
         return decision.confidence if decision.intent in self.intents else 0.0

@@ -194,6 +194,11 @@ def test_flagship_booking_answered_by_number(
     assert {(b["building"], b["start"], b["end"]) for b in booked} == {("main", "18:00", "20:00")}
     assert len({b["date"] for b in booked}) == 1
 
+    # /bookings, the booking job's own command, lists them without reading the text
+    portal_chat.send("/bookings")
+    screen = portal_chat.wait_for(lambda s: "Ваши брони:" in s)
+    assert f"Главный корпус: {', '.join(str(n) for n in shown)}" in screen
+
     # The three rooms are one request: cancelled together, with one confirmation.
     portal_chat.send("отмени бронь послезавтра")
     screen = portal_chat.wait_for(lambda s: "? Отменить все аудитории этой брони" in s)

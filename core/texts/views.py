@@ -145,14 +145,13 @@ class Login:
     )
 
 
-# (command, description) for Telegram's command menu (setMyCommands), in menu order.
+# (command, description) for Telegram's command menu (setMyCommands), in menu order; the
+# registered jobs' own commands (``Shortcut``) follow /cancel.
 COMMANDS: tuple[tuple[str, Text], ...] = (
     ("start", Text("Начать и посмотреть примеры", "Start and see examples")),
     ("help", Text("Что я умею", "What I can do")),
     ("status", Text("Текущие задачи", "Current tasks")),
     ("cancel", Text("Отменить текущую задачу", "Cancel the current task")),
-    ("bookings", Text("Мои брони", "My bookings")),
-    ("schedules", Text("Регулярные брони", "Recurring bookings")),
     ("settings", Text("Язык и часовой пояс", "Language and time zone")),
     ("login", Text("Войти на портал под своим именем", "Log in to the portal as yourself")),
     ("logout", Text("Бронировать от аккаунта клуба", "Book with the club's account")),

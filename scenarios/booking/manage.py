@@ -20,7 +20,7 @@ from core.commands import Lang
 from core.errors import PortalError, ScenarioError
 from core.nlu import Decision
 from core.output import Option
-from core.scenario import Step, StepContext, StepScenario
+from core.scenario import Shortcut, Step, StepContext, StepScenario
 from core.site.catalogue import Catalogues
 from core.site.models import Catalogue
 from core.texts import Calendar, Common, day_label, tr
@@ -143,6 +143,7 @@ class ListBookings(_PortalScenario):
     descriptions: ClassVar[Mapping[str, str]] = {
         BookingIntent.LIST_BOOKINGS: "show the user's bookings"
     }
+    shortcuts = (Shortcut("bookings", BookingIntent.LIST_BOOKINGS, Bookings.MENU),)
     title_text = Bookings.LIST_TITLE
 
     def examples(self, lang: Lang) -> Sequence[str]:

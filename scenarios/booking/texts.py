@@ -128,6 +128,8 @@ class Book:
 class Bookings:
     """The ``list_bookings`` and ``cancel_booking`` scenarios."""
 
+    MENU = Text("Мои брони", "My bookings")  # /bookings in the command menu
+
     PENDING = Text(" (ждёт подтверждения)", " (awaiting approval)")
     LIST_TITLE = Text("Мои брони", "My bookings")
     STEP_READ = Text("Чтение «Мои брони»", "Reading «My bookings»")

@@ -16,7 +16,7 @@ from core.errors import ScenarioError
 from core.nlu import WEEKDAYS, Decision
 from core.output import Option
 from core.pause import QuestionSpec
-from core.scenario import SlotContext, Step, StepContext, StepScenario
+from core.scenario import Shortcut, SlotContext, Step, StepContext, StepScenario
 from core.site.catalogue import Catalogues
 from core.texts import Common, tr
 from scenarios.booking.guess import BookingGuessing
@@ -221,6 +221,7 @@ class ListSchedules(_Base):
     descriptions: ClassVar[Mapping[str, str]] = {
         BookingIntent.LIST_SCHEDULES: "show recurring bookings"
     }
+    shortcuts = (Shortcut("schedules", BookingIntent.LIST_SCHEDULES, Schedules.MENU),)
     slot_model = WeekdaySlots
 
     def examples(self, lang: Lang) -> Sequence[str]:

@@ -9,6 +9,7 @@ __all__ = ["Schedules"]
 
 
 class Schedules:
+    MENU = Text("Регулярные брони", "Recurring bookings")  # /schedules in the command menu
     CREATE_TITLE = Text("Регулярная бронь", "Recurring booking")
     STEP_CREATE = Text("Создание", "Creating")
     CONFIRM_CREATE = Text(
