@@ -41,7 +41,8 @@ def parse_slot(
 
     ``building`` is a code of ``places``; a bare «7» or «Б» will do when one building
     is numbered or lettered so. ``lexicon``: the asking job's words (none: the engine's),
-    so «не нужно» is a «no», not a «yes»."""
+    so an answer means what it means in that job's commands (in the booking job's,
+    «не нужно» is a need denied, not a «yes»)."""
     toks = places.tag(analyze(text, lexicon))
     today = local_today(now, tz)
     if name == "date":

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Literal, Protocol
+from typing import Protocol
 
 from pydantic import BaseModel, Field
 
@@ -22,7 +22,9 @@ __all__ = [
     "ConfirmationStore",
 ]
 
-ConfirmAction = Literal["book", "cancel"]
+# What a confirmed plan does, as the job that offered it names it («book», «cancel»): a
+# token confirms that action only.
+ConfirmAction = str
 
 
 class AccessTokenRecord(BaseModel):
