@@ -12,8 +12,10 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
+from redis import exceptions as redis_errors
 
 from core.errors import StorageError
 from storage.kv import KeyLocks
@@ -182,3 +184,40 @@ async def test_whether_a_holder_lives_is_told_by_its_heartbeat_and_its_pid(
     dead = dataclasses.replace(ProcessIdentity.current(), pid=gone.pid)
     await redis.set(dead.liveness_key, b"1", px=60_000)
     assert not await locks.alive(str(dead))  # its pid no longer runs it
+
+
+class _CancelComesOutAsAnError:
+    """The real client, but its second write waits until it is cancelled, and the cancel
+    comes out as a lost connection: what a driver may say when a cancel tears its
+    connection down mid-command (a heartbeat hung on it for ever). Only that once, so a
+    heartbeat that goes on fails this test instead of hanging it."""
+
+    def __init__(self, redis: RedisClient) -> None:
+        self._redis = redis
+        self.writes = 0
+        self.writing = asyncio.Event()
+
+    async def set(self, *args: Any, **kwargs: Any) -> Any:
+        self.writes += 1
+        if self.writes != 2:
+            return await self._redis.set(*args, **kwargs)
+        self.writing.set()
+        try:
+            await asyncio.Event().wait()
+        except asyncio.CancelledError as exc:
+            raise redis_errors.ConnectionError("Connection closed by server.") from exc
+
+    async def delete(self, *keys: str) -> Any:
+        return await self._redis.delete(*keys)
+
+
+async def test_a_heartbeat_stops_when_its_cancel_comes_out_of_the_driver_as_an_error(
+    redis: RedisClient,
+) -> None:
+    driver = _CancelComesOutAsAnError(redis)
+    identity = _elsewhere()
+    async with asyncio.timeout(30):  # a guard: before the fix this waited for ever
+        async with Heartbeat(cast(RedisClient, driver), identity, beat=0.01, ttl=5):
+            await driver.writing.wait()  # the cancel lands inside a write
+    assert driver.writes == 2  # no beat after the cancel
+    assert await redis.get(identity.liveness_key) is None  # and its key is gone
