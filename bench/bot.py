@@ -41,6 +41,7 @@ from bot.outbox import FloodLimits
 from core.commands import Command, Lang
 from core.logging import configure_logging
 from core.output import OutputSink, Reply
+from core.scenario import Shortcut
 from core.settings import Settings
 from scenarios.help import HelpScenario, UnknownScenario
 from storage import Storage, open_storage
@@ -115,6 +116,7 @@ class StubCore:
         self._sink = sink
         self._turns: dict[int, asyncio.Lock] = {}
         self.user_settings = StubUserSettings()
+        self.shortcuts: tuple[Shortcut, ...] = ()  # no job: no job's commands
 
     @asynccontextmanager
     async def chat_turn(self, chat_id: int) -> AsyncIterator[bool]:

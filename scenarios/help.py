@@ -9,8 +9,9 @@ from rapidfuzz import fuzz, process
 
 from core.assist.answerer import UnknownAnswerer
 from core.commands import Command, Lang
-from core.nlu import Decision, Intent
-from core.scenario import BaseScenario, GuideScenario, InstantScenario
+from core.nlu import Decision, Intent, detect_lang
+from core.nlu.analysis import analyze
+from core.scenario import BaseScenario, GuideScenario, InstantScenario, Utterance
 from core.texts import Guide, tr
 
 __all__ = [
@@ -44,6 +45,9 @@ class Showcase:
         return [example for example, _, _ in found]
 
 
+_SURE = 0.9  # as sure as a job's reading of a plain request for help
+
+
 def _bullets(lines: list[str]) -> str:
     return "\n".join(f"• {line}" for line in lines)
 
@@ -63,6 +67,16 @@ class HelpScenario(GuideScenario):
 
     def __init__(self, *, showcase: Showcase | None = None) -> None:
         self._showcase = showcase or Showcase()
+
+    def recognise(self, said: Utterance, decision: Decision) -> Decision | None:
+        """A request for help in the engine's words («помощь», «что ты умеешь»), when no
+        job read the command as anything: a job's own reading weighs help against its
+        requests («как забронировать?» is help, «помоги забронировать 301…» a booking)."""
+        if decision.intent != Intent.UNKNOWN:
+            return None
+        if not any(tok.is_("HELP") for tok in analyze(said.text)):
+            return None
+        return Decision(intent=Intent.HELP, confidence=_SURE, lang=detect_lang(said.text))
 
     async def respond(self, command: Command, decision: Decision) -> str:
         return help_text(decision.lang, self._showcase)

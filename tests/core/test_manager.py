@@ -55,6 +55,17 @@ async def test_an_intent_read_but_not_served_says_not_configured(
     assert "schedule_booking" in reply.text
 
 
+async def test_help_is_understood_without_any_job(
+    make_core: CoreFactory, sink: CollectingSink
+) -> None:
+    # help is the engine's: asked in words, it is answered where no job is registered
+    async with make_core(HelpScenario(), UnknownScenario()) as manager:
+        await manager.handle(cmd("что ты умеешь?"))
+        await manager.handle(cmd("помощь"))
+    asked, plain = (o for o in sink.outputs if isinstance(o, Reply))
+    assert "Команды:" in asked.text and asked.text == plain.text
+
+
 async def test_words_of_a_job_not_registered_are_not_understood(
     make_core: CoreFactory, sink: CollectingSink
 ) -> None:
