@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -12,6 +13,18 @@ from pymongo import errors as mongo_errors
 from core.errors import ConcurrencyError, DuplicateKey, StorageError, StorageUnavailable
 
 __all__ = ["translate_errors"]
+
+
+def _cancel_behind(exc: BaseException) -> None:
+    """A cancel that tears a driver's connection down can come out as a lost connection.
+    While the task is being cancelled that error is the cancel, not an outage: a loop that
+    retried on it would never end, and neither would whoever waits for the loop."""
+    try:
+        task = asyncio.current_task()
+    except RuntimeError:  # no event loop: a synchronous caller
+        return
+    if task is not None and task.cancelling():
+        raise asyncio.CancelledError from exc
 
 
 @contextmanager
@@ -25,6 +38,7 @@ def translate_errors(what: str) -> Iterator[None]:
             hint="reload it and apply the change again",
         ) from exc
     except (mongo_errors.ServerSelectionTimeoutError, mongo_errors.ConnectionFailure) as exc:
+        _cancel_behind(exc)
         raise StorageUnavailable(
             f"{what}: MongoDB is unreachable", hint="check MONGODB_URI and that the server runs"
         ) from exc
@@ -33,6 +47,7 @@ def translate_errors(what: str) -> Iterator[None]:
     except mongo_errors.PyMongoError as exc:
         raise StorageError(f"{what}: database error ({type(exc).__name__})") from exc
     except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError) as exc:
+        _cancel_behind(exc)
         raise StorageUnavailable(
             f"{what}: Redis is unreachable", hint="check REDIS_URL and that redis-server runs"
         ) from exc

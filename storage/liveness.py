@@ -138,10 +138,7 @@ class Heartbeat:
             await self._redis.set(self._identity.liveness_key, b"1", px=self._ttl_ms)
 
     async def _loop(self) -> None:
-        task = asyncio.current_task()
-        # Until cancelled, also when the cancel came out of the driver as an error (a lost
-        # connection): a loop that went on would keep its closing waiting for ever.
-        while task is None or not task.cancelling():
+        while True:
             await asyncio.sleep(self._beat)
             try:
                 await self._touch()
