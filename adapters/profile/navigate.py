@@ -116,10 +116,8 @@ class Navigator:
         """Let a page its scripts draw fetch its data first: until then it may show a
         placeholder, or «nothing found», that is not the answer. A fetch that failed is
         ``Transient``: what the page shows then is not the site's answer."""
-        # A page just loaded: quiet once (any request); then, and after a redraw (going
-        # back, scrolling for more), until the site's fetches are done.
-        with contextlib.suppress(PlaywrightTimeoutError):  # a page that polls: read as is
-            await page.wait_for_load_state("networkidle", timeout=self.timeout_ms)
+        with contextlib.suppress(PlaywrightTimeoutError):  # a page still loading: read as is
+            await page.wait_for_load_state("load", timeout=self.timeout_ms)
         await self._traffic.quiet(page, timeout_ms=self.timeout_ms)
 
     async def wait_for(

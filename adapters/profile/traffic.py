@@ -1,7 +1,8 @@
-"""What a page's scripts are fetching from the site: for pages they draw, «quiet» (no
-request of the site's for half a second) is when what the page shows is its answer, and
-a fetch that failed means what it shows is not (an empty list after a failed fetch looks
-just like an empty list)."""
+"""What a page's scripts are fetching from the site. For pages they draw, «settled» is
+when what the page shows is its answer: nothing of the site's in flight (its data, and
+the scripts that fetch it), and nothing new asked for while the page drew what came. A
+fetch that failed means what it shows is not the answer (an empty list after a failed
+fetch looks just like an empty list)."""
 
 from __future__ import annotations
 
@@ -10,13 +11,23 @@ from time import monotonic
 from urllib.parse import urlsplit
 from weakref import WeakKeyDictionary
 
+from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page, Request, Response
 
 from core.browser.retry import Transient
 
 __all__ = ["Traffic"]
 
-_QUIET_SECONDS = 0.5
+# After the site's last answer: a moment for the page to act on it, then two frames drawn
+# (a script fetches what an answer leads to once it has drawn it; frames come slower on a
+# busy machine, so the wait grows with the load), then a moment for the news of a request
+# the page made meanwhile to reach us.
+_AFTER_ANSWER_SECONDS = 0.1
+_DRAWN = """() => new Promise((done) => {
+  setTimeout(done, 1000);  // a page the browser does not draw: its timer still runs
+  requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done, 0)));
+})"""
+_NEWS_SECONDS = 0.03
 _FETCHES = ("xhr", "fetch")
 
 
@@ -24,18 +35,24 @@ class _PageTraffic:
     def __init__(self, host: str) -> None:
         self.host = host
         self.running: set[Request] = set()
+        self.asked = 0  # requests of the site's started, ever
         self.last = monotonic()
         self.failed: list[str] = []
-        # The fetches of the page before the last load: going away cancels them, which
+        # The requests of the page before the last load: going away cancels them, which
         # says nothing of the page loaded now.
         self.earlier: set[Request] = set()
 
-    def _ours(self, request: Request) -> bool:
-        return request.resource_type in _FETCHES and urlsplit(request.url).netloc == self.host
+    def _site(self, request: Request) -> bool:
+        return urlsplit(request.url).netloc == self.host
+
+    def _fetch(self, request: Request) -> bool:
+        return request.resource_type in _FETCHES and self._site(request)
 
     def started(self, request: Request) -> None:
-        if self._ours(request):
+        # Any request of the site's: a script still loading has not fetched its data yet.
+        if self._site(request):
             self.running.add(request)
+            self.asked += 1
             self.last = monotonic()
 
     def finished(self, request: Request) -> None:
@@ -45,17 +62,17 @@ class _PageTraffic:
             self.last = monotonic()
 
     def broke(self, request: Request) -> None:
-        if self._ours(request) and request not in self.earlier:
+        if self._fetch(request) and request not in self.earlier:
             self.failed.append(f"{request.failure or 'failed'} at {urlsplit(request.url).path}")
         self.finished(request)
 
     def answered(self, response: Response) -> None:
-        if self._ours(response.request) and response.status >= 500:
+        if self._fetch(response.request) and response.status >= 500:
             self.failed.append(f"HTTP {response.status} at {urlsplit(response.url).path}")
 
 
 class Traffic:
-    """The site's fetches, per page (watched from the first ``watch``)."""
+    """The site's requests, per page (watched from the first ``watch``)."""
 
     def __init__(self, host: str) -> None:
         self._host = host
@@ -77,17 +94,33 @@ class Traffic:
         seen.last = monotonic()
 
     async def quiet(self, page: Page, *, timeout_ms: float) -> None:
-        """Until no fetch of the site's has run for half a second (at most ``timeout_ms``:
-        a page that polls is read as it is then); ``Transient`` when one failed."""
+        """Until the page is settled (at most ``timeout_ms``: a page that polls is read as
+        it is then); ``Transient`` when a fetch of its data failed."""
         seen = self._pages.get(page)
         if seen is None:
             self.watch(page)
             seen = self._pages[page]
         deadline = monotonic() + timeout_ms / 1000
         while monotonic() < deadline:
-            if not seen.running and monotonic() - seen.last >= _QUIET_SECONDS:
+            if seen.running or monotonic() - seen.last < _AFTER_ANSWER_SECONDS:
+                await asyncio.sleep(0.02)
+                continue
+            asked = seen.asked
+            if await _drawn(page) and not seen.running and seen.asked == asked:
                 break
-            await asyncio.sleep(0.05)
         if seen.failed:
             failed, seen.failed = seen.failed[0], []
             raise Transient(f"the page's data did not load: {failed}")
+
+
+async def _drawn(page: Page) -> bool:
+    """Whether the page drew two frames (and we heard of what it asked for meanwhile);
+    False when it went to another page instead."""
+    try:
+        await page.evaluate(_DRAWN)
+    except PlaywrightError:
+        if page.is_closed():
+            raise
+        return False  # it went to another page: not settled
+    await asyncio.sleep(_NEWS_SECONDS)
+    return True

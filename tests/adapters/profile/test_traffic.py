@@ -88,3 +88,69 @@ async def test_a_fetch_of_the_page_itself_that_fails_is_transient(
         await page.goto(f"{site}/broken")
         with pytest.raises(Transient, match="HTTP 502 at /failing"):
             await traffic.quiet(page, timeout_ms=5000)
+
+
+_CHAINED = """<html><body><p id=shown>loading</p><script>
+  // The page's script arrives late (as a chunk loaded after the page), asks for the
+  // first part of its data, draws it, and only then asks for the rest.
+  setTimeout(() => {
+    const chunk = document.createElement("script");
+    chunk.src = "/chunk.js";
+    document.body.append(chunk);
+  }, 50);
+</script></body></html>"""
+
+_CHUNK = """fetch("/first").then((r) => r.json()).then((first) => {
+  const drawn = performance.now() + 250;  // slow to draw, as on a busy machine
+  while (performance.now() < drawn) {}
+  document.getElementById("shown").textContent = "first: " + first.n;
+  requestAnimationFrame(() => fetch("/second").then((r) => r.json()).then((second) => {
+    document.getElementById("shown").textContent = "all: " + (first.n + second.n);
+  }));
+});"""
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def chained_site() -> AsyncIterator[str]:
+    async def page(_: web.Request) -> web.Response:
+        return web.Response(text=_CHAINED, content_type="text/html")
+
+    async def chunk(_: web.Request) -> web.Response:
+        await asyncio.sleep(0.3)
+        return web.Response(text=_CHUNK, content_type="application/javascript")
+
+    async def first(_: web.Request) -> web.Response:
+        await asyncio.sleep(0.3)
+        return web.json_response({"n": 1})
+
+    async def second(_: web.Request) -> web.Response:
+        await asyncio.sleep(0.3)
+        return web.json_response({"n": 2})
+
+    app = web.Application()
+    app.router.add_get("/", page)
+    app.router.add_get("/chunk.js", chunk)
+    app.router.add_get("/first", first)
+    app.router.add_get("/second", second)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    server = web.TCPSite(runner, "127.0.0.1", 0)
+    await server.start()
+    yield f"http://127.0.0.1:{runner.addresses[0][1]}"
+    await runner.cleanup()
+
+
+async def test_a_page_is_quiet_once_it_drew_every_part_its_scripts_fetch(
+    pool: BrowserPool, chained_site: str
+) -> None:
+    """The script comes after the page's load, and its second fetch only once the first
+    answer is drawn, slowly: quiet is after both, never at a part drawn on the way."""
+    traffic = Traffic(urlsplit(chained_site).netloc)
+    async with pool.context() as context:
+        page = await context.new_page()
+        for _ in range(3):
+            traffic.watch(page)
+            await page.goto(chained_site)
+            await page.wait_for_load_state("load")
+            await traffic.quiet(page, timeout_ms=10_000)
+            assert await page.inner_text("#shown") == "all: 3"
