@@ -321,6 +321,7 @@ class NLUManager:
             timezone=user.timezone or self._default_tz,
             command_text=command.text,
             slots=scenario.initial_slots(decision),
+            acted=[],
         )
         run = await self._storage.runs.create(run)
         structlog.contextvars.bind_contextvars(run_id=run.short_id)

@@ -93,6 +93,7 @@ class RunControl:
                 command_text=note or "",
                 slots=dict(slots),
                 schedule_id=schedule_id,
+                acted=[],
             )
             run = await self._storage.runs.create(run)
             if note:

@@ -21,6 +21,7 @@ from zoneinfo import ZoneInfo
 
 import structlog
 
+from core.acting import RunActing
 from core.clock import Clock
 from core.commands import Lang, as_lang
 from core.errors import BrowserError, ClubError, PortalError, ScenarioError, StorageUnavailable
@@ -217,6 +218,7 @@ class ScenarioRunner:
             answers=dict(run.answers),
             emit=self._bus.publish,
             queued=queued,
+            acting=RunActing(run, lambda: self._checkpoint(run)),
         )
 
     async def _execute(self, run_id: str, *, after: asyncio.Task[None] | None = None) -> None:

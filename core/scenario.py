@@ -14,6 +14,7 @@ from zoneinfo import ZoneInfo
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
+from core.acting import Acting, MayHaveActed
 from core.authz import Actor
 from core.calendar import CalendarEvent
 from core.commands import Command, Lang, as_lang
@@ -83,6 +84,8 @@ class StepContext(Generic[S]):
     emit: Callable[[BaseEvent], Awaitable[None]]
     # Tells the user the run waits for a free browser.
     queued: Callable[[], Awaitable[None]] = field(default=_nothing)
+    # Which steps may have acted on the site already (a step marks it before it does).
+    acting: Acting = field(default_factory=MayHaveActed)
     admin: bool = False  # the run was asked by an administrator
 
     @property

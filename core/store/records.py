@@ -211,6 +211,9 @@ class ScenarioRun(BaseModel):
     steps: list[StepRecord] = Field(default_factory=list)
     # Answers given to step questions, by question key: a resumed step reads them.
     answers: dict[str, str] = Field(default_factory=dict)
+    # The steps that began sending changes to the site (``core.acting``); None for a run
+    # saved before this was kept, whose every step may have.
+    acted: list[str] | None = None
     question: PendingQuestion | None = None
     questions_asked: int = 0
     summary: str | None = None

@@ -43,6 +43,8 @@ from scenarios.booking.work import PortalWork
 
 __all__ = ["BookRooms", "Booked", "Found", "PreferenceStore"]
 
+_BOOK = "book"  # the step that sends bookings (``ctx.acting``)
+
 
 class Found(BaseModel):
     """``find``: the rooms to book and where; ``alts`` alternatives were chosen by then."""
@@ -199,7 +201,7 @@ class BookRooms(BookingWords, StepScenario[BookingSlots]):
         return [
             Step("login", Book.STEP_LOGIN, self._login),
             Step("find", Book.STEP_FIND, self._find),
-            Step("book", Book.STEP_BOOK, self._book),
+            Step(_BOOK, Book.STEP_BOOK, self._book),
             Step("verify", Book.STEP_VERIFY, self._verify),
         ]
 
@@ -232,8 +234,14 @@ class BookRooms(BookingWords, StepScenario[BookingSlots]):
             place = Placement.from_option_id(ctx.answers[key], self._catalogues.current)
         return place
 
-    async def _ours(self, session: BookingSession, place: Placement, run_id: str) -> list[str]:
-        return [b.room for b in await session.my_bookings() if _matches(b, place, run_id)]
+    async def _ours(
+        self, ctx: StepContext[Any], session: BookingSession, place: Placement
+    ) -> list[str]:
+        """The rooms this run booked already (they show as taken); a run that has sent
+        no booking has none, and «my bookings» is not read for it."""
+        if not ctx.acting.may_have(_BOOK):
+            return []
+        return [b.room for b in await session.my_bookings() if _matches(b, place, ctx.run_id)]
 
     async def _find(self, ctx: StepContext[Any]) -> Found:
         session = await self._work.session(ctx)
@@ -267,7 +275,7 @@ class BookRooms(BookingWords, StepScenario[BookingSlots]):
         place: Placement,
         alts: int,
     ) -> Found | None:
-        ours = await self._ours(session, place, ctx.run_id)
+        ours = await self._ours(ctx, session, place)
         free = await session.availability(place.building, place.day)
         rooms = choose_rooms(free, want, place.start, place.end, ours=ours)
         return Found(place=place, rooms=rooms, alts=alts) if rooms else None
@@ -314,9 +322,11 @@ class BookRooms(BookingWords, StepScenario[BookingSlots]):
             # The user chose an alternative after a room was taken under us: look again.
             found = await self._find(ctx)
         place = found.place
-        existing = {
-            b.room: b for b in await session.my_bookings() if _matches(b, place, ctx.run_id)
-        }
+        existing = {}
+        if await ctx.acting.begin(_BOOK):  # marked before the first booking is sent
+            existing = {
+                b.room: b for b in await session.my_bookings() if _matches(b, place, ctx.run_id)
+            }
         numbers: list[str] = []
         for room in found.rooms:
             if room.number in existing:  # booked before a restart: not again

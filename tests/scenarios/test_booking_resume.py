@@ -4,7 +4,8 @@ scenario keeps them.
 
 * The booking step looks in «Мои брони» before it books: a site whose ``book()`` books
   anew every time (as a profile-driven site may) still ends with one booking per room
-  when a run killed mid-booking is resumed.
+  when a run killed mid-booking is resumed. A run that has sent no booking yet skips
+  that look (nothing carries its mark): its first look is after booking.
 * A request with no end time is asked «До скольки?» before any step runs.
 
 No browser: the in-memory site needs no pages, so the pool hands out an empty context."""
@@ -78,6 +79,10 @@ class BooksAnew(MemorySession):
             await asyncio.Event().wait()  # never set: the core is closed around it
         return site.record(room, day, start, end, purpose)
 
+    async def my_bookings(self) -> list[Booking]:
+        self._forgetful.looks.append(len(self._forgetful.bookings))
+        return await super().my_bookings()
+
 
 class ForgetfulSite(MemorySite):
     """A site whose booking form does not know a request it has seen (not idempotent)."""
@@ -86,6 +91,7 @@ class ForgetfulSite(MemorySite):
         super().__init__(catalogue)
         self.hang_at: int | None = None
         self.hung = asyncio.Event()
+        self.looks: list[int] = []  # the bookings made by then, at each look at «Мои брони»
 
     def open_session(
         self,
@@ -198,6 +204,24 @@ async def test_a_run_killed_mid_booking_books_each_room_once_on_a_site_that_book
     assert outcome.text == "Забронированы 101, 102 (Библиотека, вт 24.11, 10:00–12:00)"
     assert live_rooms(site) == Counter({"101": 1, "102": 1})
     assert {(b.day, b.start, b.end) for b in site.bookings} == {(TUESDAY, time(10), time(12))}
+    assert site.looks == [1, 2]  # the resumed step looked before booking; then the check
+
+
+async def test_a_fresh_run_first_looks_in_its_bookings_after_booking(
+    core: Core, sink: CollectingSink, site: ForgetfulSite, storage: Storage
+) -> None:
+    """Nothing on the site carries a new run's mark before it sends its first booking, so
+    neither the search for free rooms nor the booking step looks for its bookings: the
+    one look is the check that they are listed. The mark that it may have sent is stored
+    before it sends."""
+    async with core() as manager:
+        await manager.handle(cmd(TWO_ROOMS))
+        outcome = await settled(sink)
+    assert isinstance(outcome, Done), outcome
+    assert live_rooms(site) == Counter({"101": 1, "102": 1})
+    assert site.looks == [2]
+    (run,) = await storage.runs.with_status(RunStatus.DONE)
+    assert run.acted == ["book"]
 
 
 async def test_a_request_without_an_end_is_asked_until_when(
