@@ -4,16 +4,17 @@ from the profile), submit, and tell success from the site's refusals."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from urllib.parse import urlsplit
 
+from playwright.async_api import APIRequestContext, Page
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Page
 
 from adapters.profile.navigate import Navigator
 from adapters.profile.outcome import read_answer
 from core.browser.retry import Transient
 from core.site.errors import LockedOut, LoginFailed, SessionExpired
 
-__all__ = ["log_in"]
+__all__ = ["log_in", "still_logged_in"]
 
 
 async def log_in(
@@ -59,6 +60,24 @@ async def log_in(
         "Сайт вернул на страницу входа сразу после входа" + (f": {message}" if message else ""),
         hint="сеанс на сайте истекает слишком быстро; попробуйте ещё раз",
     )
+
+
+async def still_logged_in(nav: Navigator, api: APIRequestContext) -> bool:
+    """Whether the context's cookies still open «my bookings»: its address, asked with a
+    plain request (no page drawn), answers as itself, not with the login page. False
+    says only that this did not show it (a site that sends to the login page by its
+    scripts answers as itself all the same: its first page then asks for a login)."""
+    opened = nav.profile.my_bookings.open.url
+    if opened is None:
+        return False
+    address = nav.url(opened, {})
+    try:
+        answer = await api.get(address)
+    except PlaywrightError:
+        return False
+    landed = urlsplit(answer.url)
+    asked = urlsplit(address)
+    return answer.ok and (landed.netloc, landed.path) == (asked.netloc, asked.path)
 
 
 def _check_host(nav: Navigator, page: Page) -> None:

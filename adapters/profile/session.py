@@ -39,7 +39,7 @@ from adapters.profile.healing import Healing
 from adapters.profile.known import KnownList
 from adapters.profile.listcall import ListCall
 from adapters.profile.loader import LoadedProfile
-from adapters.profile.login import log_in
+from adapters.profile.login import log_in, still_logged_in
 from adapters.profile.made import as_sent, read_made
 from adapters.profile.navigate import Navigator
 from adapters.profile.picking import guarded_pick
@@ -199,12 +199,16 @@ class ProfileSession:
 
     async def ensure_logged_in(self) -> None:
         """Reuse the context's cookies if the site takes them, else log in."""
-        if not await self._has_cookies():
+        cookies = await self._has_cookies()
+        if not cookies:
             await with_retries(self._policy, self._login, what="вход", on_retry=self._on_retry)
         self._changes()  # the site is asked, not the page shown or the list read
         calls = self._list_call if self.fast_path else None  # none, or unlike it: the page
-        if calls is None or await calls.read() is None:
-            await self._run("вход", self._my_list, reads_only=True)
+        if calls is not None and await calls.read() is not None:
+            return
+        if cookies and await still_logged_in(self._nav, self._context.request):
+            return  # no page needed: the first one a run loads is checked as it lands
+        await self._run("вход", self._my_list, reads_only=True)
 
     async def catalogue(self) -> Catalogue:
         """The buildings the site lists, their rooms from today's grids, the profile's

@@ -1,0 +1,62 @@
+"""A profile session's check that saved cookies still hold (``ensure_logged_in``), on the
+reference portal in a real Chromium: a plain request for «my bookings»'s address, no page
+drawn; cookies the site no longer takes are told by the login page the request lands
+on, and the session logs in again."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.async_api import BrowserContext
+
+from core.browser import BrowserPool
+from portal.server import RunningPortal
+from tests.adapters.refportal.helpers import FRIDAY, page_loads, profile_session
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+
+async def _saved_login(portal: RunningPortal, context: BrowserContext) -> dict[str, Any]:
+    session = profile_session(portal, context)
+    try:
+        await session.ensure_logged_in()
+        assert session.logins == 1
+        return await session.storage_state()
+    finally:
+        await session.close()
+
+
+async def test_saved_cookies_the_site_takes_are_checked_without_a_page(
+    fresh_portal: RunningPortal, context: BrowserContext, pool: BrowserPool
+) -> None:
+    state = await _saved_login(fresh_portal, context)
+    async with pool.context(storage_state=state) as again:
+        loads = page_loads(again, lambda url: True)
+        session = profile_session(fresh_portal, again)
+        try:
+            await session.ensure_logged_in()
+            assert loads == []  # no page: the address answered as itself
+            assert session.logins == 0
+            day = await session.availability("main", FRIDAY)  # and the cookies do hold
+            assert day.rooms
+            assert session.logins == 0
+        finally:
+            await session.close()
+
+
+async def test_saved_cookies_the_site_no_longer_takes_log_in_again(
+    fresh_portal: RunningPortal, context: BrowserContext, pool: BrowserPool
+) -> None:
+    state = await _saved_login(fresh_portal, context)
+    async with pool.context(storage_state=state) as ended:
+        await ended.request.get(f"{fresh_portal.url}/logout")  # the site ends that session
+    async with pool.context(storage_state=state) as again:
+        session = profile_session(fresh_portal, again)
+        try:
+            await session.ensure_logged_in()
+            assert session.logins == 1  # the request landed on the login page
+            await session.my_bookings()  # read on the new login: not asked again
+            assert session.logins == 1
+        finally:
+            await session.close()
