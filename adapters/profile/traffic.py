@@ -22,7 +22,7 @@ __all__ = ["Traffic"]
 # (a script fetches what an answer leads to once it has drawn it; frames come slower on a
 # busy machine, so the wait grows with the load), then a moment for the news of a request
 # the page made meanwhile to reach us.
-_AFTER_ANSWER_SECONDS = 0.1
+_AFTER_ANSWER_SECONDS = 0.05
 _DRAWN = """() => new Promise((done) => {
   setTimeout(done, 1000);  // a page the browser does not draw: its timer still runs
   requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done, 0)));
