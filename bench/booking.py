@@ -3,8 +3,8 @@
 1. Wall time to book 3 adjacent rooms through the scenario (the real core, Chromium,
    the reference portal), per step, first login and saved session, next to:
    - the same booking with plain HTTP requests (the issue's baseline, target <= 3x);
-   - the same pages driven by a short Playwright script with no framework (same
-     navigations as the scenario, none of its checks, retries, events or checkpoints);
+   - the same pages driven by a short Playwright script with no framework (the job's
+     navigations, none of the scenario's checks, retries, events or checkpoints);
    and the number of LLM calls made (must be 0).
 2. N users booking at once through the shared browser pool, next to a new Chromium
    launched per booking; the ratio, and peak RSS (and PSS) per extra browser context.
@@ -42,11 +42,13 @@ Reading the numbers (measured on 2 cores; see the issue's report for a run).
   HTTP request takes about a millisecond; one browser navigation takes 30-70 ms (and
   about 50 ms of CPU across Chromium's browser, renderer and GPU processes): the HTML is
   parsed, the portal's script run, the page laid out, and every Playwright call is a
-  round trip Python -> driver -> Chromium. A booking of 3 rooms needs ~12 navigations
-  (log in, «Мои брони», rooms page, «Показать», «Мои брони» before booking, a form and
-  its POST per room, «Мои брони» to verify), so ~1 s is the floor for a browser.
-- The Playwright-script lines are the fair comparison: the same navigations written
-  as a bare script (no checks, retries, idempotency, events or checkpoints).
+  round trip Python -> driver -> Chromium. A booking of 3 rooms needs ~9 navigations
+  (rooms page, «Показать», a form and its POST per room, «Мои брони» to verify; and the
+  login when the cookies are not taken), so ~0.7 s is the floor for a browser.
+- The Playwright-script lines are the fair comparison: the job's navigations written
+  as a bare script (no checks, retries, idempotency, events or checkpoints; saved
+  cookies trusted). The hand-written adapter also loads «Мои брони» to check its
+  cookies; the profile adapter asks for it with a plain request instead.
   scenario/script is what our framework adds, script/HTTP what the browser adds.
 - The portal runs in its own process, as a real portal would, so it does not share the
   bench's event loop (in-process it slowed both sides).

@@ -2,7 +2,7 @@
 on the reference portal by the profile adapter (``profiles/refportal.yaml``: on its fast
 path, the form's own POST through the logged-in context; and on the page path, the same
 file without ``book.request``), next to the hand-written ``RefPortal`` adapter, the bare
-Playwright script doing the same navigations, and plain HTTP requests. Interleaved per
+Playwright script doing the job's navigations, and plain HTTP requests. Interleaved per
 round (each on its own day, so none competes for rooms); the first round of each logs in
 and is left out of the medians (it measures the login, not the adapter). Goals: the page
 path <= 1.1x the bare script; the fast path <= 3x plain HTTP (issue 29).

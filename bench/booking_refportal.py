@@ -1,6 +1,6 @@
 """The reference portal's baselines for a booking of three adjacent rooms: the same job
-as plain HTTP requests, and as a bare Playwright script with the scenario's navigations
-and none of its checks."""
+as plain HTTP requests, and as a bare Playwright script with the job's navigations and
+none of the scenario's checks."""
 
 from __future__ import annotations
 
@@ -80,7 +80,9 @@ async def http_booking(url: str, day: date, start: str, end: str) -> float:
 async def script_booking(
     context: BrowserContext, url: str, day: date, start: str, end: str, *, login: bool
 ) -> float:
-    """The scenario's page flow as a bare Playwright script: same navigations, no checks."""
+    """The job's page flow as a bare Playwright script: log in (with ``login``; else the
+    saved cookies are trusted), the day's grid, a form per room, and «Мои брони» showing
+    the bookings (the scenario checks it too); no other checks."""
     began = time.perf_counter()
     page = await context.new_page()
     if login:
@@ -89,9 +91,6 @@ async def script_booking(
         await page.get_by_label("Пароль", exact=True).fill(ACCOUNT[1])
         async with page.expect_navigation():
             await page.get_by_role("button", name="Войти").click()
-    else:
-        await page.goto(f"{url}/my")
-    await page.get_by_role("table", name="Мои брони").inner_text()  # the find step's look
     await page.goto(f"{url}/rooms")
     await page.get_by_label("Корпус", exact=True).select_option("main")
     await page.get_by_label("Дата", exact=True).fill(day.isoformat())
@@ -108,7 +107,6 @@ async def script_booking(
             cells.setdefault(int(found[1]), set()).add(found[2])
     wanted = {f"{m // 60:02d}:{m % 60:02d}" for m in range(_min(start), _min(end), 30)}
     first = three_adjacent({n for n, starts in cells.items() if wanted <= starts})
-    await page.goto(f"{url}/my")  # the book step's look at «Мои брони»
     for number in (first, first + 1, first + 2):
         query = f"room=main-{number}&date={day.isoformat()}&start={start}&end={end}"
         await page.goto(f"{url}/book?{query}")  # the portal fills in the date and times
