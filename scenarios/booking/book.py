@@ -3,7 +3,8 @@ on whichever booking system the product is configured with (``scenarios.booking.
 
 Every step may run again (after a restart, or after the user answered a question),
 so each checks before it acts: the booking step first looks in «Мои брони» for the
-exact booking and never books it twice.
+exact booking and never books it twice. A run that has sent no booking yet (it marks
+itself before it sends: ``ctx.acting``) has nothing there to find, and skips the look.
 """
 
 from __future__ import annotations
@@ -11,8 +12,6 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Protocol
-
-from pydantic import BaseModel
 
 from core.calendar import CalendarEvent
 from core.commands import Lang
@@ -22,7 +21,6 @@ from core.output import Option
 from core.pause import NeedsAnswer, QuestionSpec
 from core.scenario import SlotContext, Step, StepContext, StepScenario, Utterance
 from core.site.catalogue import Catalogues
-from core.site.models import Room
 from core.store import ScenarioRun
 from core.texts import Calendar, day_label, tr
 from scenarios.booking.alternatives import Placement, as_options, find_alternatives
@@ -34,6 +32,7 @@ from scenarios.booking.models import Booking
 from scenarios.booking.port import BookingSession
 from scenarios.booking.records import ReminderRoom
 from scenarios.booking.reminders import BookedRequest, Reminders
+from scenarios.booking.results import Booked, Found, Verified
 from scenarios.booking.selection import Want, choose_rooms
 from scenarios.booking.slots import ANY_BUILDING, BookingSlots, check_booking
 from scenarios.booking.texts import Book, BookingGuide
@@ -41,29 +40,9 @@ from scenarios.booking.vocabulary import BookingIntent, BookingReader
 from scenarios.booking.vocabulary.words import BookingWords
 from scenarios.booking.work import PortalWork
 
-__all__ = ["BookRooms", "Booked", "Found", "PreferenceStore"]
+__all__ = ["BookRooms", "PreferenceStore"]
 
 _BOOK = "book"  # the step that sends bookings (``ctx.acting``)
-
-
-class Found(BaseModel):
-    """``find``: the rooms to book and where; ``alts`` alternatives were chosen by then."""
-
-    place: Placement
-    rooms: list[Room]
-    alts: int
-
-
-class Booked(BaseModel):
-    """``book``: the site's booking numbers, one per room."""
-
-    numbers: list[str]
-    place: Placement
-    rooms: list[Room]
-
-
-class Verified(BaseModel):
-    verified: list[str]
 
 
 class PreferenceStore(Protocol):
@@ -85,6 +64,13 @@ def _matches(booking: Booking, place: Placement, run_id: str) -> bool:
         and booking.start == place.start
         and booking.end == place.end
     )
+
+
+async def _booked_before(
+    session: BookingSession, place: Placement, run_id: str
+) -> dict[str, Booking]:
+    """Run ``run_id``'s live bookings at ``place`` in «my bookings», by room."""
+    return {b.room: b for b in await session.my_bookings() if _matches(b, place, run_id)}
 
 
 class BookRooms(BookingWords, StepScenario[BookingSlots]):
@@ -241,7 +227,7 @@ class BookRooms(BookingWords, StepScenario[BookingSlots]):
         no booking has none, and «my bookings» is not read for it."""
         if not ctx.acting.may_have(_BOOK):
             return []
-        return [b.room for b in await session.my_bookings() if _matches(b, place, ctx.run_id)]
+        return list(await _booked_before(session, place, ctx.run_id))
 
     async def _find(self, ctx: StepContext[Any]) -> Found:
         session = await self._work.session(ctx)
@@ -324,9 +310,7 @@ class BookRooms(BookingWords, StepScenario[BookingSlots]):
         place = found.place
         existing = {}
         if await ctx.acting.begin(_BOOK):  # marked before the first booking is sent
-            existing = {
-                b.room: b for b in await session.my_bookings() if _matches(b, place, ctx.run_id)
-            }
+            existing = await _booked_before(session, place, ctx.run_id)
         numbers: list[str] = []
         for room in found.rooms:
             if room.number in existing:  # booked before a restart: not again

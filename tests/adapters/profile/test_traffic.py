@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from urllib.parse import urlsplit
 
 import pytest
@@ -17,6 +18,19 @@ from core.browser import BrowserPool
 from core.browser.retry import Transient
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+
+@asynccontextmanager
+async def _served(app: web.Application) -> AsyncIterator[str]:
+    """``app`` on a free port of this machine; its address."""
+    runner = web.AppRunner(app)
+    await runner.setup()
+    await web.TCPSite(runner, "127.0.0.1", 0).start()
+    try:
+        yield f"http://127.0.0.1:{runner.addresses[0][1]}"
+    finally:
+        await runner.cleanup()
+
 
 _FETCHING = "<html><body>{what}<script>fetch('{path}')</script></body></html>"
 
@@ -52,13 +66,8 @@ async def site() -> AsyncIterator[str]:
     app.router.add_get("/list", listing)
     app.router.add_get("/next", following)
     app.router.add_get("/broken", broken)
-    runner = web.AppRunner(app)
-    await runner.setup()
-    server = web.TCPSite(runner, "127.0.0.1", 0)
-    await server.start()
-    port = runner.addresses[0][1]
-    yield f"http://127.0.0.1:{port}"
-    await runner.cleanup()
+    async with _served(app) as url:
+        yield url
 
 
 async def test_a_fetch_the_next_page_load_cancels_is_not_that_pages_failure(
@@ -132,12 +141,8 @@ async def chained_site() -> AsyncIterator[str]:
     app.router.add_get("/chunk.js", chunk)
     app.router.add_get("/first", first)
     app.router.add_get("/second", second)
-    runner = web.AppRunner(app)
-    await runner.setup()
-    server = web.TCPSite(runner, "127.0.0.1", 0)
-    await server.start()
-    yield f"http://127.0.0.1:{runner.addresses[0][1]}"
-    await runner.cleanup()
+    async with _served(app) as url:
+        yield url
 
 
 async def test_a_page_is_quiet_once_it_drew_every_part_its_scripts_fetch(
