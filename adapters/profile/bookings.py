@@ -28,6 +28,7 @@ from adapters.profile.reading import (
     value,
 )
 from adapters.profile.recall import Recall
+from adapters.profile.rows import shown_in_row
 from core.browser.retry import Transient
 from core.browser.summary import summarize
 from core.site.errors import UnexpectedPage
@@ -186,30 +187,8 @@ class MyList:
         for r, line, cells in self._rows():
             if self._items is None and len({id(cell) for cell in cells}) < 2:
                 continue
-            read = {
-                name: value(p, line, columns=columns, row=cells) if p is not None else ""
-                for name, p in (
-                    ("building", spec.building), ("room", spec.room),
-                    ("date", spec.date), ("time", spec.time), ("purpose", spec.purpose),
-                )
-            }  # fmt: skip
-            day = as_date(spec.date, read["date"])
-            span = as_span(spec.time, read["time"])
-            shown = None
-            if day is not None and span is not None and span[1] is not None:
-                shown = Booking(
-                    number="",
-                    building=read["building"],
-                    building_name=read["building"],
-                    room=read["room"],
-                    room_id="",  # the list does not say the site's id of the room
-                    day=day,
-                    start=span[0],
-                    end=span[1],
-                    purpose=read["purpose"],
-                    status="active",
-                )
-            number = await self._number(r, line, cells, shown)
+            shown = shown_in_row(spec, line, cells, columns)
+            number = await self._number(r, line, cells, shown.booking)
             if not number and self._items is not None:  # every item is a booking
                 raise await self._nav.finder.mismatch(
                     self._page, self._find, path="my_bookings.number",
@@ -217,14 +196,12 @@ class MyList:
                 )  # fmt: skip
             if not number:
                 continue
-            if shown is None:
-                part = "date" if day is None else "time"
+            if shown.booking is None:
                 raise await self._nav.finder.mismatch(
-                    self._page, self._find, path=f"my_bookings.{part}",
+                    self._page, self._find, path=f"my_bookings.{shown.unread}",
                     what=f"даты и времени в строке {r} «моих броней»: {line.text[:80]}",
                 )  # fmt: skip
-            partial = spec.room is None or spec.building is None
-            found.append((shown.model_copy(update={"number": number}), partial))
+            found.append((shown.booking.model_copy(update={"number": number}), shown.partial))
         return found
 
     async def in_full(

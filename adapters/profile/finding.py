@@ -107,6 +107,14 @@ class Finder:
             self._wrong.setdefault(path, []).append(way.describe())
         self.begin_step()
 
+    def way(self, find: Find) -> Locator:
+        """The candidate ``first`` would try first: the one that matched (or was picked)
+        before, else the profile's first."""
+        known = self._matched.get(id(find))
+        if known is not None:
+            return find[known]
+        return self._picked.get(id(find), find[0])
+
     def any_of(self, scope: Page | PwLocator, find: Find) -> PwLocator:
         """All candidates as one locator (``or``): for waiting until one of them shows."""
         combined = candidate(scope, find[0])

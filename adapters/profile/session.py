@@ -14,14 +14,13 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Collection
 from datetime import date, time
-from time import monotonic as time_now
 from typing import Any, TypeVar
 
 import structlog
 from playwright.async_api import BrowserContext, Page
 from playwright.async_api import Error as PlaywrightError
 
-from adapters.profile.bookings import MyList, read_booking_page
+from adapters.profile.bookings import read_booking_page
 from adapters.profile.caller import Caller
 from adapters.profile.cancelling import Cancelling
 from adapters.profile.daycall import DayCall
@@ -36,8 +35,8 @@ from adapters.profile.grid import (
     read_day,
 )
 from adapters.profile.healing import Healing
-from adapters.profile.known import KnownList
 from adapters.profile.listcall import ListCall
+from adapters.profile.listing import Listing
 from adapters.profile.loader import LoadedProfile
 from adapters.profile.login import log_in, still_logged_in
 from adapters.profile.made import as_sent, read_made
@@ -59,7 +58,6 @@ from scenarios.booking.models import Availability, Booking
 __all__ = ["ProfileSession"]
 
 T = TypeVar("T")
-_MY_FRESH_SECONDS = 2.0  # how old a «my bookings» read may be and still be read in place
 log = structlog.get_logger("clubman.portal")
 
 
@@ -96,9 +94,6 @@ class ProfileSession:
         self._policy = retry or RetryPolicy()
         self._on_retry = on_retry
         self._page: Page | None = None
-        # «My bookings» read moments ago with nothing but reads since is read where it is.
-        self._my_read_at: float | None = None
-        self._known = KnownList()  # and the list itself stands for a few seconds more
         self._logins, self._recall = 0, recall if recall is not None else Recall()
         self._healing = healing or Healing(None)
         self._run_mark = ""  # the booking run's mark («#…» in its purpose), for a heal's record
@@ -109,7 +104,10 @@ class ProfileSession:
         self._fast = (
             None if request is None else FastPath(self._nav, context.request, request, caller)
         )
-        self._list_call = ListCall.of(self._nav, caller)  # «my bookings» by its page's call
+        self._listing = Listing(
+            self._nav, context.request, self._recall, run=self._run, codes=self._codes,
+            call=ListCall.of(self._nav, caller),  # «my bookings» by its page's call
+        )  # fmt: skip
         self._day_call = DayCall.of(self._nav, caller)  # a building's day by its page's call
 
     def __repr__(self) -> str:
@@ -129,15 +127,23 @@ class ProfileSession:
         return await self._page_now()
 
     async def _run(
-        self, what: str, action: Callable[[Page], Awaitable[T]], *, reads_only: bool = False
+        self,
+        what: str,
+        action: Callable[[Page], Awaitable[T]],
+        *,
+        reads_only: bool = False,
+        call: Callable[[], Awaitable[T | None]] | None = None,
     ) -> T:
         """``action`` with retries; logs in again once if the site asks for a login.
         Anything but a read may change the site (``reads_only``): «my bookings» as read is
-        stale."""
+        stale. ``call``: the site's own request, tried first in each attempt; its None is
+        the page's turn (the page is opened only then)."""
         if not reads_only:
             self._changes()
 
         async def attempt() -> T:
+            if call is not None and (called := await call()) is not None:
+                return called
             return await self._healing.step(
                 what, self._nav.finder, self._own_page, action, run=self._run_mark
             )
@@ -147,8 +153,7 @@ class ProfileSession:
         )
 
     def _changes(self) -> None:
-        self._my_read_at = None
-        self._known.forget()
+        self._listing.changed()
 
     async def _login(self) -> None:
         def sending() -> None:  # counted as sent: a refusal is a login tried all the same
@@ -203,12 +208,11 @@ class ProfileSession:
         if not cookies:
             await with_retries(self._policy, self._login, what="вход", on_retry=self._on_retry)
         self._changes()  # the site is asked, not the page shown or the list read
-        calls = self._list_call if self.fast_path else None  # none, or unlike it: the page
-        if calls is not None and await calls.read() is not None:
+        if await self._listing.called(fast=self.fast_path):
             return
         if cookies and await still_logged_in(self._nav, self._context.request):
             return  # no page needed: the first one a run loads is checked as it lands
-        await self._run("вход", self._my_list, reads_only=True)
+        await self._run("вход", self._listing.on_page, reads_only=True)
 
     async def catalogue(self) -> Catalogue:
         """The buildings the site lists, their rooms from today's grids, the profile's
@@ -223,18 +227,32 @@ class ProfileSession:
         return await self._run("каталог аудиторий", read, reads_only=True)
 
     async def availability(self, building: str, day: date) -> Availability:
+        calls = self._day_call if self.fast_path else None  # none, or unlike it: the page
+        asked: set[str] = set()  # the buildings the call was asked for
+
+        async def call(names: dict[str, str]) -> Availability | None:
+            if calls is None or listed_code(names, building) is None:
+                return None
+            code = building_code(names, building)
+            if code in asked:
+                return None
+            asked.add(code)
+            return await calls.read(code, names[code], day)
+
         async def read(page: Page) -> Availability:
             names = await self._buildings(page)
             if listed_code(names, building) is None:
                 names = await self._buildings(page, again=True)
             code = building_code(names, building)
-            calls = self._day_call if self.fast_path else None  # none, or unlike it: the page
-            if calls is not None and (called := await calls.read(code, names[code], day)):
+            if called := await call(names):
                 return called
             return await read_day(self._nav, page, building=code, name=names[code], day=day,
                                   timeout_ms=self._timeout_ms)  # fmt: skip
 
-        return await self._run("сетка аудиторий", read, reads_only=True)
+        # With the site's buildings known, the call needs no page at all.
+        return await self._run(
+            "сетка аудиторий", read, reads_only=True, call=lambda: call(self._recall.buildings)
+        )
 
     async def book(
         self,
@@ -265,69 +283,59 @@ class ProfileSession:
 
         sent_fast = False
 
-        async def send(page: Page) -> str:
+        async def call() -> str | None:
             nonlocal sent_fast
-            if self._fast is not None and self.fast_path:
-                fast = await self._fast.send(values)
-                if fast is not None:
-                    sent_fast = True
-                    return fast
+            if self._fast is None or not self.fast_path:
+                return None
+            fast = await self._fast.send(values)
+            sent_fast = fast is not None
+            return fast
+
+        async def send(page: Page) -> str:
             await open_form(self._nav, page, values)
             submit = await fill_form(self._nav, page, values)
             return await send_form(self._nav, page, submit)
 
         sent = await send_once(
-            lambda: self._run("бронирование", send),
+            lambda: self._run("бронирование", send, call=call),
             lambda: self._listed(room, day, start, end, purpose),
             attempts=self._policy.attempts,
             delay=self._policy.delay,
             room=room.id,
         )
         if isinstance(sent, Booking):  # made already: found in «my bookings»
+            self._listing.made(sent.number)
             return sent
         number = sent
+        self._listing.made(number)
+
+        def made(names: dict[str, str]) -> Booking:
+            return as_sent(number, room, day, start, end, purpose, buildings=names)
 
         async def confirm(page: Page) -> Booking:
             if sent_fast:
-                names = await self._buildings(page)
-                made = as_sent(number, room, day, start, end, purpose, buildings=names)
-            else:
-                made = await read_made(self._nav, page, number, await self._codes(page))
-            self._recall.pages.remember(made)
-            return made.model_copy(update={"room_id": room.id})
+                return made(await self._buildings(page))
+            return await read_made(self._nav, page, number, await self._codes(page))
 
-        return await self._run("подтверждение брони", confirm, reads_only=True)
+        async def confirmed() -> Booking | None:  # as sent, with the buildings known: no page
+            names = self._recall.buildings
+            return made(names) if sent_fast and names else None
+
+        booking = await self._run("подтверждение брони", confirm, reads_only=True, call=confirmed)
+        self._recall.pages.remember(booking)
+        return booking.model_copy(update={"room_id": room.id})
 
     async def _listed(
         self, room: Room, day: date, start: time, end: time, purpose: str
     ) -> Booking | None:
         wanted = (room.building, room.number, day, start, end, " ".join(purpose.split()))
-        for b in await self.my_bookings():
+        for b in await self._listing.bookings(fast=self.fast_path):
             if (b.building, b.room, b.day, b.start, b.end, " ".join(b.purpose.split())) == wanted:
                 return b
         return None
 
     async def my_bookings(self) -> list[Booking]:
-        """The site's list, or as read moments ago with nothing changed since (``KnownList``)."""
-        known = self._known.bookings()
-        if known is None:
-            known = await self._read_my_bookings()
-            self._known.keep(known)
-        return known
-
-    async def _read_my_bookings(self) -> list[Booking]:
-        async def codes(shown: set[str]) -> dict[str, str]:
-            return await self._run("мои брони", lambda p: self._codes(p, shown), reads_only=True)
-
-        calls = self._list_call if self.fast_path else None  # none, or unlike it: the page
-        if calls is not None and (called := await calls.in_full(codes)) is not None:
-            return called
-
-        async def read(page: Page) -> list[Booking]:
-            mine = await self._my_list(page)
-            return await mine.in_full(lambda shown: self._codes(page, shown))
-
-        return await self._run("мои брони", read, reads_only=True)
+        return await self._listing.checked(fast=self.fast_path)
 
     async def booking_page(self, number: str) -> Booking:
         """Booking ``number`` as its own page (``booking_page.url``) shows it."""
@@ -337,27 +345,9 @@ class ProfileSession:
 
         return await self._run("страница брони", read, reads_only=True)
 
-    async def _my_list(self, page: Page) -> MyList:
-        """«My bookings»: read where it is if it was read moments ago with only reads since
-        (and is still shown), else opened."""
-        mine = MyList(self._nav, page, self._recall)
-        read_at, self._my_read_at = self._my_read_at, None  # until this attempt has read it
-        opened = self._profile.my_bookings.open.url
-        if (
-            read_at is not None
-            and time_now() - read_at < _MY_FRESH_SECONDS
-            and opened is not None
-            and self._nav.shows(page, opened)
-        ):
-            await mine.read()
-        else:
-            await mine.open()
-            read_at = time_now()
-        self._my_read_at = read_at
-        return mine
-
     async def cancel(self, number: str) -> None:
         """Cancel booking ``number`` (``Cancelling``), retried like a read."""
+        self._listing.cancelled(number)
         await self._run("отмена брони", Cancelling(self._nav, self._recall, number))
         self._recall.forget(number)
 

@@ -1,0 +1,241 @@
+"""A table read from a page's HTML as the server sent it, without a browser: the same
+``Table`` ``reading.read_table`` reads from a page (cells by the HTML table model, text as
+the browser lays it out, the same probes), for the fast path's check after booking.
+
+The HTML is parsed as a browser parses it (lexbor, through selectolax: implied ``tbody``
+and end tags included). A table is found by a profile locator ``role: table`` (with its
+accessible name) or ``css``, and must be the only one it finds. Any other locator, a
+selector lexbor cannot read, or no table or several give None, and the caller reads the
+page. What a page's scripts or style sheets change is not seen here, which is why the
+caller trusts such a read only to confirm what the session itself just sent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from selectolax.lexbor import LexborHTMLParser, LexborNode, SelectolaxError
+
+from adapters.profile.parts import Locator
+from adapters.profile.reading import Item, Table
+
+__all__ = ["table_in_html"]
+
+# fmt: off
+# Elements the browser lays out in line: no break before or after them.
+_INLINE = frozenset({
+    "a", "abbr", "b", "bdi", "bdo", "cite", "code", "data", "dfn", "em", "font", "i", "kbd",
+    "label", "mark", "q", "s", "samp", "small", "span", "strong", "sub", "sup", "time", "u",
+    "var",
+})
+# Never laid out as text.
+_UNSHOWN = frozenset({
+    "head", "script", "style", "template", "noscript", "title", "select", "textarea",
+})
+# fmt: on
+_SECTIONS = ("thead", "tbody", "tfoot")
+
+
+class _Unfollowed(ValueError):
+    """A selector lexbor cannot read (Playwright's own extensions among them)."""
+
+
+def _children(node: LexborNode) -> Iterator[LexborNode]:
+    return (child for child in node.iter() if child.is_element_node)
+
+
+def _hidden(node: LexborNode) -> bool:
+    attrs = node.attributes
+    style = (attrs.get("style") or "").replace(" ", "").lower()
+    return node.tag in _UNSHOWN or "hidden" in attrs or "display:none" in style
+
+
+def _shown(node: LexborNode) -> bool:
+    walk: LexborNode | None = node
+    while walk is not None and walk.is_element_node:
+        if _hidden(walk):
+            return False
+        walk = walk.parent
+    return True
+
+
+def _text(node: LexborNode) -> str:
+    """The node's text as the browser lays it out (``innerText``; of a node not laid out,
+    its ``textContent``), spaces made single (``clean``)."""
+    if not _shown(node):
+        return " ".join(node.text(deep=True).split())
+    parts: list[str] = []
+
+    def walk(at: LexborNode) -> None:
+        for child in at.iter(include_text=True):
+            if child.is_text_node:
+                parts.append(child.text_content or "")
+            elif not child.is_element_node or _hidden(child):
+                continue
+            elif child.tag == "br":
+                parts.append(" ")
+            else:
+                apart = " " if child.tag not in _INLINE else ""
+                parts.append(apart)
+                walk(child)
+                parts.append(apart)
+
+    walk(node)
+    return " ".join("".join(parts).split())
+
+
+class _Document:
+    """The parsed page, with each selector's matches found once (as ``querySelector``
+    matches: against the whole document, then within an element)."""
+
+    def __init__(self, html: str) -> None:
+        self.tree = LexborHTMLParser(html)
+        self._matched: dict[str, set[int]] = {}
+
+    def matching(self, css: str) -> set[int]:
+        if css not in self._matched:
+            try:
+                found = self.tree.css(css)
+            except SelectolaxError as exc:
+                raise _Unfollowed(css) from exc
+            self._matched[css] = {node.mem_id for node in found}
+        return self._matched[css]
+
+    def first_in(self, node: LexborNode, css: str) -> LexborNode | None:
+        matched, itself = self.matching(css), node.mem_id
+        found = (n for n in node.traverse() if n.mem_id in matched and n.mem_id != itself)
+        return next(found, None)
+
+    def probe(self, node: LexborNode, spec: str) -> str | None:
+        """As ``DESCRIBE_JS``'s probe: ``css@attribute`` or ``css`` (its text) inside the
+        node; an empty css is the node itself."""
+        css, at, attribute = spec.rpartition("@") if "@" in spec else (spec, "", "")
+        target = self.first_in(node, css) if css else node
+        if target is None:
+            return None
+        return target.attributes.get(attribute) if at else _text(target)
+
+    def describe(self, node: LexborNode, probes: Sequence[str], has: Sequence[str]) -> Item:
+        return Item(
+            text=_text(node),
+            title=node.attributes.get("title") or "",
+            probes={p: self.probe(node, p) for p in probes},
+            has={h: self.first_in(node, h) is not None for h in has},
+        )
+
+    def tables(self, way: Locator) -> list[LexborNode] | None:
+        """The shown tables ``way`` finds; None when it is not a way this reader follows."""
+        if way.css is not None:
+            matched = self.matching(way.css)
+            return [t for t in self.tree.css("table") if t.mem_id in matched]
+        if way.role != "table":
+            return None
+        ids = {node.attributes.get("id"): node for node in self.tree.css("[id]")}
+        return [
+            node
+            for node in self.tree.css("table, [role]")
+            if _role(node) == "table"
+            and _shown(node)
+            and node.attributes.get("aria-hidden") != "true"
+            and _named(_name(node, ids), way)
+        ]
+
+
+def _role(node: LexborNode) -> str:
+    explicit = (node.attributes.get("role") or "").split()
+    return explicit[0] if explicit else ("table" if node.tag == "table" else "")
+
+
+def _name(table: LexborNode, ids: dict[str | None, LexborNode]) -> str:
+    """The table's accessible name: aria-labelledby, aria-label, its caption, its title."""
+    attrs = table.attributes
+    labelled = [ids[i] for i in (attrs.get("aria-labelledby") or "").split() if i in ids]
+    if labelled:
+        return " ".join(_text(node) for node in labelled)
+    if label := " ".join((attrs.get("aria-label") or "").split()):
+        return label
+    caption = next((c for c in _children(table) if c.tag == "caption"), None)
+    if caption is not None and (text := _text(caption)):
+        return text
+    return " ".join((attrs.get("title") or "").split())
+
+
+def _named(name: str, way: Locator) -> bool:
+    if way.name is None:
+        return True
+    wanted = " ".join(way.name.split())
+    return name == wanted if way.exact else wanted.lower() in name.lower()
+
+
+def _rows(table: LexborNode) -> list[tuple[LexborNode, int, int]]:
+    """``table.rows``, each with its index in its section and its section's size: the
+    head's rows first, the foot's last."""
+    sections: dict[str, list[list[LexborNode]]] = {tag: [] for tag in _SECTIONS}
+    for child in _children(table):
+        if child.tag in sections:
+            sections[child.tag].append([r for r in _children(child) if r.tag == "tr"])
+    return [
+        (row, index, len(rows))
+        for tag in _SECTIONS
+        for rows in sections[tag]
+        for index, row in enumerate(rows)
+    ]
+
+
+def _span(node: LexborNode, name: str) -> int:
+    try:
+        return max(1, int((node.attributes.get(name) or "1").strip() or 1))
+    except ValueError:
+        return 1
+
+
+def _read(
+    doc: _Document,
+    table: LexborNode,
+    probes: Sequence[str],
+    has: Sequence[str],
+    line_probes: Sequence[str],
+) -> Table:
+    """As ``reading._READ_TABLE``: per row, the index of the cell covering each column."""
+    grid: list[list[int | None]] = []
+    cells: list[Item] = []
+    at: list[tuple[int, int]] = []
+    lines: list[Item] = []
+    for r, (tr, index, size) in enumerate(_rows(table)):
+        grid.extend([] for _ in range(r + 1 - len(grid)))
+        lines.append(doc.describe(tr, line_probes, ()))
+        c = 0
+        for td in (e for e in _children(tr) if e.tag in ("td", "th")):
+            while c < len(grid[r]) and grid[r][c] is not None:
+                c += 1
+            number = len(cells)
+            cells.append(doc.describe(td, probes, has))
+            at.append((r, c))
+            rows, cols = min(_span(td, "rowspan"), size - index), _span(td, "colspan")
+            grid.extend([] for _ in range(r + rows - len(grid)))
+            for row in grid[r : r + rows]:
+                row.extend([None] * (c + cols - len(row)))
+                row[c : c + cols] = [number] * cols
+            c += cols
+    return Table(grid=grid[: len(lines)], cells=cells, at=at, lines=lines,
+                 self=doc.describe(table, (), ()))  # fmt: skip
+
+
+def table_in_html(
+    html: str,
+    way: Locator,
+    *,
+    probes: Sequence[str] = (),
+    has: Sequence[str] = (),
+    line_probes: Sequence[str] = (),
+) -> Table | None:
+    """The one table ``way`` finds in ``html``, read as ``read_table`` reads it; None when
+    ``way`` or a probe is not one this reader follows, or it finds no table or several."""
+    doc = _Document(html)
+    try:
+        found = doc.tables(way)
+        if found is None or len(found) != 1:
+            return None
+        return _read(doc, found[0], probes, has, line_probes)
+    except _Unfollowed:
+        return None

@@ -1,0 +1,102 @@
+"""A table read from HTML without a browser (``adapters.profile.htmltable``) against the
+same HTML read by a real Chromium (``reading.read_table``): the same ``Table``, cell for
+cell, for what the HTML table model and the browser's text make of spans, implied tags,
+hidden parts, inline and block elements, probes and ``has`` tests; and no table where the
+locator is one the reader does not follow or finds more than one."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+import pytest_asyncio
+from playwright.async_api import Page
+
+from adapters.profile.finding import candidate
+from adapters.profile.htmltable import table_in_html
+from adapters.profile.parts import Locator
+from adapters.profile.reading import read_table
+from core.browser import BrowserPool
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+PROBES = ("a@href", "@data-room", "span", "time@datetime", "b")
+HAS = ("a[href]", "form button", "td > i")
+LINE_PROBES = ("@data-booking-id", "td:first-child")
+
+_SPANS = """
+<h2 id="title">Мои   брони</h2>
+<table class="list" aria-labelledby="title">
+  <tfoot><tr><td colspan="3">Итого: 2</td></tr></tfoot>
+  <thead><tr><th>Номер</th><th>Время</th><th>Цель</th></tr></thead>
+  <tbody>
+    <tr data-booking-id="7"><td rowspan="2">7<td>10:00<span>–</span>12:00<td>a<br>b
+    <tr data-booking-id="8"><td colspan="2"><div>block</div><div>two</div>
+    <tr><td rowspan="5">runs past its body</td><td>x</td></tr>
+  </tbody>
+  <tbody><tr><td>next body</td></tr></tbody>
+</table>
+"""
+
+_PARTS = """
+<table aria-label="Занятость">
+  <caption>not the name: aria-label is</caption>
+  <tr data-room="main-101"><th title="Аудитория 101">101 <small>3 этаж</small></th>
+    <td><a href="/book?room=1" aria-label="10:00–10:30, свободно">+</a></td>
+    <td><i>busy</i><span style="display: none">hidden text</span></td></tr>
+  <tr hidden><td>hidden <b>row</b></td><td>x</td></tr>
+  <tr><td>&nbsp;spaced&nbsp;&nbsp;out&nbsp;</td>
+    <td><form><button>Отменить</button><script>var x = 1;</script></form></td>
+    <td><time datetime="2026-12-04">04.12.2026</time>
+      <table><tr><td>nested</td><td>cell</td></tr></table></td></tr>
+</table>
+"""
+
+CASES = [
+    (_SPANS, Locator(role="table", name="Мои брони")),
+    (_SPANS, Locator(css="table.list")),
+    (_SPANS, Locator(role="table", name="мои", exact=False)),
+    (_PARTS, Locator(role="table", name="Занятость")),
+    (_PARTS, Locator(css="body > table")),
+]
+
+
+@pytest_asyncio.fixture(loop_scope="session", scope="module")
+async def page() -> AsyncIterator[Page]:
+    async with BrowserPool() as pool, pool.context() as context:
+        yield await context.new_page()
+
+
+@pytest.mark.parametrize(("html", "way"), CASES)
+async def test_a_table_read_from_its_html_is_the_table_the_browser_reads(
+    page: Page, html: str, way: Locator
+) -> None:
+    await page.set_content(f"<!doctype html><html><body>{html}</body></html>")
+    located = candidate(page, way)
+    assert await located.count() == 1
+    in_browser = await read_table(located.first, probes=PROBES, has=HAS, line_probes=LINE_PROBES)
+    from_html = table_in_html(html, way, probes=PROBES, has=HAS, line_probes=LINE_PROBES)
+    assert from_html == in_browser
+    assert len(in_browser.lines) >= 3 and in_browser.cells
+
+
+@pytest.mark.parametrize(
+    "way",
+    [
+        Locator(role="grid", name="Мои брони"),  # a role other than a table's
+        Locator(label="Мои брони"),
+        Locator(text="Мои брони"),
+        Locator(xpath="//table"),
+        Locator(css="table:has-text('Номер')"),  # Playwright's own CSS
+        Locator(css="table"),  # two tables (and a third inside one)
+        Locator(role="table", name="Нет такой"),
+    ],
+)
+async def test_no_table_where_the_locator_is_not_followed_or_finds_not_one(way: Locator) -> None:
+    assert table_in_html(_SPANS + _PARTS, way) is None
+
+
+async def test_a_probe_the_reader_does_not_follow_gives_no_table() -> None:
+    way = Locator(css="table.list")
+    assert table_in_html(_SPANS, way, probes=("span:visible",)) is None
+    assert table_in_html(_SPANS, way, probes=("span",)) is not None
