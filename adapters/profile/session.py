@@ -228,15 +228,11 @@ class ProfileSession:
 
     async def availability(self, building: str, day: date) -> Availability:
         calls = self._day_call if self.fast_path else None  # none, or unlike it: the page
-        asked: set[str] = set()  # the buildings the call was asked for
 
         async def call(names: dict[str, str]) -> Availability | None:
             if calls is None or listed_code(names, building) is None:
                 return None
             code = building_code(names, building)
-            if code in asked:
-                return None
-            asked.add(code)
             return await calls.read(code, names[code], day)
 
         async def read(page: Page) -> Availability:
