@@ -28,7 +28,7 @@ from adapters.profile.reading import (
     value,
 )
 from adapters.profile.recall import Recall
-from adapters.profile.rows import shown_in_row
+from adapters.profile.rows import columns_of, list_picks, rows_of, shown_in_row
 from core.browser.retry import Transient
 from core.browser.summary import summarize
 from core.site.errors import UnexpectedPage
@@ -84,7 +84,7 @@ class MyList:
 
     async def _read(self) -> None:
         spec = self.spec
-        picks = (spec.number, spec.building, spec.room, spec.date, spec.time, spec.purpose)
+        picks = list_picks(spec)
         if spec.items is not None:
             self._located = self._nav.finder.any_of(self._page, spec.items)
             if spec.open.wait is not None:
@@ -113,16 +113,10 @@ class MyList:
     def _rows(self) -> list[tuple[int, Item, list[Item]]]:
         if self._items is not None:
             return [(index, item, [item]) for index, item in enumerate(self._items)]
-        table = self._table
-        if table is None or not table.grid:
-            return []
-        return [(r, table.lines[r], table.row(r)) for r in range(1, len(table.lines))]
+        return [] if self._table is None else rows_of(self._table)
 
     def _columns(self) -> list[str]:
-        table = self._table
-        if table is None or not table.grid:
-            return []
-        return [cell.text for cell in table.row(0)]
+        return [] if self._table is None else columns_of(self._table)
 
     async def numbers(self) -> dict[str, int]:
         """Booking number → its row's index in the table (or its item's)."""

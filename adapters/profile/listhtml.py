@@ -21,7 +21,7 @@ from adapters.profile.htmltable import table_in_html
 from adapters.profile.navigate import Navigator
 from adapters.profile.reading import probes_of, value
 from adapters.profile.recall import Recall
-from adapters.profile.rows import shown_in_row
+from adapters.profile.rows import columns_of, list_picks, rows_of, shown_in_row
 from scenarios.booking.models import Booking
 
 __all__ = ["confirming_list"]
@@ -51,14 +51,13 @@ async def confirming_list(
         html = await answer.text() if answer.ok else ""
     except PlaywrightError:
         return None
-    picks = (spec.number, spec.building, spec.room, spec.date, spec.time, spec.purpose)
-    table = table_in_html(html, nav.finder.way(spec.table), line_probes=probes_of(picks))
+    probes = probes_of(list_picks(spec))
+    table = table_in_html(html, nav.finder.way(spec.table), line_probes=probes)
     if table is None or not table.grid:
         return None
-    columns = [cell.text for cell in table.row(0)]
+    columns = columns_of(table)
     found = []
-    for r in range(1, len(table.lines)):
-        line, cells = table.lines[r], table.row(r)
+    for _, line, cells in rows_of(table):
         if len({id(cell) for cell in cells}) < 2:
             continue  # one cell across: «Нет броней»
         number = value(spec.number, line, columns=columns, row=cells)

@@ -8,10 +8,28 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from adapters.profile.model import MyBookings
-from adapters.profile.reading import Item, as_date, as_span, value
+from adapters.profile.parts import Pick
+from adapters.profile.reading import Item, Table, as_date, as_span, value
 from scenarios.booking.models import Booking
 
-__all__ = ["Shown", "shown_in_row"]
+__all__ = ["Shown", "columns_of", "list_picks", "rows_of", "shown_in_row"]
+
+
+def list_picks(spec: MyBookings) -> tuple[Pick | None, ...]:
+    """Every pick a row of the list is read by."""
+    return (spec.number, spec.building, spec.room, spec.date, spec.time, spec.purpose)
+
+
+def rows_of(table: Table) -> list[tuple[int, Item, list[Item]]]:
+    """The table's rows under its head: index, the row itself, its cells by column."""
+    if not table.grid:
+        return []
+    return [(r, table.lines[r], table.row(r)) for r in range(1, len(table.lines))]
+
+
+def columns_of(table: Table) -> list[str]:
+    """The titles of the table's columns (its first row)."""
+    return [cell.text for cell in table.row(0)] if table.grid else []
 
 
 @dataclass(frozen=True, slots=True)
