@@ -37,7 +37,17 @@ from core.site.models import Building, Catalogue, Interval, Room, Rules, merge_i
 from scenarios.booking.errors import BookingRejected
 from scenarios.booking.models import Availability, RoomAvailability
 
-__all__ = ["building_code", "listed_code", "read_buildings", "read_catalogue", "read_day"]
+__all__ = [
+    "GridReads",
+    "Misread",
+    "building_code",
+    "day_of",
+    "grid_reads",
+    "listed_code",
+    "read_buildings",
+    "read_catalogue",
+    "read_day",
+]
 
 _READ_OPTIONS = (
     """(select) => Array.from(select.options).map((o) => [o.value, o.textContent.trim()])"""
@@ -124,30 +134,67 @@ async def read_day(
         if grid.failed is not None and await finder.maybe(page, grid.failed) is not None:
             raise Transient("the availability grid did not load")
         raise Bounced()  # the login form is shown in place
-    slot = grid.slot
+    reads = grid_reads(grid)
     table = await read_table(
         found,
-        probes=probes_of(
-            [grid.room.number, grid.room.id, grid.room.floor, grid.room.capacity, slot.time]
-        ),
+        probes=reads.probes,
+        has=reads.has,
+        line_probes=reads.line_probes,
+        self_probes=reads.self_probes,
+    )
+    read = day_of(nav, table, building=building, name=name, day=day)
+    if isinstance(read, Availability):
+        return read
+    if read.unreadable:  # a busy cell whose time cannot be read must not pass as free
+        raise await finder.mismatch(
+            page, grid.table, path="availability.grid.slot.time",
+            what=f"времени в {read.unreadable} занятых ячейках сетки",
+        )  # fmt: skip
+    raise UnexpectedPage(f"Сетка показывает другой день: {read.day_shown}", await summarize(page))
+
+
+class GridReads(NamedTuple):
+    """What a grid's table is read with: its cells' probes and tests, its lines' and its
+    own (the caption's date)."""
+
+    probes: list[str]
+    has: list[str]
+    line_probes: list[str]
+    self_probes: list[str]
+
+
+def grid_reads(grid: Grid) -> GridReads:
+    slot, room = grid.slot, grid.room
+    return GridReads(
+        probes=probes_of([room.number, room.id, room.floor, room.capacity, slot.time]),
         has=sorted({c.has for c in (slot.free, slot.mine) if c is not None and c.has}),
-        line_probes=probes_of([grid.room.id]),
+        line_probes=probes_of([room.id]),
         self_probes=probes_of([grid.caption_date]),
     )
+
+
+class Misread(NamedTuple):
+    """A grid that is not the day asked for: the day its caption shows, or how many busy
+    cells have no time the profile can read."""
+
+    day_shown: str = ""
+    unreadable: int = 0
+
+
+def day_of(
+    nav: Navigator, table: Table, *, building: str, name: str, day: date
+) -> Availability | Misread:
+    """The day a grid's table shows (``grid_reads`` read it), wherever it was read."""
+    grid = nav.profile.availability.grid
+    assert grid is not None
     if grid.caption_date is not None:
         shown_day = as_date(grid.caption_date, value(grid.caption_date, table.self))
         if shown_day != day:
-            raise UnexpectedPage(
-                f"Сетка показывает другой день: {shown_day or table.self.text[:80]}",
-                await summarize(page),
-            )
+            return Misread(day_shown=str(shown_day or table.self.text[:80]))
     step = nav.profile.rules.step_minutes
     rooms, opens, closes, unreadable = _rooms(table, grid, building=building, step=step)
-    if unreadable:  # a busy cell whose time cannot be read must not pass as free
-        raise await finder.mismatch(
-            page, grid.table, path="availability.grid.slot.time",
-            what=f"времени в {unreadable} занятых ячейках сетки",
-        )  # fmt: skip
+    if unreadable:
+        return Misread(unreadable=unreadable)
     if opens >= closes:
         opens, closes = nav.profile.rules.opens, nav.profile.rules.closes
     return Availability(

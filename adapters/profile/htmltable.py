@@ -50,40 +50,6 @@ def _hidden(node: LexborNode) -> bool:
     return node.tag in _UNSHOWN or "hidden" in attrs or "display:none" in style
 
 
-def _shown(node: LexborNode) -> bool:
-    walk: LexborNode | None = node
-    while walk is not None and walk.is_element_node:
-        if _hidden(walk):
-            return False
-        walk = walk.parent
-    return True
-
-
-def _text(node: LexborNode) -> str:
-    """The node's text as the browser lays it out (``innerText``; of a node not laid out,
-    its ``textContent``), spaces made single (``clean``)."""
-    if not _shown(node):
-        return " ".join(node.text(deep=True).split())
-    parts: list[str] = []
-
-    def walk(at: LexborNode) -> None:
-        for child in at.iter(include_text=True):
-            if child.is_text_node:
-                parts.append(child.text_content or "")
-            elif not child.is_element_node or _hidden(child):
-                continue
-            elif child.tag == "br":
-                parts.append(" ")
-            else:
-                apart = " " if child.tag not in _INLINE else ""
-                parts.append(apart)
-                walk(child)
-                parts.append(apart)
-
-    walk(node)
-    return " ".join("".join(parts).split())
-
-
 class _Document:
     """The parsed page, with each selector's matches found once (as ``querySelector``
     matches: against the whole document, then within an element)."""
@@ -91,6 +57,9 @@ class _Document:
     def __init__(self, html: str) -> None:
         self.tree = LexborHTMLParser(html)
         self._matched: dict[str, set[int]] = {}
+        # By node: a row's text is its cells', the table's its rows', each laid out once.
+        self._shown: dict[int, bool] = {}
+        self._laid_out: dict[int, str] = {}
 
     def matching(self, css: str) -> set[int]:
         if css not in self._matched:
@@ -100,6 +69,43 @@ class _Document:
                 raise _Unfollowed(css) from exc
             self._matched[css] = {node.mem_id for node in found}
         return self._matched[css]
+
+    def shown(self, node: LexborNode) -> bool:
+        """Whether the node is laid out: neither it nor an ancestor hidden."""
+        known = self._shown.get(node.mem_id)
+        if known is None:
+            parent = node.parent
+            known = not _hidden(node) and (
+                parent is None or not parent.is_element_node or self.shown(parent)
+            )
+            self._shown[node.mem_id] = known
+        return known
+
+    def text(self, node: LexborNode) -> str:
+        """The node's text as the browser lays it out (``innerText``; of a node not laid
+        out, its ``textContent``), spaces made single (``clean``)."""
+        if not self.shown(node):
+            return " ".join(node.text(deep=True).split())
+        return " ".join(self._laid(node).split())
+
+    def _laid(self, node: LexborNode) -> str:
+        """The text of a shown node's children, breaks between blocks as spaces."""
+        known = self._laid_out.get(node.mem_id)
+        if known is not None:
+            return known
+        parts: list[str] = []
+        for child in node.iter(include_text=True):
+            if child.is_text_node:
+                parts.append(child.text_content or "")
+            elif not child.is_element_node or _hidden(child):
+                continue
+            elif child.tag == "br":
+                parts.append(" ")
+            else:
+                apart = " " if child.tag not in _INLINE else ""
+                parts += (apart, self._laid(child), apart)
+        laid = self._laid_out[node.mem_id] = "".join(parts)
+        return laid
 
     def first_in(self, node: LexborNode, css: str) -> LexborNode | None:
         matched, itself = self.matching(css), node.mem_id
@@ -113,11 +119,11 @@ class _Document:
         target = self.first_in(node, css) if css else node
         if target is None:
             return None
-        return target.attributes.get(attribute) if at else _text(target)
+        return target.attributes.get(attribute) if at else self.text(target)
 
     def describe(self, node: LexborNode, probes: Sequence[str], has: Sequence[str]) -> Item:
         return Item(
-            text=_text(node),
+            text=self.text(node),
             title=node.attributes.get("title") or "",
             probes={p: self.probe(node, p) for p in probes},
             has={h: self.first_in(node, h) is not None for h in has},
@@ -135,9 +141,9 @@ class _Document:
             node
             for node in self.tree.css("table, [role]")
             if _role(node) == "table"
-            and _shown(node)
+            and self.shown(node)
             and node.attributes.get("aria-hidden") != "true"
-            and _named(_name(node, ids), way)
+            and _named(_name(self, node, ids), way)
         ]
 
 
@@ -146,16 +152,16 @@ def _role(node: LexborNode) -> str:
     return explicit[0] if explicit else ("table" if node.tag == "table" else "")
 
 
-def _name(table: LexborNode, ids: dict[str | None, LexborNode]) -> str:
+def _name(doc: _Document, table: LexborNode, ids: dict[str | None, LexborNode]) -> str:
     """The table's accessible name: aria-labelledby, aria-label, its caption, its title."""
     attrs = table.attributes
     labelled = [ids[i] for i in (attrs.get("aria-labelledby") or "").split() if i in ids]
     if labelled:
-        return " ".join(_text(node) for node in labelled)
+        return " ".join(doc.text(node) for node in labelled)
     if label := " ".join((attrs.get("aria-label") or "").split()):
         return label
     caption = next((c for c in _children(table) if c.tag == "caption"), None)
-    if caption is not None and (text := _text(caption)):
+    if caption is not None and (text := doc.text(caption)):
         return text
     return " ".join((attrs.get("title") or "").split())
 
@@ -195,6 +201,7 @@ def _read(
     probes: Sequence[str],
     has: Sequence[str],
     line_probes: Sequence[str],
+    self_probes: Sequence[str],
 ) -> Table:
     """As ``reading._READ_TABLE``: per row, the index of the cell covering each column."""
     grid: list[list[int | None]] = []
@@ -218,7 +225,7 @@ def _read(
                 row[c : c + cols] = [number] * cols
             c += cols
     return Table(grid=grid[: len(lines)], cells=cells, at=at, lines=lines,
-                 self=doc.describe(table, (), ()))  # fmt: skip
+                 self=doc.describe(table, self_probes, ()))  # fmt: skip
 
 
 def table_in_html(
@@ -228,6 +235,7 @@ def table_in_html(
     probes: Sequence[str] = (),
     has: Sequence[str] = (),
     line_probes: Sequence[str] = (),
+    self_probes: Sequence[str] = (),
 ) -> Table | None:
     """The one table ``way`` finds in ``html``, read as ``read_table`` reads it; None when
     ``way`` or a probe is not one this reader follows, or it finds no table or several."""
@@ -236,6 +244,6 @@ def table_in_html(
         found = doc.tables(way)
         if found is None or len(found) != 1:
             return None
-        return _read(doc, found[0], probes, has, line_probes)
+        return _read(doc, found[0], probes, has, line_probes, self_probes)
     except _Unfollowed:
         return None

@@ -34,6 +34,7 @@ from adapters.profile.grid import (
     read_catalogue,
     read_day,
 )
+from adapters.profile.gridhtml import day_in_html
 from adapters.profile.healing import Healing
 from adapters.profile.listcall import ListCall
 from adapters.profile.listing import Listing
@@ -227,13 +228,17 @@ class ProfileSession:
         return await self._run("каталог аудиторий", read, reads_only=True)
 
     async def availability(self, building: str, day: date) -> Availability:
-        calls = self._day_call if self.fast_path else None  # none, or unlike it: the page
-
         async def call(names: dict[str, str]) -> Availability | None:
-            if calls is None or listed_code(names, building) is None:
+            """The day by its page's call, else from its page's HTML; None: the page."""
+            if not self.fast_path or listed_code(names, building) is None:
                 return None
             code = building_code(names, building)
-            return await calls.read(code, names[code], day)
+            if self._day_call is not None and (
+                called := await self._day_call.read(code, names[code], day)
+            ):
+                return called
+            api = self._context.request
+            return await day_in_html(self._nav, api, building=code, name=names[code], day=day)
 
         async def read(page: Page) -> Availability:
             names = await self._buildings(page)

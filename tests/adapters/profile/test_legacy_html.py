@@ -1,0 +1,129 @@
+"""The legacy-style site's pages read from the HTML its server sends, without a browser
+(``adapters.profile.gridhtml``, ``statichtml``): a building's day is the day a real
+Chromium reads on the page, bookings of ours and others' spanning rows included; a page
+something could change after it loads is not taken so; and on a saved session the fast
+path books without loading the grid's page."""
+
+from __future__ import annotations
+
+from datetime import time
+
+import pytest
+
+from adapters.profile import ProfileSystem, load_site_profile
+from adapters.profile.finding import Finder
+from adapters.profile.grid import read_buildings, read_day
+from adapters.profile.gridhtml import day_in_html
+from adapters.profile.navigate import Navigator
+from adapters.profile.statichtml import shown_as_sent
+from core.browser import BrowserPool
+from portal.legacy.server import RunningLegacy
+from tests.adapters.profile.legacy_harness import PROFILE, LegacyHarness
+from tests.adapters.refportal.helpers import FAST, FRIDAY, page_loads
+
+ASYNC = pytest.mark.asyncio(loop_scope="session")
+
+LOADED = load_site_profile(PROFILE)
+
+
+@ASYNC
+async def test_a_day_read_from_its_grids_html_is_the_day_the_page_shows(
+    fresh_legacy: RunningLegacy, pool: BrowserPool
+) -> None:
+    harness = LegacyHarness(fresh_legacy, pool)
+    async with pool.context() as context:
+        session = harness.system.open_session(context, username="club", password="club-demo")
+        await session.ensure_logged_in()
+        free = (await session.availability("1", FRIDAY)).free_rooms(time(10), time(12))
+        await session.book(room=free[0], day=FRIDAY, start=time(10), end=time(12), purpose="#g1")
+        await session.close()
+        await harness.book_as_someone_else(free[1], FRIDAY, time(11), time(13, 30))
+        nav = Navigator(LOADED, fresh_legacy.url, Finder(LOADED))
+        page = await context.new_page()
+        names = await read_buildings(nav, page)
+        assert len(names) == 3
+        for code, name in names.items():
+            from_html = await day_in_html(
+                nav, context.request, building=code, name=name, day=FRIDAY
+            )
+            in_page = await read_day(
+                nav, page, building=code, name=name, day=FRIDAY, timeout_ms=15000
+            )
+            assert from_html == in_page
+            assert from_html.rooms
+        day = await day_in_html(nav, context.request, building="1", name=names["1"], day=FRIDAY)
+        assert day is not None
+        by_room = {slot.room.id: slot for slot in day.rooms}
+        assert by_room[free[0].id].mine == [(time(10), time(12))]
+        assert by_room[free[1].id].busy == [(time(11), time(13, 30))]
+        assert by_room[free[1].id].mine == []
+
+
+@ASYNC
+async def test_a_grid_the_session_may_not_see_is_not_read_from_html(
+    fresh_legacy: RunningLegacy, pool: BrowserPool
+) -> None:
+    nav = Navigator(LOADED, fresh_legacy.url, Finder(LOADED))
+    async with pool.context() as context:  # no cookies: the site sends its login page
+        got = await day_in_html(nav, context.request, building="1", name="x", day=FRIDAY)
+    assert got is None
+
+
+_PAGE = """<!DOCTYPE html><html><head><title>t</title>
+<style>td.free a {{ display: block }} .row label {{ display: inline-block }}</style>{head}
+</head><body><form onsubmit="return confirm('?')"><input type="submit" onclick="x()"></form>
+<table class="grid"><tr><td style="display: none">hidden</td><td>+</td></tr></table>{body}
+</body></html>"""
+
+
+@pytest.mark.parametrize(
+    ("head", "body", "shown"),
+    [
+        ("", "", True),
+        ('<meta http-equiv="Content-Type" content="text/html; charset=utf-8">', "", True),
+        ('<link rel="icon" href="/favicon.ico">', "", True),
+        ("", "<script>document.querySelector('td').remove()</script>", False),
+        ('<script src="/grid.js" defer></script>', "", False),
+        ('<link rel="stylesheet" href="/site.css">', "", False),
+        ("<style>td.busy { display : none }</style>", "", False),
+        ("<style>caption { text-transform: uppercase }</style>", "", False),
+        ("<style>td.free::after { content: 'занято' }</style>", "", False),
+        ('<meta http-equiv="refresh" content="0; url=/notice">', "", False),
+        ("", '<img src="/x.png" onerror="this.remove()">', False),
+        ("", '<body onload="draw()">', False),
+        ("", '<iframe src="/grid"></iframe>', False),
+        ("", '<p style="visibility: hidden">x</p>', False),
+        ('<base href="/other/">', "", False),
+    ],
+)
+def test_a_page_is_taken_as_its_html_only_when_nothing_can_change_it(
+    head: str, body: str, shown: bool
+) -> None:
+    assert shown_as_sent(_PAGE.format(head=head, body=body)) is shown
+
+
+@ASYNC
+async def test_a_fast_booking_on_a_saved_session_loads_no_grid_page(
+    fresh_legacy: RunningLegacy, pool: BrowserPool
+) -> None:
+    system = ProfileSystem(fresh_legacy.url, LOADED, retry=FAST)
+    async with pool.context() as context:
+        first = system.open_session(context, username="club", password="club-demo")
+        await first.ensure_logged_in()  # the saved session, the site's buildings known
+        await first.availability("1", FRIDAY)
+        await first.close()
+        loads = page_loads(context, lambda url: "/schedule" in url or "/reserve" in url)
+        session = system.open_session(context, username="club", password="club-demo")
+        try:
+            await session.ensure_logged_in()
+            free = (await session.availability("1", FRIDAY)).free_rooms(time(14), time(15))
+            made = await session.book(
+                room=free[0], day=FRIDAY, start=time(14), end=time(15), purpose="#g2"
+            )
+            listed = await session.my_bookings()
+        finally:
+            await session.close()
+    assert loads == []
+    assert made.number in {b.number for b in listed if b.is_live}
+    on_site = await LegacyHarness(fresh_legacy, pool).site_bookings("#g2")
+    assert [(b.room, b.start, b.live) for b in on_site] == [(free[0].number, time(14), True)]
