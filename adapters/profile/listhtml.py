@@ -1,6 +1,7 @@
 """«My bookings» read from its page's HTML, without a browser: the fast path's check
 after booking, on a site whose list is a table the server writes (the reference portal's
-«Мои брони»).
+«Мои брони»; the legacy site's, behind its search form, whose GET address is worked out
+from the form's HTML by ``formhtml``).
 
 A page is what its scripts and style sheets make of the HTML, and this read sees
 neither. So it stands only as a confirmation: the list is taken when it shows live every
@@ -12,13 +13,17 @@ twice), a list that lacks one of them, or one it cannot read so, goes to the pag
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
+from typing import NamedTuple
 
 import structlog
 from playwright.async_api import APIRequestContext
 from playwright.async_api import Error as PlaywrightError
 
+from adapters.profile.formhtml import submitted_address
 from adapters.profile.htmltable import table_in_html
+from adapters.profile.model import Open
 from adapters.profile.navigate import Navigator
+from adapters.profile.parts import Locator
 from adapters.profile.reading import probes_of, value
 from adapters.profile.recall import Recall
 from adapters.profile.rows import columns_of, list_picks, rows_of, shown_in_row
@@ -41,16 +46,17 @@ async def confirming_list(
         or spec.table is None  # items: cards a page's scripts tend to draw
         or opened.url is None
         or opened.wait is not None  # drawn by its scripts
-        or opened.actions
-        or opened.submit is not None
         or spec.number.of == "address"  # numbers only a click shows
     ):
         return None
-    try:
-        answer = await api.get(nav.url(opened.url, {}), max_redirects=0)
-        html = await answer.text() if answer.ok else ""
-    except PlaywrightError:
+    address = nav.url(opened.url, {})
+    got = await _html(api, address)
+    if got is not None and (opened.actions or opened.submit is not None):
+        searched = _searched(nav, opened, got, address)  # a search form: its answer's page
+        got = None if searched is None else await _html(api, searched)
+    if got is None:
         return None
+    html = got.text
     probes = probes_of(list_picks(spec))
     table = table_in_html(html, nav.finder.way(spec.table), line_probes=probes)
     if table is None or not table.grid:
@@ -74,6 +80,40 @@ async def confirming_list(
             booking = completed
         found.append(booking)
     return _confirmed(found, recall.buildings, sent)
+
+
+class _Html(NamedTuple):
+    text: str
+    charset: str  # the answer's (its Content-Type), "" when it names none
+
+
+async def _html(api: APIRequestContext, address: str) -> _Html | None:
+    try:
+        answer = await api.get(address, max_redirects=0)
+        if not answer.ok:
+            return None
+        kind = answer.headers.get("content-type", "")
+        return _Html(await answer.text(), kind.partition("charset=")[2].strip(" \"'"))
+    except PlaywrightError:
+        return None
+
+
+def _searched(nav: Navigator, opened: Open, page: _Html, address: str) -> str | None:
+    """Where the page's GET form leads with the profile's actions done: each fills or
+    chooses a field, then ``submit`` is pressed; None for anything else."""
+    if opened.submit is None:
+        return None
+    fields: list[tuple[Locator, str]] = []
+    for action in opened.actions:
+        typed = action.fill if action.fill is not None else action.select
+        if typed is None:
+            return None  # a tick, a click, an option by its label: the page does it
+        text = typed.render({})
+        if text or not action.optional:
+            fields.append((nav.finder.way(action.find), text))
+    submit = nav.finder.way(opened.submit)
+    # A page naming no charset sends non-ASCII text in one the browser guesses: no address.
+    return submitted_address(page.text, address, fields, submit, encoding=page.charset)
 
 
 def _confirmed(

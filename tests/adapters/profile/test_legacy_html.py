@@ -1,16 +1,18 @@
 """The legacy-style site's pages read from the HTML its server sends, without a browser
-(``adapters.profile.gridhtml``, ``statichtml``): a building's day is the day a real
-Chromium reads on the page, bookings of ours and others' spanning rows included; a page
-something could change after it loads is not taken so; and on a saved session the fast
-path books without loading the grid's page."""
+(``adapters.profile.gridhtml``, ``statichtml``, ``listhtml`` with ``formhtml``): a
+building's day is the day a real Chromium reads on the page, bookings of ours and others'
+spanning rows included; a page something could change after it loads is not taken so; and
+on a saved session the fast path books and confirms without loading any page, its list
+the one the page shows behind the search form."""
 
 from __future__ import annotations
 
 from datetime import time
 
+import aiohttp
 import pytest
 
-from adapters.profile import ProfileSystem, load_site_profile
+from adapters.profile import ProfileSystem, load_site_profile, parse_site_profile
 from adapters.profile.finding import Finder
 from adapters.profile.grid import read_buildings, read_day
 from adapters.profile.gridhtml import day_in_html
@@ -20,6 +22,7 @@ from core.browser import BrowserPool
 from portal.legacy.server import RunningLegacy
 from tests.adapters.profile.legacy_harness import PROFILE, LegacyHarness
 from tests.adapters.refportal.helpers import FAST, FRIDAY, page_loads
+from tests.support.drift import page_path_only
 
 ASYNC = pytest.mark.asyncio(loop_scope="session")
 
@@ -102,28 +105,53 @@ def test_a_page_is_taken_as_its_html_only_when_nothing_can_change_it(
     assert shown_as_sent(_PAGE.format(head=head, body=body)) is shown
 
 
+async def _set_drift(site: RunningLegacy, drift: list[str]) -> None:
+    async with (
+        aiohttp.ClientSession() as http,
+        http.post(f"{site.url}/_test/quirks", json={"drift": drift}) as got,
+    ):
+        assert got.status == 200, await got.text()
+
+
 @ASYNC
-async def test_a_fast_booking_on_a_saved_session_loads_no_grid_page(
-    fresh_legacy: RunningLegacy, pool: BrowserPool
+@pytest.mark.parametrize("drift", [[], ["columns"], ["date_format"]], ids=str)
+async def test_a_fast_booking_on_a_saved_session_loads_no_page_and_lists_as_the_page(
+    fresh_legacy: RunningLegacy, pool: BrowserPool, drift: list[str]
 ) -> None:
+    """The grid from its HTML, the form's POST, «мои брони» by the address its search
+    form leads to: no page loaded; and the bookings confirmed are those a session on the
+    page path reads on the page, after an empty search in its form."""
+    await _set_drift(fresh_legacy, drift)
     system = ProfileSystem(fresh_legacy.url, LOADED, retry=FAST)
     async with pool.context() as context:
         first = system.open_session(context, username="club", password="club-demo")
         await first.ensure_logged_in()  # the saved session, the site's buildings known
-        await first.availability("1", FRIDAY)
+        earlier = (await first.availability("2", FRIDAY)).free_rooms(time(9), time(10))
+        await first.book(room=earlier[0], day=FRIDAY, start=time(9), end=time(10), purpose="#g1")
         await first.close()
-        loads = page_loads(context, lambda url: "/schedule" in url or "/reserve" in url)
+        loads = page_loads(context, lambda url: True)
         session = system.open_session(context, username="club", password="club-demo")
         try:
             await session.ensure_logged_in()
             free = (await session.availability("1", FRIDAY)).free_rooms(time(14), time(15))
             made = await session.book(
-                room=free[0], day=FRIDAY, start=time(14), end=time(15), purpose="#g2"
+                room=free[0], day=FRIDAY, start=time(14), end=time(15), purpose="#g2 «ё»"
             )
             listed = await session.my_bookings()
         finally:
             await session.close()
-    assert loads == []
-    assert made.number in {b.number for b in listed if b.is_live}
-    on_site = await LegacyHarness(fresh_legacy, pool).site_bookings("#g2")
+        assert loads == []
+        page_path = ProfileSystem(
+            fresh_legacy.url,
+            parse_site_profile(page_path_only(PROFILE.read_text(encoding="utf-8")), "page.yaml"),
+            retry=FAST,
+        ).open_session(context, username="club", password="club-demo")
+        try:
+            on_page = await page_path.my_bookings()
+        finally:
+            await page_path.close()
+    assert loads != []  # the page path's own list was read on the page
+    assert sorted(listed, key=lambda b: b.number) == sorted(on_page, key=lambda b: b.number)
+    assert {made.number} < {b.number for b in listed if b.is_live}
+    on_site = await LegacyHarness(fresh_legacy, pool).site_bookings("#g2 «ё»")
     assert [(b.room, b.start, b.live) for b in on_site] == [(free[0].number, time(14), True)]
