@@ -3,9 +3,11 @@ legacy-style site (``portal/legacy``, started in-process), four ways, each doing
 job — read the day's grid, take the first room free for the hour, book it, find the
 booking in «мои брони»:
 
-1. the profile adapter with ``profiles/legacy.yaml`` on its fast path (``book.request``:
-   the form's own POST through the logged-in context's request API, the CSRF token read
-   from the form's HTML): ``availability`` + ``book`` + ``my_bookings``;
+1. the profile adapter with ``profiles/legacy.yaml`` on its fast path: the day's grid
+   read from its page's HTML (the page runs no script: ``adapters/profile/gridhtml.py``),
+   the form's own POST through the logged-in context's request API (the CSRF token read
+   from the form's HTML), and «мои брони» confirmed from the HTML its search form leads
+   to (``formhtml``, ``listhtml``): ``availability`` + ``book`` + ``my_bookings``;
 2. the same adapter on the page path (the same file without ``book.request``: the form
    is opened, filled and submitted in the page);
 3. a bare Playwright script with no framework: the schedule page (building and date
@@ -29,24 +31,20 @@ booking's own page, so a growing list would slow the profile lines round by roun
 
 Reading the numbers. Page loads (documents the browser fetched, a POST and the page its
 redirect leads to counted apart) per booking in a saved session, as measured:
-- fast path, 6: /schedule (the building names, read once per session), the day's grid
-  /schedule?bld=…&day=…, /reservation/N (the booking read back), /my, /my?q= (the
-  empty search the list needs), /reservation/N again (the list has no room column: the
-  room of each booking listed is read from its page); plus 2 requests through the
-  context's request API, not page loads (the form's HTML for its token, the POST);
-- page path, 8: the same, with /reserve?… and its POST (then /reservation/N, read where
-  the form led) in the page instead of the 2 API requests;
-- script, 7: /schedule, the grid, /reserve?…, the POST, /reservation/N, /my, /my?q= —
-  no booking page read again (the number is in the address the form leads to);
+- fast path, 0: requests through the context's request API instead: the day's grid, the
+  form's HTML (its token), the POST, /my (the search form) and /my?q= (the list);
+- page path, 6: /schedule?bld=…&day=…, /reserve?…, its POST and /reservation/N where it
+  leads, /my and /my?q= (the empty search the list needs);
+- script, 7: /schedule, the grid, /reserve?…, the POST, /reservation/N, /my, /my?q=;
 - HTTP: 4 requests and the POST's redirect; no page parsed, laid out or scripted.
 «grid» includes opening a page in the new context (a renderer process, 0.1-0.3 s here),
-which every browser way pays once per booking. page path/script is what the adapter
-adds: its checks (the grid's caption date, every cell read) and the one page load the
-list makes it do. fast path/HTTP is what a browser costs: a page load is 30-100 ms here
-(more on a busy machine) against about 1 ms per HTTP request to a site in the same
-process, so the fast path, which still reads the grid and the list in a page, stays two
-orders of magnitude away from 3x; it saves the form's load and fill (book: ~0.1 s
-against ~0.3 s). The site runs in the bench's own process, as the tests run it.
+which the page path and the script pay once per booking. page path/script is what the
+adapter adds: its checks (the grid's caption date, every cell read). fast path/HTTP is
+what the browser's request API and reading the HTML as a browser would cost: about 3-5 ms
+a request through Playwright's driver against under 1 ms for aiohttp to a site in the same
+process, and 5 ms to read the 50 KB grid (every cell's text, spans and probes) where the
+HTTP way runs one regex over it. The site runs in the bench's own process, as the tests
+run it.
 """
 
 from __future__ import annotations
