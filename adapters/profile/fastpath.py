@@ -29,7 +29,7 @@ from adapters.profile.calls import HeaderToken, Request, RoomKeys
 from adapters.profile.form import booked_number
 from adapters.profile.jsonpath import json_at
 from adapters.profile.navigate import Navigator
-from adapters.profile.pagehtml import form_value, meta_content
+from adapters.profile.pagehtml import fetch_html, form_value, meta_content
 from core.site.errors import OutcomeUnknown
 
 __all__ = ["FastPath"]
@@ -112,18 +112,19 @@ class FastPath:
         book = self._nav.profile.book
         if book.open.url is None:
             return None
-        try:
-            page = await self._api.get(self._nav.url(book.open.url, values), max_redirects=0)
-            html = await page.text() if page.ok else ""
-        except PlaywrightError:
-            return None  # nothing sent yet: the page path meets whatever this was
+        # Not given (a redirect: the login, a notice), nothing sent yet: the page path
+        # meets whatever this was.
+        page = await fetch_html(self._api, self._nav.url(book.open.url, values))
+        if page is None:
+            log.info("profile.fast_path_skipped", why="the form's page not given")
+            return None
         found = (
-            meta_content(html, token.meta)
+            meta_content(page.text, token.meta)
             if isinstance(token, HeaderToken)
-            else form_value(html, token)
+            else form_value(page.text, token)
         )
         if not found:
-            log.info("profile.fast_path_skipped", status=page.status)
+            log.info("profile.fast_path_skipped", why="no token on the form's page")
             return None
         return found
 

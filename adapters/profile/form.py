@@ -150,8 +150,10 @@ async def _answered_in_page(nav: Navigator, page: Page, submit: Locator) -> str:
     before = await message.inner_text() if await message.count() else None
     try:
         await submit.click()
+        if before is None:  # whichever shows first is the answer
+            await made.or_(message).first.wait_for(state="attached", timeout=nav.timeout_ms)
         deadline = time_now() + nav.timeout_ms / 1000
-        while not await made.count():
+        while not await made.count():  # else until the message is another one
             if await message.count() and await message.inner_text() != before:
                 break
             if time_now() > deadline:
@@ -160,7 +162,7 @@ async def _answered_in_page(nav: Navigator, page: Page, submit: Locator) -> str:
                     hint=_UNKNOWN_OUTCOME_HINT,
                 )
             await asyncio.sleep(0.1)
-    except PlaywrightError as exc:
+    except PlaywrightError as exc:  # a timeout too
         raise OutcomeUnknown(
             "Сайт не ответил на бронирование: результат неизвестен", hint=_UNKNOWN_OUTCOME_HINT
         ) from exc

@@ -13,19 +13,16 @@ from __future__ import annotations
 
 from datetime import date
 
-import structlog
 from playwright.async_api import APIRequestContext
-from playwright.async_api import Error as PlaywrightError
 
 from adapters.profile.grid import day_of, grid_reads
 from adapters.profile.htmltable import table_in_html
 from adapters.profile.navigate import Navigator
+from adapters.profile.pagehtml import fetch_html
 from adapters.profile.statichtml import shown_as_sent
 from scenarios.booking.models import Availability
 
 __all__ = ["day_in_html"]
-
-log = structlog.get_logger("clubman.portal")
 
 
 async def day_in_html(
@@ -44,17 +41,12 @@ async def day_in_html(
     ):
         return None
     address = nav.url(opened.url, {"building": building, "date": day})
-    try:
-        answer = await api.get(address, max_redirects=0)
-        html = await answer.text() if answer.ok else ""
-    except PlaywrightError:
-        return None
-    if not html or not shown_as_sent(html):
-        log.debug("profile.grid_html_skipped", status=answer.status)
+    page = await fetch_html(api, address)
+    if page is None or not shown_as_sent(page.text):
         return None
     reads = grid_reads(grid)
     table = table_in_html(
-        html,
+        page.text,
         nav.finder.way(grid.table),
         probes=reads.probes,
         has=reads.has,

@@ -13,16 +13,15 @@ twice), a list that lacks one of them, or one it cannot read so, goes to the pag
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
-from typing import NamedTuple
 
 import structlog
 from playwright.async_api import APIRequestContext
-from playwright.async_api import Error as PlaywrightError
 
 from adapters.profile.formhtml import submitted_address
 from adapters.profile.htmltable import table_in_html
 from adapters.profile.model import Open
 from adapters.profile.navigate import Navigator
+from adapters.profile.pagehtml import PageHtml, fetch_html
 from adapters.profile.parts import Locator
 from adapters.profile.reading import probes_of, value
 from adapters.profile.recall import Recall
@@ -50,10 +49,10 @@ async def confirming_list(
     ):
         return None
     address = nav.url(opened.url, {})
-    got = await _html(api, address)
+    got = await fetch_html(api, address)
     if got is not None and (opened.actions or opened.submit is not None):
         searched = _searched(nav, opened, got, address)  # a search form: its answer's page
-        got = None if searched is None else await _html(api, searched)
+        got = None if searched is None else await fetch_html(api, searched)
     if got is None:
         return None
     html = got.text
@@ -82,23 +81,7 @@ async def confirming_list(
     return _confirmed(found, recall.buildings, sent)
 
 
-class _Html(NamedTuple):
-    text: str
-    charset: str  # the answer's (its Content-Type), "" when it names none
-
-
-async def _html(api: APIRequestContext, address: str) -> _Html | None:
-    try:
-        answer = await api.get(address, max_redirects=0)
-        if not answer.ok:
-            return None
-        kind = answer.headers.get("content-type", "")
-        return _Html(await answer.text(), kind.partition("charset=")[2].strip(" \"'"))
-    except PlaywrightError:
-        return None
-
-
-def _searched(nav: Navigator, opened: Open, page: _Html, address: str) -> str | None:
+def _searched(nav: Navigator, opened: Open, page: PageHtml, address: str) -> str | None:
     """Where the page's GET form leads with the profile's actions done: each fills or
     chooses a field, then ``submit`` is pressed; None for anything else."""
     if opened.submit is None:

@@ -1,16 +1,39 @@
-"""Values read from a page's HTML as plain text (no browser): a form field's value (a CSRF
-token) and a ``<meta>``'s content (a JSON call's token)."""
+"""A page's HTML fetched without a browser (through the logged-in context's request
+API), and values read from it as plain text: a form field's value (a CSRF token) and a
+``<meta>``'s content (a JSON call's token)."""
 
 from __future__ import annotations
 
 import re
 from html import unescape
+from typing import NamedTuple
 
-__all__ = ["form_value", "meta_content"]
+from playwright.async_api import APIRequestContext
+from playwright.async_api import Error as PlaywrightError
+
+__all__ = ["PageHtml", "fetch_html", "form_value", "meta_content"]
 
 _INPUT = re.compile(r"<input\b[^>]*>", re.IGNORECASE)
 _META = re.compile(r"<meta\b[^>]*>", re.IGNORECASE)
 _ATTRIBUTE = re.compile(r"""([\w-]+)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""")
+
+
+class PageHtml(NamedTuple):
+    text: str
+    charset: str  # the answer's (its Content-Type), "" when it names none
+
+
+async def fetch_html(api: APIRequestContext, address: str) -> PageHtml | None:
+    """The page at ``address`` as the server sends it; None when it answers anything but
+    a success (a redirect to the login or a notice included) or does not answer."""
+    try:
+        answer = await api.get(address, max_redirects=0)
+        if not answer.ok:
+            return None
+        kind = answer.headers.get("content-type", "")
+        return PageHtml(await answer.text(), kind.partition("charset=")[2].strip(" \"'"))
+    except PlaywrightError:
+        return None
 
 
 def form_value(html: str, name: str) -> str | None:
