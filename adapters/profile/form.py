@@ -150,9 +150,9 @@ async def _answered_in_page(nav: Navigator, page: Page, submit: Locator) -> str:
     before = await message.inner_text() if await message.count() else None
     try:
         await submit.click()
+        deadline = time_now() + nav.timeout_ms / 1000
         if before is None:  # whichever shows first is the answer
             await made.or_(message).first.wait_for(state="attached", timeout=nav.timeout_ms)
-        deadline = time_now() + nav.timeout_ms / 1000
         while not await made.count():  # else until the message is another one
             if await message.count() and await message.inner_text() != before:
                 break

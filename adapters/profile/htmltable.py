@@ -72,13 +72,17 @@ class _Document:
 
     def shown(self, node: LexborNode) -> bool:
         """Whether the node is laid out: neither it nor an ancestor hidden."""
-        known = self._shown.get(node.mem_id)
-        if known is None:
-            parent = node.parent
-            known = not _hidden(node) and (
-                parent is None or not parent.is_element_node or self.shown(parent)
-            )
-            self._shown[node.mem_id] = known
+        unknown: list[LexborNode] = []
+        walk: LexborNode | None = node
+        known = True  # above the document's root
+        while walk is not None and walk.is_element_node:
+            if (cached := self._shown.get(walk.mem_id)) is not None:
+                known = cached
+                break
+            unknown.append(walk)
+            walk = walk.parent
+        for at in reversed(unknown):  # from the top down
+            known = self._shown[at.mem_id] = known and not _hidden(at)
         return known
 
     def text(self, node: LexborNode) -> str:
@@ -245,5 +249,5 @@ def table_in_html(
         if found is None or len(found) != 1:
             return None
         return _read(doc, found[0], probes, has, line_probes, self_probes)
-    except _Unfollowed:
+    except (_Unfollowed, RecursionError):  # RecursionError: nested deeper than Python walks
         return None

@@ -26,6 +26,7 @@ from adapters.profile.parts import Locator
 from adapters.profile.reading import probes_of, value
 from adapters.profile.recall import Recall
 from adapters.profile.rows import columns_of, list_picks, rows_of, shown_in_row
+from adapters.profile.statichtml import shown_as_sent
 from scenarios.booking.models import Booking
 
 __all__ = ["confirming_list"]
@@ -51,7 +52,8 @@ async def confirming_list(
     address = nav.url(opened.url, {})
     got = await fetch_html(api, address)
     if got is not None and (opened.actions or opened.submit is not None):
-        searched = _searched(nav, opened, got, address)  # a search form: its answer's page
+        # A search form: its answer's page, when no script may change what it sends.
+        searched = _searched(nav, opened, got, address) if shown_as_sent(got.text) else None
         got = None if searched is None else await fetch_html(api, searched)
     if got is None:
         return None

@@ -15,6 +15,7 @@ __all__ = ["PageHtml", "fetch_html", "form_value", "meta_content"]
 
 _INPUT = re.compile(r"<input\b[^>]*>", re.IGNORECASE)
 _META = re.compile(r"<meta\b[^>]*>", re.IGNORECASE)
+_CHARSET = re.compile(r"""charset\s*=\s*["']?([^"';\s]+)""", re.IGNORECASE)
 _ATTRIBUTE = re.compile(r"""([\w-]+)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""")
 
 
@@ -25,15 +26,20 @@ class PageHtml(NamedTuple):
 
 async def fetch_html(api: APIRequestContext, address: str) -> PageHtml | None:
     """The page at ``address`` as the server sends it; None when it answers anything but
-    a success (a redirect to the login or a notice included) or does not answer."""
+    a success (a redirect to the login or a notice included), does not answer, or is not
+    UTF-8 (the request API reads it so: another charset's text would come out garbled)."""
     try:
         answer = await api.get(address, max_redirects=0)
         if not answer.ok:
             return None
-        kind = answer.headers.get("content-type", "")
-        return PageHtml(await answer.text(), kind.partition("charset=")[2].strip(" \"'"))
+        text = await answer.text()
     except PlaywrightError:
         return None
+    declared = _CHARSET.search(answer.headers.get("content-type", ""))
+    charset = declared[1].lower() if declared else ""
+    if charset not in ("", "utf-8", "utf8") or "\ufffd" in text:
+        return None
+    return PageHtml(text, charset)
 
 
 def form_value(html: str, name: str) -> str | None:

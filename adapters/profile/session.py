@@ -233,10 +233,8 @@ class ProfileSession:
             if not self.fast_path or listed_code(names, building) is None:
                 return None
             code = building_code(names, building)
-            if self._day_call is not None and (
-                called := await self._day_call.read(code, names[code], day)
-            ):
-                return called
+            if self._day_call is not None:  # a day its page's scripts fetch: not in the HTML
+                return await self._day_call.read(code, names[code], day)
             api = self._context.request
             return await day_in_html(self._nav, api, building=code, name=names[code], day=day)
 

@@ -18,7 +18,8 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 __all__ = ["shown_as_sent"]
 
 # Elements that run, load another document or send the page elsewhere.
-_RUNNING = "script, iframe, frame, frameset, object, embed, base, meta[http-equiv]"
+# (``noscript``: a browser running scripts holds its insides as text, the parser as elements.)
+_RUNNING = "script, noscript, iframe, frame, frameset, object, embed, base, meta[http-equiv]"
 # Handlers only a person's action fires (the page as loaded is what its HTML says).
 _ON_ACTION = frozenset({
     "onclick", "ondblclick", "oncontextmenu", "onsubmit", "onreset", "onchange", "oninput",
@@ -29,10 +30,11 @@ _ON_ACTION = frozenset({
 # element's own ``display: none`` is read by ``htmltable``, a sheet's is not.
 _REWRITES = re.compile(r"visibility:|content:|text-transform:|@import|-webkit-text-security:")
 _HIDES = re.compile(r"display:none")
-# An attribute as written in a tag, looked for over the whole text (one in a page's words
+# An attribute as written in a tag: after a space, a slash or a quoted value's end (as the
+# browser's tokenizer starts one), looked for over the whole text (one in a page's words
 # only sends the page to the browser).
-_HANDLER = re.compile(r"\s(on[a-z]+)\s*=", re.IGNORECASE)
-_STYLE = re.compile(r"""\sstyle\s*=\s*(?:"([^"]*)"|'([^']*)')""", re.IGNORECASE)
+_HANDLER = re.compile(r"""[\s/"'](on[a-z]+)\s*=""", re.IGNORECASE)
+_STYLE = re.compile(r"""[\s/"']style\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.IGNORECASE)
 
 
 def _runs(node: LexborNode) -> bool:
@@ -59,4 +61,4 @@ def shown_as_sent(html: str) -> bool:
     # A handler that may run without a person: on loading, on an error, on focus.
     if any(m[1].lower() not in _ON_ACTION for m in _HANDLER.finditer(html)):
         return False
-    return not any(_styled(m[1] or m[2]) for m in _STYLE.finditer(html))
+    return not any(_styled(m[1] or m[2] or m[3] or "") for m in _STYLE.finditer(html))

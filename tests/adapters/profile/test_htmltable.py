@@ -100,3 +100,12 @@ async def test_a_probe_the_reader_does_not_follow_gives_no_table() -> None:
     way = Locator(css="table.list")
     assert table_in_html(_SPANS, way, probes=("span:visible",)) is None
     assert table_in_html(_SPANS, way, probes=("span",)) is not None
+
+
+async def test_a_table_under_deep_nesting_is_read_one_deeper_than_python_walks_is_none() -> None:
+    table = "<table class=deep><tr><td>x</td><td>{cell}</td></tr></table>"
+    under = "<div>" * 5000 + table.format(cell="y") + "</div>" * 5000
+    found = table_in_html(under, Locator(css="table.deep"))
+    assert found is not None and [c.text for c in found.cells] == ["x", "y"]
+    within = table.format(cell="<span>" * 5000 + "y" + "</span>" * 5000)
+    assert table_in_html(within, Locator(css="table.deep")) is None  # not a RecursionError

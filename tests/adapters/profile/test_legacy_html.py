@@ -97,6 +97,10 @@ _PAGE = """<!DOCTYPE html><html><head><title>t</title>
         ("", '<iframe src="/grid"></iframe>', False),
         ("", '<p style="visibility: hidden">x</p>', False),
         ('<base href="/other/">', "", False),
+        ("", '<td class="busy">Занято<noscript><a href="/help">?</a></noscript></td>', False),
+        ("", '<svg/onload="draw()"></svg>', False),
+        ("", '<img src="x.png"onerror="draw()">', False),
+        ("", "<span style=visibility:hidden>x</span>", False),
     ],
 )
 def test_a_page_is_taken_as_its_html_only_when_nothing_can_change_it(
