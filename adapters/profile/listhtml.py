@@ -50,14 +50,33 @@ async def confirming_list(
     ):
         return None
     address = nav.url(opened.url, {})
-    got = await fetch_html(api, address)
-    if got is not None and (opened.actions or opened.submit is not None):
-        # A search form: its answer's page, when no script may change what it sends.
-        searched = _searched(nav, opened, got, address) if shown_as_sent(got.text) else None
-        got = None if searched is None else await fetch_html(api, searched)
-    if got is None:
+    if not (opened.actions or opened.submit is not None):
+        got = await fetch_html(api, address)
+        return None if got is None else _listed(nav, got.text, recall, sent)
+    # A search form: its answer's page, at the address it led to before (one request
+    # fewer), else worked out from the form's HTML when no script may change what it
+    # sends. A list that does not confirm from a remembered address is looked up anew.
+    if (known := recall.searched.get(address)) is not None:
+        got = await fetch_html(api, known)
+        if got is not None and (listed := _listed(nav, got.text, recall, sent)) is not None:
+            return listed
+        del recall.searched[address]
+    form = await fetch_html(api, address)
+    searched = _searched(nav, opened, form, address) if form is not None else None
+    got = None if searched is None else await fetch_html(api, searched)
+    listed = None if got is None else _listed(nav, got.text, recall, sent)
+    if searched is not None and listed is not None:
+        recall.searched[address] = searched
+    return listed
+
+
+def _listed(
+    nav: Navigator, html: str, recall: Recall, sent: Collection[str]
+) -> list[Booking] | None:
+    """The list in ``html``, if it lists every booking in ``sent`` live; else None."""
+    spec = nav.profile.my_bookings
+    if spec.table is None:
         return None
-    html = got.text
     probes = probes_of(list_picks(spec))
     table = table_in_html(html, nav.finder.way(spec.table), line_probes=probes)
     if table is None or not table.grid:
@@ -86,7 +105,7 @@ async def confirming_list(
 def _searched(nav: Navigator, opened: Open, page: PageHtml, address: str) -> str | None:
     """Where the page's GET form leads with the profile's actions done: each fills or
     chooses a field, then ``submit`` is pressed; None for anything else."""
-    if opened.submit is None:
+    if opened.submit is None or not shown_as_sent(page.text):
         return None
     fields: list[tuple[Locator, str]] = []
     for action in opened.actions:

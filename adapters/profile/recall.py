@@ -1,5 +1,6 @@
 """What one account's sessions learnt of a site and later sessions may trust: the
-site's buildings, the numbers of «my bookings» items, the bookings read from their pages.
+site's buildings, the numbers of «my bookings» items, the bookings read from their pages,
+where the «my bookings» search form leads.
 
 A «my bookings» list with no room or building column sends the reader to each booking's
 own page, and a list that shows a booking's number only in its address sends it there by
@@ -71,6 +72,9 @@ class Recall:
         # too) → the number its address had.
         self.numbers: dict[str, str] = {}
         self.pages = BookingPages()
+        # «My bookings» behind a search form: the page's address → the address the form
+        # led to, kept while the list read there confirms what a session just booked.
+        self.searched: dict[str, str] = {}
 
     async def site_buildings(
         self, read: Callable[[], Awaitable[dict[str, str]]], again: bool = False

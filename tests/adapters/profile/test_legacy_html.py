@@ -8,15 +8,20 @@ the one the page shows behind the search form."""
 from __future__ import annotations
 
 from datetime import time
+from typing import Any, cast
+from urllib.parse import urlsplit
 
 import aiohttp
 import pytest
+from playwright.async_api import APIRequestContext, APIResponse
 
 from adapters.profile import ProfileSystem, load_site_profile, parse_site_profile
 from adapters.profile.finding import Finder
 from adapters.profile.grid import read_buildings, read_day
 from adapters.profile.gridhtml import day_in_html
+from adapters.profile.listhtml import confirming_list
 from adapters.profile.navigate import Navigator
+from adapters.profile.recall import Recall
 from adapters.profile.statichtml import shown_as_sent
 from core.browser import BrowserPool
 from portal.legacy.server import RunningLegacy
@@ -159,3 +164,53 @@ async def test_a_fast_booking_on_a_saved_session_loads_no_page_and_lists_as_the_
     assert {made.number} < {b.number for b in listed if b.is_live}
     on_site = await LegacyHarness(fresh_legacy, pool).site_bookings("#g2 «ё»")
     assert [(b.room, b.start, b.live) for b in on_site] == [(free[0].number, time(14), True)]
+
+
+class _Gets:
+    """A real request API that notes the address of each page asked of it."""
+
+    def __init__(self, api: APIRequestContext) -> None:
+        self._api = api
+        self.asked: list[str] = []
+
+    async def get(self, address: str, **options: Any) -> APIResponse:
+        parts = urlsplit(address)
+        self.asked.append(f"{parts.path}?{parts.query}")
+        return await self._api.get(address, **options)
+
+
+@ASYNC
+async def test_where_the_search_form_leads_is_remembered_while_its_list_confirms(
+    fresh_legacy: RunningLegacy, pool: BrowserPool
+) -> None:
+    """«Мои брони» behind the search form: the form's page is read once, later checks go
+    straight where it led; an address whose list no longer shows what was just booked is
+    forgotten and the form read again."""
+    system = ProfileSystem(fresh_legacy.url, LOADED, retry=FAST)
+    nav = Navigator(LOADED, fresh_legacy.url, Finder(LOADED))
+    async with pool.context() as context:
+        session = system.open_session(context, username="club", password="club-demo")
+        try:
+            free = (await session.availability("1", FRIDAY)).free_rooms(time(16), time(17))
+            made = await session.book(
+                room=free[0], day=FRIDAY, start=time(16), end=time(17), purpose="#g3"
+            )
+        finally:
+            await session.close()
+        recall = Recall()  # what a session knows after booking: the list shows no rooms
+        recall.buildings = await read_buildings(nav, await context.new_page())
+        recall.pages.remember(made)
+        gets = _Gets(context.request)
+        api = cast(APIRequestContext, gets)
+        first = await confirming_list(nav, api, recall, {made.number})
+        again = await confirming_list(nav, api, recall, {made.number})
+        assert gets.asked == ["/my?", "/my?q=", "/my?q="]
+        assert first is not None and made.number in {b.number for b in first}
+        assert again == first
+        [(form, searched)] = recall.searched.items()
+        recall.searched[form] = f"{searched}nothing-like-it"
+        gets.asked.clear()
+        anew = await confirming_list(nav, api, recall, {made.number})
+    assert gets.asked == ["/my?q=nothing-like-it", "/my?", "/my?q="]
+    assert anew == first
+    assert recall.searched == {form: searched}
