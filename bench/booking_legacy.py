@@ -7,7 +7,8 @@ booking in «мои брони»:
    read from its page's HTML (the page runs no script: ``adapters/profile/gridhtml.py``),
    the form's own POST through the logged-in context's request API (the CSRF token read
    from the form's HTML), and «мои брони» confirmed from the HTML its search form leads
-   to (``formhtml``, ``listhtml``): ``availability`` + ``book`` + ``my_bookings``;
+   to (``formhtml``, ``listhtml``; the address remembered per account after the first
+   time): ``availability`` + ``book`` + ``my_bookings``;
 2. the same adapter on the page path (the same file without ``book.request``: the form
    is opened, filled and submitted in the page);
 3. a bare Playwright script with no framework: the schedule page (building and date
@@ -32,7 +33,8 @@ booking's own page, so a growing list would slow the profile lines round by roun
 Reading the numbers. Page loads (documents the browser fetched, a POST and the page its
 redirect leads to counted apart) per booking in a saved session, as measured:
 - fast path, 0: requests through the context's request API instead: the day's grid, the
-  form's HTML (its token), the POST, /my (the search form) and /my?q= (the list);
+  form's HTML (its token), the POST and /my?q= (the list; the address the search form
+  on /my led to, remembered from the account's first booking, round 0);
 - page path, 6: /schedule?bld=…&day=…, /reserve?…, its POST and /reservation/N where it
   leads, /my and /my?q= (the empty search the list needs);
 - script, 7: /schedule, the grid, /reserve?…, the POST, /reservation/N, /my, /my?q=;
@@ -40,11 +42,13 @@ redirect leads to counted apart) per booking in a saved session, as measured:
 «grid» includes opening a page in the new context (a renderer process, 0.1-0.3 s here),
 which the page path and the script pay once per booking. page path/script is what the
 adapter adds: its checks (the grid's caption date, every cell read). fast path/HTTP is
-what the browser's request API and reading the HTML as a browser would cost: about 3-5 ms
-a request through Playwright's driver against under 1 ms for aiohttp to a site in the same
-process, and 5 ms to read the 50 KB grid (every cell's text, spans and probes) where the
-HTTP way runs one regex over it. The site runs in the bench's own process, as the tests
-run it.
+what the browser's request API and reading the HTML as a browser would cost: about 4 ms
+a request through Playwright's driver (a round trip to the browser for the context's
+cookies among them) against 0.7 ms for aiohttp to a site in the same process, four of
+them; and about 11 ms to read the 50 KB grid (that nothing on the page can change it,
+every cell's text, spans and probes, the day made of them), twice that when this 2-core
+machine is busy, where the HTTP way runs one regex over it. The site runs in the bench's
+own process, as the tests run it.
 """
 
 from __future__ import annotations
