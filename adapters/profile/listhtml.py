@@ -60,7 +60,7 @@ async def confirming_list(
         got = await fetch_html(api, known)
         if got is not None and (listed := _listed(nav, got.text, recall, sent)) is not None:
             return listed
-        del recall.searched[address]
+        recall.searched.pop(address, None)  # another session may have dropped it meanwhile
     form = await fetch_html(api, address)
     searched = _searched(nav, opened, form, address) if form is not None else None
     got = None if searched is None else await fetch_html(api, searched)
@@ -104,7 +104,8 @@ def _listed(
 
 def _searched(nav: Navigator, opened: Open, page: PageHtml, address: str) -> str | None:
     """Where the page's GET form leads with the profile's actions done: each fills or
-    chooses a field, then ``submit`` is pressed; None for anything else."""
+    chooses a field, then ``submit`` is pressed; None for anything else, or on a page
+    that is not its HTML (a script may change what the form sends)."""
     if opened.submit is None or not shown_as_sent(page.text):
         return None
     fields: list[tuple[Locator, str]] = []
