@@ -49,6 +49,8 @@ class IndicoTools:
                 assert self._proc.stdin is not None
                 self._proc.stdin.close()
                 stop(self._proc)  # stdin closed: it ends on its own
+                if self._proc.stdout is not None:
+                    self._proc.stdout.close()
                 self._proc = None
 
     def _running(self) -> subprocess.Popen[str]:
