@@ -22,7 +22,7 @@ from adapters.profile.htmltable import table_in_html
 from adapters.profile.model import Open
 from adapters.profile.navigate import Navigator
 from adapters.profile.pagehtml import PageHtml, fetch_html
-from adapters.profile.parts import Locator
+from adapters.profile.parts import Find, Locator
 from adapters.profile.reading import probes_of, value
 from adapters.profile.recall import Recall
 from adapters.profile.rows import columns_of, list_picks, rows_of, shown_in_row
@@ -49,36 +49,37 @@ async def confirming_list(
         or spec.number.of == "address"  # numbers only a click shows
     ):
         return None
+    table = spec.table
+
+    async def listed_at(where: str) -> list[Booking] | None:
+        got = await fetch_html(api, where)
+        return None if got is None else _listed(nav, table, got.text, recall, sent)
+
     address = nav.url(opened.url, {})
     if not (opened.actions or opened.submit is not None):
-        got = await fetch_html(api, address)
-        return None if got is None else _listed(nav, got.text, recall, sent)
+        return await listed_at(address)
     # A search form: its answer's page, at the address it led to before (one request
     # fewer), else worked out from the form's HTML when no script may change what it
     # sends. A list that does not confirm from a remembered address is looked up anew.
     if (known := recall.searched.get(address)) is not None:
-        got = await fetch_html(api, known)
-        if got is not None and (listed := _listed(nav, got.text, recall, sent)) is not None:
+        if (listed := await listed_at(known)) is not None:
             return listed
         recall.searched.pop(address, None)  # another session may have dropped it meanwhile
     form = await fetch_html(api, address)
     searched = _searched(nav, opened, form, address) if form is not None else None
-    got = None if searched is None else await fetch_html(api, searched)
-    listed = None if got is None else _listed(nav, got.text, recall, sent)
+    listed = None if searched is None else await listed_at(searched)
     if searched is not None and listed is not None:
         recall.searched[address] = searched
     return listed
 
 
 def _listed(
-    nav: Navigator, html: str, recall: Recall, sent: Collection[str]
+    nav: Navigator, table_find: Find, html: str, recall: Recall, sent: Collection[str]
 ) -> list[Booking] | None:
     """The list in ``html``, if it lists every booking in ``sent`` live; else None."""
     spec = nav.profile.my_bookings
-    if spec.table is None:
-        return None
     probes = probes_of(list_picks(spec))
-    table = table_in_html(html, nav.finder.way(spec.table), line_probes=probes)
+    table = table_in_html(html, nav.finder.way(table_find), line_probes=probes)
     if table is None or not table.grid:
         return None
     columns = columns_of(table)
