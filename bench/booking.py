@@ -158,31 +158,27 @@ async def main(args: argparse.Namespace) -> None:
 
         await part_legacy(args.repeat)
         return
-    data = Path(tempfile.mkdtemp())
-    if args.system == "profile":
-        from bench.booking_profile import part_profile
-
-        async with (
-            open_storage(
-                mongodb_uri=None, redis_url=None, data_dir=data, in_memory=True
-            ) as storage,
-            portal_process() as url,
-        ):
-            await part_profile(storage, url, args.repeat)
-        return
     if args.system == "indico":
         # Indico starts (PostgreSQL, redis, Indico, seed) before any clock starts.
         with running_indico_server() as server:
             await on_indico(server, args.repeat)
         return
-    async with (
-        open_storage(mongodb_uri=None, redis_url=None, data_dir=data, in_memory=True) as storage,
-        portal_process() as url,
-    ):
-        if not args.skip_one:
-            await part_one(storage, url, args.repeat)
-        if args.users > 0:
-            await part_two(storage, url, args.users, args.browsers)
+    with tempfile.TemporaryDirectory() as data:  # only the database's log is written
+        async with (
+            open_storage(
+                mongodb_uri=None, redis_url=None, data_dir=Path(data), in_memory=True
+            ) as storage,
+            portal_process() as url,
+        ):
+            if args.system == "profile":
+                from bench.booking_profile import part_profile
+
+                await part_profile(storage, url, args.repeat)
+                return
+            if not args.skip_one:
+                await part_one(storage, url, args.repeat)
+            if args.users > 0:
+                await part_two(storage, url, args.users, args.browsers)
 
 
 if __name__ == "__main__":

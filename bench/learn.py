@@ -131,12 +131,13 @@ async def _replay(up: Running, site: Site, shown: Demonstration, day: date) -> f
 
 async def _one(name: str, site: Site, chromium: str) -> str:
     day = _next_weekday(4)
-    async with site.running() as up:
-        work = Path(tempfile.mkdtemp(prefix=f"bench-learn-{name}-"))
-        started = clock.perf_counter()
-        shown = await up.show(chromium, work, day)
-        teaching = clock.perf_counter() - started
-        replayed = await _replay(up, site, shown, day)
+    with tempfile.TemporaryDirectory(prefix=f"bench-learn-{name}-") as folder:
+        async with site.running() as up:
+            work = Path(folder)
+            started = clock.perf_counter()
+            shown = await up.show(chromium, work, day)
+            teaching = clock.perf_counter() - started
+            replayed = await _replay(up, site, shown, day)
     return f"{name:<10} {teaching:9.1f} s {shown.answers:8d} {replayed:14.2f} s"
 
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -42,6 +44,7 @@ async def operators_chromium() -> AsyncIterator[str]:
         ],  # fmt: skip
         stderr=subprocess.PIPE,
         text=True,
+        start_new_session=True,  # its helper processes are stopped with it
     )
     assert proc.stderr is not None
     try:
@@ -53,8 +56,11 @@ async def operators_chromium() -> AsyncIterator[str]:
             endpoint = found[1] if found else ""
         yield endpoint
     finally:
-        proc.kill()
+        # The whole group: a helper left running writes into the profile after it is removed.
+        os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
+        proc.stderr.close()
+        shutil.rmtree(profile, ignore_errors=True)
 
 
 class Learner:

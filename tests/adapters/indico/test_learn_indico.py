@@ -11,10 +11,8 @@ draft, with no edit by hand, passes the contract suite on the live site.
 from __future__ import annotations
 
 import re
-import tempfile
 from collections.abc import AsyncIterator
 from datetime import datetime, time, timedelta
-from pathlib import Path
 
 import pytest
 import pytest_asyncio
@@ -41,7 +39,9 @@ _FAST = RetryPolicy(attempts=4, base_delay=0.1, max_delay=0.5)
 
 
 @pytest_asyncio.fixture(loop_scope="session", scope="module")
-async def shown(indico_server: IndicoServer) -> AsyncIterator[Demonstration]:
+async def shown(
+    indico_server: IndicoServer, tmp_path_factory: pytest.TempPathFactory
+) -> AsyncIterator[Demonstration]:
     """One demonstration for the module, on a day no other Indico test books, with
     another member's booking on it (a busy bar to show)."""
     indico_server.as_seeded()
@@ -50,7 +50,7 @@ async def shown(indico_server: IndicoServer) -> AsyncIterator[Demonstration]:
     indico_server.add_booking(
         other, datetime.combine(day, time(12)), datetime.combine(day, time(13))
     )
-    work = Path(tempfile.mkdtemp(prefix="clubman-learn-indico-"))
+    work = tmp_path_factory.mktemp("learned-indico")
     club = indico_server.club
     async with operators_chromium() as chromium:
         yield await demonstrate_indico(

@@ -8,10 +8,8 @@ that one demonstration (no LLM, no edit by hand) passes the contract suite uncha
 from __future__ import annotations
 
 import re
-import tempfile
 from collections.abc import AsyncIterator
 from datetime import timedelta
-from pathlib import Path
 from typing import Any
 
 import aiohttp
@@ -40,12 +38,14 @@ async def chromium() -> AsyncIterator[str]:
 
 
 @pytest_asyncio.fixture(loop_scope="session", scope="module")
-async def shown(legacy: RunningLegacy, clock: TestClock, chromium: str) -> Demonstration:
+async def shown(
+    legacy: RunningLegacy, clock: TestClock, chromium: str, tmp_path_factory: pytest.TempPathFactory
+) -> Demonstration:
     """One demonstration for the module, on the site reseeded first."""
     clock.shift = timedelta()
     async with aiohttp.ClientSession() as http, http.post(f"{legacy.url}/_test/reset") as got:
         assert got.status == 200, await got.text()
-    work = Path(tempfile.mkdtemp(prefix="clubman-learned-legacy-"))
+    work = tmp_path_factory.mktemp("learned-legacy")
     return await demonstrate_legacy(legacy.url, chromium, work, today=TODAY)
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-import tempfile
 from collections.abc import AsyncIterator
 from datetime import time
 from pathlib import Path
@@ -337,10 +336,12 @@ async def test_a_demonstration_over_cdp_is_recorded_without_secrets(
 
 
 @pytest_asyncio.fixture(loop_scope="session", scope="module")
-async def learned(portal: RunningPortal, chromium: str) -> str:
+async def learned(
+    portal: RunningPortal, chromium: str, tmp_path_factory: pytest.TempPathFactory
+) -> str:
     """The whole profile drafted from one demonstration, with no edit by hand."""
     await reset(portal.url)
-    work = Path(tempfile.mkdtemp(prefix="clubman-learned-"))
+    work = tmp_path_factory.mktemp("learned")
     room = (await _free_rooms(portal))[0]
     shown = await demonstrate_refportal(
         portal.url, chromium, work, room=room, day=FRIDAY, today=TODAY
