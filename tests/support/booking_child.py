@@ -22,7 +22,6 @@ import os
 import signal
 import subprocess
 import sys
-import tempfile
 from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 
@@ -98,8 +97,9 @@ async def wait_until(
 async def main(mongo: str, redis: str, db: str, mode: str, *, text: str) -> None:
     settings = load_settings()
     async with (
+        # Both servers are given: nothing is written under data_dir.
         open_storage(
-            mongodb_uri=mongo, redis_url=redis, data_dir=Path(tempfile.mkdtemp()), db_name=db
+            mongodb_uri=mongo, redis_url=redis, data_dir=settings.data_dir, db_name=db
         ) as storage,
         open_core(settings, storage, PrintSink()) as services,
     ):
