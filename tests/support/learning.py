@@ -22,6 +22,7 @@ from pathlib import Path
 from playwright.async_api import Browser, Page, async_playwright
 
 from adapters.profile.learn import Recording
+from storage.process import die_with_parent
 
 __all__ = ["CHROMIUM", "Demonstration", "Learner", "operators_chromium", "play", "run_learn"]
 
@@ -45,6 +46,7 @@ async def operators_chromium() -> AsyncIterator[str]:
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,  # its helper processes are stopped with it
+        preexec_fn=die_with_parent,  # out of the tests' process group: dies with them
     )
     assert proc.stderr is not None
     try:
