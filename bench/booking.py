@@ -74,7 +74,6 @@ import argparse
 import asyncio
 import statistics
 import sys
-import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -87,13 +86,14 @@ from bench.booking_rig import (  # noqa: E402
     core_on,
     day_ahead,
     listed,
+    memory_storage,
     portal_process,
     run_command,
     two_hour_slots,
 )
 from core.browser import BrowserPool  # noqa: E402
 from core.logging import configure_logging  # noqa: E402
-from storage import Storage, open_storage  # noqa: E402
+from storage import Storage  # noqa: E402
 from tests.support.indico_server import running_indico_server  # noqa: E402
 
 
@@ -163,18 +163,12 @@ async def main(args: argparse.Namespace) -> None:
         with running_indico_server() as server:
             await on_indico(server, args.repeat)
         return
-    with tempfile.TemporaryDirectory() as data:  # only the database's log is written
-        async with (
-            open_storage(
-                mongodb_uri=None, redis_url=None, data_dir=Path(data), in_memory=True
-            ) as storage,
-            portal_process() as url,
-        ):
-            if args.system == "profile":
-                from bench.booking_profile import part_profile
+    async with memory_storage() as storage, portal_process() as url:
+        if args.system == "profile":
+            from bench.booking_profile import part_profile
 
-                await part_profile(storage, url, args.repeat)
-                return
+            await part_profile(storage, url, args.repeat)
+        else:
             if not args.skip_one:
                 await part_one(storage, url, args.repeat)
             if args.users > 0:

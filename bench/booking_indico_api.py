@@ -6,17 +6,23 @@ from __future__ import annotations
 
 import re
 import statistics
-import tempfile
 import time
 from datetime import date
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from adapters.indico import IndicoSystem
 from bench.booking_indico import part_indico_profile
-from bench.booking_rig import Recorder, core_on, day_ahead, listed, run_command, two_hour_slots
+from bench.booking_rig import (
+    Recorder,
+    core_on,
+    day_ahead,
+    listed,
+    memory_storage,
+    run_command,
+    two_hour_slots,
+)
 from core.browser import BrowserPool
-from storage import Storage, open_storage
+from storage import Storage
 from tests.support.indico_server import IndicoServer
 
 if TYPE_CHECKING:
@@ -174,8 +180,5 @@ async def part_indico(storage: Storage, server: IndicoServer, repeat: int) -> No
 
 async def on_indico(server: IndicoServer, repeat: int) -> None:
     """Part 3 on a running Indico (the tests pass the session's own: another costs ~40 s)."""
-    with tempfile.TemporaryDirectory() as data:  # only the database's log is written
-        async with open_storage(
-            mongodb_uri=None, redis_url=None, data_dir=Path(data), in_memory=True
-        ) as storage:
-            await part_indico(storage, server, repeat)
+    async with memory_storage() as storage:
+        await part_indico(storage, server, repeat)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -29,12 +30,13 @@ from core.vault import CredentialVault
 from scenarios.booking import PortalAccount, PortalWork, read_catalogue
 from scenarios.booking.port import BookingSystem
 from scenarios.registry import all_scenarios
-from storage import Storage
+from storage import Storage, open_storage
 
 __all__ = [
     "ACCOUNT",
     "Recorder",
     "core_on",
+    "memory_storage",
     "day_ahead",
     "portal_process",
     "run_command",
@@ -61,6 +63,16 @@ async def portal_process() -> AsyncIterator[str]:
     finally:
         proc.terminate()
         await proc.wait()
+
+
+@asynccontextmanager
+async def memory_storage() -> AsyncIterator[Storage]:
+    """SecantusDB in memory and fakeredis; its log goes to a folder removed afterwards."""
+    with tempfile.TemporaryDirectory() as data:
+        async with open_storage(
+            mongodb_uri=None, redis_url=None, data_dir=Path(data), in_memory=True
+        ) as storage:
+            yield storage
 
 
 class Recorder:
