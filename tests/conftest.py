@@ -20,6 +20,18 @@ _APP_ENV_PREFIXES = ("TELEGRAM__", "PORTAL__", "BROWSER__", "RUNNER__", "LLM__",
 _APP_ENV_NAMES = ("DATA_DIR", "LOG_LEVEL", "TIMEZONE")
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under pytest-xdist (``make test`` runs two workers) a test file runs whole on one
+    worker, so its module-scoped site and browser start once; every test that needs Indico
+    runs on the same worker, so one Indico serves the run."""
+    if not config.pluginmanager.hasplugin("xdist"):
+        return
+    for item in items:
+        uses_indico = "indico_server" in getattr(item, "fixturenames", ())
+        group = "indico" if uses_indico else item.nodeid.split("::", 1)[0]
+        item.add_marker(pytest.mark.xdist_group(group))
+
+
 def pytest_asyncio_loop_factories(
     config: pytest.Config, item: pytest.Item
 ) -> dict[str, Callable[[], asyncio.AbstractEventLoop]]:
