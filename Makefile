@@ -63,7 +63,7 @@ indico: install indico-deps
 	$(BIN)/python -m scripts.indico.stack install
 
 pytest: install system-deps indico
-	$(BIN)/pytest -q -n 2 --dist loadgroup
+	$(BIN)/pytest -q -n 2
 
 test: lint typecheck pytest
 

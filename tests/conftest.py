@@ -9,11 +9,13 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 
 import pytest
+from xdist.remote import Producer
 
 from app.runtime import loop_factory
 from storage import Storage, open_storage
 from tests.support.indico_server import IndicoServer, running_indico_server
 from tests.support.servers import running_redis, running_secantus
+from tests.support.workers import ByFileOneIndico
 
 # Variables our Settings read: a developer's shell or .env must not leak into tests.
 _APP_ENV_PREFIXES = ("TELEGRAM__", "PORTAL__", "BROWSER__", "RUNNER__", "LLM__", "SCHEDULER__")
@@ -30,6 +32,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         uses_indico = "indico_server" in getattr(item, "fixturenames", ())
         group = "indico" if uses_indico else item.nodeid.split("::", 1)[0]
         item.add_marker(pytest.mark.xdist_group(group))
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Producer) -> ByFileOneIndico:
+    return ByFileOneIndico(config, log)
 
 
 def pytest_asyncio_loop_factories(
