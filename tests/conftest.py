@@ -7,6 +7,7 @@ import os
 import uuid
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 from xdist.remote import Producer
@@ -59,10 +60,19 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A real redis-server: ``REDIS_URL`` if given, else one started on a free port."""
     given = os.environ.get("REDIS_URL")
     if given:
-        yield given
+        yield _worker_database(given)
         return
     with running_redis(tmp_path_factory.mktemp("redis")) as url:
         yield url
+
+
+def _worker_database(url: str) -> str:
+    """Tests flush their Redis database: each pytest-xdist worker gets its own, counted on
+    from the one in ``url``."""
+    worker = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw"))
+    parts = urlsplit(url)
+    first = int(parts.path.strip("/") or 0)
+    return urlunsplit(parts._replace(path=f"/{first + worker}"))
 
 
 @pytest.fixture(scope="session")
