@@ -96,7 +96,7 @@ def _chromium_pids() -> list[int]:
             continue
         try:
             cmdline = (entry / "cmdline").read_bytes().split(b"\0")
-            stat = (entry / "stat").read_text().split()
+            parent = _parent_of(int(entry.name))
         except OSError:
             continue
         if (
@@ -104,10 +104,16 @@ def _chromium_pids() -> list[int]:
             and b"chrom" in Path(cmdline[0].decode(errors="ignore")).name.encode()
             and ("--type" not in b" ".join(cmdline).decode(errors="ignore"))
         ):
-            found.append((int(entry.name), int(stat[3])))
+            found.append((int(entry.name), parent))
     # The browser process is a descendant of ours (through the Playwright driver).
     parents = {pid: ppid for pid, ppid in found}
     return [pid for pid in parents if _descends_from(pid, mine)]
+
+
+def _parent_of(pid: int) -> int:
+    # The name, in brackets, may hold spaces ("[pytest-xdist running] …"): fields after it.
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    return int(stat.rsplit(")", 1)[1].split()[1])
 
 
 def _descends_from(pid: int, ancestor: int) -> bool:
@@ -115,7 +121,7 @@ def _descends_from(pid: int, ancestor: int) -> bool:
         if pid == ancestor:
             return True
         try:
-            pid = int(Path(f"/proc/{pid}/stat").read_text().split()[3])
+            pid = _parent_of(pid)
         except OSError:
             return False
     return False
