@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
+from time import monotonic
 from urllib.parse import unquote
 
 from playwright.async_api import Dialog, Locator, Page
+from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
 from adapters.profile.model import BookingPage, MyBookings
 from adapters.profile.navigate import Navigator
@@ -35,6 +38,10 @@ from core.site.errors import UnexpectedPage
 from scenarios.booking.models import Booking
 
 __all__ = ["MyList", "cancel_on_booking_page", "open_booking_page", "read_booking_page"]
+
+# How long a click on a booking may take to change the page's address before it is
+# clicked again (the change is the click's own: no request comes first).
+_CLICK_TAKEN_MS = 3000
 
 
 def _known_as(item: Item) -> str:
@@ -157,20 +164,32 @@ class MyList:
             return number
         target = item.locator(pick.css[0]).first if pick.css else item
         before = page.url
-        await target.click()
-        await page.wait_for_url(
-            lambda url: url != before and wanted.search(unquote(url)) is not None,
-            timeout=self._nav.timeout_ms,
-        )
-        found = wanted.search(unquote(page.url))
+        found = await self._clicked_to(target, wanted)
         await page.go_back()
         await page.wait_for_url(before, timeout=self._nav.timeout_ms)
         await self._drawn()  # drawn again; the next click checks it is the same list
-        assert found is not None  # the address was waited for until it matched
         number = first_group(found)
         if unique:
             self._recall.learn(key, number)
         return number
+
+    async def _clicked_to(self, target: Locator, wanted: re.Pattern[str]) -> re.Match[str]:
+        """Click ``target`` until the page's address is one ``wanted`` matches. On a busy
+        machine a page its scripts draw may take a click and do nothing (seen on Indico's
+        list, drawn and still, at its first card); clicking again only opens the same
+        booking's details, a read."""
+        page, before = self._page, self._page.url
+        deadline = monotonic() + self._nav.timeout_ms / 1000
+        while (left_ms := (deadline - monotonic()) * 1000) > 0:
+            with contextlib.suppress(PlaywrightTimeoutError):
+                await target.click(timeout=left_ms)
+                await page.wait_for_url(
+                    lambda url: url != before and wanted.search(unquote(url)) is not None,
+                    timeout=min(_CLICK_TAKEN_MS, left_ms),
+                )
+            if page.url != before and (found := wanted.search(unquote(page.url))):
+                return found
+        raise Transient(f"a click on a booking in «my bookings» led nowhere ({page.url})")
 
     async def bookings(self) -> list[tuple[Booking, bool]]:
         """The listed bookings (buildings by the name shown), each with whether its room or
