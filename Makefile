@@ -63,7 +63,7 @@ indico: install indico-deps
 	$(BIN)/python -m scripts.indico.stack install
 
 pytest: install system-deps indico
-	$(BIN)/pytest -q -n 2
+	$(BIN)/pytest -q
 
 test: lint typecheck pytest
 

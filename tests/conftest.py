@@ -7,36 +7,17 @@ import os
 import uuid
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 import pytest
-from xdist.remote import Producer
 
 from app.runtime import loop_factory
 from storage import Storage, open_storage
 from tests.support.indico_server import IndicoServer, running_indico_server
 from tests.support.servers import running_redis, running_secantus
-from tests.support.workers import ByFileOneIndico
 
 # Variables our Settings read: a developer's shell or .env must not leak into tests.
 _APP_ENV_PREFIXES = ("TELEGRAM__", "PORTAL__", "BROWSER__", "RUNNER__", "LLM__", "SCHEDULER__")
 _APP_ENV_NAMES = ("DATA_DIR", "LOG_LEVEL", "TIMEZONE")
-
-
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Under pytest-xdist (``make test`` runs two workers) a test file runs whole on one
-    worker, so its module-scoped site and browser start once; every test that needs Indico
-    runs on the same worker, so one Indico serves the run."""
-    if not config.pluginmanager.hasplugin("xdist"):
-        return
-    for item in items:
-        uses_indico = "indico_server" in getattr(item, "fixturenames", ())
-        group = "indico" if uses_indico else item.nodeid.split("::", 1)[0]
-        item.add_marker(pytest.mark.xdist_group(group))
-
-
-def pytest_xdist_make_scheduler(config: pytest.Config, log: Producer) -> ByFileOneIndico:
-    return ByFileOneIndico(config, log)
 
 
 def pytest_asyncio_loop_factories(
@@ -60,19 +41,10 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A real redis-server: ``REDIS_URL`` if given, else one started on a free port."""
     given = os.environ.get("REDIS_URL")
     if given:
-        yield _worker_database(given)
+        yield given
         return
     with running_redis(tmp_path_factory.mktemp("redis")) as url:
         yield url
-
-
-def _worker_database(url: str) -> str:
-    """Tests flush their Redis database: each pytest-xdist worker gets its own, counted on
-    from the one in ``url``."""
-    worker = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw"))
-    parts = urlsplit(url)
-    first = int(parts.path.strip("/") or 0)
-    return urlunsplit(parts._replace(path=f"/{first + worker}"))
 
 
 @pytest.fixture(scope="session")
