@@ -3,6 +3,13 @@ logged-in browser context's request API, without loading, filling and submitting
 form in the page. The session's cookies go with it; a CSRF token is read from the form's
 page, fetched as plain HTML (a form field's value, or a ``<meta>`` for a JSON call).
 
+The token read is kept for the account's later sessions while the context sends the
+same cookies (the site's session the token belongs to: a site may take a token only from
+its own session, and the legacy site ends a session sent another's): the form's page is
+then not fetched. A refusal of a kept token fetches the page: a token that is no longer
+the page's (its time ran out, the site made a new one) is replaced and the booking sent
+once more; the same token means the refusal was the booking's.
+
 Only a booking made as the profile says is a booking made: a redirect to the booking's
 address (a form post), or a success whose JSON has the booking's number (a JSON call).
 What else the site answers decides what happens next, as safely as the page path would:
@@ -16,12 +23,13 @@ What else the site answers decides what happens next, as safely as the page path
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
 import structlog
-from playwright.async_api import APIRequestContext, APIResponse
+from playwright.async_api import APIResponse, BrowserContext
 from playwright.async_api import Error as PlaywrightError
 
 from adapters.profile.caller import Caller
@@ -30,6 +38,7 @@ from adapters.profile.form import booked_number
 from adapters.profile.jsonpath import json_at
 from adapters.profile.navigate import Navigator
 from adapters.profile.pagehtml import fetch_html, form_value, meta_content
+from adapters.profile.recall import KeptToken, Recall
 from core.site.errors import OutcomeUnknown
 
 __all__ = ["FastPath"]
@@ -43,12 +52,19 @@ class FastPath:
     """The booking request of one session."""
 
     def __init__(
-        self, nav: Navigator, api: APIRequestContext, request: Request, caller: Caller
+        self,
+        nav: Navigator,
+        context: BrowserContext,
+        request: Request,
+        caller: Caller,
+        recall: Recall,
     ) -> None:
         self._nav = nav
-        self._api = api
+        self._context = context
+        self._api = context.request
         self._request = request
         self._caller = caller  # the site's list of rooms, shared with the session's calls
+        self._recall = recall  # the token, kept for the account's later sessions
 
     async def send(self, values: Mapping[str, Any]) -> str | None:
         """The new booking's number, or None when nothing was made and the page path is
@@ -60,20 +76,41 @@ class FastPath:
             if key is None:
                 return None
             values["room_key"] = key
-        fields = request.form if request.form is not None else request.json_fields or {}
-        body: dict[str, str] = {name: t.render(values) for name, t in fields.items()}
-        headers: dict[str, str] = {}
-        if request.token is not None:
+        address = self._nav.url(request.url, values)
+        if request.token is None:
+            return await self._outcome(address, await self._post(address, values, None))
+        cookies = await self._cookies(address)
+        kept = self._recall.token
+        if kept is not None and kept.cookies == cookies:
+            answer = await self._post(address, values, kept.value)
+            if not 400 <= answer.status < 500:
+                return await self._outcome(address, answer)
+            # Refused: the token or the booking? The form's page tells.
+            token = await self._token(request.token, values)
+            if token is None or token == kept.value:
+                self._recall.token = None
+                log.info("profile.fast_path_refused", status=answer.status)
+                return None
+        else:
             token = await self._token(request.token, values)
             if token is None:
                 return None
-            if isinstance(request.token, HeaderToken):
-                headers = {request.token.header: token, "X-Requested-With": "XMLHttpRequest"}
-            else:
-                body[request.token] = token
-        address = self._nav.url(request.url, values)
+        self._recall.token = KeptToken(cookies, token)
+        return await self._outcome(address, await self._post(address, values, token))
+
+    async def _post(
+        self, address: str, values: Mapping[str, Any], token: str | None
+    ) -> APIResponse:
+        request = self._request
+        fields = request.form if request.form is not None else request.json_fields or {}
+        body: dict[str, str] = {name: t.render(values) for name, t in fields.items()}
+        headers: dict[str, str] = {}
+        if isinstance(request.token, HeaderToken) and token is not None:
+            headers = {request.token.header: token, "X-Requested-With": "XMLHttpRequest"}
+        elif isinstance(request.token, str) and token is not None:
+            body[request.token] = token
         try:
-            answer = await self._api.fetch(
+            return await self._api.fetch(
                 address,
                 method=request.method,
                 headers=headers,
@@ -83,6 +120,9 @@ class FastPath:
             )
         except PlaywrightError as exc:
             raise OutcomeUnknown(_UNKNOWN) from exc
+
+    async def _outcome(self, address: str, answer: APIResponse) -> str | None:
+        request = self._request
         status = answer.status
         if request.number is not None and answer.ok:
             return await self._json_number(answer, request.number)
@@ -97,6 +137,14 @@ class FastPath:
             log.info("profile.fast_path_refused", status=status)
             return None
         raise OutcomeUnknown(f"{_UNKNOWN} (HTTP {status})")
+
+    async def _cookies(self, address: str) -> str:
+        """A digest of the cookies the context sends to ``address``: the site's session."""
+        sent = sorted(
+            (c["name"], c["value"], c["domain"], c["path"])
+            for c in await self._context.cookies(address)
+        )
+        return hashlib.sha256(repr(sent).encode()).hexdigest()
 
     async def _json_number(self, answer: APIResponse, path: str) -> str:
         try:

@@ -1,6 +1,6 @@
 """What one account's sessions learnt of a site and later sessions may trust: the
 site's buildings, the numbers of «my bookings» items, the bookings read from their pages,
-where the «my bookings» search form leads.
+where the «my bookings» search form leads, the booking form's token.
 
 A «my bookings» list with no room or building column sends the reader to each booking's
 own page, and a list that shows a booking's number only in its address sends it there by
@@ -12,10 +12,11 @@ said: another booking under a reused number shows another day, time or purpose.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Collection
+from typing import NamedTuple
 
 from scenarios.booking.models import Booking
 
-__all__ = ["BookingPages", "Recall"]
+__all__ = ["BookingPages", "KeptToken", "Recall"]
 
 _AT_MOST = 5000  # bookings (and numbers) kept; then the oldest are read anew
 
@@ -63,6 +64,14 @@ class BookingPages:
         return found[0] if len(found) == 1 else None
 
 
+class KeptToken(NamedTuple):
+    """The booking form's CSRF token as its page gave it, and a digest of the cookies that
+    page was asked with: the site's session the token belongs to."""
+
+    cookies: str
+    value: str
+
+
 class Recall:
     """One account's memory of the site, shared by its sessions."""
 
@@ -75,6 +84,7 @@ class Recall:
         # «My bookings» behind a search form: the page's address → the address the form
         # led to, kept while the list read there confirms what a session just booked.
         self.searched: dict[str, str] = {}
+        self.token: KeptToken | None = None  # the fast path's, while the session is the same
 
     async def site_buildings(
         self, read: Callable[[], Awaitable[dict[str, str]]], again: bool = False

@@ -103,7 +103,7 @@ class ProfileSession:
         self.fast_path = request is not None
         caller = Caller(self._nav, context.request)  # one list of rooms for every call
         self._fast = (
-            None if request is None else FastPath(self._nav, context.request, request, caller)
+            None if request is None else FastPath(self._nav, context, request, caller, self._recall)
         )
         self._listing = Listing(
             self._nav, context.request, self._recall, run=self._run, codes=self._codes,

@@ -4,6 +4,8 @@ seconds-since-midnight selects, a search for «my bookings», a native confirm()
 
 from __future__ import annotations
 
+from datetime import time
+
 import pytest
 import pytest_asyncio
 
@@ -94,3 +96,32 @@ async def test_a_booking_read_from_its_page_is_not_read_again_to_complete_the_li
         assert [(b.room, b.building, b.day, b.start) for b in found if b.number == made.number] == [
             (room.number, harness.building, harness.day, harness.start)
         ]
+
+
+async def test_a_token_kept_from_another_login_is_not_sent(
+    fresh_legacy: RunningLegacy, pool: BrowserPool
+) -> None:
+    """The site ends a session sent another session's token: a session logged in anew
+    (other cookies) reads its own from the form's page, and logs in once."""
+    harness = LegacyHarness(fresh_legacy, pool)
+    made: list[tuple[str, time, bool]] = []
+    logins: list[int] = []
+    for n, start in enumerate((time(10), time(11))):
+        async with pool.context() as context:  # no cookies: each session logs in
+            session = harness.system.open_session(context, username="club", password="club-demo")
+            try:
+                end = time(start.hour + 1)
+                room = (await session.availability(harness.building, harness.day)).free_rooms(
+                    start, end
+                )[0]
+                await session.book(
+                    room=room, day=harness.day, start=start, end=end, purpose=f"login {n} #l3"
+                )
+            finally:
+                await session.close()
+        made.append((room.number, start, True))
+        logins.append(session.logins)
+    assert logins == [1, 1]
+    for n, booked in enumerate(made):
+        on_site = await harness.site_bookings(f"login {n} #l3")
+        assert [(b.room, b.start, b.live) for b in on_site] == [booked]

@@ -1,22 +1,33 @@
 """The fast path (issue 29) on the reference portal: ``profiles/refportal.yaml`` books by
 the form's own POST through the logged-in context, the form's page never loaded in the
 browser; a refusal, a logged-out context and an answer the profile does not expect each
-go the safe way (the page path, or «my bookings» before anything is sent again)."""
+go the safe way (the page path, or «my bookings» before anything is sent again). The
+form's token is kept for the account's next session on the same cookies, and replaced
+when the site no longer takes it."""
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import AsyncIterator
 from datetime import time
 
 import pytest
 import pytest_asyncio
-from playwright.async_api import BrowserContext, Request
+from playwright.async_api import APIRequestContext, BrowserContext, Request
 
-from adapters.profile.pagehtml import form_value
+from adapters.profile import ProfileSystem, fastpath, load_site_profile
+from adapters.profile.pagehtml import PageHtml, fetch_html, form_value
 from core.browser import BrowserPool
 from portal.server import RunningPortal
+from portal.state import STATE
 from scenarios.booking.errors import SlotTaken
-from tests.adapters.refportal.helpers import FRIDAY, PROFILE, active_bookings, profile_session
+from tests.adapters.refportal.helpers import (
+    FAST,
+    FRIDAY,
+    PROFILE,
+    active_bookings,
+    profile_session,
+)
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -113,6 +124,65 @@ async def test_an_answer_the_profile_does_not_expect_is_looked_up_not_sent_again
         await session.close()
     listed = await active_bookings(fresh_portal.url, purpose="odd answer #f5")
     assert [str(b["id"]) for b in listed] == [made.number]
+
+
+def _forms_fetched(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The pages the fast path fetches for the form's token from now on (each still
+    fetched from the site)."""
+    fetched: list[str] = []
+
+    async def noting(api: APIRequestContext, address: str) -> PageHtml | None:
+        fetched.append(address.split("?")[0].rsplit("/", 1)[-1])
+        return await fetch_html(api, address)
+
+    monkeypatch.setattr(fastpath, "fetch_html", noting)
+    return fetched
+
+
+async def _book_in_a_new_session(
+    system: ProfileSystem, context: BrowserContext, start: int, purpose: str
+) -> str:
+    session = system.open_session(context, username="club", password="club-demo")
+    try:
+        free = (await session.availability("main", FRIDAY)).free_rooms(time(start), time(start + 1))
+        made = await session.book(
+            room=free[0], day=FRIDAY, start=time(start), end=time(start + 1), purpose=purpose
+        )
+    finally:
+        await session.close()
+    return made.number
+
+
+async def test_the_forms_token_is_kept_for_the_accounts_next_session_on_the_same_cookies(
+    fresh_portal: RunningPortal, context: BrowserContext, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fetched = _forms_fetched(monkeypatch)
+    system = ProfileSystem(fresh_portal.url, load_site_profile(PROFILE), retry=FAST)
+    first = await _book_in_a_new_session(system, context, 9, "kept 1 #k1")
+    assert fetched == ["book"]
+    seen = _page_requests(context)
+    second = await _book_in_a_new_session(system, context, 10, "kept 2 #k2")
+    assert fetched == ["book"]  # the second booking sent the kept token
+    assert not any(r.endswith(" book") for r in seen), seen
+    for number, purpose in ((first, "kept 1 #k1"), (second, "kept 2 #k2")):
+        held = await active_bookings(fresh_portal.url, purpose=purpose)
+        assert [str(b["id"]) for b in held] == [number]
+
+
+async def test_a_kept_token_the_site_no_longer_takes_is_replaced_and_the_booking_made_once(
+    fresh_portal: RunningPortal, context: BrowserContext, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fetched = _forms_fetched(monkeypatch)
+    system = ProfileSystem(fresh_portal.url, load_site_profile(PROFILE), retry=FAST)
+    await _book_in_a_new_session(system, context, 11, "before #k3")
+    for held in fresh_portal.app[STATE].sessions.sessions.values():
+        held.csrf = secrets.token_urlsafe(24)  # the site's new token, the cookies the same
+    seen = _page_requests(context)
+    number = await _book_in_a_new_session(system, context, 12, "after #k4")
+    assert fetched == ["book", "book"]  # the new token read from the form's page
+    assert not any(r.endswith(" book") for r in seen), seen  # and sent by the fast path
+    held = await active_bookings(fresh_portal.url, purpose="after #k4")
+    assert [str(b["id"]) for b in held] == [number]
 
 
 async def test_a_forms_value_is_read_by_the_inputs_name_in_any_attribute_order() -> None:
