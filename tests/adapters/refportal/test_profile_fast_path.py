@@ -175,8 +175,8 @@ async def test_a_kept_token_the_site_no_longer_takes_is_replaced_and_the_booking
     fetched = _forms_fetched(monkeypatch)
     system = ProfileSystem(fresh_portal.url, load_site_profile(PROFILE), retry=FAST)
     await _book_in_a_new_session(system, context, 11, "before #k3")
-    for held in fresh_portal.app[STATE].sessions.sessions.values():
-        held.csrf = secrets.token_urlsafe(24)  # the site's new token, the cookies the same
+    for open_session in fresh_portal.app[STATE].sessions.sessions.values():
+        open_session.csrf = secrets.token_urlsafe(24)  # the site's new token, the cookies the same
     seen = _page_requests(context)
     number = await _book_in_a_new_session(system, context, 12, "after #k4")
     assert fetched == ["book", "book"]  # the new token read from the form's page
