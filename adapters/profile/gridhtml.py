@@ -14,6 +14,7 @@ from __future__ import annotations
 from datetime import date
 
 from playwright.async_api import APIRequestContext
+from selectolax.lexbor import LexborHTMLParser
 
 from adapters.profile.grid import day_of, grid_reads
 from adapters.profile.htmltable import table_in_html
@@ -42,11 +43,14 @@ async def day_in_html(
         return None
     address = nav.url(opened.url, {"building": building, "date": day})
     page = await fetch_html(api, address)
-    if page is None or not shown_as_sent(page.text):
+    if page is None:
+        return None
+    tree = LexborHTMLParser(page.text)
+    if not shown_as_sent(page.text, tree):
         return None
     reads = grid_reads(grid)
     table = table_in_html(
-        page.text,
+        tree,
         nav.finder.way(grid.table),
         probes=reads.probes,
         has=reads.has,

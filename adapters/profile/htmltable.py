@@ -54,8 +54,8 @@ class _Document:
     """The parsed page, with each selector's matches found once (as ``querySelector``
     matches: against the whole document, then within an element)."""
 
-    def __init__(self, html: str) -> None:
-        self.tree = LexborHTMLParser(html)
+    def __init__(self, html: str | LexborHTMLParser) -> None:
+        self.tree = LexborHTMLParser(html) if isinstance(html, str) else html
         self._matched: dict[str, set[int]] = {}
         # By node: a row's text is its cells', the table's its rows', each laid out once.
         self._shown: dict[int, bool] = {}
@@ -233,7 +233,7 @@ def _read(
 
 
 def table_in_html(
-    html: str,
+    html: str | LexborHTMLParser,
     way: Locator,
     *,
     probes: Sequence[str] = (),
@@ -241,8 +241,9 @@ def table_in_html(
     line_probes: Sequence[str] = (),
     self_probes: Sequence[str] = (),
 ) -> Table | None:
-    """The one table ``way`` finds in ``html``, read as ``read_table`` reads it; None when
-    ``way`` or a probe is not one this reader follows, or it finds no table or several."""
+    """The one table ``way`` finds in ``html`` (or its parsed tree), read as ``read_table``
+    reads it; None when ``way`` or a probe is not one this reader follows, or it finds no
+    table or several."""
     doc = _Document(html)
     try:
         found = doc.tables(way)

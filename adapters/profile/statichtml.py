@@ -12,6 +12,7 @@ it to the browser too).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
@@ -30,11 +31,19 @@ _ON_ACTION = frozenset({
 # element's own ``display: none`` is read by ``htmltable``, a sheet's is not.
 _REWRITES = re.compile(r"visibility:|content:|text-transform:|@import|-webkit-text-security:")
 _HIDES = re.compile(r"display:none")
-# An attribute as written in a tag: after a space, a slash or a quoted value's end (as the
-# browser's tokenizer starts one), looked for over the whole text (one in a page's words
-# only sends the page to the browser).
-_HANDLER = re.compile(r"""[\s/"'](on[a-z]+)\s*=""", re.IGNORECASE)
-_STYLE = re.compile(r"""[\s/"']style\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.IGNORECASE)
+# Attributes as written in a tag, looked for over the whole page's bytes, ASCII letters
+# lowered (attribute names are ASCII; ``str.lower`` of a Cyrillic page is slow): one in a
+# page's words only sends the page to the browser. A pattern starting with letters is
+# found quickly; where an attribute starts is checked apart (``_in_tag``).
+_HANDLER = re.compile(rb"on([a-z]+)\s*=")
+_STYLE = re.compile(rb"""style\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""")
+# What an attribute's name follows, as the browser's tokenizer starts one: a space, a
+# slash or a quoted value's end.
+_BEFORE_NAME = frozenset(b" \t\n\r\f/\"'")
+
+
+def _in_tag(pattern: re.Pattern[bytes], page: bytes) -> Iterator[re.Match[bytes]]:
+    return (m for m in pattern.finditer(page) if m.start() and page[m.start() - 1] in _BEFORE_NAME)
 
 
 def _runs(node: LexborNode) -> bool:
@@ -48,9 +57,10 @@ def _styled(css: str, *, sheet: bool = False) -> bool:
     return bool(_REWRITES.search(css) or (sheet and _HIDES.search(css)))
 
 
-def shown_as_sent(html: str) -> bool:
-    """Whether the page ``html`` shows its HTML as it is (see the module's rules)."""
-    tree = LexborHTMLParser(html)
+def shown_as_sent(html: str, tree: LexborHTMLParser | None = None) -> bool:
+    """Whether the page ``html`` (``tree``, parsed already) shows its HTML as it is (see
+    the module's rules)."""
+    tree = LexborHTMLParser(html) if tree is None else tree
     if any(_runs(node) for node in tree.css(_RUNNING)):
         return False
     for link in tree.css("link[rel]"):
@@ -58,7 +68,11 @@ def shown_as_sent(html: str) -> bool:
             return False
     if any(_styled(style.text(deep=True), sheet=True) for style in tree.css("style")):
         return False
+    page = html.encode().lower()
     # A handler that may run without a person: on loading, on an error, on focus.
-    if any(m[1].lower() not in _ON_ACTION for m in _HANDLER.finditer(html)):
+    if any("on" + m[1].decode() not in _ON_ACTION for m in _in_tag(_HANDLER, page)):
         return False
-    return not any(_styled(m[1] or m[2] or m[3] or "") for m in _STYLE.finditer(html))
+    return not any(
+        _styled((m[1] or m[2] or m[3] or b"").decode(errors="replace"))
+        for m in _in_tag(_STYLE, page)
+    )

@@ -106,6 +106,9 @@ _PAGE = """<!DOCTYPE html><html><head><title>t</title>
         ("", '<svg/onload="draw()"></svg>', False),
         ("", '<img src="x.png"onerror="draw()">', False),
         ("", "<span style=visibility:hidden>x</span>", False),
+        ("", '<BODY ONLOAD="draw()">', False),
+        ("", "<p>Ночью<SPAN\tStyle = 'Visibility: Hidden'>x</SPAN></p>", False),
+        ("", "<p>Вход по пропускам: online, button=…</p>", True),
     ],
 )
 def test_a_page_is_taken_as_its_html_only_when_nothing_can_change_it(
