@@ -65,8 +65,8 @@ class BookingPages:
 
 
 class KeptToken(NamedTuple):
-    """The booking form's CSRF token as its page gave it, and a digest of the cookies that
-    page was asked with: the site's session the token belongs to."""
+    """The booking form's CSRF token as its page gave it, and a digest of the cookies the
+    context sent the site then: the site's session the token belongs to."""
 
     cookies: str
     value: str
