@@ -6,7 +6,8 @@ booking in «мои брони»:
 1. the profile adapter with ``profiles/legacy.yaml`` on its fast path: the day's grid
    read from its page's HTML (the page runs no script: ``adapters/profile/gridhtml.py``),
    the form's own POST through the logged-in context's request API (the CSRF token read
-   from the form's HTML), and «мои брони» confirmed from the HTML its search form leads
+   from the form's HTML once, then kept while the session's cookies are the same), and
+   «мои брони» confirmed from the HTML its search form leads
    to (``formhtml``, ``listhtml``; the address remembered per account after the first
    time): ``availability`` + ``book`` + ``my_bookings``;
 2. the same adapter on the page path (the same file without ``book.request``: the form
@@ -16,8 +17,9 @@ booking in «мои брони»:
    До and Comment filled, «Сохранить», then «Мои брони» searched with an empty query
    («Найти») and the new number looked for in the list;
 4. plain HTTP (aiohttp, one cookie jar): the schedule page (free rooms read from its
-   links), the reservation form (its ``_csrf``), its POST (the redirect to the booking's
-   page followed), ``/my?q=`` and the number looked for.
+   links), the reservation form (its ``_csrf``; once a session: the site's token is the
+   session's, and HTTP keeps it as the adapter does), its POST (the redirect to the
+   booking's page followed), ``/my?q=`` and the number looked for.
 
 Interleaved per round, each way on its own day (2-5 days ahead: the site takes at most
 14) and each round on its own hour, so none competes for a room. Every way keeps its
@@ -33,18 +35,19 @@ booking's own page, so a growing list would slow the profile lines round by roun
 Reading the numbers. Page loads (documents the browser fetched, a POST and the page its
 redirect leads to counted apart) per booking in a saved session, as measured:
 - fast path, 0: requests through the context's request API instead: the day's grid, the
-  form's HTML (its token), the POST and /my?q= (the list; the address the search form
-  on /my led to, remembered from the account's first booking, round 0);
+  POST and /my?q= (the list; the address the search form on /my led to, remembered from
+  the account's first booking, round 0, as the form's token is), and a round trip to the
+  browser for the context's cookies (is the kept token still the session's);
 - page path, 6: /schedule?bld=…&day=…, /reserve?…, its POST and /reservation/N where it
   leads, /my and /my?q= (the empty search the list needs);
 - script, 7: /schedule, the grid, /reserve?…, the POST, /reservation/N, /my, /my?q=;
-- HTTP: 4 requests and the POST's redirect; no page parsed, laid out or scripted.
+- HTTP: 3 requests and the POST's redirect; no page parsed, laid out or scripted.
 «grid» includes opening a page in the new context (a renderer process, 0.1-0.3 s here),
 which the page path and the script pay once per booking. page path/script is what the
 adapter adds: its checks (the grid's caption date, every cell read). fast path/HTTP is
 what the browser's request API and reading the HTML as a browser would cost: about 4 ms
 a request through Playwright's driver (a round trip to the browser for the context's
-cookies among them) against 0.7 ms for aiohttp to a site in the same process, four of
+cookies among them) against 0.7 ms for aiohttp to a site in the same process, three of
 them; and about 11 ms to read the 50 KB grid (that nothing on the page can change it,
 every cell's text, spans and probes, the day made of them), twice that when this 2-core
 machine is busy, where the HTTP way runs one regex over it. The site runs in the bench's
@@ -227,13 +230,24 @@ async def _http_log_in(http: aiohttp.ClientSession, url: str) -> None:
         pass
 
 
+@dataclass
+class HttpSession:
+    """Plain HTTP's cookie jar, and the form's token once read: the site's token is the
+    session's (on every form), so a client that knows it reads it once, as the adapter
+    keeps its own."""
+
+    http: aiohttp.ClientSession
+    token: str = ""
+
+
 async def http_booking(
-    http: aiohttp.ClientSession, url: str, day: date, start: time, end: time, *, login: bool
+    way: HttpSession, url: str, day: date, start: time, end: time, *, login: bool
 ) -> Run:
     """The same job with plain HTTP requests on one cookie jar (logged in once)."""
-    run = Run()
+    run, http = Run(), way.http
     if login:
         await _http_log_in(http, url)
+        way.token = ""
     query = {"bld": BUILDING, "day": _dmy(day)}
     grid = await (await http.get(f"{url}/schedule", params=query)).text()
     room = _first_free(_free_links(grid), _seconds(start), _seconds(end))
@@ -242,10 +256,12 @@ async def http_booking(
         run.wrong = f"no room free on {day} {start}-{end}"
         return run
     fields = {"room": str(room), "t": str(_seconds(start)), "day": _dmy(day)}
-    form = await (await http.get(f"{url}/reserve", params=fields)).text()
-    token = _CSRF.search(form)
+    if not way.token:
+        form = await (await http.get(f"{url}/reserve", params=fields)).text()
+        token = _CSRF.search(form)
+        way.token = token[1] if token else ""
     data = {
-        "_csrf": token[1] if token else "",
+        "_csrf": way.token,
         "room": str(room),
         "day": _dmy(day),
         "time_from": str(_seconds(start)),
@@ -307,7 +323,7 @@ async def part_legacy(repeat: int) -> None:
         aiohttp.ClientSession(cookie_jar=_jar()) as http,
         aiohttp.ClientSession(cookie_jar=_jar()) as cleanup,
     ):
-        url = site.url
+        url, plain = site.url, HttpSession(http)
         await pool.browser()  # the one launch is not the work
         await _http_log_in(cleanup, url)
         # The default retry policy, as the bot runs it (nothing fails here to retry).
@@ -319,7 +335,7 @@ async def part_legacy(repeat: int) -> None:
             for index, way in enumerate(WAYS):
                 day, start, end = _when(index, n)
                 if way == "http":
-                    run = await http_booking(http, url, day, start, end, login=n == 0)
+                    run = await http_booking(plain, url, day, start, end, login=n == 0)
                 else:
                     loads: list[str] = []  # the paths of the documents the pages loaded
                     async with pool.context(storage_state=states[way]) as context:
