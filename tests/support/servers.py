@@ -13,7 +13,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-from storage.local_mongo import secantus_uri
+from storage.local_mongo import secantus_args, secantus_uri
 from storage.process import die_with_parent, find_executable, free_port
 
 __all__ = [
@@ -60,17 +60,7 @@ def secantus_argv(port: int, storage_path: str = ":memory:") -> list[str]:
     executable = find_executable("secantusd-py")
     if executable is None:
         raise RuntimeError("secantusd-py is missing: pip install -e '.[local]'")
-    return [
-        executable,
-        "--host",
-        "127.0.0.1",
-        "--port",
-        str(port),
-        "--storage-path",
-        storage_path,
-        "--log-level",
-        "WARNING",
-    ]
+    return [executable, *secantus_args(port, storage_path)]
 
 
 @contextmanager
