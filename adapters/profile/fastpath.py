@@ -81,21 +81,21 @@ class FastPath:
             return await self._outcome(address, await self._post(address, values, None))
         cookies = await self._cookies(address)
         kept = self._recall.token
-        if kept is not None and kept.cookies == cookies:
+        if kept is not None and kept.cookies != cookies:
+            kept = None  # another session's: never sent
+        if kept is not None:
             answer = await self._post(address, values, kept.value)
             if not 400 <= answer.status < 500:
                 return await self._outcome(address, answer)
-            # Refused: the token or the booking? The form's page tells.
-            token = await self._token(request.token, values)
-            if token is None or token == kept.value:
-                self._recall.token = None
-                log.info("profile.fast_path_refused", status=answer.status)
-                return None
-        else:
-            token = await self._token(request.token, values)
-            if token is None:
-                return None
+        # None kept, or refused: the token or the booking? The form's page tells.
+        token = await self._token(request.token, values)
+        if token is None:
+            self._recall.token = None
+            return None
         self._recall.token = KeptToken(cookies, token)
+        if kept is not None and token == kept.value:
+            log.info("profile.fast_path_refused", status=answer.status)
+            return None
         return await self._outcome(address, await self._post(address, values, token))
 
     async def _post(
