@@ -2,7 +2,9 @@
 
 JSON fields (each optional; a POST replaces the whole set, ``{}`` turns all off):
 ``latency_ms`` (int ≥ 0), ``error_rate`` (0..1: share of pages answered with
-HTTP 500 or 502), ``error_seed`` (int, RNG seed for those failures),
+HTTP 500 or 502), ``error_seed`` (int, RNG seed for those failures), ``error_gap`` (int ≥ 0:
+that many requests are served after each failure, so the chaos stays recoverable by a
+client that retries, however the requests interleave),
 ``session_lifetime`` (seconds after login, or null), ``full_building`` (a
 building code that shows as fully booked, or null), ``notice`` (bool: one
 interstitial «Правила бронирования изменились» page per user after login),
@@ -50,6 +52,7 @@ class Quirks:
     latency_ms: int = 0
     error_rate: float = 0.0
     error_seed: int = 0
+    error_gap: int = 0
     session_lifetime: float | None = None
     full_building: str | None = None
     notice: bool = False
@@ -69,6 +72,7 @@ class Quirks:
                 latency_ms=int(payload.get("latency_ms", 0)),
                 error_rate=float(payload.get("error_rate", 0.0)),
                 error_seed=int(payload.get("error_seed", 0)),
+                error_gap=int(payload.get("error_gap", 0)),
                 session_lifetime=(
                     None
                     if payload.get("session_lifetime") is None
@@ -82,8 +86,10 @@ class Quirks:
             )
         except (TypeError, ValueError) as exc:
             raise QuirkConfigError(f"bad quirk value: {exc}") from exc
-        if quirks.latency_ms < 0 or not 0.0 <= quirks.error_rate <= 1.0:
-            raise QuirkConfigError("latency_ms must be ≥ 0 and error_rate within 0..1")
+        if quirks.latency_ms < 0 or quirks.error_gap < 0 or not 0.0 <= quirks.error_rate <= 1.0:
+            raise QuirkConfigError(
+                "latency_ms and error_gap must be ≥ 0 and error_rate within 0..1"
+            )
         if quirks.full_building is not None and quirks.full_building not in _BUILDING_CODES:
             raise QuirkConfigError(f"unknown building {quirks.full_building!r}")
         if quirks.layout not in LAYOUTS:
@@ -107,6 +113,8 @@ class QuirkState:
     notice_seen: set[str] = field(default_factory=set)
     # What the chaos did since the quirks were set, so a test can tell it happened.
     errors_served: int = 0
+    # Requests still to be served before the next failure may come (``error_gap``).
+    served_before_failure: int = 0
     sessions_expired: int = 0
     # Every cancel request the portal received ("POST /my/7/cancel by club"), so a test can
     # check on the portal's side that none got through.
@@ -116,7 +124,7 @@ class QuirkState:
         self.quirks = quirks
         self.rng = random.Random(quirks.error_seed)
         self.notice_seen.clear()
-        self.errors_served = self.sessions_expired = 0
+        self.errors_served = self.sessions_expired = self.served_before_failure = 0
         self.cancels.clear()
 
     def served(self) -> dict[str, int]:
@@ -129,9 +137,13 @@ class QuirkState:
     def failure_status(self) -> int | None:
         """500 or 502 for this request, or ``None``; deterministic for a given seed."""
         rate = self.quirks.error_rate
+        if self.served_before_failure > 0:
+            self.served_before_failure -= 1
+            return None
         if rate <= 0.0 or self.rng.random() >= rate:
             return None
         self.errors_served += 1
+        self.served_before_failure = self.quirks.error_gap
         return self.rng.choice((500, 502))
 
     def needs_notice(self, user: str) -> bool:

@@ -59,6 +59,19 @@ async def test_error_rate_gives_deterministic_500_and_502_pages(portal: RunningP
     assert set(await statuses()) == {200}
 
 
+async def test_error_gap_serves_that_many_requests_after_each_failure(
+    portal: RunningPortal,
+) -> None:
+    async with aiohttp.ClientSession() as http:
+        await set_quirks(portal.url, error_rate=1.0, error_gap=3)
+        statuses = [(await http.get(f"{portal.url}/login")).status for _ in range(12)]
+        assert [s == 200 for s in statuses] == [False, True, True, True] * 3
+        await set_quirks(portal.url, error_rate=0.5, error_seed=7, error_gap=2)
+        failed = [(await http.get(f"{portal.url}/login")).status != 200 for _ in range(60)]
+    assert any(failed)
+    assert not any(failed[i] and any(failed[i + 1 : i + 3]) for i in range(len(failed)))
+
+
 async def test_error_page_in_the_browser(page: Page, portal: RunningPortal) -> None:
     await set_quirks(portal.url, error_rate=1.0, error_seed=1)
     response = await page.goto("/login")
@@ -182,7 +195,8 @@ async def test_alt_layout_changes_ids_but_labels_and_roles_still_work(
 
 async def test_bad_quirks_are_rejected(portal: RunningPortal) -> None:
     async with aiohttp.ClientSession() as http:
-        for body in ({"error_rate": 2}, {"layout": "neon"}, {"full_building": "x"}, {"x": 1}):
+        bad = ({"error_rate": 2}, {"error_gap": -1}, {"layout": "neon"}, {"full_building": "x"})
+        for body in (*bad, {"x": 1}):
             resp = await http.post(f"{portal.url}/_test/quirks", json=body)
             assert resp.status == 400, body
             assert "error" in await resp.json()

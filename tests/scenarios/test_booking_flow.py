@@ -149,7 +149,9 @@ async def test_full_building_offers_alternatives_and_books_the_chosen_one(
 async def test_session_expiry_and_server_errors_mid_run_still_book(
     manager: NLUManager, sink: CollectingSink, portal_url: str, clock: ManualClock
 ) -> None:
-    await set_quirks(portal_url, session_lifetime=4, error_rate=0.25, error_seed=3, latency_ms=100)
+    await set_quirks(
+        portal_url, session_lifetime=4, error_rate=0.25, error_seed=3, error_gap=4, latency_ms=200
+    )
     async with ticking(clock):  # sessions live on the portal's (manual) clock
         await manager.handle(cmd("забронируй 3 аудитории рядом в главном в пятницу с 10 до 12"))
         await sink.wait_for(Done, timeout=120)
