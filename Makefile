@@ -62,8 +62,12 @@ typecheck: install
 indico: install indico-deps
 	$(BIN)/python -m scripts.indico.stack install
 
+# Two processes, each taking whole files (module fixtures stay shared); each process has
+# its own servers and Chromium. The suite mostly waits on them, so two fit on two cores.
+PYTEST_WORKERS ?= 2
+
 pytest: install system-deps indico
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q -n $(PYTEST_WORKERS) --dist loadfile
 
 test: lint typecheck pytest
 

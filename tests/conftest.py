@@ -49,7 +49,7 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def indico_server() -> Iterator[IndicoServer]:
-    """One Indico + PostgreSQL + redis, seeded, for the whole session: it takes ~40 s to start.
+    """One Indico + PostgreSQL + redis, seeded, for each test process: it takes ~25 s to start.
     A package that books for other people leaves it as seeded when it is done."""
     with running_indico_server() as server:
         yield server
