@@ -8,7 +8,8 @@ same cookies (the site's session the token belongs to: a site may take a token o
 its own session, and the legacy site ends a session sent another's): the form's page is
 then not fetched. A refusal of a kept token fetches the page: a token that is no longer
 the page's (its time ran out, the site made a new one) is replaced and the booking sent
-once more; the same token means the refusal was the booking's.
+once more; the same token means the refusal was the booking's. An answer that leaves
+the outcome unknown drops the kept token: the booking sent again reads the page's.
 
 Only a booking made as the profile says is a booking made: a redirect to the booking's
 address (a form post), or a success whose JSON has the booking's number (a JSON call).
@@ -84,9 +85,15 @@ class FastPath:
         if kept is not None and kept.cookies != cookies:
             kept = None  # another session's: never sent
         if kept is not None:
-            answer = await self._post(address, values, kept.value)
-            if not 400 <= answer.status < 500:
-                return await self._outcome(address, answer)
+            try:
+                answer = await self._post(address, values, kept.value)
+                if not 400 <= answer.status < 500:
+                    return await self._outcome(address, answer)
+            except OutcomeUnknown:
+                # A site may answer a token it no longer takes with a 5xx or a page of its
+                # own: the booking sent again reads the form's token, as a first one does.
+                self._recall.token = None
+                raise
         # None kept, or refused: the token or the booking? The form's page tells.
         token = await self._token(request.token, values)
         if token is None:

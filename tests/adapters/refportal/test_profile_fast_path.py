@@ -28,6 +28,7 @@ from tests.adapters.refportal.helpers import (
     active_bookings,
     profile_session,
 )
+from tests.support.portal import chaos_served, set_quirks
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -183,6 +184,30 @@ async def test_a_kept_token_the_site_no_longer_takes_is_replaced_and_the_booking
     assert not any(r.endswith(" book") for r in seen), seen  # and sent by the fast path
     held = await active_bookings(fresh_portal.url, purpose="after #k4")
     assert [str(b["id"]) for b in held] == [number]
+
+
+async def test_an_unclear_answer_to_a_kept_token_drops_it_and_the_booking_is_made_once(
+    fresh_portal: RunningPortal, context: BrowserContext, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fetched = _forms_fetched(monkeypatch)
+    system = ProfileSystem(fresh_portal.url, load_site_profile(PROFILE), retry=FAST)
+    await _book_in_a_new_session(system, context, 13, "before #k5")
+    session = system.open_session(context, username="club", password="club-demo")
+    try:
+        room = (await session.availability("main", FRIDAY)).free_rooms(time(14), time(15))[0]
+        # The next request (the POST with the kept token) fails with a 5xx, the rest pass.
+        await set_quirks(fresh_portal.url, error_rate=1.0, error_gap=1000)
+        made = await session.book(
+            room=room, day=FRIDAY, start=time(14), end=time(15), purpose="after #k6"
+        )
+        assert (await chaos_served(fresh_portal.url))["errors_served"] == 1
+    finally:
+        await session.close()
+        await set_quirks(fresh_portal.url)
+    # «my bookings» showed nothing made; sent again with the form's token, read anew.
+    assert fetched == ["book", "book"]
+    held = await active_bookings(fresh_portal.url, purpose="after #k6")
+    assert [str(b["id"]) for b in held] == [made.number]
 
 
 async def test_a_forms_value_is_read_by_the_inputs_name_in_any_attribute_order() -> None:
