@@ -8,7 +8,7 @@ when the site no longer takes it."""
 from __future__ import annotations
 
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import time
 
 import pytest
@@ -141,11 +141,18 @@ def _forms_fetched(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 
 async def _book_in_a_new_session(
-    system: ProfileSystem, context: BrowserContext, start: int, purpose: str
+    system: ProfileSystem,
+    context: BrowserContext,
+    start: int,
+    purpose: str,
+    *,
+    before_booking: Callable[[], Awaitable[None]] | None = None,
 ) -> str:
     session = system.open_session(context, username="club", password="club-demo")
     try:
         free = (await session.availability("main", FRIDAY)).free_rooms(time(start), time(start + 1))
+        if before_booking is not None:
+            await before_booking()
         made = await session.book(
             room=free[0], day=FRIDAY, start=time(start), end=time(start + 1), purpose=purpose
         )
@@ -192,22 +199,21 @@ async def test_an_unclear_answer_to_a_kept_token_drops_it_and_the_booking_is_mad
     fetched = _forms_fetched(monkeypatch)
     system = ProfileSystem(fresh_portal.url, load_site_profile(PROFILE), retry=FAST)
     await _book_in_a_new_session(system, context, 13, "before #k5")
-    session = system.open_session(context, username="club", password="club-demo")
-    try:
-        room = (await session.availability("main", FRIDAY)).free_rooms(time(14), time(15))[0]
-        # The next request (the POST with the kept token) fails with a 5xx, the rest pass.
+
+    async def fail_the_next_request() -> None:  # the POST with the kept token: a 5xx
         await set_quirks(fresh_portal.url, error_rate=1.0, error_gap=1000)
-        made = await session.book(
-            room=room, day=FRIDAY, start=time(14), end=time(15), purpose="after #k6"
+
+    try:
+        number = await _book_in_a_new_session(
+            system, context, 14, "after #k6", before_booking=fail_the_next_request
         )
         assert (await chaos_served(fresh_portal.url))["errors_served"] == 1
     finally:
-        await session.close()
         await set_quirks(fresh_portal.url)
     # «my bookings» showed nothing made; sent again with the form's token, read anew.
     assert fetched == ["book", "book"]
     held = await active_bookings(fresh_portal.url, purpose="after #k6")
-    assert [str(b["id"]) for b in held] == [made.number]
+    assert [str(b["id"]) for b in held] == [number]
 
 
 async def test_a_forms_value_is_read_by_the_inputs_name_in_any_attribute_order() -> None:
