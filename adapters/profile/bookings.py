@@ -110,12 +110,13 @@ class MyList:
     async def _load_more(self, items: Locator) -> None:
         """A list its scripts draw may show the first bookings only and fetch more when
         scrolled to its end: scroll until no more come (a booking never read is a
-        booking sent twice)."""
+        booking sent twice). A last item in full view is not scrolled to: with the page
+        settled, nothing more comes of it (nor did it of Playwright's own scroll)."""
         shown = -1
         while (count := await items.count()) != shown and count:
             shown = count
-            await items.nth(count - 1).scroll_into_view_if_needed()
-            await self._nav.settle(self._page)
+            if not await self._nav.scroll_to(self._page, items.nth(count - 1)):
+                return
 
     def _rows(self) -> list[tuple[int, Item, list[Item]]]:
         if self._items is not None:
@@ -147,13 +148,8 @@ class MyList:
         booking read from its own page."""
         assert self._located is not None and self._items is not None and pick.regex
         page, wanted = self._page, re.compile(pick.regex)
-        item = self._located.nth(index)
-        # The item clicked must be the item read: a list drawn again in between (a
-        # booking made or cancelled meanwhile) would pair one booking with another's number.
-        shown = " ".join((await item.inner_text()).split())
-        if shown != self._items[index].text:
-            raise Transient(f"«my bookings» changed while it was read (item {index})")
         # Only an item unlike every other is known by what it shows (two alike: click each).
+        # Known: paired with the item as read, nothing on the page is looked at.
         key = _known_as(self._items[index])
         unique = sum(_known_as(other) == key for other in self._items) == 1
         known = self._recall.numbers
@@ -162,6 +158,7 @@ class MyList:
         if unique and row is not None and (number := self._recall.pages.number_of(row)):
             self._recall.learn(key, number)
             return number
+        item = await self._as_read(index)
         target = item.locator(pick.css[0]).first if pick.css else item
         before = page.url
         found = await self._clicked_to(target, wanted)
@@ -172,6 +169,17 @@ class MyList:
         if unique:
             self._recall.learn(key, number)
         return number
+
+    async def _as_read(self, index: int) -> Locator:
+        """Item ``index`` on the page, which must still be the item read: a list drawn
+        again in between (a booking made or cancelled meanwhile) would pair one booking
+        with another's number, or press another's control."""
+        assert self._located is not None and self._items is not None
+        item = self._located.nth(index)
+        shown = " ".join((await item.inner_text()).split())
+        if shown != self._items[index].text:
+            raise Transient(f"«my bookings» changed while it was read (item {index})")
+        return item
 
     async def _clicked_to(self, target: Locator, wanted: re.Pattern[str]) -> re.Match[str]:
         """Click ``target`` until the page's address is one ``wanted`` matches. On a busy
@@ -247,7 +255,7 @@ class MyList:
         nav, page = self._nav, self._page
         cancel = nav.profile.cancel
         if self._items is not None:
-            row = self._located.nth(row_index)
+            row = await self._as_read(row_index)
         else:
             # The very row the reader numbered (``table.rows``: thead, tbodies, tfoot),
             # marked: counting «tr» elements would also count a nested table's rows.

@@ -78,7 +78,9 @@ async def fill_form(nav: Navigator, page: Page, values: Mapping[str, Any]) -> Lo
     form check (``BookingRejected`` with its messages, as a person would see them).
     Returns the submit button."""
     book = nav.profile.book
-    shown: dict[str, str] = await page.evaluate(_READ_VALUES)
+    # Only a field found by its exact label is looked up in what the page holds.
+    by_label = any(a.find[0].label is not None and a.find[0].exact for a in book.fields)
+    shown: dict[str, str] = await page.evaluate(_READ_VALUES) if by_label else {}
     for index, action in enumerate(book.fields):
         if _holds_already(action, values, shown):
             continue
@@ -153,7 +155,7 @@ async def _answered_in_page(nav: Navigator, page: Page, submit: Locator) -> str:
         deadline = time_now() + nav.timeout_ms / 1000
         if before is None:  # whichever shows first is the answer
             await made.or_(message).first.wait_for(state="attached", timeout=nav.timeout_ms)
-        while not await made.count():  # else until the message is another one
+        while not (shown := await made.count()):  # else until the message is another one
             if await message.count() and await message.inner_text() != before:
                 break
             if time_now() > deadline:
@@ -166,7 +168,7 @@ async def _answered_in_page(nav: Navigator, page: Page, submit: Locator) -> str:
         raise OutcomeUnknown(
             "Сайт не ответил на бронирование: результат неизвестен", hint=_UNKNOWN_OUTCOME_HINT
         ) from exc
-    if not await made.count():
+    if not shown and not await made.count():  # counted again only after a message
         return await _refused(nav, page, 200)
     try:
         for index, action in enumerate(book.made_then):

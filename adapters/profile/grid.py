@@ -8,7 +8,7 @@ over three rows is busy in all three.
 
 from __future__ import annotations
 
-from datetime import date, datetime, time, timedelta
+from datetime import date, time
 from typing import NamedTuple
 
 from playwright.async_api import Page
@@ -202,6 +202,9 @@ def day_of(
     )
 
 
+_Times = tuple[time, time]  # a slot's start and end
+
+
 class _Slot(NamedTuple):
     cell: Item
     head: Item | None  # the time heading over it (a row's or a column's)
@@ -246,8 +249,22 @@ def _lines(table: Table, grid: Grid) -> list[tuple[Item, Item, list[_Slot]]]:
 
 
 def _later(start: time, minutes: int) -> time:
-    moment = datetime.combine(date.min, start) + timedelta(minutes=minutes)
-    return moment.time() if moment.date() == date.min else time(23, 59)
+    seconds = start.hour * 3600 + start.minute * 60 + start.second + minutes * 60
+    if seconds >= 24 * 3600:
+        return time(23, 59)
+    return time(seconds // 3600, seconds // 60 % 60, seconds % 60, start.microsecond)
+
+
+def _times(when: Pick, source: Item, *, steps_in: int | None, step: int) -> _Times | None:
+    """A slot's start and end, read from its own cell (``steps_in`` None), or from its
+    time heading's and how many steps into that heading it lies."""
+    span = as_span(when, value(when, source))
+    if span is None:
+        return None
+    if steps_in is None:
+        return span[0], span[1] if span[1] is not None else _later(span[0], step)
+    start = _later(span[0], step * steps_in)
+    return start, _later(start, step)
 
 
 def _rooms(
@@ -257,8 +274,10 @@ def _rooms(
     readable time (the profile's time pick does not fit the page)."""
     picks, when = grid.room, grid.slot.time
     result = []
-    opens, closes = time(23, 59), time(0, 0)
     unreadable = 0
+    # A time heading is over every room's slot in its row: its times are read once (by
+    # the item's id and the steps into it), and are the day's times read.
+    read: dict[tuple[int, int], _Times | None] = {}
     for header, line, slots in _lines(table, grid):
         number = value(picks.number, header)
         if not number:
@@ -268,21 +287,21 @@ def _rooms(
         readable = 0
         for slot in slots:
             source = slot.head if when.of == "header" and slot.head is not None else slot.cell
-            by_head = source is not slot.cell
-            span = as_span(when, value(when, source))
+            steps_in = slot.steps_in if source is not slot.cell else None
+            key = (id(source), -1 if steps_in is None else steps_in)
+            if key not in read:
+                read[key] = _times(when, source, steps_in=steps_in, step=step)
+            times = read[key]
             free = holds(grid.slot.free, slot.cell)
-            if span is None:
+            if times is None:
                 unreadable += not free
                 continue
             readable += 1
-            start = _later(span[0], step * slot.steps_in) if by_head else span[0]
-            end = span[1] if span[1] is not None and not by_head else _later(start, step)
-            opens, closes = min(opens, start), max(closes, end)
             if free:
                 continue
-            busy.append((start, end))
+            busy.append(times)
             if grid.slot.mine is not None and holds(grid.slot.mine, slot.cell):
-                mine.append((start, end))
+                mine.append(times)
         if not readable:
             continue  # a line with no time in it (a floor's heading) is not a room
         site_id = _room_id(picks.id, header, line, [slot.cell for slot in slots])
@@ -290,6 +309,9 @@ def _rooms(
         result.append(
             RoomAvailability(room=room, busy=merge_intervals(busy), mine=merge_intervals(mine))
         )
+    shown = [times for times in read.values() if times is not None]
+    opens = min((start for start, _ in shown), default=time(23, 59))
+    closes = max((end for _, end in shown), default=time(0, 0))
     return result, opens, closes, unreadable
 
 

@@ -12,7 +12,7 @@ caller trusts such a read only to confirm what the session itself just sent.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode, SelectolaxError
 
@@ -34,6 +34,13 @@ _UNSHOWN = frozenset({
 })
 # fmt: on
 _SECTIONS = ("thead", "tbody", "tfoot")
+# What the browser lays out apart from the text around it, or may hide or restyle.
+_APART = f":not({', '.join(sorted(_INLINE))}), [hidden], [style]"
+
+
+_Describe = Callable[
+    [LexborNode, "dict[str, str | None] | None"], Item
+]  # an element, its attributes if read
 
 
 class _Unfollowed(ValueError):
@@ -44,10 +51,14 @@ def _children(node: LexborNode) -> Iterator[LexborNode]:
     return (child for child in node.iter() if child.is_element_node)
 
 
-def _hidden(node: LexborNode) -> bool:
-    attrs = node.attributes
-    style = (attrs.get("style") or "").replace(" ", "").lower()
-    return node.tag in _UNSHOWN or "hidden" in attrs or "display:none" in style
+def _hidden(node: LexborNode, attributes: dict[str, str | None] | None = None) -> bool:
+    if node.tag in _UNSHOWN:
+        return True
+    attrs = node.attributes if attributes is None else attributes
+    style = attrs.get("style")
+    return "hidden" in attrs or (
+        style is not None and "display:none" in style.replace(" ", "").lower()
+    )
 
 
 class _Document:
@@ -57,9 +68,14 @@ class _Document:
     def __init__(self, html: str | LexborHTMLParser) -> None:
         self.tree = LexborHTMLParser(html) if isinstance(html, str) else html
         self._matched: dict[str, set[int]] = {}
+        self._found: dict[str, list[LexborNode]] = {}
+        # Per selector: each element's first match below it (one walk of the document
+        # instead of one of every cell's insides per probe).
+        self._firsts: dict[str, dict[int, LexborNode]] = {}
         # By node: a row's text is its cells', the table's its rows', each laid out once.
         self._shown: dict[int, bool] = {}
         self._laid_out: dict[int, str] = {}
+        self._mixed: set[int] | None = None
 
     def matching(self, css: str) -> set[int]:
         if css not in self._matched:
@@ -67,11 +83,20 @@ class _Document:
                 found = self.tree.css(css)
             except SelectolaxError as exc:
                 raise _Unfollowed(css) from exc
+            self._found[css] = found
             self._matched[css] = {node.mem_id for node in found}
         return self._matched[css]
 
-    def shown(self, node: LexborNode) -> bool:
-        """Whether the node is laid out: neither it nor an ancestor hidden."""
+    def shown(self, node: LexborNode, attributes: dict[str, str | None] | None = None) -> bool:
+        """Whether the node (its ``attributes``, if read) is laid out: neither it nor an
+        ancestor hidden."""
+        if (cached := self._shown.get(node.mem_id)) is not None:
+            return cached
+        parent = node.parent
+        if parent is not None and (above := self._shown.get(parent.mem_id)) is not None:
+            # A row's next cell: its row is known.
+            known = self._shown[node.mem_id] = above and not _hidden(node, attributes)
+            return known
         unknown: list[LexborNode] = []
         walk: LexborNode | None = node
         known = True  # above the document's root
@@ -85,10 +110,10 @@ class _Document:
             known = self._shown[at.mem_id] = known and not _hidden(at)
         return known
 
-    def text(self, node: LexborNode) -> str:
+    def text(self, node: LexborNode, attributes: dict[str, str | None] | None = None) -> str:
         """The node's text as the browser lays it out (``innerText``; of a node not laid
         out, its ``textContent``), spaces made single (``clean``)."""
-        if not self.shown(node):
+        if not self.shown(node, attributes):
             return " ".join(node.text(deep=True).split())
         return " ".join(self._laid(node).split())
 
@@ -97,6 +122,11 @@ class _Document:
         known = self._laid_out.get(node.mem_id)
         if known is not None:
             return known
+        if node.mem_id not in self.mixed():
+            # Text and plain inline elements only (a grid's cell, mostly): its text is
+            # every text inside it, in order, as lexbor gives it in one call.
+            laid = self._laid_out[node.mem_id] = node.text(deep=True)
+            return laid
         parts: list[str] = []
         for child in node.iter(include_text=True):
             if child.is_text_node:
@@ -111,27 +141,66 @@ class _Document:
         laid = self._laid_out[node.mem_id] = "".join(parts)
         return laid
 
-    def first_in(self, node: LexborNode, css: str) -> LexborNode | None:
-        matched, itself = self.matching(css), node.mem_id
-        found = (n for n in node.traverse() if n.mem_id in matched and n.mem_id != itself)
-        return next(found, None)
+    def mixed(self) -> set[int]:
+        """The elements holding one laid out apart from plain text: a block, a line
+        break, anything unshown, hidden or styled (``_laid`` walks these)."""
+        if self._mixed is None:
+            mixed: set[int] = set()
+            for element in self.tree.css(_APART):
+                walk = element.parent
+                while walk is not None and walk.mem_id not in mixed:
+                    mixed.add(walk.mem_id)
+                    walk = walk.parent
+            self._mixed = mixed
+        return self._mixed
 
-    def probe(self, node: LexborNode, spec: str) -> str | None:
-        """As ``DESCRIBE_JS``'s probe: ``css@attribute`` or ``css`` (its text) inside the
-        node; an empty css is the node itself."""
-        css, at, attribute = spec.rpartition("@") if "@" in spec else (spec, "", "")
-        target = self.first_in(node, css) if css else node
-        if target is None:
-            return None
-        return target.attributes.get(attribute) if at else self.text(target)
+    def firsts(self, css: str) -> dict[int, LexborNode]:
+        """Element → its first descendant ``css`` matches (``querySelector``'s answer),
+        for every element at once, not by a walk of each cell per probe."""
+        if (known := self._firsts.get(css)) is not None:
+            return known
+        self.matching(css)
+        firsts: dict[int, LexborNode] = {}
+        for found in self._found[css]:  # lexbor finds in document order
+            walk = found.parent
+            # An ancestor already known has an earlier match, and so have all above it.
+            while walk is not None and walk.mem_id not in firsts:
+                firsts[walk.mem_id] = found
+                walk = walk.parent
+        self._firsts[css] = firsts
+        return firsts
 
-    def describe(self, node: LexborNode, probes: Sequence[str], has: Sequence[str]) -> Item:
-        return Item(
-            text=self.text(node),
-            title=node.attributes.get("title") or "",
-            probes={p: self.probe(node, p) for p in probes},
-            has={h: self.first_in(node, h) is not None for h in has},
-        )
+    def describer(self, probes: Sequence[str], has: Sequence[str]) -> _Describe:
+        """Reads an element as ``DESCRIBE_JS`` does: its text, title, each probe
+        (``css@attribute``, or ``css`` for its text, inside it; an empty css is the
+        element itself) and each ``has`` test. Prepared once for a table's every cell."""
+        ways: list[tuple[str, dict[int, LexborNode] | None, str | None]] = []
+        for spec in probes:
+            css, at, attribute = spec.rpartition("@") if "@" in spec else (spec, "", "")
+            ways.append((spec, self.firsts(css) if css else None, attribute if at else None))
+        tests = [(h, self.firsts(h)) for h in has]
+        text = self.text
+
+        def describe(node: LexborNode, attributes: dict[str, str | None] | None = None) -> Item:
+            attributes = node.attributes if attributes is None else attributes
+            at = node.mem_id
+            probed: dict[str, str | None] = {}
+            for spec, firsts, attribute in ways:
+                target = node if firsts is None else firsts.get(at)
+                if target is None:
+                    probed[spec] = None
+                elif attribute is not None:
+                    probed[spec] = target.attributes.get(attribute)
+                else:
+                    probed[spec] = text(target)
+            return Item(
+                text=text(node, attributes),
+                title=attributes.get("title") or "",
+                probes=probed,
+                has={h: at in firsts for h, firsts in tests},
+            )
+
+        return describe
 
     def tables(self, way: Locator) -> list[LexborNode] | None:
         """The shown tables ``way`` finds; None when it is not a way this reader follows."""
@@ -192,9 +261,11 @@ def _rows(table: LexborNode) -> list[tuple[LexborNode, int, int]]:
     ]
 
 
-def _span(node: LexborNode, name: str) -> int:
+def _span(written: str | None) -> int:
+    if written is None:
+        return 1
     try:
-        return max(1, int((node.attributes.get(name) or "1").strip() or 1))
+        return max(1, int((written or "1").strip() or 1))
     except ValueError:
         return 1
 
@@ -212,24 +283,27 @@ def _read(
     cells: list[Item] = []
     at: list[tuple[int, int]] = []
     lines: list[Item] = []
+    cell, line = doc.describer(probes, has), doc.describer(line_probes, ())
     for r, (tr, index, size) in enumerate(_rows(table)):
         grid.extend([] for _ in range(r + 1 - len(grid)))
-        lines.append(doc.describe(tr, line_probes, ()))
+        lines.append(line(tr, None))
         c = 0
         for td in (e for e in _children(tr) if e.tag in ("td", "th")):
             while c < len(grid[r]) and grid[r][c] is not None:
                 c += 1
             number = len(cells)
-            cells.append(doc.describe(td, probes, has))
+            attributes = td.attributes
+            cells.append(cell(td, attributes))
             at.append((r, c))
-            rows, cols = min(_span(td, "rowspan"), size - index), _span(td, "colspan")
+            rows = min(_span(attributes.get("rowspan")), size - index)
+            cols = _span(attributes.get("colspan"))
             grid.extend([] for _ in range(r + rows - len(grid)))
             for row in grid[r : r + rows]:
                 row.extend([None] * (c + cols - len(row)))
                 row[c : c + cols] = [number] * cols
             c += cols
     return Table(grid=grid[: len(lines)], cells=cells, at=at, lines=lines,
-                 self=doc.describe(table, self_probes, ()))  # fmt: skip
+                 self=doc.describer(self_probes, ())(table, None))  # fmt: skip
 
 
 def table_in_html(

@@ -10,6 +10,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
+from playwright.async_api import Locator as PwLocator
 from playwright.async_api import Page, Response
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
@@ -22,6 +23,20 @@ from adapters.profile.traffic import Traffic
 from core.browser.retry import Bounced, Transient
 
 __all__ = ["Navigator", "path_of"]
+
+# Scroll an element into view unless it is in full view already (as Playwright's
+# ``scroll_into_view_if_needed`` decides, by IntersectionObserver's ratio; a page the
+# browser does not draw never answers that: scrolled then); whether it scrolled.
+_SCROLL_TO = """(el) => new Promise((done) => {
+  const scroll = () => { el.scrollIntoView({block: "center", inline: "nearest"}); done(true); };
+  const observer = new IntersectionObserver(([seen]) => {
+    clearTimeout(timer);
+    observer.disconnect();
+    if (seen.intersectionRatio < 1) scroll(); else done(false);
+  });
+  const timer = setTimeout(() => { observer.disconnect(); scroll(); }, 1000);
+  observer.observe(el);
+})"""
 
 
 def path_of(page: Page) -> str:
@@ -120,6 +135,15 @@ class Navigator:
             await page.wait_for_load_state("load", timeout=self.timeout_ms)
         await self._traffic.quiet(page, timeout_ms=self.timeout_ms)
 
+    async def scroll_to(self, page: Page, element: PwLocator) -> bool:
+        """Scroll to ``element``, then let the page settle (what it fetches as it is
+        scrolled); False when it was in full view: nothing scrolled, nothing to wait for
+        (in one round trip, where Playwright's own scroll checks the element is still)."""
+        if not await element.evaluate(_SCROLL_TO):
+            return False
+        await self.settle(page)
+        return True
+
     async def wait_for(
         self, page: Page, find: Find, *, path: str, login_ok: bool = False, what: str = ""
     ) -> None:
@@ -129,7 +153,10 @@ class Navigator:
         if not login_ok:
             waiting = waiting.or_(self.finder.any_of(page, self.profile.login.password))
         try:
-            await waiting.first.wait_for(timeout=self.timeout_ms)
+            # Mostly shown already (the page settled first): one look, not a wait, whose
+            # polling costs a frame or two.
+            if not await waiting.first.is_visible():
+                await waiting.first.wait_for(timeout=self.timeout_ms)
         except PlaywrightTimeoutError:
             if not login_ok and self.on_login_page(page):
                 raise Bounced() from None

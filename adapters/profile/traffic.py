@@ -102,8 +102,10 @@ class Traffic:
             seen = self._pages[page]
         deadline = monotonic() + timeout_ms / 1000
         while monotonic() < deadline:
-            if seen.running or monotonic() - seen.last < _AFTER_ANSWER_SECONDS:
-                await asyncio.sleep(0.02)
+            calm = monotonic() - seen.last
+            if seen.running or calm < _AFTER_ANSWER_SECONDS:
+                # Fetching: look again soon; else just until the moment after is up.
+                await asyncio.sleep(0.02 if seen.running else _AFTER_ANSWER_SECONDS - calm)
                 continue
             asked = seen.asked
             if await _drawn(page) and not seen.running and seen.asked == asked:

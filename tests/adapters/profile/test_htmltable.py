@@ -52,7 +52,20 @@ _PARTS = """
 </table>
 """
 
+# Cells of text and inline elements (read in one call) beside ones that only look so.
+_INLINE = """
+<table class="plain">
+  <tr><td><a href="/r?1"><b>Ва</b>ша</a> бронь<!-- a comment --></td>
+    <td><span hidden>hidden</span>shown</td><td><em style="display: none">gone</em>kept</td></tr>
+  <tr><td><b>a<br>b</b></td><td><small>x <i>y</i>   z</small></td>
+    <td><span><span><img alt="pic">after</span></span></td></tr>
+  <tr><td>&nbsp;<time datetime="2026-12-04">04.12</time>&nbsp;</td><td><span><div>in</div>line</span></td>
+    <td><q>a</q><s>b</s><!-- x --><sub>c</sub></td></tr>
+</table>
+"""
+
 CASES = [
+    (_INLINE, Locator(css="table.plain")),
     (_SPANS, Locator(role="table", name="Мои брони")),
     (_SPANS, Locator(css="table.list")),
     (_SPANS, Locator(role="table", name="мои", exact=False)),
@@ -107,5 +120,9 @@ async def test_a_table_under_deep_nesting_is_read_one_deeper_than_python_walks_i
     under = "<div>" * 5000 + table.format(cell="y") + "</div>" * 5000
     found = table_in_html(under, Locator(css="table.deep"))
     assert found is not None and [c.text for c in found.cells] == ["x", "y"]
-    within = table.format(cell="<span>" * 5000 + "y" + "</span>" * 5000)
-    assert table_in_html(within, Locator(css="table.deep")) is None  # not a RecursionError
+    # Text in nothing but inline elements is read in one call, however deep.
+    inline = table.format(cell="<span>" * 5000 + "y" + "</span>" * 5000)
+    found = table_in_html(inline, Locator(css="table.deep"))
+    assert found is not None and [c.text for c in found.cells] == ["x", "y"]
+    blocks = table.format(cell="<div>" * 5000 + "y" + "</div>" * 5000)
+    assert table_in_html(blocks, Locator(css="table.deep")) is None  # not a RecursionError
