@@ -59,7 +59,8 @@ _INLINE = """
     <td><span hidden>hidden</span>shown</td><td><em style="display: none">gone</em>kept</td></tr>
   <tr><td><b>a<br>b</b></td><td><small>x <i>y</i>   z</small></td>
     <td><span><span><img alt="pic">after</span></span></td></tr>
-  <tr><td>&nbsp;<time datetime="2026-12-04">04.12</time>&nbsp;</td><td><span><div>in</div>line</span></td>
+  <tr><td>&nbsp;<time datetime="2026-12-04">04.12</time>&nbsp;</td>
+    <td><span><div>in</div>line</span></td>
     <td><q>a</q><s>b</s><!-- x --><sub>c</sub></td></tr>
 </table>
 """
