@@ -79,7 +79,7 @@ async def fill_form(nav: Navigator, page: Page, values: Mapping[str, Any]) -> Lo
     Returns the submit button."""
     book = nav.profile.book
     # Only a field found by its exact label is looked up in what the page holds.
-    by_label = any(a.find[0].label is not None and a.find[0].exact for a in book.fields)
+    by_label = any(_exact_label(action) is not None for action in book.fields)
     shown: dict[str, str] = await page.evaluate(_READ_VALUES) if by_label else {}
     for index, action in enumerate(book.fields):
         if _holds_already(action, values, shown):
@@ -98,10 +98,16 @@ async def fill_form(nav: Navigator, page: Page, values: Mapping[str, Any]) -> Lo
 def _holds_already(action: Action, values: Mapping[str, Any], shown: Mapping[str, str]) -> bool:
     """The field (found by its label first) already holds what the action would put in:
     the site filled it in from the address (a person would leave it as it is)."""
-    way, template = action.find[0], action.fill or action.select
-    if way.label is None or not way.exact or template is None:
+    label, template = _exact_label(action), action.fill or action.select
+    if label is None or template is None:
         return False
-    return shown.get(way.label) == template.render(values)
+    return shown.get(label) == template.render(values)
+
+
+def _exact_label(action: Action) -> str | None:
+    """The label the field is found by first, when it is found by that exact label."""
+    way = action.find[0]
+    return way.label if way.exact else None
 
 
 async def send_form(nav: Navigator, page: Page, submit: Locator) -> str:

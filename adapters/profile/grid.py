@@ -202,9 +202,6 @@ def day_of(
     )
 
 
-_Times = tuple[time, time]  # a slot's start and end
-
-
 class _Slot(NamedTuple):
     cell: Item
     head: Item | None  # the time heading over it (a row's or a column's)
@@ -255,7 +252,7 @@ def _later(start: time, minutes: int) -> time:
     return time(seconds // 3600, seconds // 60 % 60, seconds % 60, start.microsecond)
 
 
-def _times(when: Pick, source: Item, *, steps_in: int | None, step: int) -> _Times | None:
+def _times(when: Pick, source: Item, *, steps_in: int | None, step: int) -> Interval | None:
     """A slot's start and end, read from its own cell (``steps_in`` None), or from its
     time heading's and how many steps into that heading it lies."""
     span = as_span(when, value(when, source))
@@ -277,7 +274,7 @@ def _rooms(
     unreadable = 0
     # A time heading is over every room's slot in its row: its times are read once (by
     # the item's id and the steps into it), and are the day's times read.
-    read: dict[tuple[int, int], _Times | None] = {}
+    read: dict[tuple[int, int], Interval | None] = {}
     for header, line, slots in _lines(table, grid):
         number = value(picks.number, header)
         if not number:

@@ -77,14 +77,18 @@ class _Document:
         self._laid_out: dict[int, str] = {}
         self._mixed: set[int] | None = None
 
-    def matching(self, css: str) -> set[int]:
-        if css not in self._matched:
+    def found(self, css: str) -> list[LexborNode]:
+        """What ``css`` matches in the document, in document order (as lexbor finds)."""
+        if css not in self._found:
             try:
-                found = self.tree.css(css)
+                self._found[css] = self.tree.css(css)
             except SelectolaxError as exc:
                 raise _Unfollowed(css) from exc
-            self._found[css] = found
-            self._matched[css] = {node.mem_id for node in found}
+        return self._found[css]
+
+    def matching(self, css: str) -> set[int]:
+        if css not in self._matched:
+            self._matched[css] = {node.mem_id for node in self.found(css)}
         return self._matched[css]
 
     def shown(self, node: LexborNode, attributes: dict[str, str | None] | None = None) -> bool:
@@ -159,9 +163,8 @@ class _Document:
         for every element at once, not by a walk of each cell per probe."""
         if (known := self._firsts.get(css)) is not None:
             return known
-        self.matching(css)
         firsts: dict[int, LexborNode] = {}
-        for found in self._found[css]:  # lexbor finds in document order
+        for found in self.found(css):
             walk = found.parent
             # An ancestor already known has an earlier match, and so have all above it.
             while walk is not None and walk.mem_id not in firsts:
