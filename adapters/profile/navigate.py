@@ -45,7 +45,13 @@ def path_of(page: Page) -> str:
 
 class Navigator:
     def __init__(
-        self, loaded: LoadedProfile, base_url: str, finder: Finder, *, timeout_ms: float = 15000
+        self,
+        loaded: LoadedProfile,
+        base_url: str,
+        finder: Finder,
+        *,
+        timeout_ms: float = 15000,
+        routed: Callable[[], bool] = lambda: True,  # the context routes requests now
     ) -> None:
         self.profile = loaded.profile
         self.timeout_ms = timeout_ms
@@ -54,7 +60,7 @@ class Navigator:
         self._host = urlsplit(base_url).netloc
         self._login_page = re.compile(loaded.profile.login.page)
         self.finder = finder
-        self._traffic = Traffic(self._host)
+        self._traffic = Traffic(self._host, routed=routed)
         self._went_to: str | None = None  # the path last asked for (before any redirect)
 
     def url(self, template: Template, values: Mapping[str, Any]) -> str:
@@ -153,10 +159,7 @@ class Navigator:
         if not login_ok:
             waiting = waiting.or_(self.finder.any_of(page, self.profile.login.password))
         try:
-            # Mostly shown already (the page settled first): one look, not a wait, whose
-            # polling costs a frame or two.
-            if not await waiting.first.is_visible():
-                await waiting.first.wait_for(timeout=self.timeout_ms)
+            await waiting.first.wait_for(timeout=self.timeout_ms)
         except PlaywrightTimeoutError:
             if not login_ok and self.on_login_page(page):
                 raise Bounced() from None
