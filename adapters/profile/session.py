@@ -88,9 +88,12 @@ class ProfileSession:
             pick = guarded_pick(picker, self._network, self.may_change, where_it_went=went)
         network = self._network  # its routes are on only while a brain's click is judged
         self._nav = Navigator(
-            loaded, self._base_url, Finder(loaded, pick=pick), timeout_ms=timeout_ms,
+            loaded,
+            self._base_url,
+            Finder(loaded, pick=pick),
+            timeout_ms=timeout_ms,
             routed=lambda: network.armed,
-        )  # fmt: skip
+        )
         self._username = username
         self._password = password
         self._timeout_ms = timeout_ms
