@@ -30,6 +30,7 @@
    (``bench/booking_legacy.py``).
 
     python bench/booking.py [--system refportal|indico|profile|legacy] [--repeat 3] [--users 8]
+    python bench/booking.py --system indico --rounds 9   # the profile part 9 times
 
 Where each part lives: part 1 here, on the rig (``bench/booking_rig.py``) and the
 reference portal's HTTP and script baselines (``bench/booking_refportal.py``); part 2 in
@@ -161,7 +162,7 @@ async def main(args: argparse.Namespace) -> None:
     if args.system == "indico":
         # Indico starts (PostgreSQL, redis, Indico, seed) before any clock starts.
         with running_indico_server() as server:
-            await on_indico(server, args.repeat)
+            await on_indico(server, args.repeat, args.rounds)
         return
     async with memory_storage() as storage, portal_process() as url:
         if args.system == "profile":
@@ -191,6 +192,13 @@ if __name__ == "__main__":
         default=3,
         help="runs per measurement in part 1 (1-3; profile, legacy: any)",
     )
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=0,
+        help="indico: runs of the profile adapter's part (0: --repeat; its page-path ratio "
+        "needs more runs than part 1's three to stand out of a noisy machine's spread)",
+    )
     parser.add_argument("--users", type=int, default=8, help="users in part 2 (0: skip it)")
     parser.add_argument(
         "--browsers",
@@ -202,4 +210,6 @@ if __name__ == "__main__":
     arguments = parser.parse_args()
     if arguments.system not in ("profile", "legacy") and not 1 <= arguments.repeat <= 3:
         parser.error("--repeat is 1, 2 or 3 (part 1 books two 2-hour slots a repetition)")
+    if arguments.rounds < 0:
+        parser.error("--rounds is 0 (as many as --repeat) or more")
     asyncio.run(main(arguments))

@@ -99,9 +99,10 @@ async def indico_script_booking(
     return time.perf_counter() - began
 
 
-async def part_indico(storage: Storage, server: IndicoServer, repeat: int) -> None:
+async def part_indico(storage: Storage, server: IndicoServer, repeat: int, rounds: int) -> None:
     """As part 1, on Indico: the scenario and the bare script interleaved, each on its
-    own day and slot so that none competes for a room."""
+    own day and slot so that none competes for a room; then the profile adapter's part,
+    ``rounds`` times."""
     rec = Recorder()
     slots = two_hour_slots(repeat)
     account = (server.club.username, server.club.password)
@@ -175,10 +176,11 @@ async def part_indico(storage: Storage, server: IndicoServer, repeat: int) -> No
 
     async with BrowserPool() as pool:
         await pool.browser()
-        await part_indico_profile(storage, server, pool, repeat)
+        await part_indico_profile(storage, server, pool, rounds)
 
 
-async def on_indico(server: IndicoServer, repeat: int) -> None:
-    """Part 3 on a running Indico (the tests pass the session's own: another costs ~40 s)."""
+async def on_indico(server: IndicoServer, repeat: int, rounds: int = 0) -> None:
+    """Part 3 on a running Indico (the tests pass the session's own: another costs ~40 s);
+    the profile adapter's part runs ``rounds`` times (0: ``repeat``)."""
     async with memory_storage() as storage:
-        await part_indico(storage, server, repeat)
+        await part_indico(storage, server, repeat, rounds or repeat)
