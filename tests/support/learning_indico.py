@@ -15,6 +15,7 @@ from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
 
 from playwright.async_api import Browser, Page
+from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
 from tests.support.learning import Demonstration, Learner, run_learn
 
@@ -126,8 +127,16 @@ async def demonstrate_indico(
 
 async def _search(page: Page, url: str, day: date, start: str, end: str) -> str:
     """«Book a Room» for ``INDICO_ROOM`` from ``start`` to ``end``: the search's address."""
-    await page.get_by_role("link", name="Book a Room").click()
-    await page.wait_for_url(re.compile(r"/rooms/book$"))
+    # Under a loaded machine Indico's page has taken this click and stayed where it was
+    # (no new address came): a person clicks again.
+    for attempt in range(3):
+        await page.get_by_role("link", name="Book a Room").click()
+        try:
+            await page.wait_for_url(re.compile(r"/rooms/book$"), timeout=10_000)
+            break
+        except PlaywrightTimeoutError:
+            if attempt == 2:
+                raise
     await page.get_by_role("textbox", name="Date").fill(f"{day:%d/%m/%Y}")
     await page.keyboard.press("Escape")
     for at, clock in enumerate((start, end)):
