@@ -190,7 +190,7 @@ if __name__ == "__main__":
         "--repeat",
         type=int,
         default=3,
-        help="runs per measurement in part 1 (1-3; profile, legacy: any)",
+        help="runs per measurement in part 1 (1-3; profile: 1-5; legacy: any)",
     )
     parser.add_argument(
         "--rounds",
@@ -210,6 +210,10 @@ if __name__ == "__main__":
     arguments = parser.parse_args()
     if arguments.system not in ("profile", "legacy") and not 1 <= arguments.repeat <= 3:
         parser.error("--repeat is 1, 2 or 3 (part 1 books two 2-hour slots a repetition)")
+    if arguments.system == "profile" and not 1 <= arguments.repeat <= 5:
+        # A day holds six rounds (repeat + 1, with the login round); a seventh moves each
+        # line's day on by one, and the last past the 14 days the portal books ahead.
+        parser.error("--system profile: --repeat is 1 to 5")
     if arguments.rounds < 0:
         parser.error("--rounds is 0 (as many as --repeat) or more")
     asyncio.run(main(arguments))
