@@ -62,10 +62,9 @@ typecheck: install
 indico: install indico-deps
 	$(BIN)/python -m scripts.indico.stack install
 
-# One process by default. PYTEST_WORKERS=2 runs two, each taking whole files (23 min
-# against 31 on a quiet two-core machine), but on a loaded one Indico's pages then ignore
-# a click in the learn tests' operator script: README, "Tests".
-PYTEST_WORKERS ?= 0
+# Two processes, each taking whole files (CI has two cores): 62 min beside two busy
+# loops, where one process took 57 min alone. PYTEST_WORKERS=0 runs one: README, "Tests".
+PYTEST_WORKERS ?= 2
 
 pytest: install system-deps indico
 	$(BIN)/pytest -q -n $(PYTEST_WORKERS) --dist loadfile

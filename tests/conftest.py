@@ -7,6 +7,7 @@ import os
 import uuid
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
@@ -41,7 +42,7 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A real redis-server: ``REDIS_URL`` if given, else one started on a free port."""
     given = os.environ.get("REDIS_URL")
     if given:
-        yield given
+        yield _own_database(given, os.environ.get("PYTEST_XDIST_WORKER", "gw0"))
         return
     with running_redis(tmp_path_factory.mktemp("redis")) as url:
         yield url
@@ -85,3 +86,11 @@ async def storage(mongo_uri: str, redis_url: str, tmp_path: Path) -> AsyncIterat
     ) as opened:
         await opened.redis.flushdb()
         yield opened
+
+
+def _own_database(url: str, worker: str) -> str:
+    """The tests flush their Redis database: each test process takes its own, the URL's
+    for the first and the next ones for the others."""
+    parts = urlsplit(url)
+    first = int(parts.path.strip("/") or 0)
+    return urlunsplit(parts._replace(path=f"/{first + int(worker.removeprefix('gw'))}"))
