@@ -94,10 +94,10 @@ async def page_script_booking(
     *,
     login: bool,
 ) -> float:
-    """The profile's page flow as a bare Playwright script: the building's timeline, the
-    search for the room, its form, the booking's card, and «my bookings» showing it (the
-    job as the product does it, and as the legacy site's script does: a booking is made
-    once it is listed); no other checks."""
+    """The profile's page flow as a bare Playwright script: the building's timeline (its
+    data come, the room's bars counted), the search for the room, its form, the booking's
+    card, and «my bookings» showing it (the job as the product does it, and as the legacy
+    site's script does: a booking is made once it is listed); no other checks."""
     began = time.perf_counter()
     page = await context.new_page()
     if login:
@@ -106,8 +106,13 @@ async def page_script_booking(
         await page.fill("#password", account[1])
         async with page.expect_navigation():
             await page.click("button.login-form-button")
-    await page.goto(f"{url}/rooms/calendar?view=timeline&date={day.isoformat()}&building=7")
-    await page.wait_for_selector("[class*=__timeline-row___]")
+    # The day read as a script choosing a room would: the rooms' lines and their bars,
+    # which Indico draws from a call it makes after the lines (the adapter waits for it).
+    async with page.expect_response(re.compile(r"/rooms/api/calendar")):
+        await page.goto(f"{url}/rooms/calendar?view=timeline&date={day.isoformat()}&building=7")
+    row = page.locator("[class*=__timeline-row___]", has_text=room)
+    await row.locator(".unbookable-hours").first.wait_for()  # the room's closed hours
+    await row.locator(".booking, .pre-booking").count()
     search = (
         f"{url}/rooms/book?recurrence=single&number=1&interval=week&sd={day.isoformat()}"
         f"&st={start}&et={end}&text={quote(room, safe='')}"
