@@ -94,10 +94,11 @@ async def page_script_booking(
     *,
     login: bool,
 ) -> float:
-    """The profile's page flow as a bare Playwright script: the building's timeline (its
-    data come, the room's bars counted), the search for the room, its form, the booking's
-    card, and «my bookings» showing it (the job as the product does it, and as the legacy
-    site's script does: a booking is made once it is listed); no other checks."""
+    """The profile's page flow as a bare Playwright script: the building's timeline
+    (until the room's bars are drawn from its data), the search for the room, its form,
+    the booking's card, and «my bookings» showing it (the job as the product does it,
+    and as the legacy site's script does: a booking is made once it is listed); no other
+    checks."""
     began = time.perf_counter()
     page = await context.new_page()
     if login:
@@ -111,8 +112,7 @@ async def page_script_booking(
     async with page.expect_response(re.compile(r"/rooms/api/calendar")):
         await page.goto(f"{url}/rooms/calendar?view=timeline&date={day.isoformat()}&building=7")
     row = page.locator("[class*=__timeline-row___]", has_text=room)
-    await row.locator(".unbookable-hours").first.wait_for()  # the room's closed hours
-    await row.locator(".booking, .pre-booking").count()
+    await row.locator(".unbookable-hours").first.wait_for()  # its closed hours: drawn
     search = (
         f"{url}/rooms/book?recurrence=single&number=1&interval=week&sd={day.isoformat()}"
         f"&st={start}&et={end}&text={quote(room, safe='')}"
