@@ -13,6 +13,7 @@ import pytest
 from bench.booking_indico_api import on_indico
 from tests.support.indico_server import IndicoServer
 
+pytestmark = pytest.mark.slow  # handed out first: tests/conftest.py
 ROOT = Path(__file__).resolve().parent.parent
 
 

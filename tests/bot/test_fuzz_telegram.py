@@ -23,6 +23,7 @@ from tests.support.catalogues import REFPORTAL_CATALOGUE
 from tests.support.fuzz_texts import generated
 from tests.support.memory_site import MemorySite
 
+pytestmark = pytest.mark.slow  # handed out first: tests/conftest.py
 TEXTS = 10_000
 USERS = 100
 APOLOGIES = (tr(Run.APOLOGY, "ru"), tr(Run.APOLOGY, "en"))

@@ -26,6 +26,7 @@ from tests.fakes.telegram import FakeTelegram
 from tests.support.booking_child import spawn, wait_until
 from tests.support.portal import portal_bookings, reset_portal, set_quirks
 
+pytestmark = pytest.mark.slow  # handed out first: tests/conftest.py
 COMMAND = "забронируй 3 аудитории рядом в главном послезавтра с 18 до 20"
 
 

@@ -27,6 +27,7 @@ from tests.support.brain_core import GO, KEY, TICK, CoreFactory, cmd, decided, l
 from tests.support.portal import portal_bookings, received_cancels, set_quirks
 from tests.support.sinks import CollectingSink
 
+pytestmark = pytest.mark.slow  # handed out first: tests/conftest.py
 BOOK = "забронируй 301 в главном послезавтра с 12 до 13"
 OK = {"role": "button", "name": "OK"}
 HOMOGLYPH = {"role": "button", "name": "Oтменить брони"}

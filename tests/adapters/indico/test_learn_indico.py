@@ -32,7 +32,7 @@ from tests.support.learning_indico import (
     demonstrate_indico,
 )
 
-pytestmark = pytest.mark.asyncio(loop_scope="session")
+pytestmark = [pytest.mark.asyncio(loop_scope="session"), pytest.mark.slow]  # tests/conftest.py
 
 
 _FAST = RetryPolicy(attempts=4, base_delay=0.1, max_delay=0.5)

@@ -46,7 +46,7 @@ from tests.support.learning import (
 )
 from tests.support.learning_refportal import demonstrate_refportal
 
-pytestmark = pytest.mark.asyncio(loop_scope="session")
+pytestmark = [pytest.mark.asyncio(loop_scope="session"), pytest.mark.slow]  # tests/conftest.py
 
 PASSWORD = "club-demo"
 PROFILE = Path(__file__).parents[3] / "profiles" / "refportal.yaml"
