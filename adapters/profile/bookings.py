@@ -1,43 +1,37 @@
-"""«My bookings» and a booking's own page, by the profile; cancelling from the list."""
+"""«My bookings», by the profile; cancelling from the list."""
 
 from __future__ import annotations
 
 import contextlib
 import re
 import secrets
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
-from contextlib import asynccontextmanager
+from collections.abc import Awaitable, Callable
 from time import monotonic
 from urllib.parse import unquote
 
-from playwright.async_api import Dialog, Locator, Page
+from playwright.async_api import Locator, Page
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
-from adapters.profile.model import BookingPage, MyBookings
+from adapters.profile.bookingpage import confirming_dialogs, read_booking_page
+from adapters.profile.model import MyBookings
 from adapters.profile.navigate import Navigator
 from adapters.profile.parts import Find, Pick
 from adapters.profile.reading import (
     Item,
     Table,
-    as_date,
-    as_span,
     first_group,
     groups_of,
-    holds,
     probes_of,
     read_items,
     read_table,
-    read_terms,
     value,
 )
 from adapters.profile.recall import Recall
 from adapters.profile.rows import columns_of, list_picks, rows_of, shown_in_row
 from core.browser.retry import Transient
-from core.browser.summary import summarize
-from core.site.errors import UnexpectedPage
 from scenarios.booking.models import Booking
 
-__all__ = ["MyList", "cancel_on_booking_page", "open_booking_page", "read_booking_page"]
+__all__ = ["MyList"]
 
 # How long a click on a booking may take to change the page's address before it is
 # clicked again (the change is the click's own: no request comes first).
@@ -82,6 +76,15 @@ class MyList:
         await self._drawn()
         await self._read()
 
+    async def open_drawn(self) -> None:
+        """Open a list its scripts draw and read it as soon as they drew it, though they
+        may still be fetching the rest of it (for the check after booking: ``known``)."""
+        spec = self.spec
+        assert spec.open.url is not None and spec.open.wait is not None
+        await self._nav.goto(self._page, self._nav.url(spec.open.url, {}))
+        await self._nav.wait_for(self._page, spec.open.wait, path="my_bookings.open.wait")
+        await self._read(whole=False)
+
     async def _drawn(self) -> None:
         """A list its scripts draw: until it is drawn (it may be fetching again)."""
         wait = self.spec.open.wait
@@ -89,17 +92,18 @@ class MyList:
             await self._nav.settle(self._page)
             await self._nav.wait_for(self._page, wait, path="my_bookings.open.wait")
 
-    async def _read(self) -> None:
+    async def _read(self, *, whole: bool = True) -> None:
         spec = self.spec
         picks = list_picks(spec)
         if spec.items is not None:
             self._located = self._nav.finder.any_of(self._page, spec.items)
-            if spec.open.wait is not None:
+            if spec.open.wait is not None and whole:
                 await self._load_more(self._located)
             self._items = await read_items(
                 self._located, probes=probes_of(picks), groups=groups_of(picks)
             )
-            self._recall.shown({_known_as(item) for item in self._items})
+            if whole:  # a part says nothing of the items it does not show
+                self._recall.shown({_known_as(item) for item in self._items})
             return
         assert spec.table is not None  # the model takes one of the two
         self._located = await self._nav.finder.first(
@@ -135,17 +139,20 @@ class MyList:
                 found[number] = r
         return found
 
-    async def _number(self, r: int, line: Item, cells: list[Item], shown: Booking | None) -> str:
+    async def _number(
+        self, r: int, line: Item, cells: list[Item], shown: Booking | None, *, click: bool = True
+    ) -> str:
         pick = self.spec.number
         if pick.of == "address":
-            return await self._address(r, pick, shown)
+            return await self._address(r, pick, shown, click=click)
         return value(pick, line, columns=self._columns(), row=cells)
 
-    async def _address(self, index: int, pick: Pick, row: Booking | None) -> str:
+    async def _address(self, index: int, pick: Pick, row: Booking | None, *, click: bool) -> str:
         """Click item ``index`` (or its ``css`` element), read the address it leads to,
         and come back (a site that shows a booking's number only there). Not when the
         item was read before, or (for a read, ``row``: what the item shows) it is a
-        booking read from its own page."""
+        booking read from its own page; without a ``click`` the number is then unknown
+        (empty)."""
         assert self._located is not None and self._items is not None and pick.regex
         page, wanted = self._page, re.compile(pick.regex)
         # Only an item unlike every other is known by what it shows (two alike: click each).
@@ -158,6 +165,8 @@ class MyList:
         if unique and row is not None and (number := self._recall.pages.number_of(row)):
             self._recall.learn(key, number)
             return number
+        if not click:
+            return ""
         item = await self._as_read(index)
         target = item.locator(pick.css[0]).first if pick.css else item
         before = page.url
@@ -225,6 +234,26 @@ class MyList:
             found.append((shown.booking.model_copy(update={"number": number}), shown.partial))
         return found
 
+    async def known(self) -> list[Booking]:
+        """The bookings read whose number and place need no click: shown in their row,
+        or known from before (an item read earlier, a booking read on its own page).
+        Others are left out: for the check after booking, which looks for bookings the
+        session just made and read on their pages."""
+        spec, columns = self.spec, self._columns()
+        found = []
+        for r, line, cells in self._rows():
+            if self._items is None and len({id(cell) for cell in cells}) < 2:
+                continue
+            row = shown_in_row(spec, line, cells, columns)
+            if row.booking is None:
+                continue
+            number = await self._number(r, line, cells, row.booking, click=False)
+            listed = row.booking.model_copy(update={"number": number})
+            booking = self._recall.pages.complete(listed) if row.partial else listed
+            if number and booking is not None:
+                found.append(booking)
+        return found
+
     async def in_full(
         self, codes: Callable[[set[str]], Awaitable[dict[str, str]]]
     ) -> list[Booking]:
@@ -269,7 +298,7 @@ class MyList:
         control = await nav.finder.first(
             page, cancel.control, path="cancel.control", what="кнопки отмены", scope=row
         )
-        async with _confirming(page, native=cancel.confirm == "native") as asked:
+        async with confirming_dialogs(page, native=cancel.confirm == "native") as asked:
             if isinstance(cancel.confirm, tuple):
                 await control.click()
                 await nav.click_and_wait(
@@ -283,115 +312,3 @@ class MyList:
         if number in await self.numbers():
             raise Transient(f"booking {number} is still listed after cancelling ({asked})")
         return asked[0] if asked else ""
-
-
-async def read_booking_page(
-    nav: Navigator, page: Page, number: str, codes: Mapping[str, str], *, load: bool = True
-) -> Booking:
-    """Booking ``number`` from its own page (loaded first unless ``load`` is False)."""
-    spec: BookingPage = nav.profile.booking_page
-    if load and not await open_booking_page(nav, page, number):
-        raise UnexpectedPage(f"Бронь № {number} не найдена на сайте", await summarize(page))
-    # Without a number pick, the page at the booking's address is the booking.
-    picks = {
-        "number": spec.number, "building": spec.building, "room": spec.room,
-        "date": spec.date, "time": spec.time, "purpose": spec.purpose,
-    }  # fmt: skip
-    terms = await read_terms(
-        page,
-        probes=probes_of(picks.values()),
-        has=[spec.cancelled.has] if spec.cancelled and spec.cancelled.has else [],
-    )
-    shown = {
-        name: value(p, terms.self, terms=terms.pairs) if p is not None else number
-        for name, p in picks.items()
-    }
-    day = as_date(spec.date, shown["date"])
-    span = as_span(spec.time, shown["time"])
-    if shown["number"] != number or day is None or span is None or span[1] is None:
-        raise UnexpectedPage(f"Не удалось прочитать бронь № {number}", await summarize(page))
-    name = shown["building"]
-    building = codes.get(name, name)
-    cancelled = spec.cancelled is not None and holds(spec.cancelled, terms.self)
-    return Booking(
-        number=number,
-        building=building,
-        building_name=name,
-        room=shown["room"],
-        room_id="",
-        day=day,
-        start=span[0],
-        end=span[1],
-        purpose=shown["purpose"],
-        status="cancelled" if cancelled else "active",
-    )
-
-
-async def open_booking_page(nav: Navigator, page: Page, number: str) -> bool:
-    """Load booking ``number``'s page; False when the site says there is no such booking
-    (a page its scripts draw is waited for)."""
-    spec = nav.profile.booking_page
-    await nav.goto(page, nav.url(spec.url, {"number": number}))
-    if spec.wait is None:
-        return True
-    await nav.settle(page)
-    await nav.wait_for(page, spec.wait + (spec.missing or ()), path="booking_page.wait",
-                       what="брони на её странице")  # fmt: skip
-    return spec.missing is None or await nav.finder.maybe(page, spec.missing) is None
-
-
-async def cancel_on_booking_page(
-    nav: Navigator, page: Page, number: str, *, pressing: Callable[[], None]
-) -> bool:
-    """Cancel booking ``number`` on its own page (``pressing`` is told just before the
-    control is pressed); False when it is not there to cancel (no such booking, cancelled
-    already, or not the user's: no control). ``Transient`` when the page, read again,
-    still shows it live."""
-    cancel = nav.profile.cancel
-    if not await open_booking_page(nav, page, number) or await _cancelled_here(nav, page):
-        return False
-    control = await nav.finder.maybe(page, cancel.control)
-    if control is None:
-        return False
-    async with _confirming(page, native=cancel.confirm == "native") as asked:
-        pressing()
-        await control.click()
-        if isinstance(cancel.confirm, tuple):
-            await nav.wait_for(page, cancel.confirm, path="cancel.confirm",
-                               what="подтверждения отмены")  # fmt: skip
-            await (await nav.finder.first(
-                page, cancel.confirm, path="cancel.confirm", what="подтверждения отмены"
-            )).click()  # fmt: skip
-        # Done when the control is gone (the page shows the booking cancelled).
-        await nav.finder.any_of(page, cancel.control).first.wait_for(
-            state="hidden", timeout=nav.timeout_ms
-        )
-    if not await open_booking_page(nav, page, number) or not await _cancelled_here(nav, page):
-        raise Transient(f"booking {number} is still live after cancelling ({asked})")
-    return True
-
-
-async def _cancelled_here(nav: Navigator, page: Page) -> bool:
-    cancelled = nav.profile.booking_page.cancelled
-    assert cancelled is not None  # the model asks for it when cancelling on the page
-    terms = await read_terms(page, has=[cancelled.has] if cancelled.has else [])
-    return holds(cancelled, terms.self)
-
-
-@asynccontextmanager
-async def _confirming(page: Page, *, native: bool) -> AsyncIterator[list[str]]:
-    """While open, the browser's own «OK / Cancel» questions are accepted (``native``);
-    yields the questions asked."""
-    asked: list[str] = []
-
-    async def accept(dialog: Dialog) -> None:
-        asked.append(dialog.message)
-        await dialog.accept()
-
-    if native:
-        page.on("dialog", accept)
-    try:
-        yield asked
-    finally:
-        if native:
-            page.remove_listener("dialog", accept)

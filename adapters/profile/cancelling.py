@@ -8,7 +8,8 @@ from __future__ import annotations
 import structlog
 from playwright.async_api import Page
 
-from adapters.profile.bookings import MyList, cancel_on_booking_page
+from adapters.profile.bookingpage import cancel_on_booking_page
+from adapters.profile.bookings import MyList
 from adapters.profile.navigate import Navigator
 from adapters.profile.recall import Recall
 from scenarios.booking.errors import BookingRejected

@@ -4,19 +4,18 @@ after booking, on a site whose list is a table the server writes (the reference 
 from the form's HTML by ``formhtml``).
 
 A page is what its scripts and style sheets make of the HTML, and this read sees
-neither. So it stands only as a confirmation: the list is taken when it shows live every
-booking the session itself just made, the bookings a run checks for. Any other read (a
-look for a run's bookings before booking, where a row missed would be a booking made
-twice), a list that lacks one of them, or one it cannot read so, goes to the page.
+neither. So it stands only as a confirmation (``confirm``): the list is taken when it
+shows live every booking the session itself just made, the bookings a run checks for.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection
 
 import structlog
 from playwright.async_api import APIRequestContext
 
+from adapters.profile.confirm import confirmed
 from adapters.profile.formhtml import submitted_address
 from adapters.profile.htmltable import table_in_html
 from adapters.profile.model import Open
@@ -100,7 +99,7 @@ def _listed(
                 return None  # its room only its own page shows
             booking = completed
         found.append(booking)
-    return _confirmed(found, recall.buildings, sent)
+    return confirmed(found, recall.buildings, sent)
 
 
 def _searched(nav: Navigator, opened: Open, page: PageHtml, address: str) -> str | None:
@@ -120,16 +119,3 @@ def _searched(nav: Navigator, opened: Open, page: PageHtml, address: str) -> str
     submit = nav.finder.way(opened.submit)
     # A page naming no charset sends non-ASCII text in one the browser guesses: no address.
     return submitted_address(page.text, address, fields, submit, encoding=page.charset)
-
-
-def _confirmed(
-    found: list[Booking], buildings: Mapping[str, str], sent: Collection[str]
-) -> list[Booking] | None:
-    codes = {name: code for code, name in buildings.items()}
-    if any(b.building_name not in codes for b in found):
-        return None  # a building's code only the site's list of buildings says
-    live = {b.number for b in found if b.is_live}
-    if not set(sent) <= live:
-        log.info("profile.list_html_skipped", why="a booking just made is not listed")
-        return None
-    return [b.model_copy(update={"building": codes[b.building_name]}) for b in found]

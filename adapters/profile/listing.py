@@ -1,7 +1,7 @@
 """«My bookings» as one profile session reads it: by its page's own call (``ListCall``),
-by its HTML right after the session booked (``listhtml``: to confirm), or on its page;
-answered again from the read moments before when nothing changed since (``KnownList``),
-and read where it is shown when the page still shows it."""
+right after the session booked as it confirms the bookings made (``confirm``), or on its
+page; answered again from the read moments before when nothing changed since
+(``KnownList``), and read where it is shown when the page still shows it."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from typing import Protocol, TypeVar
 from playwright.async_api import APIRequestContext, Page
 
 from adapters.profile.bookings import MyList
+from adapters.profile.confirm import confirming_drawn
 from adapters.profile.known import KnownList
 from adapters.profile.listcall import ListCall
 from adapters.profile.listhtml import confirming_list
@@ -69,11 +70,18 @@ class Listing:
         self._unchecked.discard(number)
 
     async def checked(self, *, fast: bool) -> list[Booking]:
-        """The list; on the fast path (``fast``), right after booking, as its HTML confirms
-        the bookings made, once."""
+        """The list; right after booking, once, as it confirms the bookings made (its
+        HTML on the fast path, ``fast``; else its page as first drawn: ``confirm``)."""
         unchecked, self._unchecked = self._unchecked, set()
-        if fast and unchecked and self._known.bookings() is None:
-            confirmed = await confirming_list(self._nav, self._api, self._recall, unchecked)
+        if unchecked and self._known.bookings() is None:
+            if fast:
+                confirmed = await confirming_list(self._nav, self._api, self._recall, unchecked)
+            else:
+                confirmed = await self._run(
+                    "мои брони",
+                    lambda page: confirming_drawn(self._nav, page, self._recall, unchecked),
+                    reads_only=True,
+                )
             if confirmed is not None:
                 return confirmed
         return await self.bookings(fast=fast)

@@ -11,7 +11,7 @@ from datetime import date, time
 
 from playwright.async_api import Page
 
-from adapters.profile.bookings import read_booking_page
+from adapters.profile.bookingpage import read_booking_page
 from adapters.profile.form import booked_number
 from adapters.profile.navigate import Navigator, path_of
 from core.site import Room, UnexpectedPage

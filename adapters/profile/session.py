@@ -20,7 +20,7 @@ import structlog
 from playwright.async_api import BrowserContext, Page
 from playwright.async_api import Error as PlaywrightError
 
-from adapters.profile.bookings import read_booking_page
+from adapters.profile.bookingpage import read_booking_page
 from adapters.profile.caller import Caller
 from adapters.profile.cancelling import Cancelling
 from adapters.profile.daycall import DayCall

@@ -1,0 +1,130 @@
+"""A booking's own page, by the profile: reading it, and cancelling there."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable, Mapping
+from contextlib import asynccontextmanager
+
+from playwright.async_api import Dialog, Page
+
+from adapters.profile.model import BookingPage
+from adapters.profile.navigate import Navigator
+from adapters.profile.reading import as_date, as_span, holds, probes_of, read_terms, value
+from core.browser.retry import Transient
+from core.browser.summary import summarize
+from core.site.errors import UnexpectedPage
+from scenarios.booking.models import Booking
+
+__all__ = ["cancel_on_booking_page", "confirming_dialogs", "open_booking_page", "read_booking_page"]
+
+
+async def read_booking_page(
+    nav: Navigator, page: Page, number: str, codes: Mapping[str, str], *, load: bool = True
+) -> Booking:
+    """Booking ``number`` from its own page (loaded first unless ``load`` is False)."""
+    spec: BookingPage = nav.profile.booking_page
+    if load and not await open_booking_page(nav, page, number):
+        raise UnexpectedPage(f"Бронь № {number} не найдена на сайте", await summarize(page))
+    # Without a number pick, the page at the booking's address is the booking.
+    picks = {
+        "number": spec.number, "building": spec.building, "room": spec.room,
+        "date": spec.date, "time": spec.time, "purpose": spec.purpose,
+    }  # fmt: skip
+    terms = await read_terms(
+        page,
+        probes=probes_of(picks.values()),
+        has=[spec.cancelled.has] if spec.cancelled and spec.cancelled.has else [],
+    )
+    shown = {
+        name: value(p, terms.self, terms=terms.pairs) if p is not None else number
+        for name, p in picks.items()
+    }
+    day = as_date(spec.date, shown["date"])
+    span = as_span(spec.time, shown["time"])
+    if shown["number"] != number or day is None or span is None or span[1] is None:
+        raise UnexpectedPage(f"Не удалось прочитать бронь № {number}", await summarize(page))
+    name = shown["building"]
+    building = codes.get(name, name)
+    cancelled = spec.cancelled is not None and holds(spec.cancelled, terms.self)
+    return Booking(
+        number=number,
+        building=building,
+        building_name=name,
+        room=shown["room"],
+        room_id="",
+        day=day,
+        start=span[0],
+        end=span[1],
+        purpose=shown["purpose"],
+        status="cancelled" if cancelled else "active",
+    )
+
+
+async def open_booking_page(nav: Navigator, page: Page, number: str) -> bool:
+    """Load booking ``number``'s page; False when the site says there is no such booking
+    (a page its scripts draw is waited for)."""
+    spec = nav.profile.booking_page
+    await nav.goto(page, nav.url(spec.url, {"number": number}))
+    if spec.wait is None:
+        return True
+    await nav.settle(page)
+    await nav.wait_for(page, spec.wait + (spec.missing or ()), path="booking_page.wait",
+                       what="брони на её странице")  # fmt: skip
+    return spec.missing is None or await nav.finder.maybe(page, spec.missing) is None
+
+
+async def cancel_on_booking_page(
+    nav: Navigator, page: Page, number: str, *, pressing: Callable[[], None]
+) -> bool:
+    """Cancel booking ``number`` on its own page (``pressing`` is told just before the
+    control is pressed); False when it is not there to cancel (no such booking, cancelled
+    already, or not the user's: no control). ``Transient`` when the page, read again,
+    still shows it live."""
+    cancel = nav.profile.cancel
+    if not await open_booking_page(nav, page, number) or await _cancelled_here(nav, page):
+        return False
+    control = await nav.finder.maybe(page, cancel.control)
+    if control is None:
+        return False
+    async with confirming_dialogs(page, native=cancel.confirm == "native") as asked:
+        pressing()
+        await control.click()
+        if isinstance(cancel.confirm, tuple):
+            await nav.wait_for(page, cancel.confirm, path="cancel.confirm",
+                               what="подтверждения отмены")  # fmt: skip
+            await (await nav.finder.first(
+                page, cancel.confirm, path="cancel.confirm", what="подтверждения отмены"
+            )).click()  # fmt: skip
+        # Done when the control is gone (the page shows the booking cancelled).
+        await nav.finder.any_of(page, cancel.control).first.wait_for(
+            state="hidden", timeout=nav.timeout_ms
+        )
+    if not await open_booking_page(nav, page, number) or not await _cancelled_here(nav, page):
+        raise Transient(f"booking {number} is still live after cancelling ({asked})")
+    return True
+
+
+async def _cancelled_here(nav: Navigator, page: Page) -> bool:
+    cancelled = nav.profile.booking_page.cancelled
+    assert cancelled is not None  # the model asks for it when cancelling on the page
+    terms = await read_terms(page, has=[cancelled.has] if cancelled.has else [])
+    return holds(cancelled, terms.self)
+
+
+@asynccontextmanager
+async def confirming_dialogs(page: Page, *, native: bool) -> AsyncIterator[list[str]]:
+    """While open, the browser's own «OK / Cancel» questions are accepted (``native``);
+    yields the questions asked."""
+    asked: list[str] = []
+
+    async def accept(dialog: Dialog) -> None:
+        asked.append(dialog.message)
+        await dialog.accept()
+
+    if native:
+        page.on("dialog", accept)
+    try:
+        yield asked
+    finally:
+        if native:
+            page.remove_listener("dialog", accept)
