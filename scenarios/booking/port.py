@@ -53,7 +53,11 @@ class BookingSession(Protocol):
     ) -> Booking: ...
 
     async def my_bookings(self) -> list[Booking]:
-        """The user's current and future bookings (cancelled ones may be listed too)."""
+        """The user's current and future bookings (cancelled ones may be listed too).
+
+        Once right after ``book`` (the run's check), an adapter may answer with the part
+        of the list that shows live every booking the session made, without waiting for
+        the rest of a list the site sends in parts."""
         ...
 
     async def cancel(self, number: str) -> None:
