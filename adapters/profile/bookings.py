@@ -163,7 +163,8 @@ class MyList:
         if unique and key in known:
             return known[key]
         if unique and row is not None and (number := self._recall.pages.number_of(row)):
-            self._recall.learn(key, number)
+            if click:  # not from a part of the list: an item alone there may have a twin
+                self._recall.learn(key, number)
             return number
         if not click:
             return ""
