@@ -27,7 +27,7 @@ from adapters.profile.reading import (
     value,
 )
 from adapters.profile.recall import Recall
-from adapters.profile.rows import columns_of, list_picks, rows_of, shown_in_row
+from adapters.profile.rows import Shown, columns_of, list_picks, rows_of, shown_in_row
 from core.browser.retry import Transient
 from scenarios.booking.models import Booking
 
@@ -209,16 +209,21 @@ class MyList:
                 return found
         raise Transient(f"a click on a booking in «my bookings» led nowhere ({page.url})")
 
+    def _shown_rows(self) -> list[tuple[int, Item, list[Item], Shown]]:
+        """Each row with what it shows; a row of one cell («Нет броней») is left out."""
+        spec, columns = self.spec, self._columns()
+        return [
+            (r, line, cells, shown_in_row(spec, line, cells, columns))
+            for r, line, cells in self._rows()
+            if self._items is not None or len({id(cell) for cell in cells}) > 1
+        ]
+
     async def bookings(self) -> list[tuple[Booking, bool]]:
         """The listed bookings (buildings by the name shown), each with whether its room or
         building is still to be read from its own page (the list has no column for it).
         A row of one cell («Нет броней») or with no number is not a booking."""
-        spec, columns = self.spec, self._columns()
         found = []
-        for r, line, cells in self._rows():
-            if self._items is None and len({id(cell) for cell in cells}) < 2:
-                continue
-            shown = shown_in_row(spec, line, cells, columns)
+        for r, line, cells, shown in self._shown_rows():
             number = await self._number(r, line, cells, shown.booking)
             if not number and self._items is not None:  # every item is a booking
                 raise await self._nav.finder.mismatch(
@@ -240,12 +245,8 @@ class MyList:
         or known from before (an item read earlier, a booking read on its own page).
         Others are left out: for the check after booking, which looks for bookings the
         session just made and read on their pages."""
-        spec, columns = self.spec, self._columns()
         found = []
-        for r, line, cells in self._rows():
-            if self._items is None and len({id(cell) for cell in cells}) < 2:
-                continue
-            row = shown_in_row(spec, line, cells, columns)
+        for r, line, cells, row in self._shown_rows():
             if row.booking is None:
                 continue
             number = await self._number(r, line, cells, row.booking, click=False)
