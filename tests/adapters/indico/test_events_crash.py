@@ -1,6 +1,7 @@
-"""A bot process (the app's core on a real Indico) is SIGKILLed as soon as Indico's
-database holds the event it is creating; a new process resumes the run, and Indico ends
-with exactly one event for the request and one room booking linked to it.
+"""A bot process (the app's core on a real Indico) is SIGKILLed once Indico's database
+holds the event it is creating, while the event's room booking is held at Indico's
+database (so the run cannot finish before the kill); a new process resumes the run, and
+Indico ends with exactly one event for the request and one room booking linked to it.
 
 Indico's event create is not idempotent: the run finds its event by the mark in the
 description (and its booking by the mark in the reason) instead of making them again.
@@ -16,6 +17,7 @@ from pathlib import Path
 from core.store import RunStatus
 from storage import Storage
 from tests.support.booking_child import CHAT, spawn, wait_until
+from tests.support.indico_hold import holding_bookings
 from tests.support.indico_server import DbEvent, IndicoServer
 
 
@@ -47,15 +49,18 @@ async def test_killed_mid_create_resumes_to_one_event_and_one_booking(
     async def event_exists() -> bool:
         return bool(await made())
 
-    first = spawn(secantus_uri, redis_url, db, "start", command, env=env)
-    try:
-        await wait_until(event_exists, first, timeout=180, every=0.01)
-        first.send_signal(signal.SIGKILL)
-        first.wait()
-    finally:
-        first.kill()
-    runs = await storage.runs.recent_for_chat(CHAT, limit=1)
-    assert runs and runs[0].status is RunStatus.RUNNING  # killed mid-run
+    # The booking the killed process asked for is made after the kill, once let go: the
+    # resumed run must find it by its mark rather than book again.
+    with holding_bookings(indico_server.stack, booked_for=club.id, day=day):
+        first = spawn(secantus_uri, redis_url, db, "start", command, env=env)
+        try:
+            await wait_until(event_exists, first, timeout=180)
+            first.send_signal(signal.SIGKILL)
+            first.wait()
+        finally:
+            first.kill()
+        runs = await storage.runs.recent_for_chat(CHAT, limit=1)
+        assert runs and runs[0].status is RunStatus.RUNNING  # killed mid-run
 
     second = spawn(secantus_uri, redis_url, db, "resume", env=env)
     try:
