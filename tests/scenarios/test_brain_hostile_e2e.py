@@ -9,25 +9,33 @@ stopped."""
 from __future__ import annotations
 
 import asyncio
+import uuid
+from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import pytest
+import pytest_asyncio
 
 from adapters.refportal import PortalSession
 from core.brain import ClickTarget, PageSnapshot, page_signature
 from core.browser import BrowserPool
+from core.clock import ManualClock
 from core.events import BaseEvent
 from core.llm import LLMSettings
 from core.output import Failed, Question
 from core.site.errors import UnexpectedPage
-from storage import Storage
+from portal.server import running_portal
+from storage import Storage, open_storage
 from tests.fakes.llm import Answer as LLMAnswer
 from tests.fakes.llm import FakeAnthropic
 from tests.support.brain_core import GO, KEY, TICK, CoreFactory, cmd, decided, llm_settings
 from tests.support.portal import portal_bookings, received_cancels, set_quirks
 from tests.support.sinks import CollectingSink
 
-pytestmark = pytest.mark.slow  # handed out first: tests/conftest.py
+# One Chromium for the module (launching and closing one per test was a fifth of its time):
+# the tests and their async fixtures run on the module's loop, where it lives.
+pytestmark = [pytest.mark.slow, pytest.mark.asyncio(loop_scope="module")]
 BOOK = "забронируй 301 в главном послезавтра с 12 до 13"
 OK = {"role": "button", "name": "OK"}
 HOMOGLYPH = {"role": "button", "name": "Oтменить брони"}
@@ -62,6 +70,33 @@ BAD_WORDS = ("тменить брони", "клуба ok", "Выйти")
 # half a second on) are watched that long; what the others sent has arrived by 0.3 s.
 LATER_S = {"popup": 2.5, "popup_socket": 2.5, "new_tab": 2.5, "timer": 2.5, "worker": 1.0}
 AT_ONCE_S = 0.3
+
+
+@pytest_asyncio.fixture(loop_scope="module", scope="module")
+async def pool() -> AsyncIterator[BrowserPool]:
+    async with BrowserPool(max_contexts=3) as opened:
+        yield opened
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def storage(mongo_uri: str, redis_url: str, tmp_path: Path) -> AsyncIterator[Storage]:
+    """As ``tests/conftest.py``'s (a fresh database, Redis flushed), on the module's loop."""
+    async with open_storage(
+        mongodb_uri=mongo_uri,
+        redis_url=redis_url,
+        data_dir=tmp_path,
+        db_name=f"t_{uuid.uuid4().hex[:12]}",
+    ) as opened:
+        await opened.redis.flushdb()
+        yield opened
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def portal_url(clock: ManualClock) -> AsyncIterator[str]:
+    """A fresh reference portal for each test (its quirks and records are the test's),
+    on the module's loop."""
+    async with running_portal(test_api=True, seed=1, clock=clock.now) as portal:
+        yield portal.url
 
 
 async def hostile_signature(pool: BrowserPool, url: str) -> str:
