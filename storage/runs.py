@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import datetime
 from uuid import UUID
 
@@ -23,6 +24,9 @@ class RunRepository:
         self._index = index
         # run → the revision it had before a save whose outcome is unknown (see save)
         self._unsure: dict[str, UUID | None] = {}
+        # One rebuild at a time: after Redis lost the index, every chat's next message
+        # finds it incomplete, and each would scan every active run again.
+        self._rebuilding = asyncio.Lock()
 
     def pin_chat(self, chat_id: int) -> None:
         """This process alone acts in the chat until ``unpin_chat`` (see ActiveRunIndex)."""
@@ -87,8 +91,11 @@ class RunRepository:
     async def active_for_chat(self, chat_id: int) -> list[ScenarioRunDocument]:
         indexed = await self._index.members(chat_id)
         if indexed is None:
-            await self.rebuild_index()
-            return await self._active_in_mongo(chat_id)
+            async with self._rebuilding:
+                indexed = await self._index.members(chat_id)  # another rebuilt it meanwhile
+                if indexed is None:
+                    await self.rebuild_index()
+                    return await self._active_in_mongo(chat_id)
         if not indexed:
             return []
         with translate_errors(f"listing active runs of chat {chat_id}"):

@@ -41,6 +41,24 @@ async def test_a_lost_index_is_rebuilt_from_mongodb(storage: Storage) -> None:
     assert await _ids(storage, 7) == [waiting.short_id]  # rebuilt, not just this chat
 
 
+async def test_chats_finding_the_index_lost_together_rebuild_it_once(
+    storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    waiting = await storage.runs.create(_run(7, status=RunStatus.WAITING))
+    await storage.redis.flushdb()
+    rebuilds: list[None] = []
+    rebuild = storage.runs.rebuild_index
+
+    async def counted() -> None:
+        rebuilds.append(None)
+        await rebuild()
+
+    monkeypatch.setattr(storage.runs, "rebuild_index", counted)
+    found = await asyncio.gather(*(_ids(storage, chat) for chat in (7, *range(100, 120))))
+    assert found == [[waiting.short_id]] + [[]] * 20
+    assert len(rebuilds) == 1
+
+
 async def test_an_id_left_by_a_crash_between_the_writes_is_dropped(storage: Storage) -> None:
     run = await storage.runs.create(_run(7))
     assert await _ids(storage, 7) == [run.short_id]
