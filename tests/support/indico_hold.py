@@ -65,7 +65,11 @@ def holding_bookings(
         yield
     finally:
         holder.stdin.close()  # the session ends: the lock is released, held requests go on
-        holder.wait(timeout=30)
+        try:
+            holder.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            holder.kill()  # its connection closes, and the lock with it
+            holder.wait()
         # Dropping the trigger waits for the held inserts' transactions: they are let go.
         stack.psql(
             f"DROP TRIGGER IF EXISTS {name} ON roombooking.reservations;"
