@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import uuid
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
@@ -12,7 +11,8 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 
 from app.runtime import loop_factory
-from storage import Storage, open_storage
+from storage import Storage
+from tests.support.fresh_storage import fresh_storage
 from tests.support.indico_server import IndicoServer, running_indico_server
 from tests.support.servers import running_redis, running_secantus
 
@@ -86,13 +86,7 @@ def mongo_uri(request: pytest.FixtureRequest) -> str:
 @pytest.fixture
 async def storage(mongo_uri: str, redis_url: str, tmp_path: Path) -> AsyncIterator[Storage]:
     """Storage on a fresh database per test; Redis flushed first."""
-    async with open_storage(
-        mongodb_uri=mongo_uri,
-        redis_url=redis_url,
-        data_dir=tmp_path,
-        db_name=f"t_{uuid.uuid4().hex[:12]}",
-    ) as opened:
-        await opened.redis.flushdb()
+    async with fresh_storage(mongo_uri, redis_url, tmp_path) as opened:
         yield opened
 
 

@@ -23,7 +23,7 @@ from core.store import ReplyState, RunStatus, ScenarioRun
 from storage import Storage, open_storage
 from storage.process import die_with_parent, free_port
 from tests.fakes.telegram import FakeTelegram
-from tests.support.booking_child import spawn, wait_until
+from tests.support.booking_child import kill_when, spawn, wait_until
 from tests.support.portal import portal_bookings, reset_portal, set_quirks
 
 pytestmark = pytest.mark.slow  # handed out first: tests/conftest.py
@@ -104,12 +104,7 @@ async def test_killed_at_every_step_boundary_books_exactly_three(
         return kill_at in await steps_done()
 
     first = _child(secantus_uri, redis_url, db, portal_url, "start")
-    try:
-        await wait_until(reached, first, timeout=90)
-        first.send_signal(signal.SIGKILL)
-        first.wait()
-    finally:
-        first.kill()
+    await kill_when(reached, first, timeout=90)
     assert first.stdout is not None
     first_output = first.stdout.read()
     runs = await storage.runs.recent_for_chat(100, limit=1)

@@ -9,7 +9,6 @@ stopped."""
 from __future__ import annotations
 
 import asyncio
-import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -26,10 +25,11 @@ from core.llm import LLMSettings
 from core.output import Failed, Question
 from core.site.errors import UnexpectedPage
 from portal.server import running_portal
-from storage import Storage, open_storage
+from storage import Storage
 from tests.fakes.llm import Answer as LLMAnswer
 from tests.fakes.llm import FakeAnthropic
 from tests.support.brain_core import GO, KEY, TICK, CoreFactory, cmd, decided, llm_settings
+from tests.support.fresh_storage import fresh_storage
 from tests.support.portal import portal_bookings, received_cancels, set_quirks
 from tests.support.sinks import CollectingSink
 
@@ -81,13 +81,7 @@ async def pool() -> AsyncIterator[BrowserPool]:
 @pytest_asyncio.fixture(loop_scope="module")
 async def storage(mongo_uri: str, redis_url: str, tmp_path: Path) -> AsyncIterator[Storage]:
     """As ``tests/conftest.py``'s (a fresh database, Redis flushed), on the module's loop."""
-    async with open_storage(
-        mongodb_uri=mongo_uri,
-        redis_url=redis_url,
-        data_dir=tmp_path,
-        db_name=f"t_{uuid.uuid4().hex[:12]}",
-    ) as opened:
-        await opened.redis.flushdb()
+    async with fresh_storage(mongo_uri, redis_url, tmp_path) as opened:
         yield opened
 
 

@@ -6,7 +6,6 @@ three bookings asked for, none twice, and one final answer."""
 from __future__ import annotations
 
 import asyncio
-import signal
 import socket
 import subprocess
 import sys
@@ -22,7 +21,7 @@ import pytest
 from core.store import RunStatus
 from storage import Storage, open_storage
 from storage.process import die_with_parent, free_port
-from tests.support.booking_child import ROOT, spawn, wait_until
+from tests.support.booking_child import ROOT, kill_when, spawn
 
 COMMAND = "забронируй 3 аудитории рядом в главном послезавтра с 18 до 20"
 PROFILE = ROOT / "profiles" / "legacy.yaml"
@@ -97,12 +96,7 @@ async def test_killed_mid_booking_books_exactly_three(
         return bool(runs) and kill_at in runs[0].done_steps()
 
     first = _child(secantus_uri, redis_url, db, legacy_url, "start")
-    try:
-        await wait_until(reached, first, timeout=90)
-        first.send_signal(signal.SIGKILL)
-        first.wait()
-    finally:
-        first.kill()
+    await kill_when(reached, first, timeout=90)
     assert first.stdout is not None
     first_output = first.stdout.read()
     runs = await storage.runs.recent_for_chat(100, limit=1)

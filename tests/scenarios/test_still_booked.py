@@ -9,7 +9,6 @@ One portal and one Chromium for the module (reset per test); real storage and va
 from __future__ import annotations
 
 import datetime as dt
-import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -35,7 +34,8 @@ from scenarios.booking.port import BookingSession
 from scenarios.booking.records import ReminderRoom, ReminderState
 from scenarios.booking.reminders import BookedRequest, Reminders
 from scenarios.booking.still_booked import StillBooked
-from storage import Storage, open_storage
+from storage import Storage
+from tests.support.fresh_storage import fresh_storage
 from tests.support.portal import reset_portal, set_quirks
 from tests.support.portal_fixtures import NOW
 from tests.support.sinks import CollectingSink
@@ -70,13 +70,7 @@ async def pool() -> AsyncIterator[BrowserPool]:
 @pytest_asyncio.fixture(loop_scope="session")
 async def storage(secantus_uri: str, redis_url: str, tmp_path: Path) -> AsyncIterator[Storage]:
     """Storage on the session's loop (the module's portal and Chromium live on it)."""
-    async with open_storage(
-        mongodb_uri=secantus_uri,
-        redis_url=redis_url,
-        data_dir=tmp_path,
-        db_name=f"t_{uuid.uuid4().hex[:12]}",
-    ) as opened:
-        await opened.redis.flushdb()
+    async with fresh_storage(secantus_uri, redis_url, tmp_path) as opened:
         yield opened
 
 

@@ -32,7 +32,7 @@ from core.settings import load_settings
 from storage import open_storage
 from storage.process import die_with_parent
 
-__all__ = ["CHAT", "spawn", "wait_until"]
+__all__ = ["CHAT", "kill_when", "spawn", "wait_until"]
 
 ROOT = Path(__file__).resolve().parents[2]
 CHAT = 100
@@ -92,6 +92,19 @@ async def wait_until(
             raise AssertionError(f"the bot exited before the kill point:\n{output}")
         assert loop.time() < deadline, "kill point not reached"
         await asyncio.sleep(every)
+
+
+async def kill_when(
+    condition: Callable[[], Awaitable[bool]], proc: subprocess.Popen[bytes], *, timeout: float
+) -> None:
+    """SIGKILL ``proc`` once ``condition`` holds (as :func:`wait_until` polls) and reap it;
+    it is killed whatever happens, also when the wait fails."""
+    try:
+        await wait_until(condition, proc, timeout=timeout)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+    finally:
+        proc.kill()
 
 
 async def main(mongo: str, redis: str, db: str, mode: str, *, text: str) -> None:

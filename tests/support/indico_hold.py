@@ -34,10 +34,10 @@ def holding_bookings(
     name = f"clubman_hold_{os.getpid()}_{next(_names)}"
     # Only bookings made from now on count: earlier tests' (cancelled) ones stay in the table.
     last = int(stack.psql("SELECT coalesce(max(id), 0) FROM roombooking.reservations").strip())
-    made = (
-        f"booked_for_id = {int(booked_for)} AND start_dt::date = DATE '{day.isoformat()}'"
-        f" AND id > {last}"
-    )
+
+    def theirs(row: str) -> str:
+        return f"{row}booked_for_id = {int(booked_for)} AND {row}start_dt::date = '{day}'"
+
     holder = subprocess.Popen(
         [str(stack.psql_bin), "-h", "127.0.0.1", "-p", str(stack.pg_port), "-U", "indico"]
         + ["-d", "indico", "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1"],
@@ -49,17 +49,16 @@ def holding_bookings(
     try:
         holder.stdin.write(f"SELECT pg_advisory_lock({_KEY});\n\\echo held\n")
         holder.stdin.flush()
-        while (line := holder.stdout.readline()) and line.strip() != "held":
-            pass
-        assert line, "psql could not take the advisory lock"
+        held = any(line.strip() == "held" for line in holder.stdout)
+        assert held, "psql could not take the advisory lock"
         stack.psql(
             f"CREATE FUNCTION public.{name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
-            f" IF (SELECT count(*) FROM roombooking.reservations WHERE {made}) >= {int(after)}"
+            f" IF (SELECT count(*) FROM roombooking.reservations"
+            f" WHERE {theirs('')} AND id > {last}) >= {int(after)}"
             f" THEN PERFORM pg_advisory_lock({_KEY}); PERFORM pg_advisory_unlock({_KEY});"
             " END IF; RETURN NEW; END $$;"
             f" CREATE TRIGGER {name} BEFORE INSERT ON roombooking.reservations FOR EACH ROW"
-            f" WHEN (NEW.booked_for_id = {int(booked_for)}"
-            f" AND NEW.start_dt::date = DATE '{day.isoformat()}')"
+            f" WHEN ({theirs('NEW.')})"
             f" EXECUTE FUNCTION public.{name}();"
         )
         yield

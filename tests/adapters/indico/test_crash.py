@@ -11,7 +11,6 @@ Indico's create is not idempotent, so the run must find what it booked before th
 from __future__ import annotations
 
 import asyncio
-import signal
 from datetime import datetime, time, timedelta
 from pathlib import Path
 
@@ -20,7 +19,7 @@ import pytest
 from core.store import RunStatus
 from storage import Storage
 from tests.adapters.indico.profile_harness import PROFILE
-from tests.support.booking_child import CHAT, spawn, wait_until
+from tests.support.booking_child import CHAT, kill_when, spawn
 from tests.support.indico_hold import holding_bookings
 from tests.support.indico_server import DbBooking, IndicoServer
 
@@ -70,12 +69,7 @@ async def test_killed_after_the_first_booking_resumes_and_books_exactly_three(
     # is made then, and the resumed run must find it by the run id in its reason.
     with holding_bookings(indico_server.stack, booked_for=club.id, day=day, after=1):
         first = spawn(secantus_uri, redis_url, db, "start", command, env=env)
-        try:
-            await wait_until(first_booked, first, timeout=180)
-            first.send_signal(signal.SIGKILL)
-            first.wait()
-        finally:
-            first.kill()
+        await kill_when(first_booked, first, timeout=180)
         before = await on_day()
         assert len(before) == 1, before  # killed between the first and the last booking
         runs = await storage.runs.recent_for_chat(CHAT, limit=1)

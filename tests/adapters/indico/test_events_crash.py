@@ -10,13 +10,12 @@ description (and its booking by the mark in the reason) instead of making them a
 from __future__ import annotations
 
 import asyncio
-import signal
 from datetime import timedelta
 from pathlib import Path
 
 from core.store import RunStatus
 from storage import Storage
-from tests.support.booking_child import CHAT, spawn, wait_until
+from tests.support.booking_child import CHAT, kill_when, spawn
 from tests.support.indico_hold import holding_bookings
 from tests.support.indico_server import DbEvent, IndicoServer
 
@@ -53,12 +52,7 @@ async def test_killed_mid_create_resumes_to_one_event_and_one_booking(
     # resumed run must find it by its mark rather than book again.
     with holding_bookings(indico_server.stack, booked_for=club.id, day=day):
         first = spawn(secantus_uri, redis_url, db, "start", command, env=env)
-        try:
-            await wait_until(event_exists, first, timeout=180)
-            first.send_signal(signal.SIGKILL)
-            first.wait()
-        finally:
-            first.kill()
+        await kill_when(event_exists, first, timeout=180)
         runs = await storage.runs.recent_for_chat(CHAT, limit=1)
         assert runs and runs[0].status is RunStatus.RUNNING  # killed mid-run
 

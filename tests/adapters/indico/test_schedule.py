@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-import uuid
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -39,9 +38,10 @@ from scenarios.booking import PortalAccount, PortalWork
 from scenarios.booking.records import Schedule
 from scenarios.booking.schedules import BookingScheduler, ScheduleBook
 from scenarios.registry import all_scenarios
-from storage import Storage, open_storage
+from storage import Storage
 from storage.files import FileCache
 from tests.adapters.indico.harness import FAST
+from tests.support.fresh_storage import fresh_storage
 from tests.support.indico_server import IndicoServer
 from tests.support.sinks import CollectingSink
 
@@ -67,13 +67,7 @@ BY_WEEKDAY = (
 @pytest_asyncio.fixture(loop_scope="session")
 async def storage(secantus_uri: str, redis_url: str, tmp_path: Path) -> AsyncIterator[Storage]:
     """Storage on the session's loop (the package's Indico and Chromium live on it)."""
-    async with open_storage(
-        mongodb_uri=secantus_uri,
-        redis_url=redis_url,
-        data_dir=tmp_path,
-        db_name=f"t_{uuid.uuid4().hex[:12]}",
-    ) as opened:
-        await opened.redis.flushdb()
+    async with fresh_storage(secantus_uri, redis_url, tmp_path) as opened:
         yield opened
 
 
