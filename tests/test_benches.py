@@ -68,5 +68,6 @@ async def test_the_indico_benchmark_runs_and_prints_its_numbers(
         await on_indico(indico_server, repeat=1)
     printed = capsys.readouterr().out
     assert "ratio fast path/HTTP" in printed
+    assert "ratio adapter's calls/script" in printed  # the page path's goal line
     assert re.findall(r"LLM calls\s+(\d+)", printed) == ["0", "0"]  # the API and the profile
     assert "   ! " not in printed  # no booking failed
