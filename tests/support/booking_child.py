@@ -101,10 +101,9 @@ async def kill_when(
     it is killed whatever happens, also when the wait fails."""
     try:
         await wait_until(condition, proc, timeout=timeout)
-        proc.send_signal(signal.SIGKILL)
-        proc.wait()
     finally:
-        proc.kill()
+        proc.kill()  # SIGKILL
+        proc.wait()
 
 
 async def main(mongo: str, redis: str, db: str, mode: str, *, text: str) -> None:
