@@ -19,17 +19,20 @@ from core.browser.retry import Transient
 
 __all__ = ["Traffic"]
 
-# After the site's last answer: a moment for the page to act on it, then two frames drawn
+# After the site's last answer: a moment for the page to act on it and two frames drawn
 # (a script fetches what an answer leads to once it has drawn it; frames come slower on a
-# busy machine, so the wait grows with the load), then, while the context routes requests
-# (the network guard armed), a moment for the news of a request the page made meanwhile
-# to reach us. Unrouted, Chromium tells of a page's request on the session the evaluate
-# answers on, before that answer: heard by then (tried on a loaded machine: never later in
-# 2,500 evaluates; routed, 300 of 500 later, by up to 25 ms).
+# busy machine, so the wait grows with the load), both in one evaluate, the frames drawn
+# within the moment when they come fast. Then, while the context routes requests (the
+# network guard armed), a moment for the news of a request the page made meanwhile to
+# reach us. Unrouted, Chromium tells of a page's request on the session the evaluate
+# answers on, before that answer: heard by then (tried on a loaded machine: never later
+# in 2,500 evaluates; routed, 300 of 500 later, by up to 25 ms).
 _AFTER_ANSWER_SECONDS = 0.05
-_DRAWN = """() => new Promise((done) => {
-  setTimeout(done, 1000);  // a page the browser does not draw: its timer still runs
-  requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done, 0)));
+_DRAWN = """(moment) => new Promise((done) => {
+  const until = performance.now() + moment;
+  const end = () => setTimeout(done, Math.max(0, until - performance.now()));
+  setTimeout(end, 1000);  // a page the browser does not draw: its timer still runs
+  requestAnimationFrame(() => requestAnimationFrame(end));
 })"""
 _NEWS_SECONDS = 0.03
 _FETCHES = ("xhr", "fetch")
@@ -107,13 +110,12 @@ class Traffic:
             seen = self._pages[page]
         deadline = monotonic() + timeout_ms / 1000
         while monotonic() < deadline:
-            calm = monotonic() - seen.last
-            if seen.running or calm < _AFTER_ANSWER_SECONDS:
-                # Fetching: look again soon; else just until the moment after is up.
-                await asyncio.sleep(0.02 if seen.running else _AFTER_ANSWER_SECONDS - calm)
+            if seen.running:  # fetching: look again soon
+                await asyncio.sleep(0.02)
                 continue
             asked = seen.asked
-            drawn = await _drawn(page, news=self._routed())
+            moment = max(0.0, _AFTER_ANSWER_SECONDS - (monotonic() - seen.last))
+            drawn = await _drawn(page, moment=moment, news=self._routed())
             if drawn and not seen.running and seen.asked == asked:
                 break
         if seen.failed:
@@ -121,11 +123,12 @@ class Traffic:
             raise Transient(f"the page's data did not load: {failed}")
 
 
-async def _drawn(page: Page, *, news: bool) -> bool:
-    """Whether the page drew two frames (and we heard of what it asked for meanwhile,
-    after a moment for its ``news``); False when it went to another page instead."""
+async def _drawn(page: Page, *, moment: float, news: bool) -> bool:
+    """Whether the page drew two frames and ``moment`` seconds went by (and we heard of
+    what it asked for meanwhile, after a moment for its ``news``); False when it went to
+    another page instead."""
     try:
-        await page.evaluate(_DRAWN)
+        await page.evaluate(_DRAWN, moment * 1000)
     except PlaywrightError:
         if page.is_closed():
             raise
