@@ -121,8 +121,15 @@ class Navigator:
         if how.url is not None:
             status = await self.goto(page, self.url(how.url, values), login_ok=login_ok)
         if how.wait is not None:
-            await self.settle(page)
-            await self.wait_for(page, how.wait, path=f"{path}.wait", login_ok=login_ok)
+            wait_path = f"{path}.wait"
+            # A page opened to act on is acted on once what its first action needs shows,
+            # as a person would; one read as it shows, or showing nothing to act on yet
+            # («nothing found» may come before the data), is first settled.
+            if how.actions:
+                await self.wait_for(page, how.wait, path=wait_path, login_ok=login_ok)
+            if not how.actions or await self.finder.maybe(page, how.actions[0].find) is None:
+                await self.settle(page)
+                await self.wait_for(page, how.wait, path=wait_path, login_ok=login_ok)
         if shown is not None:
             await shown()
         for index, action in enumerate(how.actions):
