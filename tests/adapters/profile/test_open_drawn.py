@@ -79,7 +79,7 @@ async def site() -> AsyncIterator[_Site]:
 
     async def after_press(_: web.Request) -> web.Response:
         try:
-            await asyncio.wait_for(served.pressed.wait(), timeout=3)
+            await asyncio.wait_for(served.pressed.wait(), timeout=5)
         except TimeoutError:
             return web.json_response({}, status=502)
         return web.json_response({})
