@@ -43,25 +43,51 @@ def as_sent(
     )
 
 
-async def read_made(nav: Navigator, page: Page, number: str, codes: Mapping[str, str]) -> Booking:
+async def read_made(
+    nav: Navigator,
+    page: Page,
+    number: str,
+    codes: Mapping[str, str],
+    *,
+    sent: Booking | None = None,
+) -> Booking:
     """Booking ``number`` read where the form led, if that shows it and it reads there;
-    else from its page, loaded. ``codes``: building name → code."""
-    if await _shows_made(nav, page, number):
+    else from its page, loaded. ``codes``: building name → code. On a page its scripts
+    draw, the booking is taken as first drawn when it shows just what was ``sent`` (as
+    «my bookings» is after booking), else read once the page settled."""
+    if not _at_made(nav, page, number):
+        return await read_booking_page(nav, page, number, codes)
+    spec = nav.profile.booking_page
+    if sent is not None and spec.wait is not None:
+        await nav.wait_for(page, spec.wait + (spec.missing or ()), path="booking_page.wait",
+                           what="брони на её странице")  # fmt: skip
+        with contextlib.suppress(UnexpectedPage):
+            drawn = await read_booking_page(nav, page, number, codes, load=False)
+            if drawn.is_live and _as_sent(drawn) == _as_sent(sent):
+                return drawn
+    if spec.wait is None or await _settled_shows(nav, page):
         with contextlib.suppress(UnexpectedPage):
             return await read_booking_page(nav, page, number, codes, load=False)
     return await read_booking_page(nav, page, number, codes)
 
 
-async def _shows_made(nav: Navigator, page: Page, number: str) -> bool:
-    """The page the form led to shows booking ``number``: it is at the booking's page, or
-    at an address the profile reads this number from (on Indico, the search page with
-    the booking's details over it), and what a page its scripts draw waits for is
-    there once its fetches are done."""
+def _at_made(nav: Navigator, page: Page, number: str) -> bool:
+    """The page the form led to is booking ``number``'s: at the booking's page, or at an
+    address the profile reads this number from (on Indico, the search page with the
+    booking's details over it)."""
     spec = nav.profile.booking_page
     at_page = nav.url_path(spec.url, {"number": number}) == path_of(page)
-    if not at_page and booked_number(nav.profile.book.booked, page.url) != number:
-        return False
-    if spec.wait is None:
-        return True
+    return at_page or booked_number(nav.profile.book.booked, page.url) == number
+
+
+async def _settled_shows(nav: Navigator, page: Page) -> bool:
+    """What a page its scripts draw waits for is there once its fetches are done."""
+    wait = nav.profile.booking_page.wait
+    assert wait is not None
     await nav.settle(page)
-    return await nav.finder.maybe(page, spec.wait) is not None
+    return await nav.finder.maybe(page, wait) is not None
+
+
+def _as_sent(booking: Booking) -> tuple[object, ...]:
+    b = booking
+    return (b.building, b.room, b.day, b.start, b.end, " ".join(b.purpose.split()))

@@ -317,9 +317,10 @@ class ProfileSession:
             return as_sent(number, room, day, start, end, purpose, buildings=names)
 
         async def confirm(page: Page) -> Booking:
+            sent = made(await self._buildings(page))
             if sent_fast:
-                return made(await self._buildings(page))
-            return await read_made(self._nav, page, number, await self._codes(page))
+                return sent
+            return await read_made(self._nav, page, number, await self._codes(page), sent=sent)
 
         async def confirmed() -> Booking | None:  # as sent, with the buildings known: no page
             names = self._recall.buildings
