@@ -89,5 +89,6 @@ async def _settled_shows(nav: Navigator, page: Page) -> bool:
 
 
 def _as_sent(booking: Booking) -> tuple[object, ...]:
-    b = booking
-    return (b.building, b.room, b.day, b.start, b.end, " ".join(b.purpose.split()))
+    """What of a booking was sent: its place, day, times and purpose (spacing aside)."""
+    purpose = " ".join(booking.purpose.split())
+    return (booking.building, booking.room, booking.day, booking.start, booking.end, purpose)
