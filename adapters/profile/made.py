@@ -58,9 +58,13 @@ async def read_made(
     if not _at_made(nav, page, number):
         return await read_booking_page(nav, page, number, codes)
     spec = nav.profile.booking_page
-    if sent is not None and spec.wait is not None:
-        await nav.wait_for(page, spec.wait + (spec.missing or ()), path="booking_page.wait",
-                           what="брони на её странице")  # fmt: skip
+    if (
+        sent is not None
+        and spec.wait is not None
+        and await nav.shows_early(
+            page, spec.wait + (spec.missing or ()), spec.wait, path="booking_page.wait"
+        )
+    ):
         with contextlib.suppress(UnexpectedPage):
             drawn = await read_booking_page(nav, page, number, codes, load=False)
             if drawn.is_live and _as_sent(drawn) == _as_sent(sent):

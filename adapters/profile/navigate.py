@@ -125,9 +125,9 @@ class Navigator:
             # A page opened to act on is acted on once what its first action needs shows,
             # as a person would; one read as it shows, or showing nothing to act on yet
             # («nothing found» may come before the data), is first settled.
-            if how.actions:
-                await self.wait_for(page, how.wait, path=wait_path, login_ok=login_ok)
-            if not how.actions or await self.finder.maybe(page, how.actions[0].find) is None:
+            if not how.actions or not await self.shows_early(
+                page, how.wait, how.actions[0].find, path=wait_path, login_ok=login_ok
+            ):
                 await self.settle(page)
                 await self.wait_for(page, how.wait, path=wait_path, login_ok=login_ok)
         if shown is not None:
@@ -178,6 +178,17 @@ class Navigator:
         if self.on_login_page(page) or await self.finder.maybe(page, self.profile.login.password):
             raise Bounced()
         raise Transient(f"what {path} waits for showed and went (the page was drawn again)")
+
+    async def shows_early(
+        self, page: Page, wait: Find, target: Find, *, path: str, login_ok: bool = False
+    ) -> bool:
+        """Whether ``target`` shows once something of ``wait`` does, unsettled. A page
+        drawn again meanwhile (what showed went) is not: it is settled first."""
+        try:
+            await self.wait_for(page, wait, path=path, login_ok=login_ok)
+        except Transient:
+            return False
+        return await self.finder.maybe(page, target) is not None
 
     async def click_and_wait(
         self, page: Page, find: Find, *, path: str, what: str, login_ok: bool = False
