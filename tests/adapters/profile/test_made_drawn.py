@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from datetime import date, time
 
 import pytest
@@ -21,6 +20,7 @@ from adapters.profile.navigate import Navigator
 from core.browser import BrowserPool
 from scenarios.booking.models import Booking
 from tests.adapters.profile.profile_text import FILE, edited
+from tests.adapters.profile.served import served
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -36,17 +36,6 @@ _DRAFTED = (
     '.then((j) => { document.getElementById("purpose").textContent = j.purpose; });'
 )
 _WHOLE = 'fetch("/slow");'
-
-
-@asynccontextmanager
-async def _served(app: web.Application) -> AsyncIterator[str]:
-    runner = web.AppRunner(app)
-    await runner.setup()
-    await web.TCPSite(runner, "127.0.0.1", 0).start()
-    try:
-        yield f"http://127.0.0.1:{runner.addresses[0][1]}"
-    finally:
-        await runner.cleanup()
 
 
 @pytest_asyncio.fixture(loop_scope="session")
@@ -73,7 +62,7 @@ async def site() -> AsyncIterator[str]:
     app.router.add_get("/booking/{number}", booking)
     app.router.add_get("/purpose", purpose)
     app.router.add_get("/slow", slow)
-    async with _served(app) as url:
+    async with served(app) as url:
         yield url
 
 

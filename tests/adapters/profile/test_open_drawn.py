@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 
 import pytest
 import pytest_asyncio
@@ -20,6 +19,7 @@ from adapters.profile.navigate import Navigator
 from adapters.profile.parts import Find, Locator
 from core.browser import BrowserPool
 from tests.adapters.profile.profile_text import FILE, TEXT
+from tests.adapters.profile.served import served
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -39,17 +39,6 @@ fetch("/after-press");
 </script></body></html>"""
 
 
-@asynccontextmanager
-async def _served(app: web.Application) -> AsyncIterator[str]:
-    runner = web.AppRunner(app)
-    await runner.setup()
-    await web.TCPSite(runner, "127.0.0.1", 0).start()
-    try:
-        yield f"http://127.0.0.1:{runner.addresses[0][1]}"
-    finally:
-        await runner.cleanup()
-
-
 class _Site:
     def __init__(self) -> None:
         self.pressed = asyncio.Event()
@@ -58,7 +47,7 @@ class _Site:
 
 @pytest_asyncio.fixture(loop_scope="session")
 async def site() -> AsyncIterator[_Site]:
-    served = _Site()
+    state = _Site()
 
     def html(text: str) -> web.Response:
         return web.Response(text=text, content_type="text/html")
@@ -74,12 +63,12 @@ async def site() -> AsyncIterator[_Site]:
         return web.json_response({})
 
     async def pressed(_: web.Request) -> web.Response:
-        served.pressed.set()
+        state.pressed.set()
         return web.json_response({})
 
     async def after_press(_: web.Request) -> web.Response:
         try:
-            await asyncio.wait_for(served.pressed.wait(), timeout=5)
+            await asyncio.wait_for(state.pressed.wait(), timeout=5)
         except TimeoutError:
             return web.json_response({}, status=502)
         return web.json_response({})
@@ -90,9 +79,9 @@ async def site() -> AsyncIterator[_Site]:
         ("/pressed", pressed), ("/after-press", after_press),
     ):  # fmt: skip
         app.router.add_get(path, handler)
-    async with _served(app) as url:
-        served.url = url
-        yield served
+    async with served(app) as url:
+        state.url = url
+        yield state
 
 
 def _navigator(url: str) -> Navigator:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from urllib.parse import urlsplit
 
 import pytest
@@ -16,20 +15,9 @@ from aiohttp import web
 from adapters.profile.traffic import Traffic
 from core.browser import BrowserPool
 from core.browser.retry import Transient
+from tests.adapters.profile.served import served
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
-
-
-@asynccontextmanager
-async def _served(app: web.Application) -> AsyncIterator[str]:
-    """``app`` on a free port of this machine; its address."""
-    runner = web.AppRunner(app)
-    await runner.setup()
-    await web.TCPSite(runner, "127.0.0.1", 0).start()
-    try:
-        yield f"http://127.0.0.1:{runner.addresses[0][1]}"
-    finally:
-        await runner.cleanup()
 
 
 _FETCHING = "<html><body>{what}<script>fetch('{path}')</script></body></html>"
@@ -66,7 +54,7 @@ async def site() -> AsyncIterator[str]:
     app.router.add_get("/list", listing)
     app.router.add_get("/next", following)
     app.router.add_get("/broken", broken)
-    async with _served(app) as url:
+    async with served(app) as url:
         yield url
 
 
@@ -141,7 +129,7 @@ async def chained_site() -> AsyncIterator[str]:
     app.router.add_get("/chunk.js", chunk)
     app.router.add_get("/first", first)
     app.router.add_get("/second", second)
-    async with _served(app) as url:
+    async with served(app) as url:
         yield url
 
 
