@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 import structlog
 from playwright.async_api import Locator as PwLocator
@@ -21,6 +21,9 @@ from core.browser.summary import summarize
 __all__ = ["Finder", "Pick", "StepHeals", "candidate"]
 
 log = structlog.get_logger("clubman.portal")
+
+# A reading script's answer as a list of one, or empty when nothing matched.
+_IF_ANY = "(elements, arg) => elements.length ? [({script})(elements, arg)] : []"
 
 # The element the page shows for what a Find wanted, as a new candidate; None: none is.
 Pick = Callable[[Page, ElementWanted], Awaitable[Locator | None]]
@@ -131,14 +134,9 @@ class Finder:
             return candidate(scope or page, find[known]).first
         if (picked := self._picked.get(id(find))) is not None:
             return candidate(scope or page, picked).first
-        for index, way in enumerate(find):
-            located = candidate(scope or page, way)
-            count = await located.count()
-            if count:
-                self._matched[id(find)] = index
-                if index and count == 1:
-                    self._stood_in[path] = (id(find), index)
-                return located.first
+        found = await self._first_matching(scope or page, find, path=path)
+        if found is not None:
+            return found
         if self._pick is not None:
             wanted = ElementWanted(
                 path=path,
@@ -150,12 +148,32 @@ class Finder:
             picked = await self._pick(page, wanted)
             if (
                 picked is not None
-                and await (found := candidate(scope or page, picked)).count() == 1
+                and await (located := candidate(scope or page, picked)).count() == 1
             ):
                 self._picked[id(find)] = picked
                 self._picked_in[path] = (id(find), picked)
-                return found
+                return located
         raise await self.mismatch(page, find, path=path, what=what)
+
+    async def showing(self, page: Page, find: Find, *, path: str) -> bool:
+        """Whether ``first`` would find ``find`` now, without picking; what it finds is
+        remembered as ``first`` remembers it (``first`` then looks no more)."""
+        if id(find) in self._matched or id(find) in self._picked:
+            return await candidate(page, self.way(find)).count() > 0
+        return await self._first_matching(page, find, path=path) is not None
+
+    async def _first_matching(
+        self, scope: Page | PwLocator, find: Find, *, path: str
+    ) -> PwLocator | None:
+        for index, way in enumerate(find):
+            located = candidate(scope, way)
+            count = await located.count()
+            if count:
+                self._matched[id(find)] = index
+                if index and count == 1:
+                    self._stood_in[path] = (id(find), index)
+                return located.first
+        return None
 
     async def maybe(self, scope: Page | PwLocator, find: Find) -> PwLocator | None:
         located = await self._matching(scope, find)
@@ -167,6 +185,17 @@ class Finder:
         if located is None:
             raise await self.mismatch(page, find, path=path, what=what)
         return located
+
+    async def read_every(
+        self, page: Page, find: Find, script: str, arg: object = None, *, path: str, what: str
+    ) -> Any:
+        """``script`` (a function of the elements and ``arg``) run on every match of the
+        first candidate that matches something: counted and read in one round trip."""
+        for way in find:
+            read = await candidate(page, way).evaluate_all(_IF_ANY.format(script=script), arg)
+            if read:
+                return read[0]
+        raise await self.mismatch(page, find, path=path, what=what)
 
     async def _matching(self, scope: Page | PwLocator, find: Find) -> PwLocator | None:
         for way in find:

@@ -126,8 +126,9 @@ class Navigator:
             # as a person would; one read as it shows, or showing nothing to act on yet
             # («nothing found» may come before the data), is first settled.
             if not how.actions or not await self.shows_early(
-                page, how.wait, how.actions[0].find, path=wait_path, login_ok=login_ok
-            ):
+                page, how.wait, how.actions[0].find, path=wait_path,
+                action_path=f"{path}.actions.0.find", login_ok=login_ok,
+            ):  # fmt: skip
                 await self.settle(page)
                 await self.wait_for(page, how.wait, path=wait_path, login_ok=login_ok)
         if shown is not None:
@@ -162,6 +163,17 @@ class Navigator:
     ) -> None:
         """Wait until one of ``find`` shows (a page its scripts draw); the login form
         showing instead is ``Bounced``, nothing showing in time names the profile line."""
+        await self._any_shows(page, find, path=path, login_ok=login_ok, what=what)
+        if login_ok or await self.finder.maybe(page, find) is not None:
+            return
+        if self.on_login_page(page) or await self.finder.maybe(page, self.profile.login.password):
+            raise Bounced()
+        raise Transient(f"what {path} waits for showed and went (the page was drawn again)")
+
+    async def _any_shows(
+        self, page: Page, find: Find, *, path: str, login_ok: bool, what: str = ""
+    ) -> None:
+        """Until one of ``find`` shows, or (unless ``login_ok``) the login form."""
         waiting = self.finder.any_of(page, find)
         if not login_ok:
             waiting = waiting.or_(self.finder.any_of(page, self.profile.login.password))
@@ -173,22 +185,26 @@ class Navigator:
             raise await self.finder.mismatch(
                 page, find, path=path, what=what or "того, чего ждёт профиль"
             ) from None
-        if login_ok or await self.finder.maybe(page, find) is not None:
-            return
-        if self.on_login_page(page) or await self.finder.maybe(page, self.profile.login.password):
-            raise Bounced()
-        raise Transient(f"what {path} waits for showed and went (the page was drawn again)")
 
     async def shows_early(
-        self, page: Page, wait: Find, target: Find, *, path: str, login_ok: bool = False
+        self,
+        page: Page,
+        wait: Find,
+        target: Find,
+        *,
+        path: str,
+        action_path: str | None = None,
+        login_ok: bool = False,
     ) -> bool:
-        """Whether ``target`` shows once something of ``wait`` does, unsettled. A page
-        drawn again meanwhile (what showed went) is not: it is settled first."""
-        try:
-            await self.wait_for(page, wait, path=path, login_ok=login_ok)
-        except Transient:
-            return False
-        return await self.finder.maybe(page, target) is not None
+        """Whether ``target`` shows once something of ``wait`` does, unsettled. Anything
+        else showing (the login form, what showed gone as the page was drawn again) is
+        not: the page is then settled and waited for as any other. The ``target`` of an
+        action (at ``action_path``) is found as the action finds it, and remembered: the
+        action looks no more."""
+        await self._any_shows(page, wait, path=path, login_ok=login_ok)
+        if action_path is None:
+            return await self.finder.maybe(page, target) is not None
+        return await self.finder.showing(page, target, path=action_path)
 
     async def click_and_wait(
         self, page: Page, find: Find, *, path: str, what: str, login_ok: bool = False

@@ -83,13 +83,10 @@ async def read_timeline(
 ) -> Availability:
     """The rooms of the page's timeline with what is busy on each (the page is open)."""
     finder = nav.finder
-    axis_labels = await finder.every(page, spec.axis, path="availability.timeline.axis",
-                                     what="шкалы времени")  # fmt: skip
-    axis = [
-        (parse_time(text), at[0])
-        for text, at in json.loads(await axis_labels.evaluate_all(_READ_AXIS))
-        if at is not None
-    ]
+    axis_read = await finder.read_every(
+        page, spec.axis, _READ_AXIS, path="availability.timeline.axis", what="шкалы времени"
+    )
+    axis = [(parse_time(text), at[0]) for text, at in json.loads(axis_read) if at is not None]
     marks = [(_minutes(clock), where) for clock, where in axis if clock is not None]
     if len(marks) < 2 or marks[-1][1] <= marks[0][1]:
         raise await finder.mismatch(
@@ -101,19 +98,17 @@ async def read_timeline(
     def at_time(where: float) -> float:
         return first + (where - first_at) * per_width
 
-    lines = await finder.every(page, spec.lines, path="availability.timeline.lines",
-                               what="строк аудиторий")  # fmt: skip
     picks = spec.room
-    raw = json.loads(
-        await lines.evaluate_all(
-            _READ_LINES,
-            {
-                "probes": probes_of([picks.number, picks.id, picks.floor, picks.capacity]),
-                "bars": spec.bars,
-                "mine": spec.mine or "",
-            },
-        )
-    )
+    asked = {
+        "probes": probes_of([picks.number, picks.id, picks.floor, picks.capacity]),
+        "bars": spec.bars,
+        "mine": spec.mine or "",
+    }
+    lines = await finder.read_every(
+        page, spec.lines, _READ_LINES, asked, path="availability.timeline.lines",
+        what="строк аудиторий",
+    )  # fmt: skip
+    raw = json.loads(lines)
     rules = nav.profile.rules
     rooms = []
     for line in raw:

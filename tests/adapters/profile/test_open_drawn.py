@@ -89,12 +89,17 @@ def _navigator(url: str) -> Navigator:
     return Navigator(loaded, url, Finder(loaded), timeout_ms=10_000)
 
 
-def _opening(path: str) -> Open:
+_CARD: Find = (Locator(css="button.book"),)
+
+
+def _opening(path: str, button: Find = _CARD) -> Open:
     return Open.model_validate(
         {
             "url": path,
             "wait": [{"css": "button.book"}, {"text": "No spaces are available"}],
-            "actions": [{"find": [{"css": "button.book"}], "click": True}],
+            "actions": [
+                {"find": [way.model_dump(exclude_none=True) for way in button], "click": True}
+            ],
         }
     )
 
@@ -113,21 +118,43 @@ async def test_a_page_opened_to_act_on_is_acted_on_while_it_still_fetches(
         await nav.settle(page)  # its fetch then answered: no failure to report
 
 
-async def test_nothing_found_before_the_data_came_is_not_what_the_page_shows(
+async def test_an_element_found_by_a_later_candidate_as_the_page_shows_it_is_a_heal(
     pool: BrowserPool, site: _Site
 ) -> None:
-    """«No spaces are available» shows first: the page is settled before it is looked
-    at (``shown``), and then shows the card, which is pressed."""
+    """The action's first candidate finds nothing; the one after it finds the card as
+    it shows, which is pressed, and is what the step, once passed, promotes."""
     site.pressed.clear()
     nav = _navigator(site.url)
+    button: Find = (Locator(css="button.gone"), Locator(css="button.book"))
+    async with pool.context() as context:
+        page = await context.new_page()
+        await nav.open(page, _opening("/busy-page", button), {}, path="book.open")
+        await asyncio.wait_for(site.pressed.wait(), timeout=5)
+    assert nav.finder.step_passed().promoted == {"book.open.actions.0.find": 1}
+
+
+@pytest.mark.parametrize("known", [False, True], ids=["first-use", "card-known"])
+async def test_nothing_found_before_the_data_came_is_not_what_the_page_shows(
+    pool: BrowserPool, site: _Site, known: bool
+) -> None:
+    """«No spaces are available» shows first: the page is settled before it is looked
+    at (``shown``), and then shows the card, which is pressed. Also when the session
+    has pressed that card before (what it found then is looked for again, not assumed)."""
+    nav = _navigator(site.url)
+    opening = _opening("/search-page")
     taken: Find = (Locator(text="No spaces are available"),)
     seen: list[bool] = []
     async with pool.context() as context:
         page = await context.new_page()
+        if known:  # the same Open, on a page that shows the card at once
+            busy = opening.model_copy(update={"url": _opening("/busy-page").url})
+            await nav.open(page, busy, {}, path="book.open")
+            await asyncio.wait_for(site.pressed.wait(), timeout=5)
+        site.pressed.clear()
 
         async def shown() -> None:
             seen.append(await nav.finder.maybe(page, taken) is not None)
 
-        await nav.open(page, _opening("/search-page"), {}, path="book.open", shown=shown)
+        await nav.open(page, opening, {}, path="book.open", shown=shown)
         await asyncio.wait_for(site.pressed.wait(), timeout=5)
     assert seen == [False]
