@@ -2,20 +2,21 @@
 3.2.9 booked through the scenario by the profile adapter (``profiles/indico.yaml``: on
 its fast path, the JSON call Indico's «Create Booking» makes; and on the page path, the
 same file without ``book.request``), next to a bare Playwright script clicking through
-the same pages (the booking then found in «my bookings», as the product checks), and
-plain HTTP (aiohttp: Indico's login form, then its JSON endpoints). Interleaved per
-round, each on its own day; the first round logs in and is left out of the medians. Every
-way books as the club, so each round's bookings are cancelled after it (not timed): «my
-bookings» then lists what it would for a club whose bookings are the bot's, rather than
-one that grows at every round by the other ways' bookings (each one the adapter has not
-seen costs a click on its card, once); and the page path goes first in its round, before
-the fast path's booking. Goals (issue 29): the fast path <= 3x plain HTTP;
-the page path <= 1.1x the bare script. The page path is shown twice, as the reference
-portal's bench shows the fast path: the whole run through the core, and the adapter's
-own calls in it (logging in, the day, booking, «my bookings»), which is what the script
-does the job of; the rest is the core's (parsing, checkpoints, events: part 1's «what
-the framework adds»). The adapter's calls are set against the script from its page on,
-as the legacy site's bench sets them: neither then counts its browser context.
+the same pages and doing the job as the legacy site's does (the day read to choose the
+room, the booking then found in «my bookings», as the product checks), and plain HTTP
+(aiohttp: Indico's login form, then its JSON endpoints). Interleaved per round, each on
+its own day; the first round logs in and is left out of the medians. Every way books as
+the club, so each round's bookings are cancelled after it (not timed): «my bookings»
+then lists what it would for a club whose bookings are the bot's, rather than one that
+grows at every round by the other ways' bookings (each one the adapter has not seen
+costs a click on its card, once); and the page path goes first in its round, before the
+fast path's booking. Goals (issue 29): the fast path <= 3x plain HTTP; the page path <=
+1.1x the bare script. The page path is shown twice, as the reference portal's bench
+shows the fast path: the whole run through the core, and the adapter's own calls in it
+(logging in, the day, booking, «my bookings»), which is what the script does the job of;
+the rest is the core's (parsing, checkpoints, events: part 1's «what the framework
+adds»). The adapter's calls are set against the script from its page on, as the legacy
+site's bench sets them: neither then counts its browser context.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import time
 from datetime import date, timedelta
 from html import unescape
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 import aiohttp
@@ -89,22 +91,62 @@ async def http_indico_booking(
     return time.perf_counter() - began
 
 
+# The day as a script choosing a room reads it: the axis labels' places, then each room's
+# line with the places of its bars (bookings, blockings, closed hours), in percent.
+_READ_DAY = """(lines) => ({
+  axis: Array.from(document.querySelectorAll("[class*=__timeline-header-label___]"))
+    .map((label) => [label.innerText.trim(), parseFloat(label.style.left)]),
+  lines: lines.map((line) => [
+    line.querySelector("[class*=__timeline-row-label___]").innerText.trim(),
+    Array.from(line.querySelectorAll(".booking, .pre-booking, .blocking, .unbookable-hours"))
+      .map((bar) => [parseFloat(bar.style.left), parseFloat(bar.style.width)]),
+  ]),
+})"""
+# «My bookings»: each card's text under its day's heading (the last one before it).
+_READ_LISTED = """(cards) => {
+  const days = Array.from(document.querySelectorAll("[class*=__day-cards-header___]"));
+  return cards.map((card) => {
+    const before = days.filter((day) => day.compareDocumentPosition(card) & 4);
+    return [before.length ? before[before.length - 1].innerText : "", card.innerText];
+  });
+}"""
+
+
+def _free_line(read: dict[str, Any], building: str, start: str, end: str) -> str | None:
+    """The first room of ``building`` none of whose bars covers the slot, as the axis
+    places the slot."""
+    axis = {text: left for text, left in read["axis"]}
+
+    def place(clock: str) -> float:
+        hour = int(clock[:2]) + int(clock[3:]) / 60
+        marks = sorted((int(text[:2]), left) for text, left in axis.items())
+        (h0, at0), (h1, at1) = marks[0], marks[-1]
+        return at0 + (hour - h0) * (at1 - at0) / (h1 - h0)
+
+    begin, finish = place(start), place(end)
+    for name, bars in read["lines"]:
+        if name.startswith(f"{building}/") and all(
+            left + width <= begin or left >= finish for left, width in bars if width > 0
+        ):
+            return str(name)
+    return None
+
+
 async def page_script_booking(
     context: BrowserContext,
     url: str,
     account: tuple[str, str],
-    room: str,
     day: date,
     start: str,
     end: str,
     *,
     login: bool,
 ) -> float:
-    """The profile's page flow as a bare Playwright script: the building's timeline
-    (until the room's bars are drawn from its data), the search for the room, its form,
-    the booking's card, and «my bookings» showing it (the job as the product does it,
-    and as the legacy site's script does: a booking is made once it is listed); no other
-    checks."""
+    """The profile's page flow as a bare Playwright script, doing the job as the legacy
+    site's script does: the building's timeline read once its bars are drawn (each
+    room's line and what covers it) and the first free room chosen; its search, its form,
+    the booking's card; and «my bookings» read for that booking (its room and hours
+    under its day). No other checks."""
     began = time.perf_counter()
     page = await context.new_page()
     if login:
@@ -113,12 +155,13 @@ async def page_script_booking(
         await page.fill("#password", account[1])
         async with page.expect_navigation():
             await page.click("button.login-form-button")
-    # The day read as a script choosing a room would: the rooms' lines and their bars,
-    # which Indico draws from a call it makes after the lines (the adapter waits for it).
+    # Indico draws the rooms' bars from a call it makes after their lines.
     async with page.expect_response(re.compile(r"/rooms/api/calendar")):
         await page.goto(f"{url}/rooms/calendar?view=timeline&date={day.isoformat()}&building=7")
-    row = page.locator("[class*=__timeline-row___]", has_text=room)
-    await row.locator(".unbookable-hours").first.wait_for()  # its closed hours: drawn
+    lines = page.locator("[class*=__timeline-row___]")
+    await lines.locator(".unbookable-hours").first.wait_for()  # the closed hours: drawn
+    room = _free_line(await lines.evaluate_all(_READ_DAY), "7", start, end)
+    assert room is not None, f"no room of building 7 free on {day} {start}-{end}"
     search = (
         f"{url}/rooms/book?recurrence=single&number=1&interval=week&sd={day.isoformat()}"
         f"&st={start}&et={end}&text={quote(room, safe='')}"
@@ -132,9 +175,16 @@ async def page_script_booking(
     await page.click(".ui.modal .ui.green.message a")
     await page.wait_for_selector(".ui.modal [class*=__booking-status___]")
     await page.goto(f"{url}/rooms/calendar?view=list&my_bookings=true")
-    await page.locator("[class*=__booking-card___]", has_text="bench").first.wait_for()
+    cards = page.locator("[class*=__booking-card___]")
+    await cards.first.wait_for()
+    listed = await cards.evaluate_all(_READ_LISTED)
     await page.close()
-    return time.perf_counter() - began
+    took = time.perf_counter() - began
+    heading, hours = f"{day:%A}, {day.day} {day:%B %Y}", f"{start} - {end}"
+    assert any(heading in shown and room in text and hours in text for shown, text in listed), (
+        f"{room} {heading} {hours} not in «my bookings»: {listed}"
+    )
+    return took
 
 
 async def part_indico_profile(
@@ -176,7 +226,7 @@ async def part_indico_profile(
             began = time.perf_counter()  # the script's context is timed, as the scenario's is
             async with pool.context(storage_state=state) as context:
                 took_pages = await page_script_booking(
-                    context, url, account, room, day + timedelta(days=3), start, end,
+                    context, url, account, day + timedelta(days=3), start, end,
                     login=state is None,
                 )  # fmt: skip
                 took_script = time.perf_counter() - began
