@@ -7,6 +7,7 @@ fetch looks just like an empty list)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Callable
 from time import monotonic
 from urllib.parse import urlsplit
@@ -42,6 +43,8 @@ class _PageTraffic:
     def __init__(self, host: str) -> None:
         self.host = host
         self.running: set[Request] = set()
+        self.idle = asyncio.Event()  # set while nothing of the site's is in flight
+        self.idle.set()
         self.asked = 0  # requests of the site's started, ever
         self.last = monotonic()
         self.failed: list[str] = []
@@ -59,6 +62,7 @@ class _PageTraffic:
         # Any request of the site's: a script still loading has not fetched its data yet.
         if self._site(request):
             self.running.add(request)
+            self.idle.clear()
             self.asked += 1
             self.last = monotonic()
 
@@ -67,6 +71,14 @@ class _PageTraffic:
         if request in self.running:
             self.running.discard(request)
             self.last = monotonic()
+            if not self.running:
+                self.idle.set()
+
+    def forget_running(self) -> None:
+        """A new page is about to be loaded: what is in flight is the last page's."""
+        self.earlier |= self.running
+        self.running.clear()
+        self.idle.set()
 
     def broke(self, request: Request) -> None:
         if self._fetch(request) and request not in self.earlier:
@@ -97,8 +109,7 @@ class Traffic:
             page.on("requestfailed", seen.broke)
             page.on("response", seen.answered)
         seen.failed.clear()
-        seen.earlier |= seen.running
-        seen.running.clear()
+        seen.forget_running()
         seen.last = monotonic()
 
     async def quiet(self, page: Page, *, timeout_ms: float) -> None:
@@ -110,8 +121,9 @@ class Traffic:
             seen = self._pages[page]
         deadline = monotonic() + timeout_ms / 1000
         while monotonic() < deadline:
-            if seen.running:  # fetching: look again soon
-                await asyncio.sleep(0.02)
+            if seen.running:  # fetching: until it ends (or the deadline)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(seen.idle.wait(), deadline - monotonic())
                 continue
             asked = seen.asked
             moment = max(0.0, _AFTER_ANSWER_SECONDS - (monotonic() - seen.last))
