@@ -124,11 +124,18 @@ class Navigator:
             wait_path = f"{path}.wait"
             # A page opened to act on is acted on once what its first action needs shows,
             # as a person would; one read as it shows, or showing nothing to act on yet
-            # («nothing found» may come before the data), is first settled.
-            if not how.actions or not await self.shows_early(
-                page, how.wait, how.actions[0].find, path=wait_path,
-                action_path=f"{path}.actions.0.find", login_ok=login_ok,
-            ):  # fmt: skip
+            # («nothing found» may come before the data), is first settled. A page read
+            # is waited for as it loads all the same: looking for it the first time
+            # readies the browser's look-up, in time its data spends on the way.
+            if how.actions:
+                early = await self.shows_early(
+                    page, how.wait, how.actions[0].find, path=wait_path,
+                    action_path=f"{path}.actions.0.find", login_ok=login_ok,
+                )  # fmt: skip
+            else:
+                await self._any_shows(page, how.wait, path=wait_path, login_ok=login_ok)
+                early = False
+            if not early:
                 await self.settle(page)
                 await self.wait_for(page, how.wait, path=wait_path, login_ok=login_ok)
         if shown is not None:
