@@ -30,7 +30,7 @@
    (``bench/booking_legacy.py``).
 
     python bench/booking.py [--system refportal|indico|profile|legacy] [--repeat 3] [--users 8]
-    python bench/booking.py --system indico --rounds 9   # the profile part 9 times
+    python bench/booking.py --system indico --rounds 21  # the profile part 21 times
 
 Where each part lives: part 1 here, on the rig (``bench/booking_rig.py``) and the
 reference portal's HTTP and script baselines (``bench/booking_refportal.py``); part 2 in

@@ -253,6 +253,10 @@ async def part_indico_profile(
     print(f"   ratio page path/script     {med['page'] / med['script']:6.2f}x  (the whole run)")
     adapter = med["adapter"] / med["pages"]
     print(f"   ratio adapter's calls/script {adapter:4.2f}x  (goal <= 1.1x; from the page on)")
+    if repeat >= 2:  # how much a round's own ratio moves on this machine
+        paired = [a / s for a, s in zip(runs["adapter"], runs["pages"], strict=True)]
+        low, _, high = statistics.quantiles(paired, n=4)
+        print(f"     its rounds' own ratios     {low:.2f}x-{high:.2f}x  (middle half)")
     print(f"   ratio fast path/page path  {med['fast'] / med['page']:6.2f}x")
     for chat, label in ((201, "fast path"), (202, "page path")):
         steps = ", ".join(f"{k} {v / (repeat + 1):.2f}" for k, v in rec.steps[chat].items())
