@@ -115,12 +115,11 @@ _READ_LISTED = """(cards) => {
 def _free_line(read: dict[str, Any], building: str, start: str, end: str) -> str | None:
     """The first room of ``building`` none of whose bars covers the slot, as the axis
     places the slot."""
-    axis = {text: left for text, left in read["axis"]}
+    marks = sorted((int(text[:2]), left) for text, left in read["axis"])  # «06:00», 0%
+    (h0, at0), (h1, at1) = marks[0], marks[-1]
 
     def place(clock: str) -> float:
         hour = int(clock[:2]) + int(clock[3:]) / 60
-        marks = sorted((int(text[:2]), left) for text, left in axis.items())
-        (h0, at0), (h1, at1) = marks[0], marks[-1]
         return at0 + (hour - h0) * (at1 - at0) / (h1 - h0)
 
     begin, finish = place(start), place(end)
