@@ -3,7 +3,8 @@
     remembered clicks for this page signature → replayed, checked by the step's probe
     else the LLM (validated against the allowed actions) → click / retry / ask / abort
     else (no LLM, LLM down, over budget, invalid answer) → ask the user (safe actions
-    + «Отменить»), answered through the runner's pause and resume.
+    + «Отменить»), answered through the runner's pause and resume — once per page and
+    run: the page back after its answer stops the run plainly instead of asking again.
 
 LLMs decide, code acts: the brain only returns or executes validated decisions through a
 ``PageDriver`` (the portal session), and never presses booking or cancelling controls.
@@ -16,11 +17,17 @@ the guard. Model text meant for the user passes ``spoken`` or is replaced by a t
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, NoReturn, Protocol
 
 import structlog
 
-from core.brain.choices import ask_about_page, page_answer_keys, page_name, user_choices
+from core.brain.choices import (
+    ask_about_page,
+    asked_before,
+    page_answer_keys,
+    page_name,
+    user_choices,
+)
 from core.brain.events import BrainConsulted, BrainDecided
 from core.brain.memory import BrainMemory
 from core.brain.models import BrainDecision, ClickTarget, PageSnapshot, Situation
@@ -193,9 +200,8 @@ class Brain:
                 await self._decided(ctx, step, decision, "llm")
                 raise ScenarioError(spoken(decision.reason) or ctx.tr(Page.COULD_NOT))
             if decision.action == "ask_user":
-                await self._decided(ctx, step, decision, "llm")
                 question = spoken(decision.question)  # None: the template asks
-                ask_about_page(ctx, page, question=question, only=decision.options)
+                await self._ask(ctx, step, page, decision, question=question)
             targets = decision.targets if decision.action == "click" else []
             after = await self._perform(driver, targets, probe, step=step)
             await self._decided(ctx, step, decision, "llm", resolved=after is None)
@@ -207,8 +213,29 @@ class Brain:
                 return
             history.append(f"{decision.action} {_names(targets)}: the page is still unexpected")
             page = after
-        await self._emit(ctx, BrainDecided(step=step, action="ask_user", source="policy"))
-        ask_about_page(ctx, page)
+        await self._ask(ctx, step, page)
+
+    async def _ask(
+        self,
+        ctx: StepContext[Any],
+        step: str,
+        page: PageSnapshot,
+        decision: BrainDecision | None = None,
+        *,
+        question: str | None = None,
+    ) -> NoReturn:
+        """Ask the user about ``page`` (as the LLM's ``decision`` put it, if any), unless
+        this run asked about it before: then the run stops with a plain message."""
+        if asked_before(ctx, page):
+            await self._emit(ctx, BrainDecided(step=step, action="abort", source="policy",
+                                               detail="asked about this page before"))  # fmt: skip
+            raise ScenarioError(ctx.tr(Page.STILL_THERE, what=page_name(page)))
+        if decision is None:
+            await self._emit(ctx, BrainDecided(step=step, action="ask_user", source="policy"))
+        else:
+            await self._decided(ctx, step, decision, "llm")
+        only = decision.options if decision is not None else ()
+        ask_about_page(ctx, page, question=question, only=only)
 
     async def _apply_answer(
         self,

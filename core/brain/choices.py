@@ -1,5 +1,7 @@
 """What the user can be offered when the brain cannot (or may not) decide: the page's
-safe actions plus «Отменить», as options with stable ids, asked through ``ctx.ask``."""
+safe actions (its buttons and links by kind and name, with its real checkboxes ticked
+first) plus «Отменить», as options with stable ids, asked through ``ctx.ask`` — once per
+page and run (``asked_before``)."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ from urllib.parse import urlsplit
 
 from core.brain.models import ClickTarget, PageSnapshot, UserChoice
 from core.brain.speech import spoken
-from core.brain.validate import safe_targets
+from core.brain.validate import page_signature, safe_targets
 from core.commands import Lang
 from core.output import Option
 from core.scenario import StepContext
@@ -20,6 +22,7 @@ __all__ = [
     "ABORT_ID",
     "PAGE_KEY",
     "ask_about_page",
+    "asked_before",
     "page_answer_keys",
     "page_name",
     "user_choices",
@@ -30,13 +33,16 @@ PAGE_KEY = "page"
 _MAX_ACTIONS = 4
 
 
-def _id(label: str) -> str:
-    return "pg" + hashlib.sha1(label.encode()).hexdigest()[:8]  # noqa: S324 - not security
+def _id(signature: str, label: str) -> str:
+    blob = f"{signature}\n{label}".encode()
+    return "pg" + hashlib.sha1(blob).hexdigest()[:8]  # noqa: S324 - not security
 
 
 def user_choices(page: PageSnapshot, lang: Lang) -> list[UserChoice]:
     """Up to four safe actions (ticking the page's checkboxes goes with each button), then
-    «Отменить». Ids depend only on what the choice does, so they survive a re-run."""
+    «Отменить». Ids depend only on the page (its signature) and what the choice does, so
+    they survive a re-run and an answer tells which page it was about."""
+    signature = page_signature(page)
     targets = safe_targets(page)
     boxes = [t for t in targets if t.role == "checkbox"]
     choices: list[UserChoice] = []
@@ -56,7 +62,7 @@ def user_choices(page: PageSnapshot, lang: Lang) -> list[UserChoice]:
         else:
             clicks = (target,)
             label = tr(Page.OPEN, lang, name=target.name)
-        choices.append(UserChoice(id=_id(label), label=label[:120], clicks=clicks))
+        choices.append(UserChoice(id=_id(signature, label), label=label[:120], clicks=clicks))
         if len(choices) == _MAX_ACTIONS:
             break
     choices.append(UserChoice(id=ABORT_ID, label=tr(Page.ABORT, lang), abort=True))
@@ -73,6 +79,14 @@ def page_answer_keys(ctx: StepContext[Any]) -> list[str]:
     """Keys of the page questions answered in this run, oldest first."""
     keys = [k for k in ctx.answers if k.startswith(PAGE_KEY) and k[len(PAGE_KEY) :].isdigit()]
     return sorted(keys, key=lambda k: int(k[len(PAGE_KEY) :]))
+
+
+def asked_before(ctx: StepContext[Any], page: PageSnapshot) -> bool:
+    """Whether this run already asked about ``page``: one of its answers is one of the
+    page's choices. The page back after that answer means the answer did not get past
+    it, and asking again would go round in circles."""
+    offered = {c.id for c in user_choices(page, ctx.lang) if not c.abort}
+    return any(ctx.answers[key] in offered for key in page_answer_keys(ctx))
 
 
 def ask_about_page(

@@ -39,6 +39,7 @@ class PageSnapshot(BaseModel):
     heading: str = ""
     text: str = ""
     fields: list[str] = Field(default_factory=list)
+    checkboxes: list[str] = Field(default_factory=list)  # of ``fields``: the tickable ones
     buttons: list[str] = Field(default_factory=list)
     links: list[str] = Field(default_factory=list)
     alerts: list[str] = Field(default_factory=list)

@@ -25,11 +25,13 @@ __all__ = [
 
 
 def _pool(page: PageSnapshot, role: str) -> list[str]:
+    """The page's elements of ``role``: a checkbox is one of the fields the page reports
+    as checkboxes (named by its label), never any other field (a date, a search box)."""
     if role == "button":
         return page.buttons
     if role == "link":
         return page.links
-    return page.fields  # checkboxes are named by their label
+    return page.checkboxes if role == "checkbox" else []
 
 
 def present(page: PageSnapshot, target: ClickTarget) -> bool:

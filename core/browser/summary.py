@@ -43,6 +43,7 @@ _READ = """
   };
   for (const el of document.querySelectorAll("[HANDLE]")) el.removeAttribute("HANDLE");
   const fields = [];
+  const checkboxes = [];
   for (const el of document.querySelectorAll("input, select, textarea")) {
     const type = (el.getAttribute("type") || "").toLowerCase();
     if (type === "hidden" || type === "submit" || type === "button" || !visible(el)) continue;
@@ -50,6 +51,7 @@ _READ = """
     const name = clean(label || el.getAttribute("aria-label") || el.placeholder || el.name);
     if (!name) continue;
     fields.push(name);
+    if (type === "checkbox") checkboxes.push(name);
     mark(el, type === "checkbox" ? "checkbox" : "field", name);
   }
   const buttons = [];
@@ -74,7 +76,7 @@ _READ = """
     title: document.title,
     heading: h1 ? clean(h1.innerText) : "",
     text: document.body ? document.body.innerText : "",
-    fields, buttons, links, alerts, controls,
+    fields, checkboxes, buttons, links, alerts, controls,
   };
 }
 """.replace("HANDLE", HANDLE)
@@ -127,6 +129,7 @@ async def summarize(page: Page) -> PageSummary:
         heading=str(raw.get("heading", "")),
         text=_trim(str(raw.get("text", ""))),
         fields=_unique([str(f) for f in raw.get("fields", [])]),
+        checkboxes=_unique([str(c) for c in raw.get("checkboxes", [])]),
         buttons=_unique([str(b) for b in raw.get("buttons", [])]),
         links=_unique([str(a) for a in raw.get("links", [])]),
         alerts=_unique([str(a) for a in raw.get("alerts", [])]),

@@ -130,6 +130,8 @@ class PageSummary(_Frozen):
     heading: str = ""
     text: str = ""  # visible text, whitespace collapsed, at most ~2000 characters
     fields: list[str] = Field(default_factory=list)  # labels of the visible form fields
+    # Those of ``fields`` that are checkboxes: the only fields that may be ticked.
+    checkboxes: list[str] = Field(default_factory=list)
     buttons: list[str] = Field(default_factory=list)
     links: list[str] = Field(default_factory=list)
     alerts: list[str] = Field(default_factory=list)  # role=alert / role=status messages

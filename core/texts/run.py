@@ -80,6 +80,14 @@ class Page:
     ABORT = Text("Отменить", "Cancel")
     COULD_NOT = Text("Не получилось", "Could not do it")
     STOPPED_BY_USER = Text("Остановлено по вашему выбору", "Stopped as you chose")
+    STILL_THERE = Text(
+        "я остановился на странице портала «{what}»: выбранное действие не помогло пройти "
+        "её, и второй раз о ней я спрашивать не стану. Загляните на портал сами или напишите "
+        "администратору бота",
+        "I stopped on the portal page «{what}»: the chosen action did not get past it, and I "
+        "will not ask about it a second time. Please look at the portal yourself or tell the "
+        "bot's administrator",
+    )
     HARM_STOPPED = Text(
         "я остановился на странице портала «{what}»: действие на ней пыталось изменить ваши "
         "брони или данные, и я его не пропустил. На портал ничего не отправлено, и это действие "
