@@ -20,7 +20,14 @@ from core.calendar import CalendarEvent
 from core.commands import Command, Lang, as_lang
 from core.events import BaseEvent
 from core.guessing import Guessing
-from core.nlu import Decision, Places, SlotParseError, parse_slot, question_for
+from core.nlu import (
+    Decision,
+    Places,
+    SlotParseError,
+    date_question,
+    parse_slot,
+    question_for,
+)
 from core.nlu.lexicon import Lexicon
 from core.output import Option, Progress, StepState, StepView
 from core.pause import NeedsAnswer, QuestionSpec
@@ -237,6 +244,9 @@ class StepScenario(BaseScenario, Generic[S]):
         return []
 
     async def slot_question(self, slot: str, ctx: SlotContext) -> QuestionSpec:
+        if slot == "date":  # every job asks a date one way (a disputed one: both offered)
+            today = ctx.now.astimezone(ctx.tz).date()
+            return date_question(ctx.slots, today=today, lang=ctx.lang)
         return QuestionSpec(key=slot, text=question_for(slot, ctx.lang))  # type: ignore[arg-type]
 
     def lexicon(self) -> Lexicon | None:

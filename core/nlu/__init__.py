@@ -3,6 +3,7 @@ dates, times, counts, places, negation) and the typed ``Decision`` a reading mak
 
     parse_slot(name, text, now=, tz=, lang=, places=)   an answer to a clarifying question
     question_for(slot, lang)                            the clarifying question for a slot
+    date_question(slots, today=, lang=)                 the date question, buttons included
     Places.from_catalogue(catalogue)                    the site's buildings, for the above
 
 No LLM and no network: a tokenizer, a keyword vocabulary with stems and fuzzy matching
@@ -28,10 +29,11 @@ from core.nlu.decision import (
 )
 from core.nlu.errors import NLUError, SlotParseError
 from core.nlu.places import Places
-from core.nlu.questions import question_for
+from core.nlu.questions import DATE_OPTIONS, date_question, question_for
 from core.nlu.slots import MAX_ROOMS
 
 __all__ = [
+    "DATE_OPTIONS",
     "MAX_ROOMS",
     "WEEKDAYS",
     "Decision",
@@ -45,6 +47,7 @@ __all__ = [
     "SlotParseError",
     "Slots",
     "Weekday",
+    "date_question",
     "detect_lang",
     "parse_slot",
     "question_for",

@@ -18,7 +18,7 @@ from core.nlu.places import Places
 from core.nlu.recurrence import extract_recurrence, weekdays_from
 from core.nlu.slots import MAX_ROOMS, extract_slots, room_numbers
 from core.nlu.times import extract_times, read_clock, resolve_hour
-from core.texts import Reason, Text, tr
+from core.texts import Ask, Reason, Text, day_label, tr
 
 __all__ = ["parse_slot"]
 
@@ -94,7 +94,11 @@ def _first_number(toks: tuple[Tok, ...]) -> int | None:
 
 
 def _date(toks: tuple[Tok, ...], today: date, lang: Lang) -> date:
-    value, _ = extract_date(toks, set(), today, lang)
+    found = extract_date(toks, set(), today, lang)
+    if found.options:  # «в среду 1 декабря» as an answer: which one is asked again
+        first, second = (day_label(day, lang) for day in found.options)
+        raise _fail(Ask.WHICH_DATE, lang, first=first, second=second)
+    value = found.value
     if value is None:
         raise _fail(Reason.DATE, lang)
     if value < today:

@@ -17,21 +17,42 @@ Rules:
 * A date past the calendar («через 3000000 дней», year 10000 and on) is impossible, like
   31.11: no date, so it is asked, never replaced by another one.
 * «18.30» and «18.00» are times, not dates (see ``times``).
+* A weekday said with its date, before or after it («во вторник 1 декабря», «1 декабря, в
+  среду», "Monday, November 30", «пн 30.11»; «сегодня/завтра» count as dates): when they
+  agree the date wins (whatever «next»/«this» says); when they disagree there is no date,
+  only both to offer (``DateFound.options``): the date as written and the named weekday
+  nearest to it (never one already past). A booking on the wrong day costs more than a
+  question.
 """
 
 from __future__ import annotations
 
 from datetime import date, datetime, timedelta
+from typing import NamedTuple
 from zoneinfo import ZoneInfo
 
 from core.nlu.analysis import Tok
 from core.nlu.decision import WEEKDAYS, Lang
 
-__all__ = ["extract_date", "local_today", "upcoming", "weekday_date"]
+__all__ = ["DateFound", "extract_date", "local_today", "upcoming", "weekday_date"]
 
 _WEEKDAY_MODES = {"THIS": "this", "NEXT": "next", "LAST": "last"}
 _SKIP_BEFORE_WEEKDAY = frozenset({"AT", "FOR", "TO"})
 _RELATIVE_DAYS = {"TODAY": 0, "TOMORROW": 1, "AFTER_TOMORROW": 2, "YESTERDAY": -1}
+# What may stand between a weekday and its date: «во вторник, 1 декабря», "Tuesday the 1st",
+# «1 декабря, в среду», «1 декабря — среда». Nothing else («в среду и 1 декабря»: two days).
+_PAIR_GLUE = frozenset({"the", "on"})
+_NEAREST = 3  # the named weekday offered is within three days of the date
+
+
+class DateFound(NamedTuple):
+    """What ``extract_date`` read: the date (None: none, an impossible one or a dispute),
+    whether one was written at all, and the dates to offer when a weekday and its date
+    disagree (the written one and the weekday's, in calendar order)."""
+
+    value: date | None
+    written: bool
+    options: tuple[date, ...] = ()
 
 
 def weekday_date(today: date, weekday: int, mode: str) -> date:
@@ -103,30 +124,16 @@ def _week_after(toks: tuple[Tok, ...], j: int) -> tuple[str, int] | None:
     return _WEEKDAY_MODES[nxt.concept or ""], j + 2
 
 
-def _read_date(
+def _calendar(
     toks: tuple[Tok, ...], i: int, today: date, lang: Lang
 ) -> tuple[date | None, int] | None:
-    """A date starting at ``toks[i]``: (value or None if impossible, index after) or None."""
+    """A date written as one («27 ноября», "Nov 27", «27.11», "11/27", ISO, «завтра») at
+    ``toks[i]``: (value or None if impossible, index after) or None."""
     tok = toks[i]
     kind, concept = tok.kind, tok.concept  # read once: this runs for every token
     if concept in _RELATIVE_DAYS:
         return today + timedelta(days=_RELATIVE_DAYS[concept or ""]), i + 1
     nxt = _at(toks, i + 1)
-    if concept == "WD" and tok.arg is not None:
-        mode = "this"
-        for back in (i - 1, i - 2):
-            prev = _at(toks, back)
-            if prev is None:
-                break
-            if prev.concept in _WEEKDAY_MODES:
-                mode = _WEEKDAY_MODES[prev.concept or ""]
-                break
-            if prev.concept not in _SKIP_BEFORE_WEEKDAY and prev.text != "on":
-                break
-        end = i + 1
-        if mode == "this" and (week := _week_after(toks, i + 1)) is not None:
-            mode, end = week  # "monday next week", «в понедельник на следующей неделе»
-        return weekday_date(today, WEEKDAYS.index(tok.arg), mode), end
     day = _day(tok)
     if day is not None and nxt is not None:
         after = _at(toks, i + 2)
@@ -153,6 +160,34 @@ def _read_date(
     if kind == "iso":
         y, m, d = (int(p) for p in tok.text.split("-"))
         return _safe(y, m, d), i + 1
+    return None
+
+
+def _read_date(
+    toks: tuple[Tok, ...], i: int, today: date, lang: Lang
+) -> tuple[date | None, int] | None:
+    """A date starting at ``toks[i]``: (value or None if impossible, index after) or None."""
+    tok = toks[i]
+    concept = tok.concept
+    if concept == "WD" and tok.arg is not None:
+        mode = "this"
+        for back in (i - 1, i - 2):
+            prev = _at(toks, back)
+            if prev is None:
+                break
+            if prev.concept in _WEEKDAY_MODES:
+                mode = _WEEKDAY_MODES[prev.concept or ""]
+                break
+            if prev.concept not in _SKIP_BEFORE_WEEKDAY and prev.text != "on":
+                break
+        end = i + 1
+        if mode == "this" and (week := _week_after(toks, i + 1)) is not None:
+            mode, end = week  # "monday next week", «в понедельник на следующей неделе»
+        return weekday_date(today, WEEKDAYS.index(tok.arg), mode), end
+    found = _calendar(toks, i, today, lang)
+    if found is not None:
+        return found
+    nxt = _at(toks, i + 1)
     if concept == "WEEK" and nxt is not None and nxt.text == "from":  # "a week from today"
         after = _at(toks, i + 2)
         if after is not None and after.is_("TODAY", "TOMORROW"):
@@ -167,22 +202,79 @@ def _read_date(
     return None
 
 
-def extract_date(
-    toks: tuple[Tok, ...], used: set[int], today: date, lang: Lang
-) -> tuple[date | None, bool]:
-    """The first date in ``toks`` (marking its tokens used) and whether one was written at all.
+def _glue(toks: tuple[Tok, ...], j: int, *, dash: bool) -> int:
+    """The index after what may stand between a weekday and its date, from ``j`` on."""
+    while j < len(toks) and (
+        toks[j].kind == "comma"
+        or toks[j].text in _PAIR_GLUE
+        or toks[j].is_("AT")
+        or (dash and toks[j].kind == "dash")
+    ):
+        j += 1
+    return j
 
-    The flag is true with a ``None`` date when the text named an impossible date (31.11).
-    """
+
+def _against(weekday: int, written: date, today: date) -> tuple[date, ...]:
+    """The dates to offer for a weekday that is not ``written``'s: both, in order."""
+    shift = (weekday - written.weekday()) % 7
+    if shift > _NEAREST:
+        shift -= 7
+    named = written + timedelta(days=shift)
+    if named < today:
+        named += timedelta(days=7)
+    return tuple(sorted((written, named)))
+
+
+def _pair(
+    toks: tuple[Tok, ...],
+    i: int,
+    found: tuple[date | None, int],
+    *,
+    used: set[int],
+    today: date,
+    lang: Lang,
+) -> tuple[DateFound, int] | None:
+    """A weekday at ``toks[i]`` with a date right after it, or a date read at ``i`` (``found``)
+    with a weekday right after it: what the two say together, and the index after them."""
+    tok, (written, end) = toks[i], found
+    if tok.concept == "WD" and tok.arg is not None:
+        j = _glue(toks, end, dash=False)
+        after_it = _calendar(toks, j, today, lang) if j < len(toks) and j not in used else None
+        if after_it is None or after_it[0] is None:  # «в пятницу 10.00»: a time, not a date
+            return None
+        weekday, (written, end) = WEEKDAYS.index(tok.arg), after_it
+    else:
+        j = _glue(toks, end, dash=True)
+        named = _at(toks, j)
+        if written is None or named is None or named.concept != "WD" or named.arg is None:
+            return None
+        if j in used:
+            return None
+        weekday, end = WEEKDAYS.index(named.arg), j + 1
+    assert written is not None
+    if written.weekday() == weekday:
+        return DateFound(written, True), end
+    return DateFound(None, True, _against(weekday, written, today)), end
+
+
+def extract_date(toks: tuple[Tok, ...], used: set[int], today: date, lang: Lang) -> DateFound:
+    """The first date in ``toks`` (marking its tokens used), whether one was written at all
+    (true with no date for an impossible one, 31.11), and the dates to offer when a weekday
+    and the date said with it disagree."""
     for i in range(len(toks)):
         if i in used:
             continue
         found = _read_date(toks, i, today, lang)
         if found is not None:
             value, end = found
+            paired = _pair(toks, i, found, used=used, today=today, lang=lang)
+            if paired is not None:
+                reading, end = paired
+                used.update(range(i, end))
+                return reading
             used.update(range(i, end))
-            return value, True
-    return None, False
+            return DateFound(value, True)
+    return DateFound(None, False)
 
 
 def local_today(now: datetime, tz: ZoneInfo) -> date:

@@ -70,6 +70,9 @@ class Slots(BaseModel):
     # A building named that the site does not have («в корпусе на Невском»), as written:
     # asked about by name, never dropped.
     unknown_place: str | None = None
+    # A weekday and the date said with it that disagree («в среду 1 декабря», a Tuesday):
+    # both dates, in order, offered when the date is asked; the date is never guessed.
+    date_options: list[dt.date] | None = None
 
     @field_serializer("start", "end", when_used="json-unless-none")
     def _hhmm(self, value: dt.time) -> str:

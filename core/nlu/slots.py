@@ -142,7 +142,7 @@ def extract_slots(toks: tuple[Tok, ...], *, today: date, lang: Lang, places: Pla
     toks = places.tag(toks)
     used: set[int] = set()
     recurrence = extract_recurrence(toks, used)
-    when, _ = extract_date(toks, used, today, lang)
+    when = extract_date(toks, used, today, lang)
     start, end = extract_times(toks, used)
     capacity = _capacity(toks, used)
     rooms = _count(toks, used)
@@ -151,7 +151,7 @@ def extract_slots(toks: tuple[Tok, ...], *, today: date, lang: Lang, places: Pla
     unknown = None if building else unknown_place(toks)
     adjacent = True if any(t.is_("ADJ") for t in toks) else None
     return Slots(
-        date=when,
+        date=when.value,
         start=start,
         end=end,
         rooms=rooms,
@@ -161,4 +161,5 @@ def extract_slots(toks: tuple[Tok, ...], *, today: date, lang: Lang, places: Pla
         capacity=capacity,
         recurrence=recurrence,
         unknown_place=unknown,
+        date_options=list(when.options) or None,
     )

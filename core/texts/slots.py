@@ -19,6 +19,11 @@ class Ask:
     ROOM = Text("Какая аудитория?", "Which room?")
     CAPACITY = Text("На сколько человек?", "For how many people?")
     RECURRENCE = Text("По каким дням недели?", "On which days of the week?")
+    # A weekday and the date said with it disagree; ``first`` and ``second``: ``day_label``s.
+    WHICH_DATE = Text(
+        "День недели и дата не совпадают: {first} или {second}?",
+        "The weekday and the date do not match: {first} or {second}?",
+    )
 
 
 class Reason:

@@ -134,11 +134,6 @@ class BookRooms(BookingWords, StepScenario[BookingSlots]):
         if slot == "building":
             question.options = await self._building_options(ctx)
             question.allow_free_text = True
-        elif slot == "date":
-            days = [local.date() + dt.timedelta(days=n) for n in range(4)]
-            question.options = [
-                Option(id=d.isoformat(), label=day_label(d, ctx.lang)) for d in days
-            ]
         elif slot == "start":
             question.options = [Option(id=t, label=t) for t in ("10:00", "14:00", "18:00")]
         elif slot == "end" and "start" in ctx.slots:

@@ -76,6 +76,8 @@ def merge(
     for name, value in raw.items():
         if data.get(name) is not None:
             continue  # the user's own words win
+        if name == "date" and found.date_options:
+            continue  # a date the user said two ways is asked, never guessed
         try:
             single = Slots.model_validate({name: value})
         except ValidationError:

@@ -16,7 +16,7 @@ from pydantic import BaseModel
 
 from core.commands import Lang
 from core.errors import ScenarioError
-from core.nlu import Decision, SlotParseError
+from core.nlu import DATE_OPTIONS, Decision, SlotParseError
 from core.output import Option
 from core.pause import QuestionSpec
 from core.scenario import SlotContext, Step, StepContext, StepScenario, Utterance
@@ -115,7 +115,8 @@ class CreateEvent(StepScenario[EventSlots]):
 
     def initial_slots(self, decision: Decision) -> dict[str, Any]:
         found = super().initial_slots(decision)
-        return {key: value for key, value in found.items() if key in EventSlots.model_fields}
+        kept = (*EventSlots.model_fields, DATE_OPTIONS)  # a disputed date: both offered
+        return {key: value for key, value in found.items() if key in kept}
 
     def slots_to_ask(self, slots: dict[str, Any]) -> list[str]:
         wanted = ("title", "date", "start", "end", "room_name")
@@ -132,12 +133,7 @@ class CreateEvent(StepScenario[EventSlots]):
             )
         question = await super().slot_question(slot, ctx)
         local = ctx.now.astimezone(ctx.tz)
-        if slot == "date":
-            days = [local.date() + dt.timedelta(days=n) for n in range(4)]
-            question.options = [
-                Option(id=d.isoformat(), label=day_label(d, ctx.lang)) for d in days
-            ]
-        elif slot == "start":
+        if slot == "start":
             question.options = [Option(id=t, label=t) for t in ("10:00", "14:00", "18:00")]
         elif slot == "end" and "start" in ctx.slots:
             start = dt.time.fromisoformat(ctx.slots["start"])

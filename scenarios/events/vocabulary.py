@@ -169,7 +169,9 @@ def read(said: Utterance, today: date) -> Decision | None:
         if room_name is None and slots.room:
             room_name = slots.room[0]
         details = EventDetails(title=_quoted(text), room_name=room_name)
-        slots = Slots(date=slots.date, start=slots.start, end=slots.end)
+        slots = Slots(
+            date=slots.date, start=slots.start, end=slots.end, date_options=slots.date_options
+        )
     elif intent in (OPEN_REGISTRATION, COUNT_REGISTRATIONS, CANCEL_EVENT):
         limit = _limit(text) if intent == OPEN_REGISTRATION else None
         details = EventDetails(event=_named_event(text), limit=limit)

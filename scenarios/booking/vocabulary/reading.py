@@ -27,6 +27,7 @@ from zoneinfo import ZoneInfo
 from core.nlu import WEEKDAYS, Decision, Intent, Places, Recurrence, SlotName, Slots, question_for
 from core.nlu.analysis import Tok, detect_lang
 from core.nlu.dates import local_today
+from core.nlu.questions import which_date
 from core.nlu.slots import extract_slots
 from core.nlu.unknown_place import as_written
 from core.scenario import Utterance
@@ -80,7 +81,11 @@ def parse(text: str, *, now: datetime, tz: ZoneInfo, places: Places) -> Decision
     if intent in _WEEKLY and slots.recurrence is None:
         slots = _weekday_as_recurrence(toks, slots)
     missing = [name for name in _REQUIRED.get(intent, ()) if getattr(slots, name) is None]
+    if slots.date_options and "date" not in missing:  # a date said two ways is asked first
+        missing.insert(0, "date")
     question = question_for(missing[0], lang) if missing else None
+    if missing and missing[0] == "date" and slots.date_options:
+        question = which_date(slots.date_options, lang)
     if intent in _BOOKING and (bounds := out_of_bounds(slots, lang)) is not None:
         # kept as written and asked first: «100000 аудиторий» is never booked as one room
         missing.insert(0, bounds[0])

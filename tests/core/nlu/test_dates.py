@@ -7,7 +7,7 @@ from datetime import date
 import pytest
 
 from core.nlu.dates import upcoming, weekday_date
-from tests.support.reading import PLACES, decide
+from tests.support.reading import NOW, PLACES, TZ, decide
 
 DATES: list[tuple[str, str]] = [
     # relative days
@@ -136,3 +136,79 @@ def test_upcoming_rolls_to_next_year_and_rejects_impossible() -> None:
     assert upcoming(today, 22, 11, None) == date(2027, 11, 22)
     assert upcoming(today, 29, 2, None) is None  # 2027 is not a leap year
     assert upcoming(today, 29, 2, 2028) == date(2028, 2, 29)
+
+
+# A weekday said with its date (issue 65, item 7). Monday 2026-11-23: 1 Dec is a Tuesday,
+# 30 Nov a Monday. Agreeing, the date wins; disagreeing, there is no date but both offered.
+WEEKDAY_WITH_DATE: list[tuple[str, str]] = [
+    ("забронируй аудиторию во вторник 1 декабря с 10 до 12", "2026-12-01"),
+    ("забронируй аудиторию в понедельник 30 ноября с 10 до 12", "2026-11-30"),
+    ("забронируй аудиторию 1 декабря, во вторник, с 10 до 12", "2026-12-01"),
+    ("забронируй аудиторию пн 30.11 с 10 до 12", "2026-11-30"),
+    ("забронируй аудиторию на 30.11 (пн) с 10 до 12", "2026-11-30"),
+    ("book a room on Monday, November 30 10-12", "2026-11-30"),
+    ("book a room Tuesday the 1st of December 10-12", "2026-12-01"),
+    ("book a room on November 30, Monday, 10-12", "2026-11-30"),
+    ("book a room next Monday, Nov 30 10-12", "2026-11-30"),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), WEEKDAY_WITH_DATE)
+def test_a_date_wins_over_a_weekday_that_agrees(text: str, expected: str) -> None:
+    decision = decide(text)
+    assert decision.to_json()["slots"]["date"] == expected  # type: ignore[index]
+    assert decision.slots.date_options is None
+    assert decision.next_action == "execute"
+
+
+WEEKDAY_AGAINST_DATE: list[tuple[str, list[date]]] = [
+    ("забронируй аудиторию в среду 1 декабря с 10 до 12", [date(2026, 12, 1), date(2026, 12, 2)]),
+    ("забронируй аудиторию 1 декабря, в среду, с 10 до 12", [date(2026, 12, 1), date(2026, 12, 2)]),
+    ("забронируй аудиторию вт 30.11 с 10 до 12", [date(2026, 11, 30), date(2026, 12, 1)]),
+    ("book a room on Tuesday, November 30 10-12", [date(2026, 11, 30), date(2026, 12, 1)]),
+    ("book a room on Sunday, December 1 10-12", [date(2026, 11, 29), date(2026, 12, 1)]),
+    # the weekday nearest the date is offered, never one already past
+    ("забронируй в воскресенье 24 ноября с 10 до 12", [date(2026, 11, 24), date(2026, 11, 29)]),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "offered"), WEEKDAY_AGAINST_DATE)
+def test_a_weekday_against_its_date_is_asked_with_both(text: str, offered: list[date]) -> None:
+    decision = decide(text)
+    assert decision.slots.date is None
+    assert decision.slots.date_options == offered
+    assert decision.missing[0] == "date" and decision.next_action == "clarify"
+    question = decision.clarification_question or ""
+    labels = ("вт 01.12", "ср 02.12") if offered[0] == date(2026, 12, 1) else None
+    if labels is not None:
+        assert all(label in question for label in labels), question
+
+
+def test_the_question_names_both_dates_in_english() -> None:
+    decision = decide("book a room on Tuesday, November 30 10-12")
+    assert decision.clarification_question == (
+        "The weekday and the date do not match: Mon 30 Nov or Tue 01 Dec?"
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "забронируй в пятницу с 10.00 до 12.00",  # a time with dots after a weekday
+        "забронируй в пятницу 18.30-20.00",
+        "забронируй каждую среду с 10 до 12",
+        "забронируй в среду и 1 декабря с 10 до 12",  # two days, not one said twice
+    ],
+)
+def test_a_weekday_without_its_date_is_read_as_before(text: str) -> None:
+    assert decide(text).slots.date_options is None
+
+
+def test_an_answer_that_says_a_date_two_ways_is_asked_again() -> None:
+    from core.nlu import SlotParseError, parse_slot
+
+    assert parse_slot(
+        "date", "во вторник 1 декабря", now=NOW, tz=TZ, lang="ru", places=PLACES
+    ) == date(2026, 12, 1)
+    with pytest.raises(SlotParseError, match="вт 01.12 или ср 02.12"):
+        parse_slot("date", "в среду 1 декабря", now=NOW, tz=TZ, lang="ru", places=PLACES)
