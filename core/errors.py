@@ -11,6 +11,7 @@
     ├── PortalError          the booking portal said no or misbehaved
     ├── LLMError             every configured LLM provider failed
     ├── ScenarioError        a scenario cannot go on
+    │   └── UncertainOutcome     it may have acted: what to check, told as it is
     └── AgentError           a request through the agent API (MCP) was refused
 
 Third-party exceptions are translated into these where we call the library
@@ -33,6 +34,7 @@ __all__ = [
     "ScenarioError",
     "StorageError",
     "StorageUnavailable",
+    "UncertainOutcome",
 ]
 
 
@@ -93,6 +95,12 @@ class LLMError(ClubError):
 
 class ScenarioError(ClubError):
     """A scenario cannot continue."""
+
+
+class UncertainOutcome(ScenarioError):
+    """A step sent something whose effect it could not confirm (a booking that may be
+    made): its message says what was done and what to check, and the user reads it as it
+    is, never as «не получилось» (which says nothing was done)."""
 
 
 class AgentError(ClubError):

@@ -24,7 +24,14 @@ import structlog
 from core.acting import RunActing
 from core.clock import Clock
 from core.commands import Lang, as_lang
-from core.errors import BrowserError, ClubError, PortalError, ScenarioError, StorageUnavailable
+from core.errors import (
+    BrowserError,
+    ClubError,
+    PortalError,
+    ScenarioError,
+    StorageUnavailable,
+    UncertainOutcome,
+)
 from core.events import (
     EventBus,
     QuestionAsked,
@@ -379,7 +386,10 @@ class ScenarioRunner:
 def _failure_text(exc: ClubError | None, lang: Lang) -> str:
     """What the user reads of a failed step: in their language, naming no settings or
     internals. A site's or scenario's refusal carries words meant for them; a browser,
-    storage or configuration failure is ours, told as such (the details are in the log)."""
+    storage or configuration failure is ours, told as such (the details are in the log).
+    A step that may have acted says so in its own words."""
+    if isinstance(exc, UncertainOutcome):
+        return exc.message
     if isinstance(exc, PortalError | ScenarioError):
         return tr(Run.FAILED, lang, reason=str(exc))
     if isinstance(exc, BrowserError):

@@ -42,8 +42,11 @@ HOSTILE = (
 # purpose field relabelled («Назначение»), «my bookings» with its columns in another
 # order, a new required checkbox on the booking form, the login button moved into a
 # menu, the dates written as 2026-11-27 instead of 27.11.2026 (ids and classes renamed
-# is ``layout: alt``; a notice page inserted is ``notice``).
-DRIFTS = ("reworded", "relabelled", "columns", "consent", "menu_login", "date_format")
+# is ``layout: alt``; a notice page inserted is ``notice``). ``in_place``: the booking
+# form answered in place («Заявка принята», no number, no address of the booking);
+# ``short_list``: «my bookings» lists only today's and tomorrow's.
+DRIFTS = ("reworded", "relabelled", "columns", "consent", "menu_login", "date_format",
+          "in_place", "short_list")  # fmt: skip
 _BUILDING_CODES = {b.code for b in BUILDINGS}
 
 

@@ -3,13 +3,12 @@
 The login goes through Indico's login page in the browser (``login_flow``, the local
 form by default; an SSO flow can be passed instead); everything else calls Indico's JSON
 endpoints with that context's cookies. Reads are retried with backoff on 5xx/timeouts;
-a lost session is answered by one re-login; a create is never sent again before my
-bookings have been searched for it (Indico's create is not idempotent).
+a lost session is answered by one re-login; a create whose answer was lost is sent again
+only as ``adapters.sending.send_once`` allows (Indico's create is not idempotent).
 """
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable
 from datetime import date, datetime, time, timedelta
 from functools import partial
@@ -25,8 +24,9 @@ from adapters.indico import models as im
 from adapters.indico.api import IndicoClient, resume
 from adapters.indico.driver import PageDriver
 from adapters.indico.retry import RetryPolicy, with_retries
+from adapters.sending import send_once
 from core.site import Catalogue, OnRetry, OutcomeUnknown, PortalUnavailable, Room, SessionExpired
-from scenarios.booking.errors import BookingRejected, SlotTaken
+from scenarios.booking.errors import BookingRejected
 from scenarios.booking.models import Availability, Booking, RoomAvailability
 
 __all__ = ["IndicoSession", "LoginFlow"]
@@ -196,42 +196,49 @@ class IndicoSession(PageDriver):
         """One Indico booking of ``room`` with ``purpose`` as its reason.
 
         Idempotent: a live booking of this room, time and reason in my bookings is the
-        answer, before and after a send. A send whose answer was lost is resent (with
-        backoff) only when my bookings do not hold it; when even that cannot be read, the
-        outcome is ``OutcomeUnknown``.
+        answer, before and after a send. A send whose answer was lost is sent again only
+        as ``send_once`` allows (not listed, and the room still free on the day).
         """
         del attendees  # Indico's one-off booking form has no head count
         room_id = int(room.id)
         start_dt = datetime.combine(day, start)
         end_dt = datetime.combine(day + timedelta(days=1) if end <= start else day, end)
-        listed = await self._listed(room.id, start_dt, end_dt, purpose)
-        if listed is not None:
-            return listed
-        for attempt in range(1, self._policy.attempts + 1):
+
+        def listed() -> Awaitable[Booking | None]:
+            return self._listed(room.id, start_dt, end_dt, purpose)
+
+        found = await listed()
+        if found is not None:
+            return found
+        made: im.Booking | None = None
+
+        async def send() -> str:
+            nonlocal made
             try:
                 made = await self._run(
                     "бронирование",
                     lambda c: c.create_booking(room_id, start_dt, end_dt, purpose),
                     retry=False,
                 )
-                break
-            except (PortalUnavailable, SlotTaken) as exc:
-                try:
-                    listed = await self._listed(room.id, start_dt, end_dt, purpose)
-                except PortalUnavailable as lost:
-                    raise OutcomeUnknown(
-                        f"Indico не ответил на бронирование: {exc.message}",
-                        hint="проверьте «Мои брони»",
-                    ) from lost
-                if listed is not None:
-                    log.info("indico.booked", number=listed.number, room=room.id, seen_in="my")
-                    return listed
-                if isinstance(exc, SlotTaken):
-                    raise
-                if attempt == self._policy.attempts:
-                    raise OutcomeUnknown(exc.message, hint=exc.hint) from exc
-                log.warning("indico.resend", room=room.id, attempt=attempt, reason=exc.message)
-                await asyncio.sleep(self._policy.delay(attempt))
+            except OutcomeUnknown:
+                raise
+            except PortalUnavailable as exc:  # sent, and no answer read: it may be made
+                raise OutcomeUnknown(exc.message, hint=exc.hint) from exc
+            return str(made.id)
+
+        sent = await send_once(
+            send,
+            listed,
+            lambda: self.availability(room.building, day),
+            room=room,
+            start=start,
+            end=end,
+            attempts=self._policy.attempts,
+            delay=self._policy.delay,
+        )
+        if isinstance(sent, Booking):  # made already: found in my bookings
+            return sent
+        assert made is not None  # send returned its number
         log.info("indico.booked", number=made.id, room=room.id, state=made.state.value)
         rooms = await self._rooms()
         return mapping.booking(made, {r.id: r for r in rooms.rooms})

@@ -23,7 +23,7 @@ from core.browser import BrowserContext
 from core.browser.screenshot import screenshot
 from core.errors import ClubError
 from core.site.models import Catalogue, Room
-from scenarios.booking.errors import BookingRejected
+from scenarios.booking.errors import BookingRejected, SlotTaken
 from scenarios.booking.models import Availability, Booking
 
 __all__ = ["CHECK_MARK", "PartResult", "SiteReport", "check_site", "show_site"]
@@ -169,6 +169,8 @@ class _Booked:
     def __init__(self, purpose: str) -> None:
         self.purpose = purpose
         self.attempted = False
+        self.refused = False  # the last one was refused, or never sent: nothing was made
+        self.where = ""  # the room, day and time of the last one sent
         self.number: str | None = None
         self.cancelled = False
 
@@ -186,15 +188,21 @@ async def _book_and_cancel(
         if slot is None:
             raise BookingRejected(f"В «{building.name}» {_day(day)} нет свободного времени")
         room, start, end = slot
-        booked.attempted = True
+        booked.attempted, booked.refused = True, False
+        booked.where = f"ауд. {room.number}, {_day(day)} {_span(start, end)}"
+        sent = session.creates_sent
         try:
             made = await session.book(
                 room=room, day=day, start=start, end=end, purpose=booked.purpose
             )
-        except BookingRejected as exc:
+        except (BookingRejected, SlotTaken) as exc:
+            booked.refused = True
             # «Too far» — said so, or in words a drafted profile does not know yet.
-            if exc.code in ("too_far", None) and back < 2:
+            if isinstance(exc, BookingRejected) and exc.code in ("too_far", None) and back < 2:
                 continue
+            raise
+        except BaseException:
+            booked.refused = session.creates_sent == sent  # failed before anything was sent
             raise
         booked.number = made.number
         free = len(shown.free_rooms(start, end))
@@ -244,7 +252,16 @@ async def _clean_up(session: ProfileSession, booked: _Booked) -> PartResult | No
             "в «моих бронях» (следующая проверка тоже отменит её)",
         )
     if not cancelled:
-        return None
+        if booked.refused:  # the site said no: nothing of this check's is there
+            return None
+        number = f", № {booked.number}" if booked.number else ""
+        return PartResult(
+            part="уборка",
+            ok=False,
+            detail=f"тестовая бронь «{booked.purpose}» ({booked.where}{number}) может остаться "
+            "на сайте: в «моих бронях» её нет, отменить её я не могу; проверьте и отмените "
+            "её на сайте",
+        )
     return PartResult(
         part="уборка", ok=True, detail=f"отменена тестовая бронь № {', '.join(cancelled)}"
     )

@@ -53,7 +53,7 @@ from core.browser.pages import close_page, open_page, storage_state
 from core.browser.retry import RetryPolicy, with_relogin, with_retries
 from core.browser.summary import summarize
 from core.errors import BrowserError
-from core.site import Catalogue, OnRetry, PageSummary, Room
+from core.site import Catalogue, OnRetry, OutcomeUnknown, PageSummary, Room
 from scenarios.booking.models import Availability, Booking
 
 __all__ = ["ProfileSession"]
@@ -103,6 +103,7 @@ class ProfileSession:
         self._logins, self._recall = 0, recall if recall is not None else Recall()
         self._healing = healing or Healing(None)
         self._run_mark = ""  # the booking run's mark («#…» in its purpose), for a heal's record
+        self._creates = 0  # creates that may have made a booking (``creates_sent``)
         # Book by the form's own request where the profile has one (off: through the page).
         request = loaded.profile.book.request
         self.fast_path = request is not None
@@ -201,6 +202,12 @@ class ProfileSession:
         return self._logins
 
     @property
+    def creates_sent(self) -> int:
+        """How many booking creates this session sent that the site may have taken: what
+        ``site check`` must clean up after whatever ``book`` then raised."""
+        return self._creates
+
+    @property
     def profile_name(self) -> str:
         return self._profile.name
 
@@ -271,8 +278,8 @@ class ProfileSession:
         """Book through the form; the number comes from the page the form leads to.
 
         A lost answer (``OutcomeUnknown``) or a ``SlotTaken`` is first looked for in «my
-        bookings» (it may be ours); only when it is not listed is the form sent again,
-        as many times as the retry policy allows."""
+        bookings» (it may be ours); a lost answer not listed is sent again only when the
+        day shows the room still free (``send_once``)."""
         self._run_mark = "#" + purpose.rpartition("#")[2] if "#" in purpose else ""
         values = {
             "room": room.number,
@@ -291,21 +298,30 @@ class ProfileSession:
             nonlocal sent_fast
             if self._fast is None or not self.fast_path:
                 return None
-            fast = await self._fast.send(values)
+            try:
+                fast = await self._fast.send(values)
+            except OutcomeUnknown:
+                self._creates += 1
+                raise
             sent_fast = fast is not None
+            self._creates += sent_fast
             return fast
 
         async def send(page: Page) -> str:
             await open_form(self._nav, page, values)
             submit = await fill_form(self._nav, page, values)
+            self._creates += 1
             return await send_form(self._nav, page, submit)
 
         sent = await send_once(
             lambda: self._run("бронирование", send, call=call),
             lambda: self._listed(room, day, start, end, purpose),
+            lambda: self.availability(room.building, day),
+            room=room,
+            start=start,
+            end=end,
             attempts=self._policy.attempts,
             delay=self._policy.delay,
-            room=room.id,
         )
         if isinstance(sent, Booking):  # made already: found in «my bookings»
             self._listing.made(sent.number)

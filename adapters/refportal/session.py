@@ -220,13 +220,12 @@ class PortalSession:
     ) -> Booking:
         """Book through the form; the number comes from the confirmation page.
 
-        A POST whose answer is lost (``OutcomeUnknown``) is never simply sent again:
-        «Мои брони» is read first, and a listed booking of this room, time and purpose
-        is the answer. Only when it is not listed is the form sent again (with backoff,
-        as many times as the retry policy allows); the portal refuses a second booking
-        of the same room and time, so a late first POST cannot make two. A ``SlotTaken``
-        is checked the same way: it may be our own booking (a lost answer, or the same
-        request made again), which is then the answer.
+        A POST whose answer is lost (``OutcomeUnknown``) is never simply sent again
+        (``send_once``): «Мои брони» is read first, and a listed booking of this room,
+        time and purpose is the answer; otherwise it is sent again only when the day's
+        grid shows the room still free, and is ``OutcomeUnconfirmed`` when it does not.
+        A ``SlotTaken`` is checked the same way: it may be our own booking (a lost answer,
+        or the same request made again), which is then the answer.
         """
 
         room_id = room.id
@@ -240,9 +239,12 @@ class PortalSession:
         sent = await send_once(
             lambda: self._run("бронирование", send),
             lambda: self._listed(room_id, day, start, end, purpose),
+            lambda: self.availability(room.building, day),
+            room=room,
+            start=start,
+            end=end,
             attempts=self._policy.attempts,
             delay=self._policy.delay,
-            room=room_id,
         )
         if isinstance(sent, Booking):  # made already: found in «my bookings»
             return sent

@@ -17,6 +17,7 @@ from __future__ import annotations
 from core.site.errors import (
     LockedOut,
     LoginFailed,
+    OutcomeUnconfirmed,
     OutcomeUnknown,
     PortalUnavailable,
     SessionExpired,
@@ -31,6 +32,7 @@ __all__ = [
     "LockedOut",
     "LoginFailed",
     "OnRetry",
+    "OutcomeUnconfirmed",
     "OutcomeUnknown",
     "PageSummary",
     "PortalRetry",

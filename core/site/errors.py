@@ -5,6 +5,8 @@ are ``scenarios.booking.errors``).
     PortalError (core.errors)
     ├── PortalUnavailable   HTTP 5xx, timeouts, connection errors (after retries)
     │   └── OutcomeUnknown  a booking POST without a readable answer (it may be made)
+    ├── OutcomeUnconfirmed  a booking sent whose outcome is unknown and that the site shows
+    │                       nowhere (not listed, not free): it may be made, never resent
     ├── LoginFailed         the portal refused the username or password
     ├── LockedOut           too many failed logins: the account is locked for a while
     ├── SessionExpired      the portal sent us to the login page again right after a re-login
@@ -24,6 +26,7 @@ from core.site.models import PageSummary
 __all__ = [
     "LockedOut",
     "LoginFailed",
+    "OutcomeUnconfirmed",
     "OutcomeUnknown",
     "PortalUnavailable",
     "SessionExpired",
@@ -38,6 +41,17 @@ class PortalUnavailable(PortalError):
 class OutcomeUnknown(PortalUnavailable):
     """A booking was sent but its answer was lost (5xx, timeout, network): it may be made.
     An adapter's ``book`` resolves it by looking in its «my bookings» before sending again."""
+
+
+class OutcomeUnconfirmed(PortalError):
+    """A booking was sent, its answer was lost, and the site shows it nowhere: not in «my
+    bookings», and its room not free at that time on the day's grid (or the grid could not
+    be read). It may be made, so it is never sent again; the user is told what to check.
+    Not a ``PortalUnavailable``: nothing may retry it."""
+
+    def __init__(self, message: str, *, room: str, hint: str | None = None) -> None:
+        super().__init__(message, hint=hint)
+        self.room = room
 
 
 class LoginFailed(PortalError):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from aiohttp import web
 
 from portal.clock import CLOSE_MIN, OPEN_MIN, SLOT_MIN, fmt_hhmm, parse_hhmm
@@ -101,6 +103,8 @@ async def book(request: web.Request) -> web.StreamResponse:
         )
     except BookingRejected as exc:
         return _form(request, target, values, error=exc)
+    if "in_place" in state.quirks.quirks.drift:  # made, and its number not shown
+        return render(request, "accepted.html")
     return redirect(f"/booking/{created.id}")
 
 
@@ -133,7 +137,11 @@ async def booked(request: web.Request) -> web.StreamResponse:
 async def my_bookings(request: web.Request) -> web.StreamResponse:
     user = session_of(request).user
     assert user is not None
-    bookings = await request.app[STATE].store.active_for_user(user)
+    state = request.app[STATE]
+    bookings = await state.store.active_for_user(user)
+    if "short_list" in state.quirks.quirks.drift:  # only today's and tomorrow's
+        last = state.now().date() + timedelta(days=1)
+        bookings = [b for b in bookings if b.day <= last]
     rows = [(b, building(b.building), room(b.room_id)) for b in bookings]
     cancelled = request.query.get("cancelled", "")
     return render(request, "my.html", rows=rows, cancelled=cancelled if cancelled.isdigit() else "")

@@ -15,12 +15,13 @@ from typing import Any, ClassVar, Protocol
 
 from core.calendar import CalendarEvent
 from core.commands import Lang
-from core.errors import PortalError, ScenarioError
+from core.errors import PortalError, ScenarioError, UncertainOutcome
 from core.nlu import Decision
 from core.output import Option
 from core.pause import NeedsAnswer, QuestionSpec
 from core.scenario import SlotContext, Step, StepContext, StepScenario, Utterance
 from core.site.catalogue import Catalogues
+from core.site.errors import OutcomeUnconfirmed
 from core.store import ScenarioRun
 from core.texts import Calendar, day_label, tr
 from scenarios.booking.alternatives import Placement, as_options, find_alternatives
@@ -28,7 +29,7 @@ from scenarios.booking.errors import SlotTaken
 from scenarios.booking.guess import BookingGuessing
 from scenarios.booking.labels import join_rooms, span
 from scenarios.booking.marks import purpose_for
-from scenarios.booking.models import Booking
+from scenarios.booking.models import Availability, Booking
 from scenarios.booking.port import BookingSession
 from scenarios.booking.records import ReminderRoom
 from scenarios.booking.reminders import BookedRequest, Reminders
@@ -304,13 +305,20 @@ class BookRooms(BookingWords, StepScenario[BookingSlots]):
             found = await self._find(ctx)
         place = found.place
         existing = {}
+        day: Availability | None = None
         if await ctx.acting.begin(_BOOK):  # marked before the first booking is sent
             existing = await _booked_before(session, place, ctx.run_id)
+            if any(room.number not in existing for room in found.rooms):
+                # An earlier try may have sent one whose answer it never read: a room not
+                # listed is sent only if the day shows it free (never twice).
+                day = await session.availability(place.building, place.day)
         numbers: list[str] = []
         for room in found.rooms:
             if room.number in existing:  # booked before a restart: not again
                 numbers.append(existing[room.number].number)
                 continue
+            if day is not None and not day.is_free(room.number, place.start, place.end):
+                raise UncertainOutcome(self._unconfirmed(ctx, place, room.number, found, numbers))
             try:
                 booking = await session.book(
                     room=room,
@@ -322,8 +330,24 @@ class BookRooms(BookingWords, StepScenario[BookingSlots]):
                 )
             except SlotTaken:
                 raise await self._no_rooms(ctx, session, _want(ctx.slots), place, 1) from None
+            except OutcomeUnconfirmed as exc:
+                text = self._unconfirmed(ctx, place, room.number, found, numbers)
+                raise UncertainOutcome(text) from exc
             numbers.append(booking.number)
         return Booked(numbers=numbers, place=place, rooms=found.rooms)
+
+    def _unconfirmed(
+        self, ctx: StepContext[Any], place: Placement, room: str, found: Found, numbers: list[str]
+    ) -> str:
+        """The plain answer for a room that may be booked: which it is, where, what to
+        check, and the rooms this run did book before it."""
+        where = self._catalogues.current.building_label(place.building, ctx.lang)
+        where += f", {day_label(place.day, ctx.lang)}, {span(place.start, place.end)}"
+        text = ctx.tr(Book.UNCONFIRMED, room=room, where=where)
+        booked = [r.number for r in found.rooms[: len(numbers)]]
+        if booked:
+            text = f"{ctx.tr(Book.BOOKED_BEFORE, rooms=join_rooms(booked))} {text}"
+        return text
 
     async def _verify(self, ctx: StepContext[Any]) -> Verified:
         session = await self._work.session(ctx)
@@ -331,8 +355,8 @@ class BookRooms(BookingWords, StepScenario[BookingSlots]):
         numbers = set(booked.numbers)
         mine = {b.number for b in await session.my_bookings() if b.is_live}
         missing = numbers - mine
-        if missing:
-            raise PortalError(ctx.tr(Book.NOT_VERIFIED, numbers=join_rooms(sorted(missing))))
+        if missing:  # made (the site gave their numbers): not a failure, but say so
+            raise UncertainOutcome(ctx.tr(Book.NOT_VERIFIED, numbers=join_rooms(sorted(missing))))
         await self._preferences.bump(ctx.user_id, "building", booked.place.building)
         return Verified(verified=sorted(numbers))
 

@@ -119,8 +119,20 @@ class Book:
         "Not available: {what}, {where}, {when}. Options:",
     )
     NOT_VERIFIED = Text(
-        "брони {numbers} не видны в «Мои брони»", "bookings {numbers} are not in «My bookings»"
+        "Брони № {numbers} сделаны (сайт назвал их номера), но не видны в «Мои брони»: "
+        "проверьте их на сайте.",
+        "Bookings no. {numbers} were made (the site gave their numbers) but are not in «My "
+        "bookings»: please check them on the site.",
     )
+    UNCONFIRMED = Text(
+        "Бронь {room} ({where}) отправлена на сайт, но сайт не показал, сделана ли она. "
+        "Снова я её не отправляю, чтобы не забронировать дважды: проверьте «Мои брони» на "
+        "сайте.",
+        "Room {room} ({where}) was sent to the site, but the site did not show whether it "
+        "was booked. I am not sending it again, so as not to book it twice: please check "
+        "«My bookings» on the site.",
+    )
+    BOOKED_BEFORE = Text("Забронированы: {rooms}.", "Booked: {rooms}.")
     BOOKED_ONE = Text("Забронирована {rooms} ({where})", "Booked {rooms} ({where})")
     BOOKED_MANY = Text("Забронированы {rooms} ({where})", "Booked {rooms} ({where})")
 

@@ -19,7 +19,7 @@ import pytest
 import pytest_asyncio
 
 from core.browser import BrowserPool
-from core.site import LoginFailed, PortalUnavailable, Room
+from core.site import LoginFailed, OutcomeUnconfirmed, PortalUnavailable, Room
 from scenarios.booking.errors import BookingRejected, SlotTaken
 from scenarios.booking.port import BookingSession, BookingSystem
 from scenarios.booking.selection import Want, choose_rooms
@@ -56,6 +56,11 @@ class SiteHarness(Protocol):
 
     def outage(self) -> AbstractAsyncContextManager[None]:
         """While open, the site answers every request with a server error."""
+        ...
+
+    def hidden_outcome(self) -> AbstractAsyncContextManager[None]:
+        """While open, the site makes a booking but answers it with no number (in place,
+        or an answer lost), and its «my bookings» lists nothing on ``day``."""
         ...
 
 
@@ -198,6 +203,31 @@ class BookingSystemContract:
             with pytest.raises(PortalUnavailable):
                 await session.availability(site.building, site.day)
         assert (await session.availability(site.building, site.day)).rooms
+
+    async def test_a_booking_the_site_hides_is_sent_once_and_told_plainly(
+        self, site: SiteHarness, session: BookingSession
+    ) -> None:
+        """Made, its number not shown, not listed: the day shows the room held, so the
+        booking may be ours — one booking on the site, nothing sent again, and an answer
+        that says so (never «taken» or a failure)."""
+        room = (await self._free_rooms(site, session, 1))[0]
+        purpose = "contract hidden #r4"
+        async with site.hidden_outcome():
+            with pytest.raises(OutcomeUnconfirmed) as caught:
+                await session.book(
+                    room=room, day=site.day, start=site.start, end=site.end, purpose=purpose
+                )
+        on_site = await site.site_bookings(purpose)
+        assert [(b.room, b.day, b.start, b.live) for b in on_site] == [
+            (room.number, site.day, site.start, True)
+        ]
+        assert caught.value.room == room.number
+        assert caught.value.hint is not None and "не отправляю" in caught.value.hint
+        # The site shown as it is again: the booking is there, and found, not made anew.
+        again = await session.book(
+            room=room, day=site.day, start=site.start, end=site.end, purpose=purpose
+        )
+        assert again.room == room.number and len(await site.site_bookings(purpose)) == 1
 
     async def test_a_wrong_password_is_login_failed(
         self, site: SiteHarness, pool: BrowserPool

@@ -146,6 +146,26 @@ async def test_full_building_offers_alternatives_and_books_the_chosen_one(
     assert "Корпус на Чайковского" in done.text
 
 
+async def test_a_booking_the_site_hides_is_told_plainly_and_never_sent_again(
+    manager: NLUManager, sink: CollectingSink, portal_url: str
+) -> None:
+    """The form answers «Заявка принята» with no number and «Мои брони» lists only the
+    next two days: the first room is booked, cannot be confirmed, and is not sent again;
+    the user is told which room to check, not «не получилось» and not alternatives."""
+    await set_quirks(portal_url, drift=["in_place", "short_list"])
+    await manager.handle(cmd("забронируй 2 аудитории рядом в главном корпусе в четверг с 18 до 20"))
+    failed = await sink.wait_for(Failed, timeout=60)
+    booked = await portal_bookings(portal_url, user="club")
+    assert len(booked) == 1
+    room = booked[0]["room_number"]
+    assert failed.text == (
+        f"Бронь {room} (Главный корпус, чт 26.11, 18:00–20:00) отправлена на сайт, но сайт не "
+        "показал, сделана ли она. Снова я её не отправляю, чтобы не забронировать дважды: "
+        "проверьте «Мои брони» на сайте."
+    )
+    assert not any(isinstance(output, Question) for output in sink.outputs)
+
+
 async def test_session_expiry_and_server_errors_mid_run_still_book(
     manager: NLUManager, sink: CollectingSink, portal_url: str, clock: ManualClock
 ) -> None:

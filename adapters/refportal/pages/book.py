@@ -141,8 +141,12 @@ class BookPage:
         status = await land(page, response)  # /login → Bounced: the POST was not accepted
         try:
             message = await alert_text(page)
-            if not message:
-                raise UnexpectedPage("Неожиданный ответ на бронирование", await summarize(page))
+            if not message:  # sent, and answered with neither its page nor a refusal
+                raise OutcomeUnknown(
+                    "Портал ответил на бронирование страницей без номера брони и без "
+                    "сообщения: результат неизвестен",
+                    hint=_UNKNOWN_OUTCOME_HINT,
+                )
             code = await page.get_by_role("alert").first.get_attribute("data-error-code")
         except PlaywrightError as exc:  # sent, and its answer not readable: it may be made
             raise OutcomeUnknown(

@@ -23,6 +23,7 @@ __all__ = [
     "PROFILE",
     "TODAY",
     "active_bookings",
+    "all_bookings",
     "busy_cells",
     "make_session",
     "page_loads",
@@ -51,14 +52,19 @@ async def set_quirks(base_url: str, **quirks: Any) -> None:
     await _post(f"{base_url}/_test/quirks", quirks)
 
 
-async def active_bookings(base_url: str, **match: str) -> list[dict[str, Any]]:
-    """Active bookings from ``/_test/bookings`` whose fields equal ``match``."""
+async def all_bookings(base_url: str) -> list[dict[str, Any]]:
+    """Every booking from ``/_test/bookings``, cancelled ones too."""
     async with aiohttp.ClientSession() as http, http.get(f"{base_url}/_test/bookings") as resp:
         assert resp.status == 200
         found: list[dict[str, Any]] = await resp.json()
+    return found
+
+
+async def active_bookings(base_url: str, **match: str) -> list[dict[str, Any]]:
+    """Active bookings from ``/_test/bookings`` whose fields equal ``match``."""
     return [
         b
-        for b in found
+        for b in await all_bookings(base_url)
         if b["status"] == "active" and all(str(b[k]) == v for k, v in match.items())
     ]
 

@@ -8,10 +8,11 @@ import pytest
 from playwright.async_api import BrowserContext, Route
 
 from adapters.refportal import PortalSession
-from core.site.errors import OutcomeUnknown, PortalUnavailable
+from core.site.errors import OutcomeUnconfirmed, OutcomeUnknown, PortalUnavailable
 from portal.server import RunningPortal
 from scenarios.booking.errors import BookingRejected, SlotTaken
 from tests.adapters.refportal.helpers import (
+    FAST,
     FRIDAY,
     TODAY,
     active_bookings,
@@ -189,11 +190,17 @@ async def test_a_post_lost_before_the_portal_saw_it_is_sent_again_once(
     await session.close()
 
 
-async def test_a_post_that_is_always_lost_is_outcome_unknown_in_the_end(
+async def test_a_post_that_is_always_lost_before_the_portal_is_unavailable_in_the_end(
     context: BrowserContext, portal: RunningPortal
 ) -> None:
+    """Never passed on: each time the day shows the room free (not made), so it is sent
+    again up to the policy's attempts, then the site is unavailable (nothing was made)."""
+    posts = 0
+
     async def drop_every_post(route: Route) -> None:
+        nonlocal posts
         if route.request.method == "POST":
+            posts += 1
             await route.fulfill(status=502, body="<h1>502</h1>", content_type="text/html")
             return
         await route.continue_()
@@ -201,13 +208,44 @@ async def test_a_post_that_is_always_lost_is_outcome_unknown_in_the_end(
     await context.route("**/book", drop_every_post)
     session = make_session(context, portal)
     room_id = await free_room(portal.url, "main", FRIDAY, "18:00", "19:00")
-    with pytest.raises(OutcomeUnknown) as caught:
+    with pytest.raises(PortalUnavailable) as caught:
         await session.book(
             room=room_of(room_id), day=FRIDAY, start=time(18), end=time(19), purpose="Клуб"
         )
-    assert isinstance(caught.value, PortalUnavailable)
-    assert caught.value.hint is not None and "Мои брони" in caught.value.hint
+    assert not isinstance(caught.value, OutcomeUnknown | OutcomeUnconfirmed)
+    assert posts == FAST.attempts
     assert await active_bookings(portal.url, user="club") == []
+    await session.close()
+
+
+async def test_a_post_made_whose_answer_is_lost_and_not_listed_is_never_sent_again(
+    context: BrowserContext, portal: RunningPortal
+) -> None:
+    """The portal books it, the answer is lost, and «Мои брони» (shown as a site that
+    lists only the next days would) does not have it: the day shows the room held, so
+    the POST is not sent again and the outcome is unconfirmed, with what to check."""
+    posts = 0
+
+    async def lose_the_answer(route: Route) -> None:
+        nonlocal posts
+        if route.request.method != "POST":
+            await route.continue_()
+            return
+        posts += 1
+        await route.fetch()  # the portal does book it…
+        await route.fulfill(status=502, body="<h1>502</h1>", content_type="text/html")
+
+    await context.route("**/book", lose_the_answer)
+    await set_quirks(portal.url, drift=["short_list"])
+    session = make_session(context, portal)
+    room_id = await free_room(portal.url, "main", FRIDAY, "18:00", "19:00")
+    with pytest.raises(OutcomeUnconfirmed) as caught:
+        await session.book(
+            room=room_of(room_id), day=FRIDAY, start=time(18), end=time(19), purpose="Клуб"
+        )
+    assert posts == 1
+    assert caught.value.room == room_id.rpartition("-")[2]
+    assert len(await active_bookings(portal.url, user="club")) == 1
     await session.close()
 
 

@@ -77,6 +77,14 @@ class RefPortalHarness:
         finally:
             await set_quirks(self._url, error_rate=0.0)
 
+    @asynccontextmanager
+    async def hidden_outcome(self) -> AsyncIterator[None]:
+        await set_quirks(self._url, drift=["in_place", "short_list"])
+        try:
+            yield
+        finally:
+            await set_quirks(self._url)
+
 
 class TestRefPortalContract(BookingSystemContract):
     @pytest_asyncio.fixture(loop_scope="session")
