@@ -214,6 +214,14 @@ def _glue(toks: tuple[Tok, ...], j: int, *, dash: bool) -> int:
     return j
 
 
+def _before(toks: tuple[Tok, ...], i: int) -> Tok | None:
+    """The token before ``toks[i]`` past what may stand between a weekday and its date."""
+    k = i - 1
+    while k >= 0 and (toks[k].kind == "comma" or toks[k].text in _PAIR_GLUE or toks[k].is_("AT")):
+        k -= 1
+    return toks[k] if k >= 0 else None
+
+
 def _against(weekday: int, written: date, today: date) -> tuple[date, ...]:
     """The dates to offer for a weekday that is not ``written``'s: both, in order."""
     shift = (weekday - written.weekday()) % 7
@@ -244,11 +252,13 @@ def _pair(
             return None
         weekday, (written, end) = WEEKDAYS.index(tok.arg), after_it
     else:
+        # A weekday after the date, or one before it that a recurrence took («каждую неделю в
+        # среду 1 декабря»; one left free would have been read first): used or not.
         j = _glue(toks, end, dash=True)
         named = _at(toks, j)
+        if named is None or named.concept != "WD":
+            named, j = _before(toks, i), end - 1
         if written is None or named is None or named.concept != "WD" or named.arg is None:
-            return None
-        if j in used:
             return None
         weekday, end = WEEKDAYS.index(named.arg), j + 1
     assert written is not None

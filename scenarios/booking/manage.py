@@ -18,7 +18,7 @@ from pydantic import BaseModel, model_validator
 from core.calendar import CalendarEvent
 from core.commands import Lang
 from core.errors import PortalError, ScenarioError
-from core.nlu import Decision
+from core.nlu import DATE_OPTIONS, Decision
 from core.output import Option
 from core.scenario import Shortcut, Step, StepContext, StepScenario
 from core.site.catalogue import Catalogues
@@ -124,11 +124,13 @@ class _PortalScenario(BookingWords, StepScenario[ManageSlots]):
         return describe(bookings, self._catalogues.current, lang)
 
     def initial_slots(self, decision: Decision) -> dict[str, Any]:
-        return {
-            key: value
-            for key, value in super().initial_slots(decision).items()
-            if key in ManageSlots.model_fields
-        }
+        kept = (*ManageSlots.model_fields, DATE_OPTIONS)
+        return {key: value for key, value in super().initial_slots(decision).items() if key in kept}
+
+    def slots_to_ask(self, slots: dict[str, Any]) -> list[str]:
+        # A day said two ways («в среду 1 декабря», a Tuesday) is asked before it narrows
+        # the list: both days are offered.
+        return ["date"] if slots.get(DATE_OPTIONS) and "date" not in slots else []
 
     async def screenshot(self, run_id: str) -> bytes | None:
         return await self._work.screenshot(run_id)

@@ -13,12 +13,15 @@ from pydantic import SecretStr
 
 from adapters.refportal import RefPortal
 from core.browser import BrowserContext, BrowserPool
+from core.clock import ManualClock
 from core.commands import Answer, Command
+from core.events import EventBus
 from core.manager import NLUManager
 from core.output import Question
 from core.site.catalogue import Catalogues
 from core.vault import CredentialVault
 from scenarios.booking import PortalAccount, PortalWork
+from scenarios.booking.schedules import ScheduleBook
 from scenarios.events import EventSystem
 from scenarios.events.site import ClubLogin, EventDesk
 from scenarios.registry import all_scenarios
@@ -71,7 +74,7 @@ class Chat:
 
 @pytest.fixture
 async def chat(
-    make_core: CoreFactory, sink: CollectingSink, storage: Storage
+    make_core: CoreFactory, sink: CollectingSink, storage: Storage, clock: ManualClock
 ) -> AsyncIterator[Chat]:
     catalogues = Catalogues.fixed(REFPORTAL_CATALOGUE)
     async with BrowserPool(max_contexts=1) as pool:
@@ -87,6 +90,7 @@ async def chat(
             catalogues=catalogues,
             preferences=storage.preferences,
             runs=storage.runs,
+            schedules=ScheduleBook(storage, bus=EventBus(storage.events), clock=clock),
             events=desk,
         )
         async with make_core(*scenarios) as manager:
@@ -142,3 +146,20 @@ async def test_an_event_on_a_disputed_day_is_asked_the_same_way(chat: Chat) -> N
     following = await chat.tap(asked, "2026-12-01")
     assert following.key == "room_name"  # the event goes on: its room is asked next
     assert (await chat.slots(following))["date"] == "2026-12-01"
+
+
+async def test_a_schedule_whose_first_day_is_disputed_asks_which_weekday(chat: Chat) -> None:
+    asked = await chat.say("бронируй каждую неделю в среду 1 декабря с 10 до 12")
+    assert asked.key == "recurrence"  # the tapped day names the schedule's weekday
+    assert asked.text == "День недели и дата не совпадают: вт 01.12 или ср 02.12?"
+    assert [o.id for o in asked.options] == ["2026-12-01", "2026-12-02"]
+    following = await chat.tap(asked, "2026-12-01")
+    assert following.key == "building"
+    assert (await chat.slots(following))["recurrence"] == {"freq": "weekly", "weekdays": ["tue"]}
+
+
+async def test_a_booking_to_cancel_on_a_disputed_day_is_asked_about_first(chat: Chat) -> None:
+    asked = await chat.say("отмени бронь в среду 1 декабря")
+    assert asked.key == "date"  # asked before the list is narrowed to either day
+    assert asked.text == "День недели и дата не совпадают: вт 01.12 или ср 02.12?"
+    assert [o.id for o in asked.options] == ["2026-12-01", "2026-12-02"]

@@ -13,7 +13,7 @@ from pydantic import BaseModel
 
 from core.commands import Lang
 from core.errors import ScenarioError
-from core.nlu import WEEKDAYS, Decision
+from core.nlu import DATE_OPTIONS, WEEKDAYS, Decision, date_question
 from core.output import Option
 from core.pause import QuestionSpec
 from core.scenario import Shortcut, SlotContext, Step, StepContext, StepScenario
@@ -126,6 +126,12 @@ class ScheduleBooking(_Base):
         if "recurrence" not in slots and day is not None:  # «по четвергам, начиная с 26.11»
             weekday = WEEKDAYS[dt.date.fromisoformat(day).weekday()]
             slots["recurrence"] = {"freq": "weekly", "weekdays": [weekday]}
+        disputed = slots.get(DATE_OPTIONS)
+        days = (slots.get("recurrence") or {}).get("weekdays", [])
+        if disputed and len(days) <= 1:
+            # «каждую неделю в среду 1 декабря» (a Tuesday): the weekday is asked, the two
+            # days offered; a recurrence of several weekdays is kept as said.
+            slots.pop("recurrence", None)
         return slots
 
     def slots_to_ask(self, slots: dict[str, Any]) -> list[str]:
@@ -138,6 +144,9 @@ class ScheduleBooking(_Base):
     async def slot_question(self, slot: str, ctx: SlotContext) -> QuestionSpec:
         if slot != "recurrence":  # times and building: asked as for any booking
             return await self._booking.slot_question(slot, ctx)
+        if ctx.slots.get(DATE_OPTIONS):  # the first day said two ways: its weekday is asked
+            today = ctx.now.astimezone(ctx.tz).date()
+            return date_question(ctx.slots, today=today, lang=ctx.lang, key=slot)
         question = await super().slot_question(slot, ctx)
         question.options = [
             Option(id=day, label=tr(name, ctx.lang))
@@ -152,6 +161,9 @@ class ScheduleBooking(_Base):
             return self._booking.parse_answer(slot, option_id=option_id, text=text, ctx=ctx)
         if option_id in WEEKDAYS:
             return {"freq": "weekly", "weekdays": [option_id]}
+        if option_id is not None and ctx.slots.get(DATE_OPTIONS):  # a day tapped: its weekday
+            weekday = WEEKDAYS[dt.date.fromisoformat(option_id).weekday()]
+            return {"freq": "weekly", "weekdays": [weekday]}
         return super().parse_answer(slot, option_id=option_id, text=text, ctx=ctx)
 
     def steps(self) -> Sequence[Step]:

@@ -150,6 +150,7 @@ WEEKDAY_WITH_DATE: list[tuple[str, str]] = [
     ("book a room Tuesday the 1st of December 10-12", "2026-12-01"),
     ("book a room on November 30, Monday, 10-12", "2026-11-30"),
     ("book a room next Monday, Nov 30 10-12", "2026-11-30"),
+    ("бронируй каждую неделю во вторник 1 декабря с 10 до 12", "2026-12-01"),  # a first day
 ]
 
 
@@ -167,6 +168,8 @@ WEEKDAY_AGAINST_DATE: list[tuple[str, list[date]]] = [
     ("забронируй аудиторию вт 30.11 с 10 до 12", [date(2026, 11, 30), date(2026, 12, 1)]),
     ("book a room on Tuesday, November 30 10-12", [date(2026, 11, 30), date(2026, 12, 1)]),
     ("book a room on Sunday, December 1 10-12", [date(2026, 11, 29), date(2026, 12, 1)]),
+    # a schedule's first day, its weekday taken by the recurrence
+    ("бронируй каждую неделю в среду 1 декабря с 10 до 12", [date(2026, 12, 1), date(2026, 12, 2)]),
     # the weekday nearest the date is offered, never one already past
     ("забронируй в воскресенье 24 ноября с 10 до 12", [date(2026, 11, 24), date(2026, 11, 29)]),
 ]  # fmt: skip
