@@ -6,7 +6,8 @@ JSON fields (each optional; a POST replaces the whole set, ``{}`` turns it off):
 list of ``DRIFTS``: how the site changed under a saved replay — the login's «Войти» and
 the form's «Сохранить» reworded to «Вход» and «Записать», the «Comment» field relabelled
 «Примечание», «my bookings» with its columns in another order, dates written 2026-11-27
-instead of 27.11.2026 in «my bookings» and on a reservation's page).
+instead of 27.11.2026 in «my bookings» and on a reservation's page; the form answered in
+place, «Заявка принята» with no number; «my bookings» listing only today's and tomorrow's).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any
 
 __all__ = ["DRIFTS", "BadQuirks", "QuirkState", "Quirks"]
 
-DRIFTS = ("reworded", "relabelled", "columns", "date_format")
+DRIFTS = ("reworded", "relabelled", "columns", "date_format", "in_place", "short_list")
 
 
 class BadQuirks(ValueError):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from aiohttp import web
 
 from portal.legacy.render import redirect, render, session_of
@@ -36,7 +38,10 @@ async def my_bookings(request: web.Request) -> web.StreamResponse:
     query = request.query.get("q")
     found = None
     if query is not None:
-        found = state.book.search(user, query, today=state.now().date())
+        today = state.now().date()
+        found = state.book.search(user, query, today=today)
+        if "short_list" in state.quirks.quirks.drift:  # only today's and tomorrow's
+            found = [b for b in found if b.day <= today + timedelta(days=1)]
     return render(request, "my.html", query=query, found=found)
 
 

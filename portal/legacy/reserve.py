@@ -87,4 +87,6 @@ async def reserve(request: web.Request) -> web.StreamResponse:
         created = state.book.create(user, checked)
     except Refused as exc:
         return _form(request, room, values, exc)
+    if "in_place" in state.quirks.quirks.drift:  # made, and its number not shown
+        return render(request, "accepted.html")
     return redirect(f"/reservation/{created.id}")

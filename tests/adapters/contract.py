@@ -24,7 +24,13 @@ from scenarios.booking.errors import BookingRejected, SlotTaken
 from scenarios.booking.port import BookingSession, BookingSystem
 from scenarios.booking.selection import Want, choose_rooms
 
-__all__ = ["BookingSystemContract", "SiteBooking", "SiteHarness"]
+__all__ = [
+    "BookingSystemContract",
+    "HiddenOutcomeContract",
+    "HidingSite",
+    "SiteBooking",
+    "SiteHarness",
+]
 
 
 @dataclass(frozen=True)
@@ -58,10 +64,6 @@ class SiteHarness(Protocol):
         """While open, the site answers every request with a server error."""
         ...
 
-    def hidden_outcome(self) -> AbstractAsyncContextManager[None]:
-        """While open, the site makes a booking but answers it with no number (in place,
-        or an answer lost), and its «my bookings» lists nothing on ``day``."""
-        ...
 
 
 class BookingSystemContract:
@@ -204,8 +206,35 @@ class BookingSystemContract:
                 await session.availability(site.building, site.day)
         assert (await session.availability(site.building, site.day)).rooms
 
+    async def test_a_wrong_password_is_login_failed(
+        self, site: SiteHarness, pool: BrowserPool
+    ) -> None:
+        async with pool.context() as context:
+            wrong = site.system.open_session(
+                context, username=site.username, password=site.password + "-wrong"
+            )
+            try:
+                with pytest.raises(LoginFailed):
+                    await wrong.ensure_logged_in()
+            finally:
+                await wrong.close()
+
+
+class HidingSite(SiteHarness, Protocol):
+    def hidden_outcome(self) -> AbstractAsyncContextManager[None]:
+        """While open, the site makes a booking but answers it with no number (in place,
+        or an answer lost), and its «my bookings» lists nothing on ``day``."""
+        ...
+
+
+class HiddenOutcomeContract(BookingSystemContract):
+    """The contract's part for a site that can hide a booking it made (``HidingSite``):
+    the reference portal and the legacy site through their drifts. Indico's JSON calls go
+    outside the pages (no route sees them) and its create answers with the booking made in
+    the same request, so no test here cuts the answer off between the two."""
+
     async def test_a_booking_the_site_hides_is_sent_once_and_told_plainly(
-        self, site: SiteHarness, session: BookingSession
+        self, site: HidingSite, session: BookingSession
     ) -> None:
         """Made, its number not shown, not listed: the day shows the room held, so the
         booking may be ours — one booking on the site, nothing sent again, and an answer
@@ -228,16 +257,3 @@ class BookingSystemContract:
             room=room, day=site.day, start=site.start, end=site.end, purpose=purpose
         )
         assert again.room == room.number and len(await site.site_bookings(purpose)) == 1
-
-    async def test_a_wrong_password_is_login_failed(
-        self, site: SiteHarness, pool: BrowserPool
-    ) -> None:
-        async with pool.context() as context:
-            wrong = site.system.open_session(
-                context, username=site.username, password=site.password + "-wrong"
-            )
-            try:
-                with pytest.raises(LoginFailed):
-                    await wrong.ensure_logged_in()
-            finally:
-                await wrong.close()

@@ -79,3 +79,11 @@ class LegacyHarness:
             yield
         finally:
             await self._post("/_test/quirks", {"error_rate": 0.0})
+
+    @asynccontextmanager
+    async def hidden_outcome(self) -> AsyncIterator[None]:
+        await self._post("/_test/quirks", {"drift": ["in_place", "short_list"]})
+        try:
+            yield
+        finally:
+            await self._post("/_test/quirks", {})

@@ -21,7 +21,7 @@ from adapters.profile import ProfileSystem, parse_site_profile
 from adapters.profile.learn.draft import draft_profile
 from core.browser import BrowserPool
 from portal.legacy.server import RunningLegacy
-from tests.adapters.contract import BookingSystemContract
+from tests.adapters.contract import HiddenOutcomeContract
 from tests.adapters.profile.legacy_harness import LegacyHarness
 from tests.adapters.refportal.helpers import FAST, TODAY
 from tests.portal.helpers import TestClock
@@ -109,7 +109,7 @@ async def test_the_demonstration_drafts_a_whole_profile_and_keeps_no_secret(
     assert tokens and set(tokens.values()) == {"***"}  # the forms' tokens, hidden
 
 
-class TestLearnedLegacyContract(BookingSystemContract):
+class TestLearnedLegacyContract(HiddenOutcomeContract):
     """The contract suite, unchanged, on the profile drafted from the demonstration."""
 
     @pytest_asyncio.fixture(loop_scope="session")

@@ -12,7 +12,7 @@ import pytest_asyncio
 from adapters.profile import ProfileSystem, parse_site_profile
 from core.browser import BrowserPool
 from portal.legacy.server import RunningLegacy
-from tests.adapters.contract import BookingSystemContract
+from tests.adapters.contract import HiddenOutcomeContract
 from tests.adapters.profile.legacy_harness import PROFILE, LegacyHarness
 from tests.adapters.refportal.helpers import FAST
 from tests.support.drift import page_path_only
@@ -22,13 +22,13 @@ __all__ = ["TestLegacyProfileContract", "TestLegacyProfilePagePathContract"]
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 
-class TestLegacyProfileContract(BookingSystemContract):
+class TestLegacyProfileContract(HiddenOutcomeContract):
     @pytest_asyncio.fixture(loop_scope="session")
     async def site(self, fresh_legacy: RunningLegacy, pool: BrowserPool) -> LegacyHarness:
         return LegacyHarness(fresh_legacy, pool)
 
 
-class TestLegacyProfilePagePathContract(BookingSystemContract):
+class TestLegacyProfilePagePathContract(HiddenOutcomeContract):
     """The same through the reservation form's page: where the fast path falls back to."""
 
     @pytest_asyncio.fixture(loop_scope="session")

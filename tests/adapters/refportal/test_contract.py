@@ -16,7 +16,7 @@ from core.browser import BrowserPool
 from core.site.models import Room
 from portal.server import RunningPortal
 from scenarios.booking.port import BookingSystem
-from tests.adapters.contract import BookingSystemContract, SiteBooking
+from tests.adapters.contract import HiddenOutcomeContract, SiteBooking
 from tests.adapters.refportal.helpers import FAST, FRIDAY, set_quirks
 
 __all__ = ["TestRefPortalContract"]
@@ -86,7 +86,7 @@ class RefPortalHarness:
             await set_quirks(self._url)
 
 
-class TestRefPortalContract(BookingSystemContract):
+class TestRefPortalContract(HiddenOutcomeContract):
     @pytest_asyncio.fixture(loop_scope="session")
     async def site(self, fresh_portal: RunningPortal, pool: BrowserPool) -> RefPortalHarness:
         return RefPortalHarness(fresh_portal, pool)

@@ -33,7 +33,7 @@ from adapters.profile.learn.draft import (
 from core.browser import BrowserPool
 from core.site.models import Room
 from portal.server import RunningPortal
-from tests.adapters.contract import BookingSystemContract
+from tests.adapters.contract import HiddenOutcomeContract
 from tests.adapters.refportal.helpers import FAST, FRIDAY, TODAY, active_bookings, reset
 from tests.adapters.refportal.test_contract import RefPortalHarness
 from tests.support.learning import (
@@ -349,7 +349,7 @@ async def learned(
     return draft_profile(shown.recording)
 
 
-class TestLearnedProfileContract(BookingSystemContract):
+class TestLearnedProfileContract(HiddenOutcomeContract):
     """The contract suite, unchanged, on the profile ``clubman learn`` drafted from the
     demonstration alone (no LLM: none is configured)."""
 

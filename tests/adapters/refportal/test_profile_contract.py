@@ -11,7 +11,7 @@ import pytest_asyncio
 from adapters.profile import ProfileSystem, load_site_profile, parse_site_profile
 from core.browser import BrowserPool
 from portal.server import RunningPortal
-from tests.adapters.contract import BookingSystemContract
+from tests.adapters.contract import HiddenOutcomeContract
 from tests.adapters.refportal.helpers import FAST
 from tests.adapters.refportal.test_contract import RefPortalHarness
 from tests.support.drift import page_path_only
@@ -23,7 +23,7 @@ pytestmark = pytest.mark.asyncio(loop_scope="session")
 PROFILE = Path(__file__).parents[3] / "profiles" / "refportal.yaml"
 
 
-class TestRefPortalProfileContract(BookingSystemContract):
+class TestRefPortalProfileContract(HiddenOutcomeContract):
     @pytest_asyncio.fixture(loop_scope="session")
     async def site(self, fresh_portal: RunningPortal, pool: BrowserPool) -> RefPortalHarness:
         harness = RefPortalHarness(fresh_portal, pool)
@@ -31,7 +31,7 @@ class TestRefPortalProfileContract(BookingSystemContract):
         return harness
 
 
-class TestRefPortalProfilePagePathContract(BookingSystemContract):
+class TestRefPortalProfilePagePathContract(HiddenOutcomeContract):
     """The same through the booking form's page: where the fast path falls back to."""
 
     @pytest_asyncio.fixture(loop_scope="session")
