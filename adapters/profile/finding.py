@@ -16,6 +16,7 @@ from adapters.profile.errors import ProfileMismatch
 from adapters.profile.loader import LoadedProfile
 from adapters.profile.parts import Find, Locator
 from core.brain.element import ElementWanted
+from core.brain.rejected import RejectedPicks
 from core.browser.summary import summarize
 
 __all__ = ["Finder", "Pick", "StepHeals", "candidate"]
@@ -85,8 +86,9 @@ class Finder:
         self._stood_in: dict[str, tuple[int, int]] = {}
         self._picked_in: dict[str, tuple[int, Locator]] = {}
         # Picks whose step then failed, per path: told to the LLM when it is asked again
-        # (so it is asked afresh, not answered the same from the response cache).
-        self._wrong: dict[str, list[str]] = {}
+        # (so it is asked afresh, not answered the same from the response cache); kept
+        # beside the profile's versions, so in later sessions too.
+        self._wrong = RejectedPicks.of_profile(loaded.file, loaded.profile)
 
     def begin_step(self) -> None:
         self._stood_in.clear()
@@ -107,7 +109,7 @@ class Finder:
             self._matched.pop(found, None)
         for path, (found, way) in self._picked_in.items():
             self._picked.pop(found, None)
-            self._wrong.setdefault(path, []).append(way.describe())
+            self._wrong.keep(path, way.describe())
         self.begin_step()
 
     def way(self, find: Find) -> Locator:

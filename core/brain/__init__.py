@@ -9,7 +9,8 @@ Decisions are validated against the allowed actions (``check_decision``, on text
 against look-alikes by ``harm``); page text is quoted as untrusted data (``prompt``); the
 driver presses the summarised element under a network guard (``HarmPrevented``); model
 text for the user passes ``spoken``; resolutions that got past the guard are remembered
-by page signature.
+by page signature; element picks whose step failed are kept per profile part
+(``RejectedPicks``) and never offered again.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from core.brain.models import (
     UserChoice,
 )
 from core.brain.prompt import SYSTEM, quote_page, render_situation
+from core.brain.rejected import RejectedPicks
 from core.brain.speech import MAX_SPOKEN, spoken
 from core.brain.validate import (
     FORBIDDEN,
@@ -63,6 +65,7 @@ __all__ = [
     "PageDriver",
     "PageProbe",
     "PageSnapshot",
+    "RejectedPicks",
     "RequestBlocked",
     "Situation",
     "UserChoice",

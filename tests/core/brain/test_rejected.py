@@ -1,0 +1,120 @@
+"""``RejectedPicks`` (issue 65, 5): a pick whose step failed is kept beside the profile's
+versions for the version of its part, so that a later session asks afresh; and the
+picker, with the product's response cache, asks again instead of replaying it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import BaseModel
+
+from core.brain import ElementChoice, ElementPicker, ElementWanted, RejectedPicks
+from core.brain.rejected import MAX_PER_PLACE
+from core.llm import LLMSettings, MemoryResponseCache, MemorySpendLedger, build_llm
+from core.site.models import PageSummary
+from tests.fakes.llm import Answer, FakeAnthropic
+
+WRONG = "role=link name=«Назад к аудиториям»"
+
+
+class Part(BaseModel):
+    submit: str
+
+
+class Profile(BaseModel):
+    login: Part
+    book: Part
+
+
+PROFILE = Profile(login=Part(submit="Войти"), book=Part(submit="Забронировать"))
+
+
+def profile_file(tmp_path: Path) -> Path:
+    path = tmp_path / "site.yaml"
+    path.write_text("name: site\n", encoding="utf-8")
+    return path
+
+
+def test_a_rejection_is_kept_for_the_next_session_beside_the_profiles_versions(
+    tmp_path: Path,
+) -> None:
+    file = profile_file(tmp_path)
+    RejectedPicks.of_profile(str(file), PROFILE).keep("book.submit", WRONG)
+
+    later = RejectedPicks.of_profile(str(file), PROFILE)
+
+    assert later.get("book.submit") == [WRONG]
+    assert (tmp_path / "site.history" / "rejected.json").is_file()
+
+
+def test_it_holds_for_the_version_of_its_part_only(tmp_path: Path) -> None:
+    file = profile_file(tmp_path)
+    RejectedPicks.of_profile(str(file), PROFILE).keep("book.submit", WRONG)
+    login_healed = PROFILE.model_copy(update={"login": Part(submit="Вход")})
+    book_healed = PROFILE.model_copy(update={"book": Part(submit="Отправить заявку")})
+
+    assert RejectedPicks.of_profile(str(file), login_healed).get("book.submit") == [WRONG]
+    assert RejectedPicks.of_profile(str(file), book_healed).get("book.submit") is None
+
+
+def test_a_profile_not_read_from_a_file_keeps_them_for_the_session(tmp_path: Path) -> None:
+    picks = RejectedPicks.of_profile("profile", PROFILE)
+    picks.keep("book.submit", WRONG)
+    assert picks["book.submit"] == [WRONG]
+    assert RejectedPicks.of_profile("profile", PROFILE) == {}
+    assert not list(tmp_path.iterdir())
+
+
+def test_a_broken_file_is_no_rejections_and_a_long_list_is_capped(tmp_path: Path) -> None:
+    file = profile_file(tmp_path)
+    kept = tmp_path / "site.history" / "rejected.json"
+    kept.parent.mkdir()
+    kept.write_text("{not json", encoding="utf-8")
+    picks = RejectedPicks.of_profile(str(file), PROFILE)
+    assert picks == {}
+
+    for n in range(MAX_PER_PLACE + 5):
+        picks.keep("book.submit", f"role=link name=«{n}»")
+
+    stored = RejectedPicks.of_profile(str(file), PROFILE)["book.submit"]
+    assert len(stored) == MAX_PER_PLACE and stored[-1] == f"role=link name=«{MAX_PER_PLACE + 4}»"
+
+
+async def test_the_picker_with_a_cache_asks_afresh_once_a_pick_was_rejected(
+    tmp_path: Path,
+) -> None:
+    page = PageSummary(
+        url="https://rooms.example/book", title="Бронирование",
+        buttons=["Отправить заявку"], links=["Назад к аудиториям"],
+    )  # fmt: skip
+    wanted = ElementWanted(path="book.submit", what="кнопки брони",
+                           tried="role=button name=«Забронировать»", kind="button")  # fmt: skip
+    file = profile_file(tmp_path)
+
+    async def nothing(_record: object) -> None:
+        return None
+
+    async with FakeAnthropic(api_key="sk-rejected") as vendor:
+        settings = LLMSettings.model_validate(
+            {"providers": "anthropic", "max_retries": 0,
+             "anthropic": {"api_key": "sk-rejected", "base_url": vendor.base_url}}
+        )  # fmt: skip
+        llm = build_llm(
+            settings, cache=MemoryResponseCache(), ledger=MemorySpendLedger(), on_call=nothing
+        )
+        assert llm is not None
+        async with llm:
+            picker = ElementPicker(llm)
+            vendor.push(Answer({"kind": "link", "name": "Назад к аудиториям"}))
+            assert (await picker.pick(wanted, page)) == ElementChoice(
+                kind="link", name="Назад к аудиториям"
+            )
+            RejectedPicks.of_profile(str(file), PROFILE).keep("book.submit", WRONG)  # it failed
+
+            # The next session: what it kept is what it tells the picker.
+            wrong = tuple(RejectedPicks.of_profile(str(file), PROFILE)["book.submit"])
+            vendor.push(Answer({"kind": "button", "name": "Отправить заявку"}))
+            again = await picker.pick(wanted.model_copy(update={"wrong": wrong}), page)
+
+    assert again == ElementChoice(kind="button", name="Отправить заявку")
+    assert len(vendor.requests) == 2  # a new call, not the cached answer
