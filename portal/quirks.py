@@ -44,9 +44,13 @@ HOSTILE = (
 # menu, the dates written as 2026-11-27 instead of 27.11.2026 (ids and classes renamed
 # is ``layout: alt``; a notice page inserted is ``notice``). ``in_place``: the booking
 # form answered in place («Заявка принята», no number, no address of the booking);
-# ``short_list``: «my bookings» lists only today's and tomorrow's.
+# ``short_list``: «my bookings» lists only today's and tomorrow's. ``free_marker``: a free
+# cell of the day's grid is a button titled like any cell, not a link; ``column_inserted``:
+# «my bookings» has a «Статус» column after «Номер»; ``cancel_renamed``: its «Отменить»
+# is «Снять бронь».
 DRIFTS = ("reworded", "relabelled", "columns", "consent", "menu_login", "date_format",
-          "in_place", "short_list")  # fmt: skip
+          "in_place", "short_list", "free_marker", "column_inserted",
+          "cancel_renamed")  # fmt: skip
 _BUILDING_CODES = {b.code for b in BUILDINGS}
 
 

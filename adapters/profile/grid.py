@@ -150,6 +150,12 @@ async def read_day(
             page, grid.table, path="availability.grid.slot.time",
             what=f"времени в {read.unreadable} занятых ячейках сетки",
         )  # fmt: skip
+    if read.kinds:  # «nothing free» would be a guess: the free cells no longer match
+        raise await finder.mismatch(
+            page, grid.table, path="availability.grid.slot.free",
+            what=f"отметки свободных ячеек: в сетке ячейки {read.kinds} видов, и профиль "
+            "считает занятыми все",
+        )  # fmt: skip
     raise UnexpectedPage(f"Сетка показывает другой день: {read.day_shown}", await summarize(page))
 
 
@@ -163,22 +169,31 @@ class GridReads(NamedTuple):
     self_probes: list[str]
 
 
+# What tells one busy cell from another when the profile's free test matches none: the
+# cell's class, and whether it holds a control (a link, a button) a person could press.
+_CLASS = "@class"
+_CONTROL = "a[href], button, input[type=submit], input[type=button], [role=button], [role=link]"
+
+
 def grid_reads(grid: Grid) -> GridReads:
     slot, room = grid.slot, grid.room
     return GridReads(
-        probes=probes_of([room.number, room.id, room.floor, room.capacity, slot.time]),
-        has=sorted({c.has for c in (slot.free, slot.mine) if c is not None and c.has}),
+        probes=[*probes_of([room.number, room.id, room.floor, room.capacity, slot.time]), _CLASS],
+        has=sorted({c.has for c in (slot.free, slot.mine) if c is not None and c.has} | {_CONTROL}),
         line_probes=probes_of([room.id]),
         self_probes=probes_of([grid.caption_date]),
     )
 
 
 class Misread(NamedTuple):
-    """A grid that is not the day asked for: the day its caption shows, or how many busy
-    cells have no time the profile can read."""
+    """A grid that is not the day asked for: the day its caption shows, how many busy
+    cells have no time the profile can read, or — no cell free by the profile's test — how
+    many kinds of cell it calls busy all the same (``kinds`` > 1: the free cells look
+    different from the rest, and the test no longer finds them)."""
 
     day_shown: str = ""
     unreadable: int = 0
+    kinds: int = 0
 
 
 def day_of(
@@ -192,9 +207,13 @@ def day_of(
         if shown_day != day:
             return Misread(day_shown=str(shown_day or table.self.text[:80]))
     step = nav.profile.rules.step_minutes
-    rooms, opens, closes, unreadable = _rooms(table, grid, building=building, step=step)
+    rooms, opens, closes, unreadable, kinds = _rooms(table, grid, building=building, step=step)
     if unreadable:
         return Misread(unreadable=unreadable)
+    if len(kinds) > 1:
+        # A building busy all day is read as it is only when all its busy cells look
+        # alike; cells of two kinds, none free, mean the free test no longer fits.
+        return Misread(kinds=len(kinds))
     if opens >= closes:
         opens, closes = nav.profile.rules.opens, nav.profile.rules.closes
     return Availability(
@@ -266,12 +285,15 @@ def _times(when: Pick, source: Item, *, steps_in: int | None, step: int) -> Inte
 
 def _rooms(
     table: Table, grid: Grid, *, building: str, step: int
-) -> tuple[list[RoomAvailability], time, time, int]:
-    """The rooms, the day's first and last time shown, and how many busy cells had no
-    readable time (the profile's time pick does not fit the page)."""
+) -> tuple[list[RoomAvailability], time, time, int, set[tuple[str, bool]]]:
+    """The rooms, the day's first and last time shown, how many busy cells had no
+    readable time (the profile's time pick does not fit the page), and — when no cell is
+    free — the kinds of cell called busy (class, holds a control); else no kinds."""
     picks, when = grid.room, grid.slot.time
     result = []
     unreadable = 0
+    free_cells = 0
+    kinds: set[tuple[str, bool]] = set()
     # A time heading is over every room's slot in its row: its times are read once (by
     # the item's id and the steps into it), and are the day's times read.
     read: dict[tuple[int, int], Interval | None] = {}
@@ -295,10 +317,19 @@ def _rooms(
                 continue
             readable += 1
             if free:
+                free_cells += 1
                 continue
             busy.append(times)
             if grid.slot.mine is not None and holds(grid.slot.mine, slot.cell):
                 mine.append(times)
+            else:
+                cell = slot.cell
+                kinds.add(
+                    (
+                        " ".join((cell.probes.get(_CLASS) or "").split()),
+                        cell.has.get(_CONTROL, False),
+                    )
+                )
         if not readable:
             continue  # a line with no time in it (a floor's heading) is not a room
         site_id = _room_id(picks.id, header, line, [slot.cell for slot in slots])
@@ -309,7 +340,7 @@ def _rooms(
     shown = [times for times in read.values() if times is not None]
     opens = min((start for start, _ in shown), default=time(23, 59))
     closes = max((end for _, end in shown), default=time(0, 0))
-    return result, opens, closes, unreadable
+    return result, opens, closes, unreadable, set() if free_cells else kinds
 
 
 def _room_id(pick: Pick | None, header: Item, line: Item, cells: list[Item]) -> str:

@@ -60,7 +60,15 @@
         var state = cellState(room.busy, t, t + step);
         var span = fmt(t) + "–" + fmt(t + step);
         var td = el("td", { "class": state === "free" ? d.clsFree : (state === "mine" ? d.clsMine : d.clsBusy) });
-        if (state === "free") {
+        if (state === "free" && (d.drift || "").split(" ").indexOf("free_marker") >= 0) {
+          free++;  // drift: a button that goes to the form, the cell titled as busy ones are
+          td.setAttribute("title", "Ауд. " + room.number + ", " + span + " — свободно");
+          var go = el("button", { type: "button", "class": d.clsBtn }, "+");
+          go.setAttribute("data-href", "/book?room=" + encodeURIComponent(room.id) + "&date=" +
+            data.date + "&start=" + fmt(t) + "&end=" + fmt(t + step));
+          go.addEventListener("click", function () { window.location.href = this.dataset.href; });
+          td.appendChild(go);
+        } else if (state === "free") {
           free++;
           td.appendChild(el("a", {
             href: "/book?room=" + encodeURIComponent(room.id) + "&date=" + data.date +

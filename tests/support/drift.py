@@ -80,6 +80,10 @@ KINDS = (
     Drift("notice", {"notice": True}, (NONE,)),
     Drift("consent", {"drift": ["consent"]}, (NONE,)),
     Drift("menu_login", {"drift": ["menu_login"]}, (NONE,)),
+    Drift("free_marker", {"drift": ["free_marker"]}),
+    Drift("column_inserted", {"drift": ["column_inserted"]}),
+    Drift("cancel_renamed", {"drift": ["cancel_renamed"]}, (NONE,)),
+    Drift("in_place", {"drift": ["in_place"]}),
 )
 
 

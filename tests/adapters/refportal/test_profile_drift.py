@@ -43,7 +43,16 @@ EXPECTED: dict[str, tuple[bool, int, str, tuple[str, ...]]] = {
     "notice": (False, 0, "нет списка корпусов", ()),
     "consent": (False, 0, "Обязуюсь освободить аудиторию вовремя", ()),
     "menu_login": (False, 1, "нет кнопки входа", ()),
+    # «Nothing free» would be a guess: the free cells are there, drawn another way.
+    "free_marker": (False, 0, "нет отметки свободных ячеек: в сетке ячейки 2 видов", ()),
+    "column_inserted": (True, 0, "", ()),
+    # Not «not found»: the booking is there, its cancel is not (and the cancel declares no
+    # endpoint a picked control may send to: nothing is pressed).
+    "cancel_renamed": (False, 1, "нет кнопки отмены", ()),
+    "in_place": (True, 0, "", ()),
 }  # fmt: skip
+# Kinds whose run's booking stays on the site: what drifted is the way to cancel it.
+LEFT = {"cancel_renamed"}
 
 
 @pytest.mark.parametrize("drift", KINDS, ids=[d.kind for d in KINDS])
@@ -60,12 +69,17 @@ async def test_each_drift_heals_or_fails_plainly_and_a_heal_needs_no_llm_the_nex
 
     assert (first.done, first.llm_calls) == (booked, calls), first.error
     assert error in first.error
-    assert first.left_on_site == second.left_on_site == []
+    if drift.kind in LEFT:
+        assert first.left_on_site and set(first.left_on_site) <= set(second.left_on_site)
+    else:
+        assert first.left_on_site == second.left_on_site == []
     history = ProfileHistory(path)
     assert tuple(c for v in history.versions() for c in v.changes) == changes
     # The second run asks the LLM nothing: a heal is in the file, and a page the model
     # said nothing of is, unchanged, answered by the LLM layer's response cache.
-    assert second.llm_calls == 0
+    # (A kind whose booking stays shows the model another page the second time, with
+    # one more booking on it: asked again, as the first time.)
+    assert second.llm_calls == (calls if drift.kind in LEFT else 0)
     assert path.read_text(encoding="utf-8") == healed
     if booked:
         assert second.done, second.error
