@@ -309,12 +309,15 @@ _ANY_CLOCK = re.compile(r"(?<![\d.:])\d{1,2}[:.]\d{2}(?![\d.])(?:\s*[AaPp]\.?[Mm
 
 
 def as_span(pick: Pick, text: str) -> tuple[time, time | None] | None:
-    """A ``span`` pick: its first two times, the end after the start («22:00–24:00» ends
-    at 23:59); a time format: the start (the end is the caller's)."""
+    """A ``span`` pick: the two times it holds, the end after the start («22:00–24:00»
+    ends at 23:59); a time format: the start (the end is the caller's). Text with more
+    than two times is no span (a ``<select>``'s every option, say): None, never a guess."""
     if pick.format == "span":
         for clock in (_COLON_CLOCK, _ANY_CLOCK):
             found = [written.replace("24:00", "23:59") for written in clock.findall(text)]
-            times = [t for t in map(parse_time, found[:2]) if t is not None]
+            if len(found) > 2:
+                return None
+            times = [t for t in map(parse_time, found) if t is not None]
             if len(times) == 2 and times[0] < times[1]:
                 return times[0], times[1]
         return None

@@ -7,7 +7,7 @@ from datetime import time
 
 import pytest
 
-from adapters.profile.grid import _rooms
+from adapters.profile.grid import _CONTROL, _rooms
 from adapters.profile.model import Grid, RoomPicks, Slot
 from adapters.profile.parts import Cond, Locator, Pick
 from adapters.profile.reading import Item, Table, as_span
@@ -26,6 +26,9 @@ SPAN = Pick(format="span")
         ("18:00 → 20:00", (time(18, 0), time(20, 0))),
         ("22:00–24:00", (time(22, 0), time(23, 59))),
         ("20:00–18:00", None),  # an end before its start is no span
+        # a block of a <select>'s options is no span (once read as 08:00–08:30)
+        ("08:00 08:30 09:00 09:30 10:00 10:30", None),
+        ("Начало 10:00 Окончание 11:00 Создано 12:34", None),
         ("весь день", None),
     ],
 )
@@ -62,7 +65,7 @@ def test_times_down_with_a_booking_spanning_three_rows() -> None:
           (3, 0), (3, 1), (4, 0), (4, 1)]  # fmt: skip
     grid: list[list[int | None]] = [[0, 1, 2], [3, 4, 5], [6, 7, 8], [9, 10, 8], [11, 12, 8]]
     table = Table(grid=grid, cells=cells, at=at, lines=[Item()] * 5, self=Item())
-    rooms, opens, closes, unreadable = _rooms(table, _grid("columns"), building="1", step=30)
+    rooms, opens, closes, unreadable, _ = _rooms(table, _grid("columns"), building="1", step=30)
     assert [r.room.number for r in rooms] == ["301", "302"]
     assert rooms[0].busy == [] and rooms[1].busy == [(time(18, 30), time(20, 0))]
     assert rooms[1].mine == [(time(18, 30), time(20, 0))]
@@ -80,7 +83,7 @@ def test_an_hour_heading_over_two_half_hour_columns_times_each_column() -> None:
         lines=[Item(), Item()],
         self=Item(),
     )
-    rooms, _, closes, _ = _rooms(table, _grid("rows"), building="main", step=30)
+    rooms, _, closes, _, _ = _rooms(table, _grid("rows"), building="main", step=30)
     assert rooms[0].busy == [(time(8, 30), time(9, 0))] and closes == time(9, 0)
 
 
@@ -93,7 +96,7 @@ def test_a_busy_cell_without_a_readable_time_is_counted_not_taken_for_free() -> 
         lines=[Item(), Item()],
         self=Item(),
     )
-    rooms, _, _, unreadable = _rooms(table, _grid("rows"), building="main", step=30)
+    rooms, _, _, unreadable, _ = _rooms(table, _grid("rows"), building="main", step=30)
     assert unreadable == 1 and rooms == []  # no room with no readable time, and it is said
 
 
@@ -107,6 +110,45 @@ def test_a_short_row_leaves_a_gap_not_a_crash() -> None:
         lines=[Item(), Item()],
         self=Item(),
     )
-    rooms, _, _, unreadable = _rooms(table, _grid("rows"), building="main", step=30)
+    rooms, _, _, unreadable, _ = _rooms(table, _grid("rows"), building="main", step=30)
     assert [r.room.number for r in rooms] == ["101"] and rooms[0].busy == [] and not unreadable
     assert table.row(1)[2] == Item()
+
+
+def _kind(text: str, cls: str, *, control: bool = False) -> Item:
+    has = {"a[href]": False, _CONTROL: control}
+    return Item(text=text, title=text, probes={"@class": cls}, has=has)
+
+
+def _one_room(slots: list[Item]) -> Table:
+    heads = [_item("Аудитория"), *(_item(t) for t in ("08:00", "08:30", "09:00"))]
+    cells = [*heads, _item("101"), *slots]
+    at = [(0, c) for c in range(4)] + [(1, c) for c in range(4)]
+    return Table(
+        grid=[[0, 1, 2, 3], [4, 5, 6, 7]], cells=cells, at=at, lines=[Item()] * 2, self=Item()
+    )
+
+
+def test_no_cell_free_and_all_alike_is_a_full_day() -> None:
+    busy = [_kind("занято", "busy") for _ in range(3)]
+    rooms, _, _, unreadable, kinds = _rooms(_one_room(busy), _grid("rows"), building="m", step=30)
+    assert rooms[0].busy == [(time(8, 0), time(9, 30))] and not unreadable
+    assert len(kinds) == 1  # a building busy all day: «nothing free» is what the site shows
+
+
+def test_no_cell_free_by_the_profile_but_two_kinds_of_cell_is_not_a_full_day() -> None:
+    # The free cells now hold a button, not a link: the profile calls every cell busy, but
+    # the page draws two kinds of cell.
+    slots = [
+        _kind("занято", "busy"),
+        _kind("+", "free", control=True),
+        _kind("+", "free", control=True),
+    ]
+    _, _, _, _, kinds = _rooms(_one_room(slots), _grid("rows"), building="m", step=30)
+    assert len(kinds) == 2
+
+
+def test_with_a_cell_free_no_kinds_are_counted() -> None:
+    slots = [_kind("занято", "busy"), _item("+", link=True), _kind("+", "free", control=True)]
+    _, _, _, _, kinds = _rooms(_one_room(slots), _grid("rows"), building="m", step=30)
+    assert kinds == set()
