@@ -12,7 +12,11 @@ Rules (documented for users of the decision JSON):
   "6-8pm" → 18:00–20:00. If the end still is not after the start, an end below 12 is
   read as pm («с 11 до 1» → 11:00–13:00); failing that the end is dropped (asked for).
 * Impossible times («с 25 до 26», "24:30") are dropped, never raised.
-* A duration sets the end only when it stays within the same day.
+* A duration sets the end only when it stays within the same day; it may be said unit
+  first, as an estimate: «часа на полтора, начиная с 15» → 15:00–16:30, «минут на сорок».
+* A part of the day said on its own ("afternoon", "in the afternoon", "evening", "morning",
+  "tonight", «вечером», «утром») makes a bare "3 to 5" a range of hours (without one it may
+  be minutes to the hour, and is asked); "afternoon" reads its hours as pm.
 """
 
 from __future__ import annotations
@@ -27,6 +31,13 @@ __all__ = ["Clock", "extract_times", "read_clock", "resolve_hour"]
 _BLOCKERS = frozenset({"ROOM", "PEOPLE", "MONTH", "DAY", "WEEK", "MINUTE", "WD", "ADJ"})
 _HOUR_WORDS = frozenset({"ч", "h", "час", "часа", "часов", "hours", "hour"})
 _MARKERS = {"PM": "pm", "EVENING": "pm", "AM": "am", "MORNING": "am", "NIGHT": "night"}
+# Parts of the day said on their own (not a marker after an hour): the hours they read as.
+_PARTS_OF_DAY = {"afternoon": "pm", "in the afternoon": "pm", "evening": None, "morning": None,
+                 "tonight": None}  # fmt: skip
+# What may follow the amount of a unit-first duration («часа на два»), so that «в 15 часов
+# на 2 аудитории» stays a count of rooms.
+_NOT_AFTER_AMOUNT = _BLOCKERS | {"PEOPLE", "HOUR"}
+_MOST_HOURS = 12  # «часа на 20» is no duration
 
 
 class Clock(NamedTuple):
@@ -150,16 +161,33 @@ def _and_a_half(toks: tuple[Tok, ...], j: int) -> int | None:
     return k + 2
 
 
-def _ranges(toks: tuple[Tok, ...], j: int) -> bool:
+def _ranges(toks: tuple[Tok, ...], j: int, *, hours: bool = False) -> bool:
     """Whether ``toks[j]`` joins a bare number to a time into a range: a dash, or "to"
     before a marked end or one with minutes ("3 to 5pm", "10 to 11:30"; a bare "3 to 5"
-    may be minutes to the hour)."""
+    may be minutes to the hour, unless a part of the day says it is hours: ``hours``)."""
     end = toks[j + 1]
     if toks[j].kind == "dash":
         return end.kind in ("int", "clock")
     if toks[j].text != "to" or end.kind not in ("int", "clock"):
         return False
-    return end.kind == "clock" or (j + 2 < len(toks) and _marker(toks[j + 2]) is not None)
+    marked = j + 2 < len(toks) and _marker(toks[j + 2]) is not None
+    return end.kind == "clock" or marked or (hours and end.kind == "int")
+
+
+def _unit_first(toks: tuple[Tok, ...], i: int) -> tuple[int, int] | None:
+    """Minutes of a duration said unit first around «на» at ``toks[i]`` («часа на полтора»,
+    «минут на сорок»; «с 14 часа на полтора», its unit the start's hour word), and the
+    index after it."""
+    if i < 1 or i + 1 >= len(toks) or not toks[i - 1].is_("HOUR", "MINUTE"):
+        return None
+    amount_tok = toks[i + 1]
+    amount = 1.5 if amount_tok.is_("ONE_HALF") else amount_tok.number
+    after = toks[i + 2] if i + 2 < len(toks) else None
+    if amount is None or amount <= 0 or (after is not None and after.concept in _NOT_AFTER_AMOUNT):
+        return None
+    if toks[i - 1].is_("MINUTE"):
+        return round(amount), i + 2
+    return (round(amount * 60), i + 2) if amount <= _MOST_HOURS else None
 
 
 def _range_end(toks: tuple[Tok, ...], j: int) -> Clock | None:
@@ -176,6 +204,10 @@ def extract_times(toks: tuple[Tok, ...], used: set[int]) -> tuple[time | None, t
         default = "pm"
     elif "MORNING" in concepts:
         default = "am"
+    parts = [t.text for t in toks if t.text in _PARTS_OF_DAY]
+    if default is None and parts:
+        default = _PARTS_OF_DAY[parts[0]]
+    hours = default is not None or bool(parts)  # a bare "3 to 5" is hours
     start: Clock | None = None
     end: Clock | None = None
     duration: int | None = None
@@ -196,14 +228,14 @@ def extract_times(toks: tuple[Tok, ...], used: set[int]) -> tuple[time | None, t
         elif concept == "TO" and tok.text not in ("to", "по"):
             first, lone_end = read_clock(toks, i + 1, loose=True), True
         elif concept == "FOR":
-            found = _read_duration(toks, i + 1)
+            found = _read_duration(toks, i + 1) or _unit_first(toks, i)
             if found is not None:
                 duration = found[0]
                 used.update(range(i, found[1]))
                 i = found[1]
                 continue
         else:
-            dash_range = i + 2 < n and _ranges(toks, i + 1)
+            dash_range = i + 2 < n and _ranges(toks, i + 1, hours=hours)
             first = read_clock(toks, i, loose=dash_range and tok.kind == "int")
         if first is None:
             i += 1

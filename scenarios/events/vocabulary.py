@@ -56,7 +56,12 @@ _LIMIT_WORD = re.compile(r"(?:лимит|limit)\s*(\d+)", re.IGNORECASE)
 
 _EVENT_STEMS = ("мероприяти", "событи", "ивент")
 _EVENT_WORDS = frozenset({"event", "events"})
-_REGISTRATION_STEMS = ("регистрац", "registration", "signup", "sign-up")
+# Registration and its synonyms: «запись», «приём заявок», "sign-ups", "enrollment", "RSVPs".
+_REGISTRATION_STEMS = ("регистрац", "registration", "signup", "sign-up", "запис", "заявк",
+                       "заявок", "enrol", "rsvp")  # fmt: skip
+# Closing a registration: no intent of the events job, and never a cancel of anything.
+_CLOSE_STEMS = ("закр", "close", "stop", "останов", "прекрат", "отключ", "заверш", "end",
+                "disable", "отмен", "cancel")  # fmt: skip
 _CREATE_STEMS = ("созда", "организ", "заведи", "завести", "запланир", "устрой", "провед",
                  "сделай", "create", "organi", "make", "add", "new")  # fmt: skip
 _OPEN_STEMS = ("откр", "open", "start", "запусти")
@@ -74,7 +79,10 @@ _FILLER = frozenset({"на", "for", "the", "мероприятие", "мероп
                      "cancel", "delete", "сколько", "записалось", "записалось?", "how",
                      "many", "registered", "people", "человек", "пожалуйста", "please",
                      "зарегистрировалось", "of", "to", "is", "are", "signed", "up", "для",
-                     "мое", "моё", "наше"})  # fmt: skip
+                     "мое", "моё", "наше", "запись", "записи", "приём", "прием", "заявок",
+                     "заявки", "sign-ups", "signups", "sign-up", "signup", "enrollment",
+                     "enrolment", "rsvp", "rsvps", "registrations", "регистрации", "start",
+                     "запусти"})  # fmt: skip
 
 
 class EventDetails(BaseModel):
@@ -131,6 +139,8 @@ def _intent(words: list[str]) -> tuple[str, tuple[str, ...]] | None:
     counting = bool(_COUNT_WORDS & set(words)) and _has(words, _COUNT_STEMS)
     if counting and (event or registration or "на" in words or "for" in words):
         return COUNT_REGISTRATIONS, _COUNT_STEMS
+    if registration and _has(words, _CLOSE_STEMS):
+        return None
     if registration and _has(words, _OPEN_STEMS):
         return OPEN_REGISTRATION, _OPEN_STEMS
     if not event:

@@ -111,6 +111,8 @@ def score(toks: tuple[Tok, ...], slots: Slots, denial: Denial | None) -> dict[st
             listing = 0.75
         elif has & {"MY", "HAVE"} and "ROOM" in has and "BOOK" not in has and not has_time:
             listing = 0.8  # "what rooms are mine on wednesday", "where do i have rooms"
+        elif "HAVE" in has and "ANYTHING" in has and "BOOK" not in has and not has_time:
+            listing = 0.8  # «у меня что-нибудь есть в четверг?», "do I have anything on…"
         elif "LIST" in has and ("HAVE" in has or toks[0].text == "что у меня"):
             listing = 0.7 if slots.date is not None else 0.45
         elif "SCHED" in has and book < 0.5:
@@ -123,6 +125,11 @@ def score(toks: tuple[Tok, ...], slots: Slots, denial: Denial | None) -> dict[st
         s[Intent.HELP] = 0.9 if others < 0.5 else 0.4
     if denial is not None:
         _refuse(s, denial, slots, schedule_ctx=schedule_ctx, query=query, named="BOOKINGS" in has)
+    if "REGISTRATION" in has and not has & {"BOOK", "BOOKINGS", "NEED"}:
+        # An event's registration («закрой регистрацию на лекцию»): the events job's, and
+        # never a booking's or a schedule's cancel.
+        for intent in BookingIntent:
+            s[intent] = 0.0
     s[Intent.UNKNOWN] = round(1.0 - max(s.values()), 4)
     return s
 

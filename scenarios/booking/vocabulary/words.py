@@ -1,7 +1,8 @@
 """The booking job's words: its verbs (book, cancel, list, need, stop) and nouns (bookings,
-schedules), what a question about one's own bookings says («мои», «у меня»), help and
-greetings, in Russian and English. The engine's words (dates, times, numbers, rooms,
-people) come after them in the job's lexicon (``booking_lexicon``)."""
+schedules), what a question about one's own bookings says («мои», «у меня», «что-нибудь»),
+help and greetings, and an event's registration (never a booking's), in Russian and
+English. The engine's words (dates, times, numbers, rooms, people) come after them in the
+job's lexicon (``booking_lexicon``)."""
 
 from __future__ import annotations
 
@@ -62,6 +63,12 @@ BOOKING_WORDS = Words(
             "schedules scheduled autobooking autobookings auto standing",
         ),
         ("GREET", "привет здравствуй здравствуйте hi hello hey"),
+        ("ANYTHING", "anything something"),
+        (
+            "REGISTRATION",
+            "регистрация регистрацию регистрации регистрацией registration registrations "
+            "signup signups rsvp rsvps enrollment enrolment",
+        ),
     ),
     phrases=(
         ("за мной", Sense("MY")),
@@ -75,6 +82,11 @@ BOOKING_WORDS = Words(
         ("у меня", Sense("HAVE")),
         ("do i have", Sense("HAVE")),
         ("have i got", Sense("HAVE")),
+        ("что - нибудь", Sense("ANYTHING")),
+        ("что - то", Sense("ANYTHING")),
+        ("что - либо", Sense("ANYTHING")),
+        ("sign - up", Sense("REGISTRATION")),
+        ("sign - ups", Sense("REGISTRATION")),
     ),
 )
 
