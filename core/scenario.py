@@ -25,6 +25,7 @@ from core.nlu import (
     Places,
     SlotParseError,
     date_question,
+    disputed_dates,
     parse_slot,
     question_for,
 )
@@ -260,6 +261,7 @@ class StepScenario(BaseScenario, Generic[S]):
         if option_id is not None:
             raw: Any = option_id
         else:
+            today = ctx.now.astimezone(ctx.tz).date()
             raw = parse_slot(
                 slot,  # type: ignore[arg-type]
                 text or "",
@@ -268,6 +270,7 @@ class StepScenario(BaseScenario, Generic[S]):
                 lang=ctx.lang,
                 places=ctx.places,
                 lexicon=self.lexicon(),
+                offered=disputed_dates(ctx.slots, today) if slot == "date" else (),
             )
         field_info = self.slot_model.model_fields.get(slot)
         if field_info is None:

@@ -29,7 +29,7 @@ from core.nlu.decision import (
 )
 from core.nlu.errors import NLUError, SlotParseError
 from core.nlu.places import Places
-from core.nlu.questions import DATE_OPTIONS, date_question, question_for
+from core.nlu.questions import DATE_OPTIONS, date_question, disputed_dates, question_for
 from core.nlu.slots import MAX_ROOMS
 
 __all__ = [
@@ -49,6 +49,7 @@ __all__ = [
     "Weekday",
     "date_question",
     "detect_lang",
+    "disputed_dates",
     "parse_slot",
     "question_for",
 ]

@@ -6,6 +6,7 @@ reason in the user's language. Dates before today are rejected (bookings are for
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import date, datetime, time
 from zoneinfo import ZoneInfo
 
@@ -36,17 +37,19 @@ def parse_slot(
     lang: Lang,
     places: Places,
     lexicon: Lexicon | None = None,
+    offered: Sequence[date] = (),
 ) -> object:
     """The typed value of slot ``name`` in an answer ``text``; ``SlotParseError`` if none.
 
     ``building`` is a code of ``places``; a bare «7» or «Б» will do when one building
     is numbered or lettered so. ``lexicon``: the asking job's words (none: the engine's),
     so an answer means what it means in that job's commands (in the booking job's,
-    «не нужно» is a need denied, not a «yes»)."""
+    «не нужно» is a need denied, not a «yes»). ``offered``: the dates a date question
+    offered for a day said two ways; a weekday alone («в среду») means the one it names."""
     toks = places.tag(analyze(text, lexicon))
     today = local_today(now, tz)
     if name == "date":
-        return _date(toks, today, lang)
+        return _date(toks, today, lang, offered)
     if name in ("start", "end"):
         return _time(toks, lang)
     if name in ("rooms", "capacity"):
@@ -93,8 +96,12 @@ def _first_number(toks: tuple[Tok, ...]) -> int | None:
     return None
 
 
-def _date(toks: tuple[Tok, ...], today: date, lang: Lang) -> date:
+def _date(toks: tuple[Tok, ...], today: date, lang: Lang, offered: Sequence[date]) -> date:
     found = extract_date(toks, set(), today, lang)
+    if found.by_weekday and found.value is not None:
+        named = [day for day in offered if day.weekday() == found.value.weekday()]
+        if len(named) == 1:
+            return named[0]
     if found.options:  # «в среду 1 декабря» as an answer: which one is asked again
         first, second = (day_label(day, lang) for day in found.options)
         raise _fail(Ask.WHICH_DATE, lang, first=first, second=second)

@@ -47,12 +47,14 @@ _NEAREST = 3  # the named weekday offered is within three days of the date
 
 class DateFound(NamedTuple):
     """What ``extract_date`` read: the date (None: none, an impossible one or a dispute),
-    whether one was written at all, and the dates to offer when a weekday and its date
-    disagree (the written one and the weekday's, in calendar order)."""
+    whether one was written at all, the dates to offer when a weekday and its date
+    disagree (the written one and the weekday's, in calendar order), and whether the date
+    came from a weekday alone («в среду»: an answer may mean the Wednesday offered)."""
 
     value: date | None
     written: bool
     options: tuple[date, ...] = ()
+    by_weekday: bool = False
 
 
 def weekday_date(today: date, weekday: int, mode: str) -> date:
@@ -283,7 +285,7 @@ def extract_date(toks: tuple[Tok, ...], used: set[int], today: date, lang: Lang)
                 used.update(range(i, end))
                 return reading
             used.update(range(i, end))
-            return DateFound(value, True)
+            return DateFound(value, True, by_weekday=toks[i].concept == "WD")
     return DateFound(None, False)
 
 

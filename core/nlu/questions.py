@@ -13,7 +13,7 @@ from core.output import Option
 from core.pause import QuestionSpec
 from core.texts import Ask, Text, day_label, tr
 
-__all__ = ["DATE_OPTIONS", "date_question", "question_for", "which_date"]
+__all__ = ["DATE_OPTIONS", "date_question", "disputed_dates", "question_for", "which_date"]
 
 # The slot a command's disputed dates are kept under until the date is asked (``Slots``).
 DATE_OPTIONS = "date_options"
@@ -43,7 +43,7 @@ def which_date(options: Sequence[dt.date], lang: Lang) -> str:
     return tr(Ask.WHICH_DATE, lang, first=first, second=second)
 
 
-def _disputed(slots: Mapping[str, Any], today: dt.date) -> list[dt.date]:
+def disputed_dates(slots: Mapping[str, Any], today: dt.date) -> list[dt.date]:
     """The two dates a command's slots (JSON) dispute, while both are still ahead."""
     raw = slots.get(DATE_OPTIONS) or []
     days = [day if isinstance(day, dt.date) else dt.date.fromisoformat(str(day)) for day in raw]
@@ -55,7 +55,7 @@ def date_question(
 ) -> QuestionSpec:
     """The date question with its buttons (ids: ISO dates), as every job asks it; ``key``:
     the slot the answer fills (a schedule takes its weekday from the date)."""
-    disputed = _disputed(slots, today)
+    disputed = disputed_dates(slots, today)
     if disputed:
         text = which_date(disputed, lang)
         days = disputed

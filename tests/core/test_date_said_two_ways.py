@@ -163,3 +163,14 @@ async def test_a_booking_to_cancel_on_a_disputed_day_is_asked_about_first(chat: 
     assert asked.key == "date"  # asked before the list is narrowed to either day
     assert asked.text == "День недели и дата не совпадают: вт 01.12 или ср 02.12?"
     assert [o.id for o in asked.options] == ["2026-12-01", "2026-12-02"]
+
+
+async def test_a_weekday_typed_to_the_question_means_its_offered_day(chat: Chat) -> None:
+    asked = await chat.say("забронируй аудиторию в среду 1 декабря с 10 до 12")
+    mark = len(chat.sink.outputs)
+    await chat.manager.handle(Command(chat_id=chat.chat, user_id=chat.chat, text="в среду"))
+    following = await chat.sink.wait_for(Question, after=mark)
+    assert following.key == "building"
+    # the Wednesday offered (2 Dec), not the nearest one (25 Nov)
+    assert (await chat.slots(following))["date"] == "2026-12-02"
+    assert asked.run_id == following.run_id

@@ -215,3 +215,17 @@ def test_an_answer_that_says_a_date_two_ways_is_asked_again() -> None:
     ) == date(2026, 12, 1)
     with pytest.raises(SlotParseError, match="вт 01.12 или ср 02.12"):
         parse_slot("date", "в среду 1 декабря", now=NOW, tz=TZ, lang="ru", places=PLACES)
+
+
+def test_a_weekday_answering_the_which_date_question_means_the_day_offered() -> None:
+    from core.nlu import parse_slot
+
+    offered = [date(2026, 12, 1), date(2026, 12, 2)]
+
+    def answer(text: str) -> object:
+        return parse_slot("date", text, now=NOW, tz=TZ, lang="ru", places=PLACES, offered=offered)
+
+    assert answer("в среду") == date(2026, 12, 2)  # not the nearest Wednesday, 25 Nov
+    assert answer("вторник") == date(2026, 12, 1)
+    assert answer("в четверг") == date(2026, 11, 26)  # neither: read as ever
+    assert answer("9 декабря") == date(2026, 12, 9)
