@@ -353,12 +353,38 @@ class BookRooms(BookingWords, StepScenario[BookingSlots]):
         session = await self._work.session(ctx)
         booked = ctx.result("book", Booked)
         numbers = set(booked.numbers)
-        mine = {b.number for b in await session.my_bookings() if b.is_live}
-        missing = numbers - mine
-        if missing:  # made (the site gave their numbers): not a failure, but say so
-            raise UncertainOutcome(ctx.tr(Book.NOT_VERIFIED, numbers=join_rooms(sorted(missing))))
+        try:
+            listed = await session.my_bookings()
+        except PortalError as exc:  # made, and the list not readable: the day tells
+            await self._held_on_the_day(ctx, session, booked, exc)
+        else:
+            missing = numbers - {b.number for b in listed if b.is_live}
+            if missing:  # made (the site gave their numbers): not a failure, but say so
+                text = ctx.tr(Book.NOT_VERIFIED, numbers=join_rooms(sorted(missing)))
+                raise UncertainOutcome(text)
         await self._preferences.bump(ctx.user_id, "building", booked.place.building)
         return Verified(verified=sorted(numbers))
+
+    async def _held_on_the_day(
+        self, ctx: StepContext[Any], session: BookingSession, booked: Booked, unread: PortalError
+    ) -> None:
+        """The rooms just booked, checked on the day's grid when «my bookings» cannot be
+        read: held at the booked time is confirmed; anything else is said as it is (the
+        bookings were made: never «не получилось»)."""
+        place = booked.place
+        try:
+            day = await session.availability(place.building, place.day)
+        except PortalError:
+            day = None
+        if day is not None and not any(
+            day.is_free(room.number, place.start, place.end) or day.room(room.number) is None
+            for room in booked.rooms
+        ):
+            return
+        rooms = join_rooms([room.number for room in booked.rooms])
+        raise UncertainOutcome(
+            ctx.tr(Book.NOT_CHECKED, rooms=rooms, reason=unread.message)
+        ) from unread
 
     def summary(self, ctx: StepContext[Any]) -> str:
         booked = ctx.result("book", Booked)

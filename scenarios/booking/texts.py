@@ -133,6 +133,13 @@ class Book:
         "«My bookings» on the site.",
     )
     BOOKED_BEFORE = Text("Забронированы: {rooms}.", "Booked: {rooms}.")
+    NOT_CHECKED = Text(
+        "Брони {rooms} сделаны (сайт назвал их номера), но проверить их не удалось: «Мои "
+        "брони» не читаются ({reason}), и сетка дня их не показывает. Проверьте их на сайте.",
+        "Rooms {rooms} were booked (the site gave their numbers), but I could not check them: "
+        "«My bookings» cannot be read ({reason}), and the day's grid does not show them. "
+        "Please check them on the site.",
+    )
     BOOKED_ONE = Text("Забронирована {rooms} ({where})", "Booked {rooms} ({where})")
     BOOKED_MANY = Text("Забронированы {rooms} ({where})", "Booked {rooms} ({where})")
 

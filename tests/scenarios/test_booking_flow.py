@@ -166,6 +166,20 @@ async def test_a_booking_the_site_hides_is_told_plainly_and_never_sent_again(
     assert not any(isinstance(output, Question) for output in sink.outputs)
 
 
+async def test_a_booking_whose_list_cannot_be_read_is_checked_on_the_day_not_failed(
+    manager: NLUManager, sink: CollectingSink, portal_url: str
+) -> None:
+    """«Мои брони» answers HTTP 500 after the rooms were booked: the day's grid shows them
+    held, so the answer is the booking's, never «не получилось»."""
+    await set_quirks(portal_url, drift=["my_unreadable"])
+    await manager.handle(cmd("забронируй 2 аудитории рядом в главном корпусе в четверг с 18 до 20"))
+    done = await sink.wait_for(Done, timeout=120)
+    booked = await portal_bookings(portal_url, user="club")
+    assert len(booked) == 2 and adjacent(booked)
+    rooms = ", ".join(sorted(str(b["room_number"]) for b in booked))
+    assert done.text == f"Забронированы {rooms} (Главный корпус, чт 26.11, 18:00–20:00)"
+
+
 async def test_session_expiry_and_server_errors_mid_run_still_book(
     manager: NLUManager, sink: CollectingSink, portal_url: str, clock: ManualClock
 ) -> None:
