@@ -16,6 +16,7 @@ from pydantic import BaseModel
 from core.nlu import Decision, Intent, Lang, Slots, detect_lang
 from core.nlu.analysis import Tok, analyze
 from core.nlu.negation import denies_verb
+from core.nlu.questions import which_date
 from core.nlu.slots import extract_slots
 from core.scenario import Utterance
 
@@ -182,6 +183,12 @@ def read(said: Utterance, today: date) -> Decision | None:
         slots = Slots(
             date=slots.date, start=slots.start, end=slots.end, date_options=slots.date_options
         )
+        if slots.date_options:  # a day said two ways that disagree: which one is asked
+            return Decision(
+                intent=intent, confidence=_SURE, slots=slots, details=details, lang=lang,
+                missing=["date"], next_action="clarify",
+                clarification_question=which_date(slots.date_options, lang),
+            )  # fmt: skip
     elif intent in (OPEN_REGISTRATION, COUNT_REGISTRATIONS, CANCEL_EVENT):
         limit = _limit(text) if intent == OPEN_REGISTRATION else None
         details = EventDetails(event=_named_event(text), limit=limit)

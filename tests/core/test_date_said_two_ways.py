@@ -174,3 +174,21 @@ async def test_a_weekday_typed_to_the_question_means_its_offered_day(chat: Chat)
     # the Wednesday offered (2 Dec), not the nearest one (25 Nov)
     assert (await chat.slots(following))["date"] == "2026-12-02"
     assert asked.run_id == following.run_id
+
+
+def test_the_events_reading_of_a_disputed_day_is_a_question() -> None:
+    from datetime import date
+
+    from core.scenario import Utterance
+    from scenarios.events.vocabulary import read
+    from tests.support.reading import NOW, PLACES, TZ
+
+    text = "create an event «Chess night» on Wednesday, December 1 18-20"
+    decision = read(Utterance(text, NOW, TZ, PLACES), NOW.date())
+    assert decision is not None and decision.intent == "create_event"
+    assert decision.slots.date is None
+    assert decision.slots.date_options == [date(2026, 12, 1), date(2026, 12, 2)]
+    assert decision.missing == ["date"] and decision.next_action == "clarify"
+    assert decision.clarification_question == (
+        "The weekday and the date do not match: Tue 01 Dec or Wed 02 Dec?"
+    )
