@@ -1,7 +1,9 @@
 """``Brain``: what a scenario step does when the portal shows something unexpected.
 
     remembered clicks for this page signature → replayed, checked by the step's probe
-    else the LLM (validated against the allowed actions) → click / retry / ask / abort
+    else the LLM (validated against the allowed actions) → click / retry / ask / abort;
+        its clicks that did not get past the page are kept too, told to it next time
+        (a new cache key) and refused if chosen again: never replayed from the cache
     else (no LLM, LLM down, over budget, invalid answer) → ask the user (safe actions
     + «Отменить»), answered through the runner's pause and resume — once per page and
     run: the page back after its answer stops the run plainly instead of asking again.
@@ -78,9 +80,16 @@ class Brain:
     # --- the LLM --------------------------------------------------------------------
 
     async def consult(
-        self, ctx: StepContext[Any], situation: Situation, *, answers: Sequence[str] = ()
+        self,
+        ctx: StepContext[Any],
+        situation: Situation,
+        *,
+        answers: Sequence[str] = (),
+        tried: Sequence[ClickTarget] = (),
     ) -> BrainDecision | None:
-        """One validated decision from the LLM, or None (no LLM, failure, rejected)."""
+        """One validated decision from the LLM, or None (no LLM, failure, rejected).
+        A click must try something not in ``tried`` (clicks that did not get past the
+        page before), whatever a cached answer says."""
         if self._llm is None:
             return None
         labels = list(answers)
@@ -97,6 +106,9 @@ class Brain:
 
         def validate(decision: BrainDecision) -> None:
             check_decision(decision, situation, answers=labels)
+            if decision.action == "click" and all(t in tried for t in decision.targets):
+                raise ValueError("these clicks were tried on this page before and did not "
+                                 "get past it: choose something else")  # fmt: skip
 
         try:
             result = await self._llm.complete(request, BrainDecision, validate=validate)
@@ -114,7 +126,7 @@ class Brain:
             ),
         )  # fmt: skip
         try:  # again, whatever the layer below did (a cached answer, a lax validator)
-            check_decision(result.value, situation, answers=labels)
+            validate(result.value)
         except ValueError as exc:
             log.warning("brain.rejected", reason=str(exc))
             return None
@@ -188,12 +200,16 @@ class Brain:
             page = after
         clicks: list[ClickTarget] = []
         for _ in range(self._max_rounds if self._llm is not None else 0):
+            tried = await self._memory.recall(_tried(page_signature(page))) or []
+            told = f"clicked before on this page without getting past it: {_names(tried)}"
+            if tried and told not in history:  # in the prompt: not the cached answer again
+                history.append(told)
             situation = Situation(
                 step=step, expected=expected, problem=problem, page=page, history=history,
                 allowed=("click", "retry_step", "ask_user", "abort"), lang=ctx.lang,
             )  # fmt: skip
             labels = [c.label for c in user_choices(page, ctx.lang)]
-            decision = await self.consult(ctx, situation, answers=labels)
+            decision = await self.consult(ctx, situation, answers=labels, tried=tried)
             if decision is None:
                 break
             if decision.action == "abort":
@@ -212,6 +228,9 @@ class Brain:
                     await self._memory.remember(signature, clicks, note=page.heading or page.url)
                 return
             history.append(f"{decision.action} {_names(targets)}: the page is still unexpected")
+            if targets:  # rejected by the step's own probe: never replayed, in any run
+                known = [*tried, *(t for t in targets if t not in tried)]
+                await self._memory.remember(_tried(page_signature(page)), known, note="tried")
             page = after
         await self._ask(ctx, step, page)
 
@@ -322,6 +341,12 @@ class Brain:
         event.chat_id = ctx.chat_id
         event.run_id = ctx.run_id
         await ctx.emit(event)
+
+
+def _tried(signature: str) -> str:
+    """Where the memory keeps the LLM's clicks that did not get past a page (beside the
+    ones that did, under the page's own signature)."""
+    return f"tried:{signature}"
 
 
 def _names(clicks: Sequence[ClickTarget]) -> str:

@@ -1,4 +1,5 @@
-"""Remembered resolutions: page signature → the clicks that got past that page.
+"""Remembered resolutions: page signature → the clicks that got past that page (and, under
+``tried:`` + signature, the LLM's clicks that did not: ``Brain`` never replays those).
 
 ``BrainMemory`` is the port; ``storage.brain_memory.BrainMemoryRepository`` keeps it in
 MongoDB, ``InMemoryBrainMemory`` serves tests and runs without storage.

@@ -1,17 +1,28 @@
-"""``RejectedPicks`` (issue 65, 5): a pick whose step failed is kept beside the profile's
-versions for the version of its part, so that a later session asks afresh; and the
-picker, with the product's response cache, asks again instead of replaying it."""
+"""What a step rejected is never replayed (issue 65, 5): a pick whose step failed is kept
+beside the profile's versions for the version of its part (``RejectedPicks``), so that a
+later session asks afresh; the picker and the page brain, with the product's response
+cache, ask again instead of replaying it."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from pydantic import BaseModel
 
-from core.brain import ElementChoice, ElementPicker, ElementWanted, RejectedPicks
+from core.brain import (
+    Brain,
+    ElementChoice,
+    ElementPicker,
+    ElementWanted,
+    InMemoryBrainMemory,
+    RejectedPicks,
+)
 from core.brain.rejected import MAX_PER_PLACE
 from core.llm import LLMSettings, MemoryResponseCache, MemorySpendLedger, build_llm
+from core.pause import NeedsAnswer
 from core.site.models import PageSummary
+from tests.core.brain.conftest import GO, NOTICE, TICK, Emitted, FakePage, make_ctx
 from tests.fakes.llm import Answer, FakeAnthropic
 
 WRONG = "role=link name=«Назад к аудиториям»"
@@ -118,3 +129,47 @@ async def test_the_picker_with_a_cache_asks_afresh_once_a_pick_was_rejected(
 
     assert again == ElementChoice(kind="button", name="Отправить заявку")
     assert len(vendor.requests) == 2  # a new call, not the cached answer
+
+
+async def test_a_page_click_that_did_not_help_is_not_replayed_from_the_cache_next_run(
+    emitted: Emitted,
+) -> None:
+    memory = InMemoryBrainMemory()  # the brain memory outlives runs (MongoDB in the app)
+    rooms = {"role": "link", "name": "Аудитории"}
+
+    async def nothing(_record: object) -> None:
+        return None
+
+    async with FakeAnthropic(api_key="sk-rejected") as vendor:
+        settings = LLMSettings.model_validate(
+            {"providers": "anthropic", "max_retries": 0,
+             "anthropic": {"api_key": "sk-rejected", "base_url": vendor.base_url}}
+        )  # fmt: skip
+        llm = build_llm(
+            settings, cache=MemoryResponseCache(), ledger=MemorySpendLedger(), on_call=nothing
+        )
+        assert llm is not None
+        async with llm:
+            first = FakePage()
+            vendor.push(Answer({"action": "click", "targets": [rooms]}))
+            with pytest.raises(NeedsAnswer):  # the link did not get past the notice
+                await Brain(llm, memory, max_rounds=1).resolve_page(
+                    make_ctx(emitted), step="login", expected="«Мои брони»", page=NOTICE,
+                    driver=first, probe=first.probe,
+                )  # fmt: skip
+
+            second = FakePage()  # the next run, the same page, the same model
+            vendor.push(
+                Answer({"action": "click", "targets": [rooms]}),
+                Answer({"action": "click", "targets": [TICK, GO]}),
+            )
+            await Brain(llm, memory, max_rounds=1).resolve_page(
+                make_ctx(emitted), step="login", expected="«Мои брони»", page=NOTICE,
+                driver=second, probe=second.probe,
+            )  # fmt: skip
+
+    assert first.done == [("link", "Аудитории")]
+    assert second.done == [("checkbox", TICK["name"]), ("button", GO["name"])]  # not the link
+    asked = vendor.bodies[1]["messages"][0]["content"]
+    assert "clicked before on this page without getting past it: link «Аудитории»" in asked
+    assert len(vendor.requests) == 3  # asked afresh (and corrected once), not the cache
