@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import re
 import secrets
 from collections.abc import Awaitable, Callable
 from time import monotonic
@@ -16,6 +15,7 @@ from adapters.profile.bookingpage import confirming_dialogs, read_booking_page
 from adapters.profile.model import MyBookings
 from adapters.profile.navigate import Navigator
 from adapters.profile.parts import Find, Pick
+from adapters.profile.patterns import Match, Pattern, compiled
 from adapters.profile.reading import (
     Item,
     Table,
@@ -154,7 +154,7 @@ class MyList:
         booking read from its own page; without a ``click`` the number is then unknown
         (empty)."""
         assert self._located is not None and self._items is not None and pick.regex
-        page, wanted = self._page, re.compile(pick.regex)
+        page, wanted = self._page, compiled(pick.regex)
         # Only an item unlike every other is known by what it shows (two alike: click each).
         # Known: paired with the item as read, nothing on the page is looked at.
         key = _known_as(self._items[index])
@@ -191,7 +191,7 @@ class MyList:
             raise Transient(f"«my bookings» changed while it was read (item {index})")
         return item
 
-    async def _clicked_to(self, target: Locator, wanted: re.Pattern[str]) -> re.Match[str]:
+    async def _clicked_to(self, target: Locator, wanted: Pattern) -> Match:
         """Click ``target`` until the page's address is one ``wanted`` matches. On a busy
         machine a page its scripts draw may take a click and do nothing (seen on Indico's
         list, drawn and still, at its first card); clicking again only opens the same

@@ -13,7 +13,6 @@ the call: a busy time read as free would offer a taken room.
 
 from __future__ import annotations
 
-import re
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
@@ -24,6 +23,7 @@ from adapters.profile.calls import DayRequest, RoomFields, RoomKeys, Span
 from adapters.profile.jsonpath import every_at, json_at, scalar_text
 from adapters.profile.model import RoomPicks
 from adapters.profile.navigate import Navigator
+from adapters.profile.patterns import search
 from adapters.profile.reading import Item, first_group, probes_of, room_of, value
 from core.site.models import Interval, Room, merge_intervals
 from scenarios.booking.models import Availability, RoomAvailability
@@ -152,7 +152,7 @@ def _all(picks: RoomPicks) -> list[Any]:
 
 def _building(request: DayRequest, room: str) -> str | None:
     assert request.building is not None  # the model's rule, with ``rooms``
-    found = re.search(request.building, room)
+    found = search(request.building, room)
     return first_group(found).strip() if found else None
 
 

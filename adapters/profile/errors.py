@@ -1,5 +1,9 @@
 """What the profile adapter raises beyond the port's errors.
 
+ConfigError (core.errors)
+└── ProfileError      a profile the interpreter cannot run: names «file:line»
+    └── SlowPattern   a profile's regular expression ran past its time limit on a
+                      site's text (``adapters.profile.patterns``)
 UnexpectedPage (core.site.errors)
 └── ProfileMismatch   the page does not match the profile: names the profile line,
                       the locators tried and what the page showed instead
@@ -7,9 +11,34 @@ UnexpectedPage (core.site.errors)
 
 from __future__ import annotations
 
+from core.errors import ConfigError
 from core.site import PageSummary, UnexpectedPage
 
-__all__ = ["ProfileMismatch"]
+__all__ = ["ProfileError", "ProfileMismatch", "SlowPattern"]
+
+
+class ProfileError(ConfigError):
+    """A profile the interpreter cannot run: ``where`` is «file:line»."""
+
+    def __init__(self, where: str, problem: str) -> None:
+        super().__init__(f"{where}: {problem}")
+        self.where = where
+        self.problem = problem
+
+
+class SlowPattern(ProfileError):
+    """A profile's regex took longer than its limit on a site's text: a profile fault
+    (nested repeats backtracking), never a reading of the page. ``where`` names the
+    regex, as the text it was run on has no line in the profile."""
+
+    def __init__(self, pattern: str, *, seconds: float, length: int) -> None:
+        shown = pattern if len(pattern) <= 80 else pattern[:79] + "…"
+        super().__init__(
+            f"the regular expression «{shown}»",
+            f"took longer than {seconds:g} s on {length} characters of the site's text "
+            "(nested repeats such as (a+)+ backtrack without end): rewrite it",
+        )
+        self.pattern = pattern
 
 
 class ProfileMismatch(UnexpectedPage):
@@ -27,3 +56,4 @@ class ProfileMismatch(UnexpectedPage):
         self.what = what
         self.where = where
         self.tried = tried
+

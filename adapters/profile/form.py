@@ -7,7 +7,6 @@ resolves by looking in «my bookings» before anything is sent again.
 from __future__ import annotations
 
 import asyncio
-import re
 from collections.abc import Mapping
 from time import monotonic as time_now
 from typing import Any, NoReturn
@@ -20,6 +19,7 @@ from playwright.async_api import Locator, Page
 from adapters.profile.navigate import Navigator
 from adapters.profile.outcome import read_answer
 from adapters.profile.parts import Action
+from adapters.profile.patterns import search
 from adapters.profile.reading import first_group, probes_of, read_terms, value
 from core.browser.retry import Transient
 from core.site.errors import OutcomeUnknown
@@ -141,7 +141,7 @@ def booked_number(booked: str, url: str) -> str | None:
     decoded «path?query», matching ``booked`` (group 1, or the whole match)."""
     parts = urlsplit(url)
     for where in (parts.path, unquote(f"{parts.path}?{parts.query}")):
-        found = re.search(booked, where)
+        found = search(booked, where)
         if found:
             return first_group(found)
     return None

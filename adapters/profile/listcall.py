@@ -12,7 +12,6 @@ a list read wrong would be a booking made twice.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Awaitable, Callable, Mapping
 from datetime import datetime
 from typing import Any
@@ -24,6 +23,7 @@ from adapters.profile.calls import ListRequest
 from adapters.profile.jsonpath import every_at, json_at, scalar_text
 from adapters.profile.navigate import Navigator
 from adapters.profile.parts import Pick
+from adapters.profile.patterns import search
 from adapters.profile.reading import first_group
 from scenarios.booking.models import Booking
 
@@ -131,5 +131,5 @@ def bookings_in(
 def _read(pick: Pick, name: str) -> str:
     if pick.regex is None:
         return name
-    found = re.search(pick.regex, name)
+    found = search(pick.regex, name)
     return first_group(found).strip() if found else ""

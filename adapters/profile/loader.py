@@ -3,22 +3,38 @@
 YAML errors, unknown keys, missing parts, bad regular expressions, unknown formats and
 templates naming a variable their step does not have are all ``ProfileError``s naming
 the file and the line, before anything runs.
+
+A profile is data from whoever wrote it, so it is read within limits (``LIMITS``): its
+size, how deep its parts nest, how many aliases (``*name``) it uses and how many parts
+it has once every alias is written out. Past one, it is refused at the line where the
+limit was passed, before any of it is built: a billion-laughs bomb (nine aliases of nine
+aliases ...) is a few hundred bytes that PyYAML's expansion turns into 10⁹ parts, and
+100 000 nested lists end PyYAML's composer in a ``RecursionError``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import yaml
 from pydantic import BaseModel, ValidationError
 
+from adapters.profile.errors import ProfileError
 from adapters.profile.model import SiteProfile
 from adapters.profile.template import DATE_FORMATS, TEXT_FILTERS, TIME_FORMATS, Template
-from core.errors import ConfigError
 
-__all__ = ["VARIABLES", "LoadedProfile", "ProfileError", "load_site_profile", "parse_site_profile"]
+__all__ = [
+    "LIMITS",
+    "VARIABLES",
+    "Limits",
+    "LoadedProfile",
+    "ProfileError",
+    "load_site_profile",
+    "parse_site_profile",
+]
 
 Path_ = tuple[str | int, ...]
 
@@ -38,13 +54,18 @@ VARIABLES: dict[str, frozenset[str]] = {
 }
 
 
-class ProfileError(ConfigError):
-    """A profile the interpreter cannot run: ``where`` is «file:line»."""
+@dataclass(frozen=True)
+class Limits:
+    """What a profile may be. The shipped ones are at most 8 kB, 8 levels deep, 554
+    parts, with no alias: each limit is many times that."""
 
-    def __init__(self, where: str, problem: str) -> None:
-        super().__init__(f"{where}: {problem}")
-        self.where = where
-        self.problem = problem
+    characters: int = 256 * 1024
+    depth: int = 32  # mappings and lists inside one another
+    aliases: int = 100  # uses of ``*name``
+    parts: int = 50_000  # mapping keys, values and list items, every alias written out
+
+
+LIMITS = Limits()
 
 
 class LoadedProfile(BaseModel):
@@ -71,27 +92,72 @@ def _where(file: str, lines: dict[str, int], path: str) -> str:
 
 
 class _Lines(yaml.SafeLoader):
-    """Keeps each mapping value's and sequence item's line, by its path in the document."""
+    """Composes a document within ``LIMITS``, keeping what each node holds once its
+    aliases are written out; ``_plain`` then keeps each part's line."""
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self._open = 0  # collections around the node being composed
+        self._aliases = 0
+        self._parts = 0  # the document's parts so far, aliases written out
+        self._shape: dict[int, tuple[int, int]] = {}  # id(node) → (parts, depth) written out
+
+    def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
+        event = self.peek_event()
+        where = f"{{file}}:{event.start_mark.line + 1}"
+        alias = isinstance(event, yaml.AliasEvent)
+        opens = isinstance(event, yaml.MappingStartEvent | yaml.SequenceStartEvent)
+        if alias:
+            self._aliases += 1
+            if self._aliases > LIMITS.aliases:
+                raise ProfileError(where, f"more than {LIMITS.aliases} aliases (*name)")
+        elif opens:
+            # Checked before going in: the composer recurses, and 100 000 levels crash it.
+            self._open += 1
+            if self._open > LIMITS.depth:
+                raise ProfileError(where, f"parts nested more than {LIMITS.depth} deep")
+        try:
+            node = super().compose_node(parent, index)
+        finally:
+            self._open -= opens
+        assert node is not None  # an alias, a scalar or a collection: always a node
+        if alias:
+            shape = self._shape.get(id(node))
+            if shape is None:  # its anchor's part is still being composed: it holds itself
+                raise ProfileError(where, "an alias refers to the part it is in")
+            parts, depth = shape
+            if self._open + depth > LIMITS.depth:
+                raise ProfileError(where, f"parts nested more than {LIMITS.depth} deep")
+            self._parts += parts
+        else:
+            inner = [self._shape[id(child)] for child in _children(node)]
+            parts = 1 + sum(p for p, _ in inner)
+            self._shape[id(node)] = (parts, 1 + max((d for _, d in inner), default=0))
+            self._parts += 1
+        if self._parts > LIMITS.parts:
+            raise ProfileError(
+                where, f"more than {LIMITS.parts} parts once its aliases are written out"
+            )
+        return node
+
+
+def _children(node: yaml.Node) -> list[yaml.Node]:
+    if isinstance(node, yaml.MappingNode):
+        return [part for pair in node.value for part in pair]
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    return []
 
 
 _PLAIN_TAGS = ("tag:yaml.org,2002:map", "tag:yaml.org,2002:seq")
 
 
-def _plain(
-    node: yaml.Node,
-    path: Path_,
-    lines: dict[str, int],
-    loader: _Lines,
-    inside: frozenset[int] = frozenset(),
-) -> Any:
+def _plain(node: yaml.Node, path: Path_, lines: dict[str, int], loader: _Lines) -> Any:
     """The node as plain data, each part's line kept (a mapping value's: its key's line)."""
     lines.setdefault(".".join(map(str, path)), node.start_mark.line + 1)
     where = f"{{file}}:{node.start_mark.line + 1}"
-    if id(node) in inside:
-        raise ProfileError(where, "an alias refers to the part it is in")
     if isinstance(node, yaml.MappingNode | yaml.SequenceNode) and node.tag not in _PLAIN_TAGS:
         raise ProfileError(where, f"the tag {node.tag} is not allowed in a profile")
-    inside = inside | {id(node)}
     if isinstance(node, yaml.MappingNode):
         result: dict[Any, Any] = {}
         for key_node, value_node in node.value:
@@ -102,17 +168,20 @@ def _plain(
             if key in result:
                 raise ProfileError(key_where, f"«{key}» is given twice")
             lines[".".join(map(str, (*path, key)))] = key_node.start_mark.line + 1
-            result[key] = _plain(value_node, (*path, key), lines, loader, inside)
+            result[key] = _plain(value_node, (*path, key), lines, loader)
         return result
     if isinstance(node, yaml.SequenceNode):
-        return [
-            _plain(item, (*path, i), lines, loader, inside) for i, item in enumerate(node.value)
-        ]
+        return [_plain(item, (*path, i), lines, loader) for i, item in enumerate(node.value)]
     return loader.construct_object(node, deep=True)
 
 
 def parse_site_profile(text: str, file: str) -> LoadedProfile:
     """Parse and check a profile's text; ``ProfileError`` for the first problem."""
+    if len(text) > LIMITS.characters:
+        at = text.count("\n", 0, LIMITS.characters) + 1
+        raise ProfileError(
+            f"{file}:{at}", f"longer than {LIMITS.characters} characters: not a profile"
+        )
     lines: dict[str, int] = {}
     try:
         loader = _Lines(text)

@@ -17,6 +17,7 @@ from typing import Literal
 from pydantic import Field, field_validator, model_validator
 
 from adapters.profile.calls import DayRequest, ListRequest, Request
+from adapters.profile.origin import SitePath
 from adapters.profile.parts import Action, Cond, Find, Part, Pick, Regex, TemplateText
 
 __all__ = [
@@ -324,9 +325,9 @@ class SiteProfile(Part):
     booking_page: BookingPage
     my_bookings: MyBookings
     cancel: Cancel
-    # Paths (exact) a step may send a change to; anything else a brain-chosen click
-    # tries to change is blocked by the network guard.
-    may_change: dict[Literal["login", "book", "cancel"], tuple[str, ...]] = Field(
+    # Paths (exact, from one «/») a step may send a change to on the site; anything else
+    # a brain-chosen click tries to change is blocked by the network guard.
+    may_change: dict[Literal["login", "book", "cancel"], tuple[SitePath, ...]] = Field(
         default_factory=dict
     )
 

@@ -5,7 +5,6 @@ profile's ``Action``s on a page's elements."""
 from __future__ import annotations
 
 import contextlib
-import re
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 from urllib.parse import urljoin, urlsplit
@@ -18,6 +17,7 @@ from adapters.profile.finding import Finder
 from adapters.profile.loader import LoadedProfile
 from adapters.profile.model import Open
 from adapters.profile.parts import Action, Find
+from adapters.profile.patterns import compiled
 from adapters.profile.template import Template
 from adapters.profile.traffic import Traffic
 from core.browser.retry import Bounced, Transient
@@ -58,7 +58,7 @@ class Navigator:
         self.loaded = loaded
         self._base_url = base_url.rstrip("/") + "/"
         self._host = urlsplit(base_url).netloc
-        self._login_page = re.compile(loaded.profile.login.page)
+        self._login_page = compiled(loaded.profile.login.page)
         self.finder = finder
         self._traffic = Traffic(self._host, routed=routed)
         self._went_to: str | None = None  # the path last asked for (before any redirect)

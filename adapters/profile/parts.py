@@ -9,7 +9,6 @@ name first and fall back to its CSS.
 
 from __future__ import annotations
 
-import re
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -22,6 +21,7 @@ from pydantic import (
     model_validator,
 )
 
+from adapters.profile.patterns import check
 from adapters.profile.template import DATE_FORMATS, FILTERS, TIME_FORMATS, Template
 
 __all__ = [
@@ -66,17 +66,8 @@ TemplateText = Annotated[
 ]
 
 
-def _regex(value: Any) -> str:
-    if not isinstance(value, str):
-        raise ValueError("a regular expression must be text")
-    try:
-        re.compile(value)
-    except re.error as exc:
-        raise ValueError(f"not a valid regular expression: {exc}") from None
-    return value
-
-
-Regex = Annotated[str, BeforeValidator(_regex)]
+# Run only through ``adapters.profile.patterns`` (a time limit on every search).
+Regex = Annotated[str, BeforeValidator(check)]
 
 
 def _several(value: Any) -> Any:

@@ -18,6 +18,7 @@ from playwright.async_api import Locator, Page
 
 from adapters.profile.model import RoomPicks
 from adapters.profile.parts import Cond, Pick
+from adapters.profile.patterns import first_group, search
 from adapters.profile.template import DATE_FORMATS, parse_date, parse_time
 from core.site.models import Room
 
@@ -272,16 +273,11 @@ def value(
     else:
         text = _raw(pick, item, columns, row)
     if pick.regex is not None:
-        found = re.search(pick.regex, text)
+        found = search(pick.regex, text)
         if found is None:
             return ""
         text = first_group(found)
     return text.strip()
-
-
-def first_group(found: re.Match[str]) -> str:
-    """A profile regex's value: its first group, or the whole match without a group."""
-    return found.group(1) if found.re.groups else found.group()
 
 
 def as_int(text: str) -> int | None:

@@ -42,6 +42,7 @@ from adapters.profile.loader import LoadedProfile
 from adapters.profile.login import log_in, still_logged_in
 from adapters.profile.made import as_sent, read_made
 from adapters.profile.navigate import Navigator
+from adapters.profile.origin import on_site
 from adapters.profile.picking import guarded_pick
 from adapters.profile.pressing import press_control
 from adapters.profile.recall import Recall
@@ -377,7 +378,7 @@ class ProfileSession:
 
     def may_change(self, step: str) -> tuple[str, ...]:
         declared = self._profile.may_change.get(step, ())  # type: ignore[call-overload]
-        return tuple(f"{self._base_url}{path}" for path in declared)
+        return tuple(on_site(self._base_url, path) for path in declared)
 
     async def release(self) -> None:
         await self._network.lift(self._page)

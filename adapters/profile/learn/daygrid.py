@@ -20,6 +20,7 @@ from adapters.profile.learn.values import (
     relative,
     templated,
 )
+from adapters.profile.patterns import compiled
 from adapters.profile.template import DATE_FORMATS, parse_date, parse_time
 
 __all__ = ["DayGrid", "RoomId", "day_grid", "draft_availability", "room_id", "room_picks"]
@@ -138,7 +139,7 @@ def room_id(recording: Recording) -> RoomId | None:
     for value, regex in _places(opened.url):
         if "{" in templated(value, book.answers, building=building):
             continue  # a value that was named: not the site's own
-        reads = re.compile(regex)
+        reads = compiled(regex)  # a profile regex: run as the profile will run it
         carried = [[m[1] for c in cells if (m := reads.search(c.url))] for cells in grid.lines]
         mine = carried[at]
         others = {v for i, cells in enumerate(carried) if i != at for v in cells}
