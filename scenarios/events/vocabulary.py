@@ -82,8 +82,8 @@ _FILLER = frozenset({"на", "for", "the", "мероприятие", "мероп
                      "зарегистрировалось", "of", "to", "is", "are", "signed", "up", "для",
                      "мое", "моё", "наше", "запись", "записи", "приём", "прием", "заявок",
                      "заявки", "sign-ups", "signups", "sign-up", "signup", "enrollment",
-                     "enrolment", "rsvp", "rsvps", "registrations", "регистрации", "start",
-                     "запусти"})  # fmt: skip
+                     "enrolment", "rsvp", "rsvps", "registrations", "регистрации",
+                     "регистраций", "start", "запусти"})  # fmt: skip
 
 
 class EventDetails(BaseModel):
@@ -137,7 +137,8 @@ def _intent(words: list[str]) -> tuple[str, tuple[str, ...]] | None:
         return None
     event = _has(words, _EVENT_STEMS) or bool(_EVENT_WORDS & set(words))
     registration = _has(words, _REGISTRATION_STEMS)
-    counting = bool(_COUNT_WORDS & set(words)) and _has(words, _COUNT_STEMS)
+    # «сколько записалось», and «сколько заявок», "how many sign-ups": registration by any name
+    counting = bool(_COUNT_WORDS & set(words)) and (_has(words, _COUNT_STEMS) or registration)
     if counting and (event or registration or "на" in words or "for" in words):
         return COUNT_REGISTRATIONS, _COUNT_STEMS
     if registration and _has(words, _CLOSE_STEMS):

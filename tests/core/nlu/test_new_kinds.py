@@ -122,3 +122,20 @@ def test_the_synonym_is_not_taken_for_the_events_name(text: str, event: str) -> 
 def test_closing_a_registration_cancels_nothing(text: str) -> None:
     assert _events(text) not in ("cancel_event", OPEN_REGISTRATION)
     assert decide(text).intent not in ("cancel_booking", "cancel_schedule")
+
+
+@pytest.mark.parametrize(
+    ("text", "event"),
+    [
+        ("how many sign-ups for «Chess night»", "Chess night"),
+        ("сколько регистраций на «Лекция»", "Лекция"),
+        ("сколько заявок на «Лекция»", "Лекция"),
+        ("how many RSVPs for «Chess night»", "Chess night"),
+    ],
+)
+def test_counting_a_registration_by_a_synonym_is_counting_registrations(
+    text: str, event: str
+) -> None:
+    found = read(Utterance(text, NOW, TZ, PLACES), NOW.date())
+    assert found is not None and found.intent == "count_registrations"
+    assert isinstance(found.details, EventDetails) and found.details.event == event
