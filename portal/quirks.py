@@ -42,16 +42,20 @@ HOSTILE = (
 # purpose field relabelled («Назначение»), «my bookings» with its columns in another
 # order, a new required checkbox on the booking form, the login button moved into a
 # menu, the dates written as 2026-11-27 instead of 27.11.2026 (ids and classes renamed
-# is ``layout: alt``; a notice page inserted is ``notice``). ``in_place``: the booking
-# form answered in place («Заявка принята», no number, no address of the booking);
+# is ``layout: alt``; a notice page inserted is ``notice``). ``destructive``: the booking's
+# button reworded and, before it, a submit «Удалить все брони» posting to the portal's
+# cancel-all (``/my/cancel-all``: every booking of the user cancelled, recorded in
+# ``QuirkState.cancels``), which leads to «my bookings»; ``destructive_rebook``: the same,
+# then the form it came with booked, so its answer is a booking's page. ``in_place``: the
+# booking form answered in place («Заявка принята», no number, no address of the booking);
 # ``short_list``: «my bookings» lists only today's and tomorrow's. ``free_marker``: a free
 # cell of the day's grid is a button titled like any cell, not a link; ``column_inserted``:
 # «my bookings» has a «Статус» column after «Номер»; ``cancel_renamed``: its «Отменить»
 # is «Снять бронь»; ``my_unreadable``: «my bookings» answers HTTP 500 while it would list a
 # booking whose purpose holds «#» (a row it cannot draw: a run's mark).
 DRIFTS = ("reworded", "relabelled", "columns", "consent", "menu_login", "date_format",
-          "in_place", "short_list", "free_marker", "column_inserted",
-          "cancel_renamed", "my_unreadable")  # fmt: skip
+          "destructive", "destructive_rebook", "in_place", "short_list", "free_marker",
+          "column_inserted", "cancel_renamed", "my_unreadable")  # fmt: skip
 _BUILDING_CODES = {b.code for b in BUILDINGS}
 
 

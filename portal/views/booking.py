@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from aiohttp import web
+from multidict import MultiDictProxy
 
 from portal.clock import CLOSE_MIN, OPEN_MIN, SLOT_MIN, fmt_hhmm, parse_hhmm
 from portal.data import Room, building, room
@@ -14,9 +15,11 @@ from portal.render import redirect, render, session_of
 from portal.rules import validate
 from portal.state import STATE
 
-__all__ = ["routes"]
+__all__ = ["CANCEL_ALL", "routes"]
 
 routes = web.RouteTableDef()
+
+CANCEL_ALL = "/my/cancel-all"
 
 _TIMES = [fmt_hhmm(m) for m in range(OPEN_MIN, CLOSE_MIN + SLOT_MIN, SLOT_MIN)]
 _STATUS = {"slot_taken": 409}
@@ -67,8 +70,13 @@ async def book_form(request: web.Request) -> web.StreamResponse:
 
 @routes.post("/book")
 async def book(request: web.Request) -> web.StreamResponse:
+    return await _book(request, await request.post())
+
+
+async def _book(
+    request: web.Request, form: MultiDictProxy[str | bytes | bytearray | web.FileField]
+) -> web.Response:
     state = request.app[STATE]
-    form = await request.post()
     target = room(str(form.get("room", "")))
     values = {k: str(form.get(k, "")) for k in ("date", "start", "end", "purpose", "attendees")}
     session = session_of(request)
@@ -160,3 +168,24 @@ async def cancel(request: web.Request) -> web.StreamResponse:
     if await request.app[STATE].store.cancel(booking_id, user=user) is None:
         raise UnknownObject(f"booking {booking_id}")
     return redirect(f"/my?cancelled={booking_id}")
+
+
+@routes.post(CANCEL_ALL)
+async def cancel_all(request: web.Request) -> web.StreamResponse:
+    """«Удалить все брони»: every active booking of the user cancelled (the ``destructive``
+    drift offers it on the booking form, first); with ``destructive_rebook`` the form it
+    came with is then booked, so a bot that pressed it reads a booking's number."""
+    state = request.app[STATE]
+    session = session_of(request)
+    user = session.user
+    assert user is not None  # the gate lets only logged-in users here
+    form = await request.post()
+    state.quirks.cancels.append(f"POST {request.path} by {user}")
+    if not session.csrf_ok(str(form.get("csrf_token", ""))):
+        return render(request, "error.html", status=403, title="Срок действия формы истёк",
+                      message="Обновите страницу и попробуйте снова.")  # fmt: skip
+    for mine in await state.store.active_for_user(user):
+        await state.store.cancel(mine.id, user=user)
+    if "destructive_rebook" in state.quirks.quirks.drift and form.get("room"):
+        return await _book(request, form)
+    return redirect("/my")
