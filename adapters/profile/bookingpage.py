@@ -83,16 +83,18 @@ async def cancel_on_booking_page(
     cancel = nav.profile.cancel
     if not await open_booking_page(nav, page, number) or await _cancelled_here(nav, page):
         return False
-    control = await nav.finder.maybe(page, cancel.control)
-    if control is None:
+    if await nav.finder.maybe(page, cancel.control) is None:
         return False
+    control = await nav.finder.control(
+        page, cancel.control, path="cancel.control", what="кнопки отмены"
+    )
     async with confirming_dialogs(page, native=cancel.confirm == "native") as asked:
         pressing()
         await control.click()
         if isinstance(cancel.confirm, tuple):
             await nav.wait_for(page, cancel.confirm, path="cancel.confirm",
                                what="подтверждения отмены")  # fmt: skip
-            await (await nav.finder.first(
+            await (await nav.finder.control(
                 page, cancel.confirm, path="cancel.confirm", what="подтверждения отмены"
             )).click()  # fmt: skip
         # Done when the control is gone (the page shows the booking cancelled).

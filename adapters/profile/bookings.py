@@ -297,7 +297,7 @@ class MyList:
                 [row_index, mark],
             )
             row = self._located.locator(f"tr[data-clubman-row='{mark}']")
-        control = await nav.finder.first(
+        control = await nav.finder.control(
             page, cancel.control, path="cancel.control", what="кнопки отмены", scope=row
         )
         async with confirming_dialogs(page, native=cancel.confirm == "native") as asked:

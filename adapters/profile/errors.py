@@ -6,7 +6,11 @@ ConfigError (core.errors)
                       site's text (``adapters.profile.patterns``)
 UnexpectedPage (core.site.errors)
 └── ProfileMismatch   the page does not match the profile: names the profile line,
-                      the locators tried and what the page showed instead
+    │                 the locators tried and what the page showed instead
+    ├── ControlRenamed  the control found is named otherwise than the step names it, or
+    │                   deletes or cancels: nothing was pressed
+    └── SentElsewhere   a press sent a change where the profile's part may not: the
+                        network guard stopped it, nothing was changed
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from __future__ import annotations
 from core.errors import ConfigError
 from core.site import PageSummary, UnexpectedPage
 
-__all__ = ["ProfileError", "ProfileMismatch", "SlowPattern"]
+__all__ = ["ControlRenamed", "ProfileError", "ProfileMismatch", "SentElsewhere", "SlowPattern"]
 
 
 class ProfileError(ConfigError):
@@ -57,3 +61,36 @@ class ProfileMismatch(UnexpectedPage):
         self.where = where
         self.tried = tried
 
+
+class ControlRenamed(ProfileMismatch):
+    """What the profile's candidates found for a control is not it: ``said`` is its name
+    on the page, ``names`` the step's (as the user reads them)."""
+
+    def __init__(
+        self, what: str, *, names: str, said: str, destructive: bool, where: str, tried: str,
+        summary: PageSummary,
+    ) -> None:  # fmt: skip
+        if destructive:
+            told = f"вместо {what} на странице «{said}», а это удаление или отмена"
+        else:
+            told = f"нет {what} {names}".rstrip() + f" (вместо этого на странице «{said}»)"
+        super().__init__(f"{told}; ничего не нажато", where=where, tried=tried, summary=summary)
+        self.said = said
+        self.destructive = destructive
+
+
+class SentElsewhere(ProfileMismatch):
+    """Pressing ``what`` sent a change to an address the profile does not declare for
+    its part (``blocked``: "POST http://…"); the network guard stopped it."""
+
+    def __init__(
+        self, what: str, *, blocked: tuple[str, ...], where: str, summary: PageSummary
+    ) -> None:
+        super().__init__(
+            f"нажатие {what} отправило изменение не туда, куда разрешает профиль "
+            f"({', '.join(blocked)}); запрос остановлен, на сайте ничего не изменено",
+            where=where,
+            tried="",
+            summary=summary,
+        )
+        self.blocked = blocked

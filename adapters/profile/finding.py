@@ -1,6 +1,13 @@
 """A profile's ``Find`` on a page: its candidates tried in order, the first that matches
 anything wins; none matching is, with a ``Pick`` (an LLM), the element it names if that
-is exactly one, else a ``ProfileMismatch`` naming the profile's line."""
+is exactly one, else a ``ProfileMismatch`` naming the profile's line.
+
+A control to press (``Finder.control``) is held to more: the element a candidate found
+must be named as the step names it, and not delete or cancel outside cancelling
+(``adapters.profile.pressing``); one that is not is the site changed — the next
+candidate, the LLM's pick (held to the same), or ``ControlRenamed``. It is pressed with
+the network guard letting changes through only to the addresses its part declares
+(``may_change``), and a step whose page sent a change anywhere else heals nothing."""
 
 from __future__ import annotations
 
@@ -12,20 +19,24 @@ import structlog
 from playwright.async_api import Locator as PwLocator
 from playwright.async_api import Page
 
-from adapters.profile.errors import ProfileMismatch
+from adapters.profile.errors import ControlRenamed, ProfileMismatch, SentElsewhere
 from adapters.profile.loader import LoadedProfile
 from adapters.profile.parts import Find, Locator
+from adapters.profile.pressing import Refusal, refusal
 from core.brain.element import ElementWanted
 from core.brain.rejected import RejectedPicks
+from core.browser.guard import NetworkGuard, same_endpoint
 from core.browser.summary import summarize
 
-__all__ = ["Finder", "Pick", "StepHeals", "candidate"]
+__all__ = ["Finder", "Pick", "StepGuard", "StepHeals", "candidate"]
 
 log = structlog.get_logger("clubman.portal")
 
 # A reading script's answer as a list of one, or empty when nothing matched.
 _IF_ANY = "(elements, arg) => elements.length ? [({script})(elements, arg)] : []"
 
+# The parts of a profile whose steps change the site (``may_change``'s keys).
+_CHANGING = ("login", "book", "cancel")
 # The element the page shows for what a Find wanted, as a new candidate; None: none is.
 Pick = Callable[[Page, ElementWanted], Awaitable[Locator | None]]
 
@@ -39,6 +50,15 @@ class StepHeals:
 
     def __bool__(self) -> bool:
         return bool(self.promoted or self.picked)
+
+
+@dataclass(frozen=True, slots=True)
+class StepGuard:
+    """The session's network guard and the addresses each part of the profile may send a
+    change to (absolute; none: the part declares none)."""
+
+    network: NetworkGuard
+    may_change: Callable[[str], tuple[str, ...]]
 
 
 def _tried(find: Find) -> str:
@@ -76,9 +96,14 @@ class Finder:
     element, as a hand-written page object does). An element missing then is the
     browser's timeout, a transient failure, as in the hand-written adapters."""
 
-    def __init__(self, loaded: LoadedProfile, *, pick: Pick | None = None) -> None:
+    def __init__(
+        self, loaded: LoadedProfile, *, pick: Pick | None = None, guard: StepGuard | None = None
+    ) -> None:
         self._loaded = loaded
         self._pick = pick
+        self._guard = guard
+        self._sent_before = 0  # the changes the context had sent when the step began
+        self._held: tuple[Page, str, str] | None = None  # the press the guard holds: where
         self._matched: dict[int, int] = {}  # id of a Find → the candidate that matched
         self._picked: dict[int, Locator] = {}  # id of a Find → the element picked for it
         # Finds whose first candidate found nothing and a later one (or a picked element)
@@ -93,15 +118,57 @@ class Finder:
     def begin_step(self) -> None:
         self._stood_in.clear()
         self._picked_in.clear()
+        if self._guard is not None:
+            self._sent_before = len(self._guard.network.changes)
 
     def step_passed(self) -> StepHeals:
-        """The stand-ins of the step that just passed its check."""
+        """The stand-ins of the step that just passed its check; none when a change was
+        sent meanwhile where their part may not send one (a check that passed then says
+        nothing of what the stand-in did)."""
         passed = StepHeals(
             promoted={path: index for path, (_, index) in self._stood_in.items()},
             picked={path: way for path, (_, way) in self._picked_in.items()},
         )
+        if passed and (elsewhere := self._sent_elsewhere([*passed.promoted, *passed.picked])):
+            log.warning("profile.heal_dropped", sent=elsewhere, paths=sorted(passed.promoted))
+            passed = StepHeals()
+            self.step_failed()  # neither trusted next time
         self.begin_step()
         return passed
+
+    def _sent_elsewhere(self, paths: list[str]) -> tuple[str, ...]:
+        """The changes sent in this step to an address a part of ``paths`` does not
+        declare. A part that may change the site but declares no address (a profile
+        written before ``may_change``) is not held to any."""
+        if self._guard is None:
+            return ()
+        sent = self._guard.network.changes[self._sent_before :]
+        found: list[str] = []
+        for part in {path.partition(".")[0] for path in paths}:
+            declared = self._guard.may_change(part)
+            if not declared and part in _CHANGING:
+                continue
+            found += [one for one in sent if not same_endpoint(one.partition(" ")[2], declared)]
+        return tuple(dict.fromkeys(found))
+
+    async def end_step(self, failure: BaseException | None = None) -> None:
+        """Take off the guard a press put on; a step that failed after the guard stopped
+        one of its requests is ``SentElsewhere`` (nothing was sent: not an unknown
+        outcome, and not worth sending again)."""
+        held, self._held = self._held, None
+        if self._guard is None or held is None:
+            return
+        blocked = await self._guard.network.let_go()
+        if not blocked:
+            return
+        page, path, what = held
+        log.warning("profile.sent_elsewhere", path=path, blocked=blocked)
+        if failure is not None:
+            part = path.partition(".")[0]
+            raise SentElsewhere(
+                what, blocked=blocked, where=self._loaded.where(f"may_change.{part}"),
+                summary=await summarize(page),
+            ) from failure  # fmt: skip
 
     def step_failed(self) -> None:
         """Stand-ins of a failed step are tried afresh next time, not trusted."""
@@ -156,6 +223,90 @@ class Finder:
                 self._picked_in[path] = (id(find), picked)
                 return located
         raise await self.mismatch(page, find, path=path, what=what)
+
+    async def control(
+        self, page: Page, find: Find, *, path: str, what: str, scope: PwLocator | None = None
+    ) -> PwLocator:
+        """The control to press for ``find``: as ``first`` finds it, but only an element
+        the step names so and that does not delete or cancel (outside cancelling: see
+        ``adapters.profile.pressing``). One that is not is passed over as if it were not
+        there: the next candidate, else the LLM's pick (held to the same), else
+        ``ControlRenamed``. Returned with the guard on for the part's addresses."""
+        where = scope or page
+        named = [candidate(where, way) for way in find if way.name or way.text or way.label]
+        texts = [(" ".join(way.text.split()), way.exact) for way in find if way.text]
+        cancels = path.startswith("cancel.")
+        known, picked = self._matched.get(id(find)), self._picked.get(id(find))
+        if known is not None or picked is not None:
+            way = find[known] if known is not None else picked
+            assert way is not None
+            located = candidate(where, way).first
+            ways = named if known is not None else [candidate(where, way)]
+            if await located.count() and not await refusal(
+                located, ways, texts if known is not None else [], cancels=cancels
+            ):
+                return await self._hold(page, located, path=path, what=what)
+            self._matched.pop(id(find), None)  # gone or changed since: looked for afresh
+            self._picked.pop(id(find), None)
+        refused: list[Refusal] = []
+        for index, way in enumerate(find):
+            located = candidate(where, way)
+            count = await located.count()
+            if not count:
+                continue
+            if found := await refusal(located.first, named, texts, cancels=cancels):
+                log.warning("profile.control_refused", path=path, way=way.describe(),
+                            said=found.said, destructive=found.destructive)  # fmt: skip
+                refused.append(found)
+                continue
+            self._matched[id(find)] = index
+            if index and count == 1:
+                self._stood_in[path] = (id(find), index)
+            return await self._hold(page, located.first, path=path, what=what)
+        if self._pick is not None:
+            wanted = ElementWanted(
+                path=path,
+                what=what,
+                tried=_tried(find),
+                kind=_kind(find),
+                wrong=tuple(self._wrong.get(path, ()))
+                + tuple(f"«{r.said}» (не то, что ищем)" for r in refused),
+            )
+            chosen = await self._pick(page, wanted)
+            if chosen is not None:
+                located = candidate(where, chosen)
+                if await located.count() == 1:
+                    found = await refusal(located, [located], [], cancels=cancels)
+                    if found is None:
+                        self._picked[id(find)] = chosen
+                        self._picked_in[path] = (id(find), chosen)
+                        return await self._hold(page, located, path=path, what=what)
+                    refused.append(found)
+                    self._wrong.keep(path, chosen.describe())
+        if not refused:
+            raise await self.mismatch(page, find, path=path, what=what)
+        raise await self._renamed(page, find, refused[0], path=path, what=what)
+
+    async def _hold(self, page: Page, element: PwLocator, *, path: str, what: str) -> PwLocator:
+        """``element``, the guard put on for the part's addresses (a part that declares
+        none, as a profile written before ``may_change``, is not held)."""
+        if self._guard is not None and (declared := self._guard.may_change(path.split(".")[0])):
+            await self._guard.network.hold(may_change=declared)
+            self._held = (page, path, what)
+        return element
+
+    async def _renamed(
+        self, page: Page, find: Find, found: Refusal, *, path: str, what: str
+    ) -> ControlRenamed:
+        names = " или ".join(f"«{way.name or way.text or way.label}»" for way in find
+                             if way.name or way.text or way.label)  # fmt: skip
+        where, tried = self._loaded.where(f"{path}.0"), _tried(find)
+        log.warning("profile.control_renamed", what=what, where=where, said=found.said,
+                    destructive=found.destructive, url=page.url)  # fmt: skip
+        return ControlRenamed(
+            what, names=names, said=found.said, destructive=found.destructive,
+            where=where, tried=tried, summary=await summarize(page),
+        )  # fmt: skip
 
     async def showing(self, page: Page, find: Find, *, path: str) -> bool:
         """Whether ``first`` would find ``find`` now, without picking; what it finds is

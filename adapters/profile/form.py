@@ -85,7 +85,7 @@ async def fill_form(nav: Navigator, page: Page, values: Mapping[str, Any]) -> Lo
         if _holds_already(action, values, shown):
             continue
         await nav.act(page, action, values, path=f"book.fields.{index}")
-    submit = await nav.finder.first(page, book.submit, path="book.submit", what="кнопки брони")
+    submit = await nav.finder.control(page, book.submit, path="book.submit", what="кнопки брони")
     if not book.browser_check:
         return submit
     invalid: list[list[str]] = await submit.evaluate(_INVALID_FIELDS)

@@ -4,7 +4,9 @@ LLM picked from the page (``core.brain.ElementPicker``) is exactly one — and t
 was found in then passes its own success check (the booking's number read, the list
 read, the login taken…), that candidate is moved first in the profile, or the picked
 element written in as a new first candidate, as a new version (``ProfileHistory``). A
-step that fails writes nothing: an element that was the wrong one is never kept.
+step that fails writes nothing: an element that was the wrong one is never kept, and
+neither is one whose step sent a change where its part may not (``Finder.step_passed``):
+the step's own check says nothing of what else a press did.
 
 Only the candidates' lines move or are added: the file's comments and layout stay."""
 
@@ -127,9 +129,11 @@ class Healing:
         finder.begin_step()
         try:
             result = await action(await page())
-        except BaseException:
+        except BaseException as exc:
             finder.step_failed()
+            await finder.end_step(exc)  # a request the guard stopped is the news
             raise
+        await finder.end_step()
         self.passed(finder.step_passed(), step=what, run=run)
         return result
 

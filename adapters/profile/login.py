@@ -36,7 +36,7 @@ async def log_in(
         await secret.fill(password)
     except PlaywrightError:  # dropped on purpose: the original error may echo the password
         raise Transient("could not type the password") from None
-    submit = await finder.first(page, login.submit, path="login.submit", what="кнопки входа")
+    submit = await finder.control(page, login.submit, path="login.submit", what="кнопки входа")
     sending()
     async with page.expect_navigation() as navigation:
         await submit.click()

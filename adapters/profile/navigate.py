@@ -216,7 +216,7 @@ class Navigator:
     async def click_and_wait(
         self, page: Page, find: Find, *, path: str, what: str, login_ok: bool = False
     ) -> int:
-        control = await self.finder.first(page, find, path=path, what=what)
+        control = await self.finder.control(page, find, path=path, what=what)
         async with page.expect_navigation() as navigation:
             await control.click()
         return self.land(page, await navigation.value, login_ok=login_ok)
@@ -229,7 +229,9 @@ class Navigator:
         text = template.render(values) if template is not None else ""
         if action.optional and template is not None and not text:
             return False
-        element = await self.finder.first(
+        # A press (a click, a tick) only of what the step names so (``Finder.control``).
+        presses = action.check is not None or action.click
+        element = await (self.finder.control if presses else self.finder.first)(
             page, action.find, path=f"{path}.find", what=f"поля «{action.find[0].describe()}»"
         )
         if action.fill is not None:

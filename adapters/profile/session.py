@@ -25,7 +25,7 @@ from adapters.profile.caller import Caller
 from adapters.profile.cancelling import Cancelling
 from adapters.profile.daycall import DayCall
 from adapters.profile.fastpath import FastPath
-from adapters.profile.finding import Finder
+from adapters.profile.finding import Finder, StepGuard
 from adapters.profile.form import fill_form, open_form, send_form
 from adapters.profile.grid import (
     building_code,
@@ -87,11 +87,11 @@ class ProfileSession:
         if picker is not None:
             went = self._where_it_went
             pick = guarded_pick(picker, self._network, self.may_change, where_it_went=went)
-        network = self._network  # its routes are on only while a brain's click is judged
+        network = self._network  # its routes are on only while a click or a press is guarded
         self._nav = Navigator(
             loaded,
             self._base_url,
-            Finder(loaded, pick=pick),
+            Finder(loaded, pick=pick, guard=StepGuard(network, self.may_change)),
             timeout_ms=timeout_ms,
             routed=lambda: network.armed,
         )

@@ -32,6 +32,12 @@ still fails the brain's step.
     guard = NetworkGuard(context)
     await guard.run(action, may_change=declared)   # RequestBlocked if it tried anything
     page = ...; await guard.lift(page)            # before the adapter's own next step
+
+The adapter's own press of a step's control is held the same way (``hold``) until the
+adapter takes the guard off again (``let_go``, which says what it stopped); the page is
+left as the press left it, for the adapter to read. And from ``watch`` on, every change
+any page of the context sent is noted (``changes``), guarded or not: what a step sent is
+what decides whether what it found may be trusted.
 """
 
 from __future__ import annotations
@@ -74,6 +80,18 @@ class NetworkGuard:
         self._watching = False
         self._before: set[Page] = set()  # the pages there were when the guard was armed
         self._closing: set[asyncio.Task[None]] = set()
+        self._held = False  # armed by ``hold`` (``let_go`` takes it off), not by ``arm``
+        self._changes: list[str] = []  # every change sent since ``watch`` ("POST http://…")
+
+    @property
+    def changes(self) -> tuple[str, ...]:
+        """Every change («METHOD url») a page of the context sent since ``watch``, blocked
+        or not (WebSocket messages and parting sends are reported by ``lift``)."""
+        return tuple(self._changes)
+
+    def _saw(self, request: Request) -> None:
+        if request.method not in SAFE_METHODS:
+            self._changes.append(f"{request.method} {request.url}")
 
     @property
     def armed(self) -> bool:
@@ -93,6 +111,7 @@ class NetworkGuard:
         if not self._watching:
             await self._context.route_web_socket(lambda _url: True, self._socket)
             await self._context.add_init_script(_NO_PARTING_SENDS)
+            self._context.on("request", self._saw)
             self._watching = True
 
     def _socket(self, ws: WebSocketRoute) -> None:
@@ -120,6 +139,7 @@ class NetworkGuard:
     async def arm(self, *, may_change: Collection[str] = ()) -> None:
         """Guard from now on, letting changes through to ``may_change`` only."""
         self._may_change = frozenset(_endpoint(d) for d in may_change)
+        self._held = False  # a brain's action: off only by ``lift``
         await self.watch()
         if not self._armed:
             for page in self._context.pages:  # what was tried before counts for nothing
@@ -128,6 +148,31 @@ class NetworkGuard:
             self._context.on("page", self._opened)
             await self._context.route("**/*", self._gate)
             self._armed = True
+
+    async def hold(self, *, may_change: Collection[str]) -> None:
+        """Guard the adapter's own press from now on, letting changes through to
+        ``may_change`` only, until ``let_go``. Armed already (a brain's action, an element
+        the LLM picked): left as it is, for ``lift``."""
+        if self._armed:
+            return
+        await self.arm(may_change=may_change)
+        self._held = True
+
+    async def let_go(self) -> tuple[str, ...]:
+        """Off again after ``hold`` (the page left as it is); what was blocked meanwhile.
+        Armed by ``arm``: nothing (``lift`` takes it off and reports)."""
+        if not self._held:
+            return ()
+        if self._closing:
+            await asyncio.gather(*self._closing)
+        with contextlib.suppress(PlaywrightError):  # a closing context sends nothing either
+            await self._context.unroute("**/*", self._gate)
+        self._context.remove_listener("page", self._opened)
+        self._armed = self._held = False
+        self._may_change = frozenset()
+        self._before = set()
+        blocked, self._blocked = tuple(self._blocked), []
+        return blocked
 
     def _report(self, failure: BaseException | None = None) -> None:
         blocked, self._blocked = tuple(self._blocked), []
@@ -168,7 +213,7 @@ class NetworkGuard:
         with contextlib.suppress(PlaywrightError):  # a closing context sends nothing either
             await self._context.unroute("**/*", self._gate)
         self._context.remove_listener("page", self._opened)
-        self._armed = False
+        self._armed = self._held = False
         self._may_change = frozenset()
         self._before = set()
         self._report()
