@@ -5,9 +5,13 @@ the page looked at the end.
 A fixed script of ours is put in every page of the context; it reports clicks and
 changed fields through a binding, each element described so that Python can give it
 several locator candidates (role and name, label, id or name, text, a short CSS path),
-best first. A password field's value never leaves the page. Requests are recorded
-without headers (so without cookies), and with the value of every field that holds a
-password or is named like a secret replaced by «***».
+best first. Requests are recorded without headers (so without cookies), and with the
+value of every field that holds a password or is named like a secret replaced by «***».
+
+What was typed as a secret (into a password field, or a field named like one) is told
+to the recorder apart from the field's value, kept in memory only (``Secrets``), and
+masked by value in everything a step records: a page that copies the password into a
+visible field, an address or a request's body shows «***» there too.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from __future__ import annotations
 import contextlib
 import json
 import re
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import structlog
@@ -32,9 +36,12 @@ from adapters.profile.learn.recording import (
     Step,
     StepName,
 )
+from adapters.profile.learn.secrets import Secrets
 from adapters.profile.parts import Locator
 
 __all__ = ["Recorder"]
+
+_Model = TypeVar("_Model", bound=BaseModel)
 
 log = structlog.get_logger("clubman.learn")
 
@@ -117,7 +124,8 @@ _LISTEN = r"""
         && !(["radio", "checkbox"].includes(el.type) && !el.checked))  // as a form sends
       .map((el) => ({ el: describe(el), control: el.tagName.toLowerCase(),
                       hidden: el.type === "hidden", secret: el.type === "password",
-                      value: el.type === "password" ? null : el.value }));
+                      value: el.type === "password" ? null : el.value,
+                      typed_secret: el.type === "password" ? el.value : null }));
     report({ kind: "submit", el: describe(form), fields });
   }, true);
   document.addEventListener("change", (e) => {
@@ -128,7 +136,8 @@ _LISTEN = r"""
     const option = select ? el.selectedOptions[0] : null;
     const chosen = option ? clean(option.textContent) : null;
     report({ kind: select ? "select" : "fill", el: describe(el), secret,
-             value: secret ? null : el.value, option: chosen });
+             value: secret ? null : el.value, option: chosen,
+             typed_secret: secret ? el.value : null });
   }, true);
 })();
 """
@@ -156,6 +165,7 @@ class _Field(BaseModel):
     hidden: bool = False
     secret: bool = False
     value: str | None = None
+    typed_secret: str | None = None  # a password field's value: to mask, never recorded
 
 
 class _Reported(BaseModel):
@@ -166,6 +176,7 @@ class _Reported(BaseModel):
     value: str | None = None
     option: str | None = None
     secret: bool = False
+    typed_secret: str | None = None  # a password field's value: to mask, never recorded
     fields: tuple[_Field, ...] = ()
     lines: tuple[str, ...] = ()
 
@@ -230,6 +241,7 @@ class Recorder:
         self._actions: list[Action] = []
         self._requests: list[SentRequest] = []
         self._secret_fields: set[str] = set()  # names of password fields seen
+        self._secrets = Secrets()  # what was typed into them: masked wherever it shows
         self._dialogs: list[str] = []
         self._forms: list[SentForm] = []
         self._lines: tuple[str, ...] = ()  # the page's text at the last click
@@ -268,6 +280,7 @@ class Recorder:
             return
         if event.secret and event.el.name:
             self._secret_fields.add(event.el.name)
+        self._keep_secrets(event)
         page = source.get("page")
         url = _without_secrets(page.url) if isinstance(page, Page) else ""
         if isinstance(page, Page):
@@ -304,6 +317,21 @@ class Recorder:
                     field_type="value",
                 )  # fmt: skip
             )
+
+    def _keep_secrets(self, event: _Reported) -> None:
+        """What ``event`` typed as a secret: a password field's value, or a typed
+        field's named like a secret (a hidden token is not typed: masked by its name)."""
+        self._secrets.add(event.typed_secret)
+        if event.kind == "fill" and _SECRET_NAME.search(event.el.name):
+            self._secrets.add(event.value)
+        for field in event.fields:
+            self._secrets.add(field.typed_secret)
+            if not field.hidden and _SECRET_NAME.search(field.el.name):
+                self._secrets.add(field.value)
+
+    def masked(self, model: _Model) -> _Model:
+        """``model`` (a step, a recording) with every secret typed so far masked."""
+        return self._secrets.masked(model)
 
     def _sent(self, request: Request) -> None:
         if request.method in ("GET", "HEAD", "OPTIONS"):
@@ -369,7 +397,7 @@ class Recorder:
             snapshot = await page.locator("body").aria_snapshot(timeout=5000)
         except PlaywrightError:
             snapshot = ""
-        return Step(
+        step = Step(
             name=name,
             actions=tuple(self._actions),
             requests=tuple(self._requests),
@@ -380,3 +408,4 @@ class Recorder:
             url=_without_secrets(page.url),
             pieces=await page_pieces(page) if name in ("book", "cancel") else (),
         )
+        return self.masked(step)

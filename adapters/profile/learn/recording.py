@@ -3,9 +3,9 @@ pages, the fields and their values, the clicks (each element with several locato
 candidates, as a profile takes them), the changes the site was sent, and what the page
 looked like at the end (its accessibility snapshot).
 
-Nothing secret is in it: a password field's value never leaves the page, a request's
-body keeps no value of a password field or of a field named like a secret, and headers
-(cookies) are not recorded at all.
+Nothing secret is in it: a request's body keeps no value of a password field or of a
+field named like a secret, headers (cookies) are not recorded at all, and every value
+typed into such a field is masked wherever else the step shows it (``secrets``).
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ class Action(_Frozen):
     kind: Literal["navigate", "click", "fill", "select", "check"]
     url: str  # the page it happened on (for «navigate»: the page reached)
     candidates: tuple[Locator, ...] = ()  # the element, best first
-    value: str | None = None  # what was typed or chosen; never a password
+    value: str | None = None  # what was typed or chosen; a secret typed: «***» or None
     secret: bool = False  # a password field: its value is not recorded
     field_type: str = ""  # an input's type («text», «date», «password», ...)
     # A click after a change was sent: the lines of text the page showed by then that it
