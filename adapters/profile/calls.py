@@ -8,7 +8,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from adapters.profile.parts import Part, Regex, TemplateText
+from adapters.profile.parts import Part, PathTemplate, Regex, TemplateText
 
 __all__ = ["DayRequest", "HeaderToken", "ListRequest", "Request", "RoomFields", "RoomKeys", "Span"]
 
@@ -28,7 +28,7 @@ class RoomKeys(Part):
     followed by a space and more; ``key`` is the field holding the key. Read once a
     session."""
 
-    url: TemplateText
+    url: PathTemplate
     name: str
     key: str
 
@@ -44,7 +44,7 @@ class Request(Part):
     """
 
     method: Literal["POST"] = "POST"
-    url: TemplateText
+    url: PathTemplate
     form: dict[str, TemplateText] | None = None
     json_fields: dict[str, TemplateText] | None = Field(default=None, alias="json")
     number: str | None = None
@@ -76,7 +76,7 @@ class ListRequest(Part):
     HTML. Any other answer: the page is read, as without this."""
 
     method: Literal["GET", "POST"] = "POST"
-    url: TemplateText
+    url: PathTemplate
     json_fields: dict[str, TemplateText] | None = Field(default=None, alias="json")
     token: HeaderToken | None = None
     items: str
@@ -130,7 +130,7 @@ class DayRequest(Part):
     day; else the page is read, as without this."""
 
     method: Literal["GET", "POST"] = "POST"
-    url: TemplateText
+    url: PathTemplate
     token: HeaderToken | None = None
     room: RoomFields | None = None
     rooms: RoomKeys | None = None

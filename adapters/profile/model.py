@@ -18,7 +18,15 @@ from pydantic import Field, field_validator, model_validator
 
 from adapters.profile.calls import DayRequest, ListRequest, Request
 from adapters.profile.origin import SitePath
-from adapters.profile.parts import Action, Cond, Find, Part, Pick, Regex, TemplateText
+from adapters.profile.parts import (
+    Action,
+    Cond,
+    Find,
+    Part,
+    PathTemplate,
+    Pick,
+    Regex,
+)
 
 __all__ = [
     "SCHEMA_FILE",
@@ -54,7 +62,7 @@ class Open(Part):
     """How to reach a page: load ``url`` (a template, relative to the site's address),
     then do ``actions`` in order; ``submit`` is clicked last and waited for."""
 
-    url: TemplateText | None = None
+    url: PathTemplate | None = None
     # A page its scripts draw after loading (React and the like): wait, before the
     # actions, until one of these shows (list what an empty page shows, too).
     wait: Find | None = None
@@ -262,7 +270,7 @@ def _a_span(pick: Pick) -> Pick:
 class BookingPage(Part):
     """A booking's own page: ``url`` by its number, and picks for its fields."""
 
-    url: TemplateText
+    url: PathTemplate
     wait: Find | None = None  # drawn by scripts: shows once the booking is shown
     missing: Find | None = None  # shown instead when there is no such booking
     number: Pick | None = None  # missing: the page at the booking's address is the booking

@@ -13,6 +13,7 @@ from playwright.async_api import Locator as PwLocator
 from playwright.async_api import Page, Response
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
+from adapters.profile.errors import ProfileError
 from adapters.profile.finding import Finder
 from adapters.profile.loader import LoadedProfile
 from adapters.profile.model import Open
@@ -64,7 +65,14 @@ class Navigator:
         self._went_to: str | None = None  # the path last asked for (before any redirect)
 
     def url(self, template: Template, values: Mapping[str, Any]) -> str:
-        return urljoin(self._base_url, template.render(values).lstrip("/"))
+        address = urljoin(self._base_url, template.render(values).lstrip("/"))
+        # A value written without «|url» that reads as an address («https://…») would
+        # be joined as itself: the site's scheme, host and port or nothing.
+        if urlsplit(address)[:2] != urlsplit(self._base_url)[:2]:
+            raise ProfileError(
+                self.loaded.file, f"«{template}» with its values leads off the site: {address}"
+            )
+        return address
 
     def url_path(self, template: Template, values: Mapping[str, Any]) -> str:
         return urlsplit(self.url(template, values)).path

@@ -1,5 +1,6 @@
-"""A profile's paths stay on its site: ``SitePath``, checked at load, and ``on_site``,
-the one way a path is joined to the site's address.
+"""A profile's paths stay on its site: ``SitePath`` (a ``may_change`` entry) and
+``site_address`` (the start of an address template), checked at load, and ``on_site``,
+the one way a ``may_change`` path is joined to the site's address.
 
 A path was once glued to the site's address as text, so «.evil.example/x» became
 ``https://site.example.evil.example/x``, «:8443/book» another port, and «//evil/x» or
@@ -16,7 +17,18 @@ from urllib.parse import urlsplit
 
 from pydantic import BeforeValidator
 
-__all__ = ["SitePath", "on_site", "site_path"]
+__all__ = ["SitePath", "on_site", "site_address", "site_path"]
+
+
+def site_address(text: str) -> str:
+    """``text`` (a template of an address on the site) when it starts as a path does."""
+    if not text.startswith("/") or text.startswith("//") or "\\" in text:
+        raise ValueError(
+            f"«{text}» is not an address on the site: write it from one «/», as "
+            "«/book?room={room_id|url}» (no host, port or scheme: the site's own address "
+            "goes before it)"
+        )
+    return text
 
 
 def site_path(value: Any) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     BeforeValidator,
     ConfigDict,
@@ -21,6 +22,7 @@ from pydantic import (
     model_validator,
 )
 
+from adapters.profile.origin import site_address
 from adapters.profile.patterns import check
 from adapters.profile.template import DATE_FORMATS, FILTERS, TIME_FORMATS, Template
 
@@ -30,6 +32,7 @@ __all__ = [
     "Find",
     "Locator",
     "Part",
+    "PathTemplate",
     "Pick",
     "Regex",
     "TemplateText",
@@ -65,6 +68,14 @@ TemplateText = Annotated[
     ),
 ]
 
+
+def _on_site(template: Template) -> Template:
+    site_address(str(template))
+    return template
+
+
+# An address on the site, from one «/»: «http://elsewhere/…» would be joined as itself.
+PathTemplate = Annotated[TemplateText, AfterValidator(_on_site)]
 
 # Run only through ``adapters.profile.patterns`` (a time limit on every search).
 Regex = Annotated[str, BeforeValidator(check)]

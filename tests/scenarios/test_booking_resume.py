@@ -75,13 +75,16 @@ class BooksAnew(MemorySession):
     ) -> Booking:
         site = self._forgetful
         if site.hang_at is not None and len(site.bookings) >= site.hang_at:
+            if site.lands_first:  # the create reached the site; its answer never came back
+                site.record(room, day, start, end, purpose)
             site.hung.set()
             await asyncio.Event().wait()  # never set: the core is closed around it
         return site.record(room, day, start, end, purpose)
 
     async def my_bookings(self) -> list[Booking]:
         self._forgetful.looks.append(len(self._forgetful.bookings))
-        return await super().my_bookings()
+        listed = await super().my_bookings()
+        return [b for b in listed if b.room not in self._forgetful.unlisted]
 
 
 class ForgetfulSite(MemorySite):
@@ -92,6 +95,8 @@ class ForgetfulSite(MemorySite):
         self.hang_at: int | None = None
         self.hung = asyncio.Event()
         self.looks: list[int] = []  # the bookings made by then, at each look at «Мои брони»
+        self.lands_first = False  # the hung booking is made on the site before it hangs
+        self.unlisted: set[str] = set()  # rooms «Мои брони» does not show (a short list)
 
     def open_session(
         self,
@@ -205,6 +210,32 @@ async def test_a_run_killed_mid_booking_books_each_room_once_on_a_site_that_book
     assert live_rooms(site) == Counter({"101": 1, "102": 1})
     assert {(b.day, b.start, b.end) for b in site.bookings} == {(TUESDAY, time(10), time(12))}
     assert site.looks == [1, 2]  # the resumed step looked before booking; then the check
+
+
+async def test_a_resumed_run_never_resends_a_room_the_day_shows_held_and_the_list_hides(
+    core: Core, sink: CollectingSink, site: ForgetfulSite, storage: Storage
+) -> None:
+    """Killed after the second room's create reached the site and before its answer, on a
+    site whose «Мои брони» does not show that booking: the resumed step finds the first
+    room's booking, and the second room held on the day — it may be the run's own, so it
+    is not sent again, and the user is told what was booked and what to check."""
+    site.hang_at, site.lands_first, site.unlisted = 1, True, {"102"}
+    async with core() as manager:
+        await manager.handle(cmd(TWO_ROOMS))
+        await asyncio.wait_for(site.hung.wait(), 30)
+    assert live_rooms(site) == Counter({"101": 1, "102": 1})
+
+    site.hang_at = None
+    seen = len(sink.outputs)
+    async with core():  # a new process: the run resumes
+        outcome = await settled(sink, after=seen)
+    assert isinstance(outcome, Failed), outcome
+    assert outcome.text == (
+        "Забронированы: 101. Бронь 102 (Библиотека, вт 24.11, 10:00–12:00) отправлена на "
+        "сайт, но сайт не показал, сделана ли она. Снова я её не отправляю, чтобы не "
+        "забронировать дважды: проверьте «Мои брони» на сайте."
+    )
+    assert live_rooms(site) == Counter({"101": 1, "102": 1})  # nothing booked twice
 
 
 async def test_a_fresh_run_first_looks_in_its_bookings_after_booking(

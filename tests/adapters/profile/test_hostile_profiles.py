@@ -20,12 +20,15 @@ from pathlib import Path
 import pytest
 
 from adapters.profile.errors import SlowPattern
-from adapters.profile.loader import LIMITS, ProfileError, parse_site_profile
+from adapters.profile.finding import Finder
+from adapters.profile.loader import LIMITS, ProfileError, load_site_profile, parse_site_profile
+from adapters.profile.navigate import Navigator
 from adapters.profile.origin import on_site
 from adapters.profile.parts import Pick
 from adapters.profile.patterns import Pattern
 from adapters.profile.reading import Item, value
-from tests.adapters.profile.profile_text import FILE, TEXT, edited, line_of, refused
+from adapters.profile.template import Template
+from tests.adapters.profile.profile_text import FILE, REFPORTAL, TEXT, edited, line_of, refused
 
 CLUBMAN = str(Path(sys.executable).parent / "clubman")
 _HANG_GUARD_S = 60
@@ -223,3 +226,24 @@ def test_a_path_is_joined_only_onto_the_sites_own_address() -> None:
     for entry in (".evil.example/x", ":8443/book", "//evil.example/x", "https://evil/x"):
         with pytest.raises(ValueError, match="not a path on the site"):
             on_site("https://rooms.example", entry)
+
+
+@pytest.mark.parametrize(
+    "address", ["http://evil.example/booking/{number}", "//evil.example/b/{number}", "{number}"]
+)
+def test_an_address_template_that_is_not_a_path_is_refused_naming_its_line(address: str) -> None:
+    text = edited("  url: /booking/{number}\n", f"  url: '{address}'\n")
+    error = refused(text)
+    assert error.where == f"{FILE}:{line_of(text, '  url: ' + repr(address))}"
+    assert "booking_page.url" in error.problem
+    assert "not an address on the site" in error.problem
+
+
+def test_a_value_that_reads_as_an_address_does_not_take_a_page_off_the_site() -> None:
+    """«/{building}» without «|url»: a building named «https://…» is not joined as itself."""
+    loaded = load_site_profile(REFPORTAL)
+    nav = Navigator(loaded, "https://rooms.example", Finder(loaded), timeout_ms=1000)
+    wrote = Template.parse("/{building}")
+    assert nav.url(wrote, {"building": "main"}) == "https://rooms.example/main"
+    with pytest.raises(ProfileError, match="leads off the site: https://evil.example/x"):
+        nav.url(wrote, {"building": "https://evil.example/x"})
