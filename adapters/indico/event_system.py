@@ -16,12 +16,14 @@ from adapters.indico.errors import (
     SlotTaken,
     SystemUnavailable,
 )
-from adapters.indico.events import IndicoEvents
+from adapters.indico.events import EventLeft, EventUndone, IndicoEvents
 from scenarios.events.errors import (
+    EventLeftBehind,
     EventNotFound,
     EventRejected,
     EventsNotAllowed,
     EventsUnavailable,
+    RoomNotBooked,
     RoomTaken,
 )
 from scenarios.events.models import Event
@@ -34,6 +36,10 @@ async def translated() -> AsyncIterator[None]:
     """Indico's errors raised inside, as the events port's."""
     try:
         yield
+    except EventLeft as exc:
+        raise EventLeftBehind(exc.message, event=exc.event, refusal=exc.refusal) from exc
+    except EventUndone as exc:
+        raise RoomNotBooked(exc.message, refusal=exc.refusal) from exc
     except SlotTaken as exc:
         raise RoomTaken(exc.message) from exc
     except NotAllowed as exc:

@@ -25,6 +25,9 @@ Driven as Indico's own pages drive it, over a logged-in browser context's reques
   ``POST .../<form>/open`` opens it; ``GET /api/events/<id>/registrants`` counts.
 - delete: ``POST /event/<id>/manage/delete`` (XHR, JSON); Indico's ``event.deleted``
   signal cancels the event's linked bookings that have not ended (``indico/modules/rb``).
+- whose: the export gives each event's ``creator``; ``GET /rooms/api/user/`` who we are.
+  An event another account made in a category the club shares is never the club's,
+  whatever its description says (a run's mark is easily copied).
 
 This module answers in the port's ``Event`` and raises ``IndicoError``s
 (``adapters.indico.event_system`` translates those for the scenarios).
@@ -36,7 +39,7 @@ import json
 import re
 from collections.abc import Mapping
 from datetime import date, datetime, time
-from typing import Any
+from typing import Any, NoReturn
 from zoneinfo import ZoneInfo
 
 from playwright.async_api import APIRequestContext, BrowserContext
@@ -47,17 +50,35 @@ from adapters.indico.errors import (
     IndicoError,
     NotAllowed,
     NotFound,
+    SlotTaken,
     SystemUnavailable,
 )
 from adapters.indico.http import IndicoHttp
 from adapters.indico.pages import EventRefused, IndicoPages, form_errors, form_fields
 from scenarios.events.models import Event, carries
 
-__all__ = ["EventRefused", "IndicoEvents", "events_on"]
+__all__ = ["EventLeft", "EventRefused", "EventUndone", "IndicoEvents", "events_on"]
 
 _PREFIX = "event-creation-"
 _EVENT_PATH = re.compile(r"/event/(\d+)/")
 _REGFORM_PATH = re.compile(r"/registration/(\d+)/")
+
+
+class EventUndone(IndicoError):
+    """The new event's room could not be booked and the event was deleted again.
+    ``refusal``: Indico's words when it refused the booking; ``None`` when it failed."""
+
+    def __init__(self, message: str, *, refusal: str | None, status: int | None = None) -> None:
+        super().__init__(message, status=status)
+        self.refusal = refusal
+
+
+class EventLeft(EventUndone):
+    """... and deleting the event failed too: ``event`` is on the site without its room."""
+
+    def __init__(self, message: str, *, event: Event, refusal: str | None) -> None:
+        super().__init__(message, refusal=refusal)
+        self.event = event
 
 
 async def events_on(
@@ -105,6 +126,7 @@ class IndicoEvents:
         self.category_id = category_id
         self.timezone = timezone
         self._zone = ZoneInfo(timezone)
+        self._my_id: str | None = None
 
     # --- events ------------------------------------------------------------------------
 
@@ -129,14 +151,33 @@ class IndicoEvents:
             event = await self._create(title, day, start, end, room_id, mark)
         if room_id is None:
             return event
-        held = await self._booking_with(mark)
-        if held is None:
-            try:
+        try:
+            held = await self._booking_with(mark)
+            if held is None:
                 held = await self._book(int(room_id), int(event.id), day, start, end, title, mark)
-            except (BookingRefused, NotAllowed, NotFound):
-                await self.delete_event(event.id)
-                raise
+        except Exception as exc:  # an event without the room it was made for is undone
+            await self._undo(event, exc)
         return event.model_copy(update={"booking_id": str(held), "room_id": room_id})
+
+    async def _undo(self, event: Event, failure: Exception) -> NoReturn:
+        """Delete ``event``, whose room could not be booked, and say why. A taken room is
+        ``SlotTaken`` as before (the scenario offers other rooms); a delete that fails
+        too is ``EventLeft``, naming the event that stays on the site."""
+        refusal = failure.message if isinstance(failure, BookingRefused | NotAllowed) else None
+        try:
+            await self.delete_event(event.id)
+        except Exception as exc:
+            raise EventLeft(
+                f"event {event.id} stays without its room: {failure}; its delete: {exc}",
+                event=event,
+                refusal=refusal,
+            ) from failure
+        if isinstance(failure, SlotTaken):
+            raise failure
+        raise EventUndone(
+            f"the room of event {event.id} was not booked ({failure}); the event is deleted",
+            refusal=refusal,
+        ) from failure
 
     async def _create(
         self, title: str, day: date, start: time, end: time, room_id: str | None, mark: str
@@ -189,7 +230,8 @@ class IndicoEvents:
     async def find_event(self, mark: str) -> Event | None:
         if not mark.strip():
             return None
-        found = [e for e in await self._export({}) if carries(e.description, mark)]
+        # Another account's event may carry a copy of the mark: never ours to complete.
+        found = [e for e in await self._export({}) if e.by_club and carries(e.description, mark)]
         return min(found, key=lambda e: int(e.id)) if found else None
 
     async def upcoming_events(self) -> list[Event]:
@@ -200,9 +242,18 @@ class IndicoEvents:
         query = {"ca": "yes", "nc": "yes", "detail": "events", **params}
         data = await self._pages.get_json(f"/export/categ/{self.category_id}.json", query)
         results = data.get("results") if isinstance(data, dict) else None
-        return [self._event(raw) for raw in results or []]
+        me = await self._me()
+        return [self._event(raw, me) for raw in results or []]
 
-    def _event(self, raw: Mapping[str, Any]) -> Event:
+    async def _me(self) -> str:
+        """The logged-in account's id, as the export names an event's creator."""
+        if self._my_id is None:
+            self._my_id = str((await self.http.get("/rooms/api/user/"))["id"])
+        return self._my_id
+
+    def _event(self, raw: Mapping[str, Any], me: str) -> Event:
+        creator = raw.get("creator")
+        made_by = str(creator.get("id")) if isinstance(creator, dict) else None
         start = self._local(raw["startDate"])
         end = self._local(raw["endDate"])
         return Event(
@@ -214,6 +265,7 @@ class IndicoEvents:
             url=str(raw.get("url") or ""),
             description=str(raw.get("description") or ""),
             room=str(raw.get("roomFullname") or raw.get("room") or ""),
+            by_club=made_by == me,
         )
 
     def _local(self, when: Mapping[str, str]) -> datetime:

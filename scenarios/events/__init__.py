@@ -6,11 +6,13 @@ in; every failure is an ``EventError``.
 
 from scenarios.events.errors import (
     EventError,
+    EventLeftBehind,
     EventNotFound,
     EventOutcomeUnknown,
     EventRejected,
     EventsNotAllowed,
     EventsUnavailable,
+    RoomNotBooked,
     RoomTaken,
 )
 from scenarios.events.models import Event
@@ -19,11 +21,13 @@ from scenarios.events.port import EventSystem
 __all__ = [
     "Event",
     "EventError",
+    "EventLeftBehind",
     "EventNotFound",
     "EventOutcomeUnknown",
     "EventRejected",
     "EventSystem",
     "EventsNotAllowed",
     "EventsUnavailable",
+    "RoomNotBooked",
     "RoomTaken",
 ]

@@ -23,7 +23,7 @@ from core.scenario import SlotContext, Step, StepContext, StepScenario, Utteranc
 from core.site.catalogue import Catalogues
 from core.site.models import Catalogue, Room
 from core.texts import day_label, tr
-from scenarios.events.errors import RoomTaken
+from scenarios.events.errors import EventLeftBehind, RoomNotBooked, RoomTaken
 from scenarios.events.models import Event, mark_of
 from scenarios.events.site import EventDesk
 from scenarios.events.texts import EventTexts
@@ -207,7 +207,27 @@ class CreateEvent(StepScenario[EventSlots]):
         except RoomTaken:
             assert room is not None  # only a room can be taken
             await self._ask_another_room(ctx, room)
+        except RoomNotBooked as failed:
+            assert room is not None  # only a room can fail to be booked
+            raise ScenarioError(self._not_booked(ctx, failed, room)) from failed
         return Created(event=event, room=room_label(room) if room is not None else None)
+
+    def _not_booked(self, ctx: StepContext[Any], failed: RoomNotBooked, room: Room) -> str:
+        """Exactly what the site holds now: nothing, or the event without its room."""
+        reason = failed.refusal or ctx.tr(EventTexts.SITE_FAILED)
+        if isinstance(failed, EventLeftBehind):
+            event = failed.event
+            when = f"{day_label(event.day, ctx.lang)} {event.start:%H:%M}–{event.end:%H:%M}"
+            return ctx.tr(
+                EventTexts.LEFT_BEHIND,
+                title=event.title,
+                when=when,
+                url=event.url,
+                room=room_label(room),
+                reason=reason,
+            )
+        title = ctx.slots.title or ""
+        return ctx.tr(EventTexts.ROOM_NOT_BOOKED, room=room_label(room), title=title, reason=reason)
 
     def _room(self, ctx: StepContext[Any]) -> Room | None:
         """The room asked for, or the one picked instead of a taken one."""

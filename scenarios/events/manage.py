@@ -2,9 +2,10 @@
 count who registered, cancel one (asked first).
 
 An event is named by its title or words of it; when that names none or several, the
-user picks from the upcoming ones with buttons. A member opens, counts and cancels only
-the events their own requests made (the run's mark in the description names the run,
-the run its asker); an administrator, any of the club's.
+user picks from the upcoming ones with buttons. A member lists, opens, counts and cancels
+only the events their own requests made; an administrator, any of the club's
+(``scenarios.events.owners``). An event named that is not theirs is refused plainly, not
+answered with a choice of their own.
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ from typing import Any, ClassVar
 from pydantic import BaseModel
 from rapidfuzz import fuzz
 
-from core.authz import may_act
 from core.commands import Lang
 from core.errors import ScenarioError
 from core.nlu import Decision, SlotParseError
@@ -27,7 +27,8 @@ from core.scenario import SlotContext, Step, StepContext, StepScenario
 from core.store import RunStore
 from core.texts import Common, day_label, tr
 from scenarios.events.errors import EventNotFound
-from scenarios.events.models import Event, run_of
+from scenarios.events.models import Event
+from scenarios.events.owners import EventOwners
 from scenarios.events.site import EventDesk
 from scenarios.events.texts import EventTexts
 from scenarios.events.vocabulary import (
@@ -90,25 +91,27 @@ class _EventScenario(StepScenario[EventRef]):
 
     def __init__(self, *, desk: EventDesk, runs: RunStore) -> None:
         self._desk = desk
-        self._runs = runs
+        self._owners = EventOwners(runs=runs)
 
     def initial_slots(self, decision: Decision) -> dict[str, Any]:
         found = super().initial_slots(decision)
         return {key: value for key, value in found.items() if key in EventRef.model_fields}
 
-    async def _owner(self, event: Event) -> int | None:
-        run_id = run_of(event.description)
-        run = await self._runs.get(run_id) if run_id else None
-        return run.user_id if run is not None else None
-
     async def _choose(self, ctx: StepContext[Any]) -> Chosen:
         system = await self._desk.system(ctx)
-        events = await system.upcoming_events()
-        allowed = [e for e in events if may_act(ctx.actor, await self._owner(e))]
-        if not allowed:
-            raise ScenarioError(ctx.tr(EventTexts.NOT_FOUND))
+        sorted_ = await self._owners.sort(ctx.actor, await system.upcoming_events())
+        allowed = sorted_.theirs
         picked = ctx.answer("which")
         chosen = next((e for e in allowed if e.id == picked), None)
+        name = ctx.slots.event
+        mine = chosen is not None or bool(matching(allowed, name))
+        if name and not mine and matching(sorted_.not_theirs, name):
+            # Another's event named: said so, not «which one?» with the user's own.
+            foreign = matching(sorted_.foreign, name)
+            refusal = EventTexts.NOT_CLUBS if ctx.actor.admin and foreign else EventTexts.NOT_YOURS
+            raise ScenarioError(ctx.tr(refusal))
+        if not allowed:
+            raise ScenarioError(ctx.tr(EventTexts.NOT_FOUND))
         if chosen is None and not ctx.slots.event and len(allowed) == 1:
             chosen = allowed[0]  # the only one there is
         if chosen is None:
@@ -143,12 +146,13 @@ class ListEvents(_EventScenario):
 
     async def _read(self, ctx: StepContext[Any]) -> Listed:
         system = await self._desk.system(ctx)
-        return Listed(events=await system.upcoming_events())
+        sorted_ = await self._owners.sort(ctx.actor, await system.upcoming_events())
+        return Listed(events=sorted_.theirs)
 
     def summary(self, ctx: StepContext[Any]) -> str:
         events = ctx.result("read", Listed).events
         if not events:
-            return ctx.tr(EventTexts.NONE)
+            return ctx.tr(EventTexts.NONE if ctx.actor.admin else EventTexts.NONE_YOURS)
         lines = []
         for event in events:
             where = f", {event.room}" if event.room else ""

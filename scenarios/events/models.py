@@ -25,6 +25,10 @@ class Event(BaseModel):
     room_id: str | None = None  # the booked room's site id (``Room.id``), if any
     room: str = ""  # the room as the site names it, e.g. "7/7-701"
     booking_id: str | None = None  # the room booking linked to the event, if any
+    # Made by the club's account (``None``: the site does not say). An event another
+    # account made in a category the club shares is never the club's, whatever mark its
+    # description carries.
+    by_club: bool | None = None
 
     def carries(self, mark: str) -> bool:
         """The event was made for the run with this mark."""

@@ -36,7 +36,9 @@ class EventSystem(Protocol):
         ``room_id``, that room booked for the event through the site's booking linked to
         the event. An event already carrying ``mark`` is completed (its room booked when
         it is not yet) and returned, never made twice. A room that is taken is
-        ``RoomTaken`` and leaves no event behind."""
+        ``RoomTaken``, one not booked for any other reason ``RoomNotBooked``: both leave
+        no event behind; when the event cannot be deleted either, ``EventLeftBehind``
+        names it."""
         ...
 
     async def find_event(self, mark: str) -> Event | None:
@@ -44,7 +46,8 @@ class EventSystem(Protocol):
         ...
 
     async def upcoming_events(self) -> list[Event]:
-        """The club's events from today on, earliest first."""
+        """The events in the club's category from today on, earliest first, each with
+        ``by_club`` when the site says who made it (the category may be shared)."""
         ...
 
     async def open_registration(self, event_id: str, limit: int | None) -> None:

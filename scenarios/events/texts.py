@@ -48,6 +48,39 @@ class EventTexts:
     )
     IN_ROOM = Text(", аудитория {room}", ", room {room}")
     NONE = Text("У клуба нет предстоящих мероприятий.", "The club has no upcoming events.")
+    NONE_YOURS = Text(
+        "У вас нет предстоящих мероприятий, созданных через меня.",
+        "You have no upcoming events created through me.",
+    )
+    # Another's event named in a request: said plainly, not asked «which one?».
+    NOT_YOURS = Text(
+        "Это мероприятие создано не вами: открывать регистрацию, считать записавшихся и "
+        "отменять я могу только на мероприятиях, созданных вами через меня.",
+        "This event was not created by you: I open registration, count registrations and "
+        "cancel only for events you created through me.",
+    )
+    NOT_CLUBS = Text(
+        "Это мероприятие создано не клубом: я распоряжаюсь только мероприятиями, "
+        "созданными через меня.",
+        "This event was not created by the club: I manage only events created through me.",
+    )
+    ROOM_NOT_BOOKED = Text(
+        "Аудиторию {room} для мероприятия «{title}» забронировать не удалось ({reason}), "
+        "поэтому мероприятие удалено с сайта: от этой заявки там ничего не осталось.",
+        "The room {room} for the event “{title}” could not be booked ({reason}), so the "
+        "event was deleted from the site: nothing of this request is left there.",
+    )
+    SITE_FAILED = Text("сайт ответил ошибкой", "the site answered with an error")
+    LEFT_BEHIND = Text(
+        "Мероприятие «{title}» создано ({when}, {url}), но аудиторию {room} забронировать "
+        "не удалось ({reason}), и удалить мероприятие тоже не получилось: оно осталось на "
+        "сайте без аудитории. Удалите его там или напишите мне «отмени мероприятие "
+        "«{title}»».",
+        "The event “{title}” was created ({when}, {url}), but the room {room} could not be "
+        "booked ({reason}) and the event could not be deleted either: it stays on the site "
+        "without its room. Delete it there, or write to me “cancel the event "
+        '"{title}"”.',
+    )
     HEAD = Text("Мероприятия клуба:", "The club's events:")
     NOT_FOUND = Text(
         "Не нашёл такого предстоящего мероприятия клуба.",
