@@ -27,13 +27,14 @@ from scenarios.events.errors import EventLeftBehind, RoomNotBooked, RoomTaken
 from scenarios.events.models import Event, mark_of
 from scenarios.events.site import EventDesk
 from scenarios.events.texts import EventTexts
+from scenarios.events.titles import title_problem
 from scenarios.events.vocabulary import CREATE_EVENT, read
 
 __all__ = ["NO_ROOM", "CreateEvent", "EventSlots", "FreeRooms", "find_room", "rooms_named"]
 
 NO_ROOM = "none"
-_LONGEST_TITLE = 250
 _ROOM_OPTIONS = 4
+_QUOTES = {"«": "»", "“": "”", '"': '"', "'": "'"}
 
 
 class EventSlots(BaseModel):
@@ -79,6 +80,15 @@ def find_room(name: str, catalogue: Catalogue) -> Room | None:
     """The one room ``name`` names, if it names exactly one."""
     found = rooms_named(name, catalogue)
     return found[0] if len(found) == 1 else None
+
+
+def _unquoted(text: str) -> str:
+    """An answer's title: what stands inside one pair of quotes around it, if it has them
+    (the command's title is read from inside its quotes too)."""
+    said = text.strip()
+    if len(said) >= 2 and _QUOTES.get(said[0]) == said[-1]:
+        return said[1:-1].strip()
+    return said
 
 
 def room_label(room: Room) -> str:
@@ -150,9 +160,10 @@ class CreateEvent(StepScenario[EventSlots]):
         self, slot: str, *, option_id: str | None, text: str | None, ctx: SlotContext
     ) -> Any:
         if slot == "title":
-            title = " ".join((text or "").split()).strip("«»\"“”'")
-            if not title or len(title) > _LONGEST_TITLE:
-                raise SlotParseError(tr(EventTexts.NO_TITLE, ctx.lang))
+            title = _unquoted(text or "")
+            problem = title_problem(title, ctx.lang)
+            if problem is not None:
+                raise SlotParseError(problem)
             return title
         if slot == "room_name":
             if option_id is not None:
@@ -162,6 +173,10 @@ class CreateEvent(StepScenario[EventSlots]):
 
     def check_slots(self, slots: dict[str, Any], ctx: SlotContext) -> tuple[str, str] | None:
         model = EventSlots.model_validate(slots)
+        # The command's title (or an LLM's reading of it) is checked as a typed one is.
+        problem = title_problem(model.title, ctx.lang) if model.title is not None else None
+        if problem is not None:
+            return "title", problem
         today = ctx.now.astimezone(ctx.tz).date()
         if model.date is not None and model.date < today:
             return "date", tr(EventTexts.PAST, ctx.lang)
@@ -193,6 +208,9 @@ class CreateEvent(StepScenario[EventSlots]):
         slots: EventSlots = ctx.slots
         if slots.title is None or slots.date is None or slots.start is None or slots.end is None:
             raise ScenarioError("an event without its title or time reached the create step")
+        problem = title_problem(slots.title, ctx.lang)  # a run saved before the check
+        if problem is not None:
+            raise ScenarioError(problem)
         room = self._room(ctx)
         system = await self._desk.system(ctx)
         try:

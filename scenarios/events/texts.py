@@ -33,6 +33,18 @@ class EventTexts:
     PAST = Text("Эта дата уже прошла", "That day has passed")
     END_BEFORE_START = Text("Конец должен быть позже начала", "The end must be after the start")
     NO_TITLE = Text("Нужно название словами", "The title must be words")
+    TITLE_LINES = Text(
+        "Название должно быть одной строкой, без переносов",
+        "The title must be one line, with no line breaks",
+    )
+    TITLE_CONTROL = Text(
+        "В названии есть невидимый управляющий символ ({code}), напишите его обычными знаками",
+        "The title has an invisible control character ({code}); please use plain characters",
+    )
+    TITLE_LONG = Text(
+        "Название слишком длинное (символов: {length}, можно не больше {longest})",
+        "The title is too long ({length} characters, at most {longest})",
+    )
     UNKNOWN_ROOM = Text("Аудитории {room} на сайте нет", "The site has no room {room}")
     SEVERAL_ROOMS = Text(
         "Аудитория {room} есть в нескольких корпусах: {rooms}",
