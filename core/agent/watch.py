@@ -68,6 +68,15 @@ class RunWatch:
                     (s.label for s in shown.steps if s.state is not StepState.DONE), shown.title
                 )
                 await progress(done, len(shown.steps), following)
-            if run.status is not RunStatus.RUNNING or loop.time() >= deadline:
+            if _settled(run) or loop.time() >= deadline:
                 return outcome_of(run)
             await asyncio.sleep(self._every)
+
+
+def _settled(run: ScenarioRun) -> bool:
+    """Done, ended, or waiting on a question. A run saved and not yet started (a confirm
+    that caught it between its creation and its first step or question) is neither
+    running nor waiting on anyone: it is followed on, not reported as «waiting»."""
+    if run.status is RunStatus.RUNNING:
+        return False
+    return not (run.status.active and run.question is None)

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from core.agent import AccessTokens, AgentRuns, Confirmations, RunRequest
+from core.agent.watch import RunWatch
 from core.authz import Actor
 from core.clock import ManualClock
 from core.commands import Lang
@@ -19,6 +20,7 @@ from core.errors import AgentError
 from core.events import EventBus
 from core.manager import NLUManager
 from core.site.catalogue import Catalogues
+from core.store import RunStatus, ScenarioRun, new_short_id
 from scenarios.booking.agent import (
     AgentSchedules,
     BookingAgent,
@@ -138,6 +140,27 @@ async def test_a_run_once_started_is_found_after_its_token_expired(
     clock.advance(dt.timedelta(hours=1))
     later = await agent.book(USER, QUERY, confirm_token=offer.confirm_token)
     assert later.run == done.run
+
+
+async def test_a_run_caught_before_it_started_is_followed_not_reported_waiting(
+    manager: NLUManager, storage: Storage
+) -> None:
+    """A confirm that finds its run saved and not yet started (no step, no question) —
+    as a second confirm racing the first does — follows it to its end: never «waiting»
+    with no question to answer."""
+    run = await storage.runs.create(
+        ScenarioRun(short_id=new_short_id(), chat_id=USER, user_id=USER, scenario="book_rooms",
+                    lang="ru", timezone="Europe/Moscow", command_text="", slots={}, acted=[])
+    )  # fmt: skip
+    assert run.status is RunStatus.COLLECTING and run.question is None
+    watch = RunWatch(storage.runs, manager.runner, every=0.01)
+    following = asyncio.create_task(watch.settle(run.short_id, timeout=30))
+    await asyncio.sleep(0.1)
+    assert not following.done()  # not «waiting»: nothing is asked
+    run.status, run.summary = RunStatus.DONE, "Готово"
+    await storage.runs.save(run)
+    outcome = await following
+    assert (outcome.state, outcome.summary) == ("done", "Готово")
 
 
 async def test_access_tokens_are_stored_hashed_and_revocable(
