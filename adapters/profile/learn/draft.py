@@ -46,6 +46,7 @@ __all__ = [
     "draft_my_bookings",
     "draft_parts",
     "draft_profile",
+    "may_change",
     "templated",
 ]
 
@@ -100,18 +101,26 @@ def draft_cancel(recording: Recording) -> dict[str, Any]:
     return {**at, "control": locators(clicks[0].candidates), "confirm": confirm}
 
 
+def may_change(recording: Recording) -> dict[str, list[str]]:
+    """The paths the login and the booking sent changes to, on the site only: a change
+    sent to another host (a sign-in service) is not this site's path to declare."""
+    host = urlsplit(recording.site).netloc.lower()
+    changes = {}
+    for step, found in (("login", recording.step("login")), ("book", recording.step("book"))):
+        sent = [urlsplit(r.url) for r in found.requests] if found is not None else []
+        paths = sorted({url.path or "/" for url in sent if url.netloc.lower() == host})
+        if paths:
+            changes[step] = paths
+    return changes
+
+
 def draft_profile(recording: Recording) -> str:
     """The whole profile drafted from the demonstration, as YAML (``DraftError`` naming
     the step to show again when a part cannot be drafted)."""
     profile: dict[str, Any] = {"name": recording.name}
     for part, draft in _WHOLE.items():
         profile[part] = draft(recording)
-    changes = {
-        step: sorted({urlsplit(r.url).path for r in found.requests})
-        for step, found in (("login", recording.step("login")), ("book", recording.step("book")))
-        if found is not None and found.requests
-    }
-    profile["may_change"] = changes
+    profile["may_change"] = may_change(recording)
     head = "# yaml-language-server: $schema=./site-profile.schema.json\n"
     head += f"# Drafted by clubman learn from a demonstration on {recording.site}.\n"
     return head + yaml.safe_dump(profile, allow_unicode=True, sort_keys=False)

@@ -11,7 +11,8 @@ import re
 import pytest
 
 from adapters.profile.learn.bookingpage import draft_booking_page
-from adapters.profile.learn.recording import Action, PickedText, Recording, Step
+from adapters.profile.learn.draft import may_change
+from adapters.profile.learn.recording import Action, PickedText, Recording, SentRequest, Step
 from adapters.profile.learn.timeline import room_shape
 from adapters.profile.learn.values import DraftError, building_code
 
@@ -125,3 +126,17 @@ def test_a_modal_without_the_bookings_time_or_a_cancelled_mark_is_not_drafted() 
         draft_booking_page(_recording(timeless, _SHOWN))
     with pytest.raises(DraftError, match="отменённую бронь"):
         draft_booking_page(_recording(_SHOWN, _SHOWN))  # the same modal after the cancel
+
+
+def test_may_change_is_drafted_from_the_sites_own_changes_only() -> None:
+    """A login through a sign-in service on another host: its path is not the site's, and
+    a change sent to a bare address is the site's «/»."""
+    login = _step(
+        "login", f"{_SITE}/home",
+        requests=[SentRequest(method="POST", url="https://sso.example/auth/submit"),
+                  SentRequest(method="POST", url="HTTP://ROOMS.TEST?next=1"),
+                  SentRequest(method="POST", url=f"{_SITE}/login?next=/home")],
+    )  # fmt: skip
+    book = _step("book", _BOOKED, requests=[SentRequest(method="POST", url="https://evil.x/b")])
+    drafted = may_change(Recording(name="t", site=_SITE, steps=(login, book)))
+    assert drafted == {"login": ["/", "/login"]}
