@@ -12,8 +12,9 @@ LLMs decide, code acts: the brain only returns or executes validated decisions t
 ``PageDriver`` (the portal session), and never presses booking or cancelling controls.
 What stops harm is the driver: it presses the summarised element itself, and its network
 guard blocks every change the step did not declare (``HarmPrevented``). Then the run stops
-with a plain message, and nothing is remembered: memory keeps only clicks that got past
-the guard. Model text meant for the user passes ``spoken`` or is replaced by a template.
+with a plain message, and nothing is remembered as a way past the page: memory keeps only
+clicks that got past the guard (the LLM's blocked ones are kept as tried in vain). Model
+text meant for the user passes ``spoken`` or is replaced by a template.
 """
 
 from __future__ import annotations
@@ -219,20 +220,32 @@ class Brain:
                 question = spoken(decision.question)  # None: the template asks
                 await self._ask(ctx, step, page, decision, question=question)
             targets = decision.targets if decision.action == "click" else []
-            after = await self._perform(driver, targets, probe, step=step)
-            await self._decided(ctx, step, decision, "llm", resolved=after is None)
-            clicks += targets
-            if after is None:
-                await driver.release()  # the whole guarded window, before anything is kept
-                if clicks:
-                    await self._memory.remember(signature, clicks, note=page.heading or page.url)
-                return
+            try:
+                after = await self._perform(driver, targets, probe, step=step)
+                await self._decided(ctx, step, decision, "llm", resolved=after is None)
+                clicks += targets
+                if after is None:
+                    await driver.release()  # the whole guarded window, before anything is kept
+                    if clicks:
+                        note = page.heading or page.url
+                        await self._memory.remember(signature, clicks, note=note)
+                    return
+            except HarmPrevented:  # stopped by the guard: not to be chosen again either
+                await self._tried_in_vain(page, tried, targets)
+                raise
             history.append(f"{decision.action} {_names(targets)}: the page is still unexpected")
-            if targets:  # rejected by the step's own probe: never replayed, in any run
-                known = [*tried, *(t for t in targets if t not in tried)]
-                await self._memory.remember(_tried(page_signature(page)), known, note="tried")
+            await self._tried_in_vain(page, tried, targets)  # the step's own probe said so
             page = after
         await self._ask(ctx, step, page)
+
+    async def _tried_in_vain(
+        self, page: PageSnapshot, tried: Sequence[ClickTarget], targets: Sequence[ClickTarget]
+    ) -> None:
+        """Keep the LLM's ``targets`` as clicks that did not get past ``page``: never
+        replayed, in this run or another (``consult``'s ``tried``)."""
+        if targets:
+            known = [*tried, *(t for t in targets if t not in tried)]
+            await self._memory.remember(_tried(page_signature(page)), known, note="tried")
 
     async def _ask(
         self,

@@ -199,7 +199,7 @@ async def test_a_click_the_guard_blocked_stops_the_run_plainly_and_drops_the_mem
     vendor.push(Answer({"action": "click", "targets": [TICK, GO]}))
     with pytest.raises(ScenarioError):
         await resolve(Brain(llm, memory), GuardedPage(), emitted)  # the LLM's way: the same
-    assert memory.entries == {}
+    assert list(memory.entries) == [f"tried:{SIG}"]  # kept only as never to choose again
     assert emitted.events[-1] == BrainDecided(
         chat_id=7, run_id="run1", step="login", action="abort", source="policy",
         detail="blocked",
@@ -216,7 +216,9 @@ async def test_a_click_the_page_followed_with_a_blocked_request_later_is_never_r
     with pytest.raises(ScenarioError):
         await resolve(Brain(llm, memory), page, emitted)
     assert page.done == [("checkbox", TICK["name"]), ("button", GO["name"])]
-    assert memory.entries == {}
+    assert SIG not in memory.entries  # not a way past the page: one never to choose again
+    assert list(memory.entries) == [f"tried:{SIG}"]
+    memory.entries.clear()
 
     await memory.remember(SIG, [GO_TARGET], note="kept by an older brain")
     replayed = FakePage(needs=(("button", GO["name"]),), late=("WINDOW https://portal/x",))

@@ -19,6 +19,8 @@ from core.brain import (
     RejectedPicks,
 )
 from core.brain.rejected import MAX_PER_PLACE
+from core.browser.harm import RequestBlocked
+from core.errors import ScenarioError
 from core.llm import LLMSettings, MemoryResponseCache, MemorySpendLedger, build_llm
 from core.pause import NeedsAnswer
 from core.site.models import PageSummary
@@ -131,8 +133,22 @@ async def test_the_picker_with_a_cache_asks_afresh_once_a_pick_was_rejected(
     assert len(vendor.requests) == 2  # a new call, not the cached answer
 
 
-async def test_a_page_click_that_did_not_help_is_not_replayed_from_the_cache_next_run(
-    emitted: Emitted,
+class Blocking(FakePage):
+    """A page whose link the guard stops (it posts somewhere undeclared)."""
+
+    async def click(self, role: str, name: str, *, step: str = "") -> None:
+        await super().click(role, name, step=step)
+        if role == "link":
+            raise RequestBlocked("blocked", what=("POST http://portal.test/my/cleanup",))
+
+
+@pytest.mark.parametrize(
+    ("first", "stops"),
+    [(FakePage(), NeedsAnswer), (Blocking(), ScenarioError)],
+    ids=["probe-said-no", "guard-blocked"],
+)
+async def test_a_page_click_rejected_is_not_replayed_from_the_cache_next_run(
+    emitted: Emitted, first: FakePage, stops: type[Exception]
 ) -> None:
     memory = InMemoryBrainMemory()  # the brain memory outlives runs (MongoDB in the app)
     rooms = {"role": "link", "name": "Аудитории"}
@@ -150,9 +166,8 @@ async def test_a_page_click_that_did_not_help_is_not_replayed_from_the_cache_nex
         )
         assert llm is not None
         async with llm:
-            first = FakePage()
             vendor.push(Answer({"action": "click", "targets": [rooms]}))
-            with pytest.raises(NeedsAnswer):  # the link did not get past the notice
+            with pytest.raises(stops):  # the link did not get past the notice
                 await Brain(llm, memory, max_rounds=1).resolve_page(
                     make_ctx(emitted), step="login", expected="«Мои брони»", page=NOTICE,
                     driver=first, probe=first.probe,
