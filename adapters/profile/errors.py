@@ -43,6 +43,7 @@ class SlowPattern(ProfileError):
             "(nested repeats such as (a+)+ backtrack without end): rewrite it",
         )
         self.pattern = pattern
+        self.hint = "администратор клуба может проверить профиль сайта"  # for the bot's user
 
 
 class ProfileMismatch(UnexpectedPage):

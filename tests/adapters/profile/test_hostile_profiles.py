@@ -188,6 +188,7 @@ def test_a_regex_past_its_limit_is_the_profiles_fault_naming_the_regex() -> None
     assert isinstance(caught.value, ProfileError)
     assert caught.value.where == "the regular expression «(a|aa)+$»"
     assert "on 35 characters of the site's text" in caught.value.problem
+    assert caught.value.hint == "администратор клуба может проверить профиль сайта"
 
 
 def test_a_profile_regex_reads_unicode_as_re_did() -> None:
