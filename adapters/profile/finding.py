@@ -260,6 +260,7 @@ class Finder:
                 refused.append(found)
                 continue
             self._matched[id(find)] = index
+            self._stood_in.pop(path, None)  # what ``showing`` found first is not it
             if index and count == 1:
                 self._stood_in[path] = (id(find), index)
             return await self._hold(page, located.first, path=path, what=what)

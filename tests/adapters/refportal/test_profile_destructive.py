@@ -4,7 +4,8 @@ posting to the portal's cancel-all (the ``destructive`` drift: it leads to «my 
 ``destructive_rebook``: it books the form too, so the step's own check passes).
 
 Whatever the profile's second candidate for ``book.submit`` is — CSS, XPath, a role with
-no name, a text or a name matched loosely (``exact: false``) — nothing is pressed: the
+no name, a text or a name matched loosely (``exact: false``), or the CSS one first, as a
+heal onto it would have left the file — nothing is pressed: the
 portal receives no cancel, the club's earlier booking stays, nothing is booked, the
 profile is not healed onto it, and the error says so plainly. The LLM's pick is held to
 the same: «Удалить все брони» is refused, «Отправить заявку» books and heals."""
@@ -41,6 +42,9 @@ STYLES = {
     "role_without_name": SUBMIT + "    - role: button\n",
     "text_not_exact": SUBMIT + "    - text: все брони\n      exact: false\n",
     "name_not_exact": "  submit:\n    - role: button\n      name: брон\n      exact: false\n",
+    # As an earlier heal onto the positional candidate left it: that candidate first.
+    "css_first": "  submit:\n    - css: form button[type=submit]\n"
+    + SUBMIT.removeprefix("  submit:\n"),
 }
 
 
