@@ -132,7 +132,8 @@ class _Lines(yaml.SafeLoader):
         else:
             inner = [self._shape[id(child)] for child in _children(node)]
             parts = 1 + sum(p for p, _ in inner)
-            self._shape[id(node)] = (parts, 1 + max((d for _, d in inner), default=0))
+            depth = opens + max((d for _, d in inner), default=0)  # collections, as _open
+            self._shape[id(node)] = (parts, depth)
             self._parts += 1
         if self._parts > LIMITS.parts:
             raise ProfileError(
