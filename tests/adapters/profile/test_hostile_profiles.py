@@ -248,3 +248,14 @@ def test_a_value_that_reads_as_an_address_does_not_take_a_page_off_the_site() ->
     assert nav.url(wrote, {"building": "main"}) == "https://rooms.example/main"
     with pytest.raises(ProfileError, match="leads off the site: https://evil.example/x"):
         nav.url(wrote, {"building": "https://evil.example/x"})
+
+
+def test_an_alias_at_the_deepest_level_is_read_as_the_part_written_there() -> None:
+    """A scalar aliased inside 32 collections nests no deeper than the scalar itself."""
+    deepest = LIMITS.depth - 1  # lists, in the profile's own mapping
+    written, aliased = (
+        edited("name: Reference portal\n", f"w: &w x\nname: {'[' * deepest}{s}{']' * deepest}\n")
+        for s in ("x", "*w")
+    )
+    assert refused(aliased).problem == refused(written).problem
+    assert "nested" not in refused(aliased).problem
