@@ -77,13 +77,12 @@ async def cancel_on_booking_page(
     nav: Navigator, page: Page, number: str, *, pressing: Callable[[], None]
 ) -> bool:
     """Cancel booking ``number`` on its own page (``pressing`` is told just before the
-    control is pressed); False when it is not there to cancel (no such booking, cancelled
-    already, or not the user's: no control). ``Transient`` when the page, read again,
-    still shows it live."""
+    control is pressed); False when it is not there to cancel (no such booking, or
+    cancelled already). The caller has seen it listed as the user's: a live booking's page
+    with no cancel control is the site changed (``ProfileMismatch``, or the LLM's pick),
+    never «not found». ``Transient`` when the page, read again, still shows it live."""
     cancel = nav.profile.cancel
     if not await open_booking_page(nav, page, number) or await _cancelled_here(nav, page):
-        return False
-    if await nav.finder.maybe(page, cancel.control) is None:
         return False
     control = await nav.finder.control(
         page, cancel.control, path="cancel.control", what="кнопки отмены"
