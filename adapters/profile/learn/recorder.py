@@ -48,6 +48,8 @@ log = structlog.get_logger("clubman.learn")
 _BINDING = "__clubmanLearn"
 # Names of fields (and query parameters) whose values are never recorded.
 _SECRET_NAME = re.compile(r"pass|pwd|token|csrf|xsrf|secret|session|auth|key", re.IGNORECASE)
+# Names of fields that hold a password whatever their type: their values are masked by value.
+_PASSWORD_NAME = re.compile(r"pass|pwd|пароль", re.IGNORECASE)
 _HIDDEN = "***"
 
 _LISTEN = r"""
@@ -319,14 +321,16 @@ class Recorder:
             )
 
     def _keep_secrets(self, event: _Reported) -> None:
-        """What ``event`` typed as a secret: a password field's value, or a typed
-        field's named like a secret (a hidden token is not typed: masked by its name)."""
+        """What ``event`` typed as a password: a password field's value, or a text
+        field's named as one. A value typed into a field named like another secret
+        («keyword», «auth_code») is hidden there by its name but not masked everywhere:
+        «201» typed into a search box would otherwise hide every room 201 in the step."""
         self._secrets.add(event.typed_secret)
-        if event.kind == "fill" and _SECRET_NAME.search(event.el.name):
+        if event.kind == "fill" and _PASSWORD_NAME.search(event.el.name):
             self._secrets.add(event.value)
         for field in event.fields:
             self._secrets.add(field.typed_secret)
-            if not field.hidden and _SECRET_NAME.search(field.el.name):
+            if not field.hidden and _PASSWORD_NAME.search(field.el.name):
                 self._secrets.add(field.value)
 
     def masked(self, model: _Model) -> _Model:

@@ -39,6 +39,15 @@ _LOGIN = """<!doctype html><html><body><h1>Вход</h1>
     (e) => { document.getElementById("shown").value = e.target.value; });
 </script></body></html>"""
 
+# A password in a field of type «text» (named as one), and a search box whose name reads
+# like a secret («keyword»): its «201» must not hide every 201 on the page.
+_PLAIN = """<!doctype html><html><body><form method="post" action="/plain">
+  <label>Код доступа <input name="pin"></label>
+  <label>Пароль сотрудника <input name="staff_password"></label>
+  <label>Поиск <input name="keyword"></label>
+  <button>Найти</button>
+</form></body></html>"""
+
 
 def _home(password: str) -> str:
     said = escape(password)
@@ -71,7 +80,17 @@ def _site() -> web.Application:
     async def note(_: web.Request) -> web.Response:
         return web.Response(text="ok")
 
+    async def plain_page(_: web.Request) -> web.Response:
+        return web.Response(text=_PLAIN, content_type="text/html")
+
+    async def found(request: web.Request) -> web.Response:
+        form = await request.post()
+        shown = f"<p>Искали: {escape(str(form['keyword']))}; код: {escape(str(form['pin']))}</p>"
+        return web.Response(text=f"<!doctype html><body>{shown}</body>", content_type="text/html")
+
     app = web.Application()
+    app.router.add_get("/plain", plain_page)
+    app.router.add_post("/plain", found)
     app.router.add_get("/login", login_page)
     app.router.add_post("/login", login)
     app.router.add_get("/home", home)
@@ -156,3 +175,47 @@ def test_a_secret_is_found_however_each_of_its_characters_is_written() -> None:
     assert PASSWORD not in repr(secrets)
     step = Step(name="login", snapshot=f"- text: {PASSWORD}", answers={PASSWORD: "x"})
     assert secrets.masked(step) == Step(name="login", snapshot="- text: ***", answers={"***": "x"})
+
+
+@pytest.mark.browser
+@pytest.mark.asyncio(loop_scope="session")
+async def test_a_password_in_a_text_field_named_as_one_is_masked_and_a_search_is_kept(
+    site: str, pool: BrowserPool
+) -> None:
+    async with pool.context() as context:
+        recorder = Recorder(context)
+        await recorder.attach()
+        page = await context.new_page()
+        await page.goto(f"{site}/plain")
+        recorder.begin()
+        await _type(page, "Код доступа", "201")
+        await _type(page, "Пароль сотрудника", "201")  # the same as the access code
+        await _type(page, "Поиск", "201")
+        await page.get_by_role("button", name="Найти").click()
+        await page.get_by_text("Искали").wait_for()
+        step = await recorder.end("login", page, {})
+    sent = next(r for r in step.requests if r.method == "POST")
+    assert sent.form == {"pin": "***", "staff_password": "***", "keyword": "***"}
+    assert "Искали: ***; код: ***" in step.snapshot  # the password's value, wherever it is
+
+
+@pytest.mark.browser
+@pytest.mark.asyncio(loop_scope="session")
+async def test_a_value_typed_into_a_field_named_like_a_secret_is_not_hidden_everywhere(
+    site: str, pool: BrowserPool
+) -> None:
+    """«keyword» reads like «key»: hidden where it was typed, not in the page's text."""
+    async with pool.context() as context:
+        recorder = Recorder(context)
+        await recorder.attach()
+        page = await context.new_page()
+        await page.goto(f"{site}/plain")
+        recorder.begin()
+        await _type(page, "Код доступа", "7")
+        await _type(page, "Поиск", "201")
+        await page.get_by_role("button", name="Найти").click()
+        await page.get_by_text("Искали").wait_for()
+        step = await recorder.end("day", page, {})
+    sent = next(r for r in step.requests if r.method == "POST")
+    assert sent.form == {"pin": "7", "staff_password": "***", "keyword": "***"}  # by name
+    assert "Искали: 201; код: 7" in step.snapshot
