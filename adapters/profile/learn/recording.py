@@ -4,8 +4,8 @@ candidates, as a profile takes them), the changes the site was sent, and what th
 looked like at the end (its accessibility snapshot).
 
 Nothing secret is in it: a request's body keeps no value of a password field or of a
-field named like a secret, headers (cookies) are not recorded at all, and every value
-typed into such a field is masked wherever else the step shows it (``secrets``).
+field named like a secret, headers (cookies) are not recorded at all, and a password
+typed is masked wherever else the step shows it (``secrets``).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Masking a field by its type or name is not enough: a login page once copied the
 password into a visible text field as it was typed, and the recording kept it three
 times (the field's value as sent, the request's body, the page's snapshot). So every
-value typed into a password field, or into a field named like a secret, is kept here —
+value typed into a password field, or into a field named as one, is kept here —
 in memory only, never in a recording — and every text of a step is masked by value:
 each place it shows is replaced by «***», whatever field, address, body or page text
 holds it, and however it is written there. Each of its characters may be written as
