@@ -34,20 +34,64 @@ def _indent(line: str) -> int:
     return len(line) - len(line.lstrip(" "))
 
 
-def promote_candidates(text: str, stood_in: dict[str, int]) -> str:
+def _flow_items(line: str, opening: int) -> tuple[int, list[str]] | None:
+    """The items of the flow list whose ``[`` is at ``opening`` in ``line`` and the index
+    of its ``]``, split at the commas outside braces, brackets and quotes; None when the
+    list does not close on this line."""
+    items, depth, quote, start = [], 0, "", opening + 1
+    for at in range(opening + 1, len(line)):
+        char = line[at]
+        if quote:
+            if char == quote and line[at - 1] != "\\":
+                quote = ""
+        elif char in "\"'":
+            quote = char
+        elif char in "{[":
+            depth += 1
+        elif char in "}]" and depth:
+            depth -= 1
+        elif char == "]":
+            items.append(line[start:at].strip())
+            return at, [item for item in items if item]
+        elif char == "," and not depth:
+            items.append(line[start:at].strip())
+            start = at + 1
+    return None
+
+
+def _promote_in_flow(line: str, index: int) -> str | None:
+    """``line``'s flow list (``[{…}, {…}]``) with its item ``index`` moved first, the rest
+    of the line as it was; None when it is not one such list on the line."""
+    opening = line.find("[")
+    found = _flow_items(line, opening) if opening >= 0 else None
+    if found is None or index >= len(found[1]):
+        return None
+    closing, items = found
+    items.insert(0, items.pop(index))
+    return line[: opening + 1] + ", ".join(items) + line[closing:]
+
+
+def promote_candidates(text: str, stood_in: dict[str, int]) -> tuple[str, set[str]]:
     """``text`` with the candidate at each ``path``'s ``index`` moved first: the lines of
-    the candidates swapped, nothing else touched (comments, quotes, layout). A list
-    written on one line (``[{…}, {…}]``) is left as it is."""
+    the candidates swapped (or, in a list written on one line, ``[{…}, {…}]``, its items),
+    nothing else touched (comments, quotes, layout); and the paths so written."""
     lines = text.splitlines(keepends=True)
+    written: set[str] = set()
     where = parse_site_profile(text, "profile").lines
     for path, index in stood_in.items():
         starts: list[int] = []
         while f"{path}.{len(starts)}" in where:
             starts.append(where[f"{path}.{len(starts)}"] - 1)
+        if starts and len(set(starts)) == 1 and (flowed := _promote_in_flow(
+            lines[starts[0]], index
+        )) is not None:  # fmt: skip
+            lines[starts[0]] = flowed
+            written.add(path)
+            continue
         dash = lines[starts[0]].find("-") if starts else -1
         one_per_line = len(set(starts)) == len(starts) > index
         if not one_per_line or any(lines[at].find("-") != dash for at in starts):
-            log.warning("profile.heal_not_written", path=path, why="the list is on one line")
+            log.warning("profile.heal_not_written", path=path, why="a list this cannot rewrite")
             continue
         end = starts[-1] + 1  # the last candidate runs on while its lines are indented more
         while end < len(lines) and (not lines[end].strip() or _indent(lines[end]) > dash):
@@ -57,7 +101,8 @@ def promote_candidates(text: str, stood_in: dict[str, int]) -> str:
         blocks = [lines[a:b] for a, b in zip(starts, [*starts[1:], end], strict=True)]
         blocks.insert(0, blocks.pop(index))
         lines[starts[0] : end] = [line for block in blocks for line in block]
-    return "".join(lines)
+        written.add(path)
+    return "".join(lines), written
 
 
 def _at(profile: Any, path: str) -> Any:
@@ -146,18 +191,23 @@ class Healing:
             f"{path}: новый первый кандидат {way.describe()} (выбран LLM)"
             for path, way in heals.picked.items()
         )
-        log.info("profile.healed", step=step, changes=changes, written=self._history is not None)
         if self._history is None:
+            log.info("profile.healed", step=step, changes=changes, written=())
             return
         text = self._history.current()
-        healed = promote_candidates(text, heals.promoted)
+        healed, kept = promote_candidates(text, heals.promoted)
         for path, way in heals.picked.items():
             written = insert_candidate(healed, path, way)
             if written is None:
                 log.warning("profile.heal_not_written", path=path, why="not written back")
                 continue
             healed = written
-        if healed != text:
+            kept.add(path)
+        # A version names only what it changed (a heal that could not be written is not).
+        written_changes = tuple(c for c in changes if c.partition(":")[0] in kept)
+        log.info("profile.healed", step=step, changes=changes, written=written_changes)
+        changes = written_changes
+        if healed != text and changes:
             self._history.write(healed, made_by=f"исправлен: {step}", run=run, changes=changes)
             if self._written is not None:
                 self._written(healed)

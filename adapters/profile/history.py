@@ -22,7 +22,7 @@ class Version(BaseModel):
 
     number: int
     at: datetime
-    made_by: str  # «written by hand», «healed: бронирование», «reverted to 2»
+    made_by: str  # «исходный», «правка вручную», «исправлен: бронирование», «возврат к версии 2»
     run: str = ""  # the run that made it, when known
     changes: tuple[str, ...] = ()  # what changed, in words
 
@@ -70,6 +70,13 @@ class ProfileHistory:
             known = [
                 self._keep(1, self.current(), Version(number=1, at=_now(), made_by="исходный"))
             ]
+        elif (edited := self.current()) != self.text(known[-1].number):
+            # Changed by hand since the last version: a version of its own, so that going
+            # back past the next one does not drop the hand's edit with it.
+            number = known[-1].number + 1
+            known.append(self._keep(number, edited, Version(
+                number=number, at=_now(), made_by="правка вручную"
+            )))  # fmt: skip
         version = Version(
             number=known[-1].number + 1, at=_now(), made_by=made_by, run=run, changes=changes
         )

@@ -106,3 +106,47 @@ async def test_a_later_locator_that_finds_the_wrong_element_writes_nothing(
     assert path.read_text(encoding="utf-8") == written
     assert ProfileHistory(path).versions() == []
     assert await active_bookings(fresh_portal.url, purpose="heal · #run42") == []
+
+
+async def test_a_heal_in_a_list_written_on_one_line_is_written_there(
+    fresh_portal: RunningPortal, pool: BrowserPool, tmp_path: Path
+) -> None:
+    # The same heal as above, the candidates written as a flow list with a comment after
+    # it: the two items swap on that line, the comment stays, and the version says so.
+    text = page_path_only(PROFILE.read_text(encoding="utf-8"))
+    flow = (
+        "  submit: [{role: button, name: Отправить заявку}, "
+        "{role: button, name: Забронировать}]  # the form's button\n"
+    )
+    path = tmp_path / "site.yaml"
+    path.write_text(text.replace(SUBMIT, flow), encoding="utf-8")
+    await _book_and_cancel(fresh_portal, pool, path)
+    healed = path.read_text(encoding="utf-8")
+    assert (
+        "  submit: [{role: button, name: Забронировать}, "
+        "{role: button, name: Отправить заявку}]  # the form's button\n"
+    ) in healed
+    assert [way.name for way in load_site_profile(path).profile.book.submit] == [
+        "Забронировать",
+        "Отправить заявку",
+    ]
+    versions = ProfileHistory(path).versions()
+    assert [v.changes for v in versions[1:]] == [("book.submit: кандидат 2 стал первым",)]
+
+
+async def test_a_hand_edit_between_two_heals_is_a_version_of_its_own(tmp_path: Path) -> None:
+    path = tmp_path / "site.yaml"
+    path.write_text("name: site\n", encoding="utf-8")
+    history = ProfileHistory(path)
+    history.write("name: site\n# healed once\n", made_by="исправлен: вход")
+    path.write_text("name: site\n# healed once\n# and a hand's note\n", encoding="utf-8")
+    history.write(
+        "name: site\n# healed once\n# and a hand's note\n# twice\n", made_by="исправлен: вход"
+    )
+    versions = history.versions()
+    assert [v.made_by for v in versions] == [
+        "исходный", "исправлен: вход", "правка вручную", "исправлен: вход",
+    ]  # fmt: skip
+    assert history.text(3) == "name: site\n# healed once\n# and a hand's note\n"
+    history.revert(3)  # back past the second heal: the hand's note stays
+    assert path.read_text(encoding="utf-8") == history.text(3)
