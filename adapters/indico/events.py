@@ -62,6 +62,7 @@ __all__ = ["EventLeft", "EventRefused", "EventUndone", "IndicoEvents", "events_o
 _PREFIX = "event-creation-"
 _EVENT_PATH = re.compile(r"/event/(\d+)/")
 _REGFORM_PATH = re.compile(r"/registration/(\d+)/")
+_NO_REGISTRATION = "'Registration' feature is not enabled"
 
 
 class EventUndone(IndicoError):
@@ -370,5 +371,12 @@ class IndicoEvents:
         return min((int(f["id"]) for f in forms), default=None)
 
     async def registrations(self, event_id: str) -> int:
-        data = await self.http.get(f"/api/events/{int(event_id)}/registrants")
+        try:
+            data = await self.http.get(f"/api/events/{int(event_id)}/registrants")
+        except NotFound as exc:
+            # Indico answers 404 for an event whose registration was never turned on:
+            # nobody could register, which is an answer, not a missing event.
+            if _NO_REGISTRATION in exc.message:
+                return 0
+            raise
         return len(data.get("registrants") or [])

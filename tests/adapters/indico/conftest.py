@@ -63,8 +63,19 @@ def kind() -> str:
 
 
 @pytest.fixture
+def admins() -> list[int]:
+    """The club's administrators (``TELEGRAM__ADMINS``): none unless a test says so."""
+    return []
+
+
+@pytest.fixture
 async def app(
-    tg: FakeTelegram, storage: Storage, indico_server: IndicoServer, tmp_path: Path, kind: str
+    tg: FakeTelegram,
+    storage: Storage,
+    indico_server: IndicoServer,
+    tmp_path: Path,
+    kind: str,
+    admins: list[int],
 ) -> AsyncIterator[BotApp]:
     """The bot as ``clubman run`` builds it for an Indico site, on the system clock."""
     # Every test starts with no live booking of the club (the server is shared).
@@ -84,6 +95,7 @@ async def app(
                     password=SecretStr(club.password),
                 ),
                 "browser": BrowserSettings(max_contexts=2),
+                "telegram": settings.telegram.model_copy(update={"admins": admins}),
                 "data_dir": tmp_path / "data",
             }
         )

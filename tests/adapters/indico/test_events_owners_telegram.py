@@ -10,7 +10,9 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import Callable
-from datetime import time, timedelta
+from datetime import date, time, timedelta
+
+import pytest
 
 from adapters.indico.api import login
 from adapters.indico.events import events_on
@@ -22,6 +24,7 @@ from tests.support.indico_server import DbEvent, IndicoServer
 
 WAIT = 120.0  # Chromium and Indico on a busy two-core machine
 CLUB_CATEGORY = "Шахматный клуб"  # scripts/indico/seed.json: the club may create events here
+ADMIN = 64  # the club's administrator in this module (TELEGRAM__ADMINS)
 NOT_YOURS = (
     "Не получилось: Это мероприятие создано не вами: открывать регистрацию, считать "
     "записавшихся и отменять я могу только на мероприятиях, созданных вами через меня."
@@ -32,9 +35,36 @@ def has(text: str) -> Callable[[StoredMessage], bool]:
     return lambda m: text in (m.text or "")
 
 
+@pytest.fixture
+def admins() -> list[int]:
+    return [ADMIN]
+
+
 async def _live_events(server: IndicoServer, title: str) -> list[DbEvent]:
     rows = await asyncio.to_thread(server.events)
     return [e for e in rows if e.title == title and not e.is_deleted]
+
+
+async def _someone_elses(
+    server: IndicoServer, pool: BrowserPool, *, title: str, day: date, copied_from: DbEvent
+) -> DbEvent:
+    """An event another account (Indico's admin) makes in the club's category at 14:00,
+    its description carrying the run mark of ``copied_from``."""
+    found = re.search(r"#[\w-]+", copied_from.description)
+    assert found is not None
+    category = await asyncio.to_thread(server.category_id, CLUB_CATEGORY)
+    async with pool.context() as context:
+        page = await context.new_page()
+        other = server.admin
+        await login(page, server.base_url, other.username, other.password)
+        someone = await events_on(
+            context, server.base_url, category_id=category, timezone=server.stack.timezone
+        )
+        await someone.create_event(
+            title=title, day=day, start=time(14), end=time(15), room_id=None, mark=found.group(0)
+        )
+    [made] = await _live_events(server, title)
+    return made
 
 
 async def test_another_persons_event_is_not_listed_opened_counted_or_cancelled(
@@ -56,23 +86,7 @@ async def test_another_persons_event_is_not_listed_opened_counted_or_cancelled(
     await gleb.wait_for_message(has("Создано мероприятие"), timeout=WAIT)
     [own] = await _live_events(indico_server, mine)
     [glebs] = await _live_events(indico_server, gleb_s)
-    found = re.search(r"#[\w-]+", own.description)
-    assert found is not None
-    # Another account's event in the club's category, its description a copy of Vera's.
-    category = await asyncio.to_thread(indico_server.category_id, CLUB_CATEGORY)
-    async with pool.context() as context:
-        page = await context.new_page()
-        other = indico_server.admin
-        await login(page, indico_server.base_url, other.username, other.password)
-        someone = await events_on(
-            context, indico_server.base_url, category_id=category,
-            timezone=indico_server.stack.timezone,
-        )  # fmt: skip
-        await someone.create_event(
-            title=foreign, day=day, start=time(14), end=time(15), room_id=None,
-            mark=found.group(0),
-        )  # fmt: skip
-    [theirs] = await _live_events(indico_server, foreign)
+    theirs = await _someone_elses(indico_server, pool, title=foreign, day=day, copied_from=own)
 
     await vera.send("мои мероприятия")
     listing = await vera.wait_for_message(has("Мероприятия клуба:"), timeout=WAIT)
@@ -120,3 +134,31 @@ async def test_a_room_booking_the_server_fails_leaves_no_event_and_says_so(
     room = await asyncio.to_thread(indico_server.room, "7/7-702")
     bookings = await asyncio.to_thread(indico_server.bookings, room.id)
     assert [b for b in bookings if title in b.reason and b.state != "cancelled"] == []
+
+
+async def test_an_administrator_acts_on_every_members_event_but_not_on_anothers(
+    app: BotApp, tg: FakeTelegram, indico_server: IndicoServer, pool: BrowserPool
+) -> None:
+    day = indico_server.today() + timedelta(days=23)
+    members, foreign = f"Лекция Веры {day:%d.%m}", f"Чужой семинар {day:%d.%m}"
+    vera = tg.user(65, "Вера", language_code="ru")
+    await vera.send(f"создай мероприятие «{members}» {day:%d.%m} с 10 до 11 в 7-701")
+    await vera.wait_for_message(has("Создано мероприятие"), timeout=WAIT)
+    [own] = await _live_events(indico_server, members)
+    theirs = await _someone_elses(indico_server, pool, title=foreign, day=day, copied_from=own)
+
+    admin = tg.user(ADMIN, "Ада", language_code="ru")
+    await admin.send("мои мероприятия")
+    listing = await admin.wait_for_message(has("Мероприятия клуба:"), timeout=WAIT)
+    assert members in (listing.text or "") and foreign not in (listing.text or "")
+    await admin.send(f"сколько записалось на «{members}»")
+    counted = await admin.wait_for_message(has("записалось:"), timeout=WAIT)
+    assert counted.text == f"На «{members}» записалось: 0."
+    await admin.send(f"отмени мероприятие «{foreign}»")
+    refused = await admin.wait_for_message(has("создано не клубом"), timeout=WAIT)
+    assert refused.text == (
+        "Не получилось: Это мероприятие создано не клубом: я распоряжаюсь только "
+        "мероприятиями, созданными через меня."
+    )
+    row = await asyncio.to_thread(indico_server.event, theirs.id)
+    assert row is not None and not row.is_deleted
