@@ -12,6 +12,7 @@ from pathlib import Path
 
 from adapters.profile import LoadedProfile, ProfileSystem, load_site_profile
 from adapters.profile.check import PartResult, SiteReport, check_site, show_site
+from adapters.profile.history import ProfileHistory
 from adapters.profile.session import ProfileSession
 from app.compose import DEMO_ACCOUNT
 from core.browser import BrowserContext, BrowserPool
@@ -24,25 +25,33 @@ __all__ = ["check_profile", "render_report", "site_check", "site_show"]
 
 @asynccontextmanager
 async def _session(
-    settings: Settings, profile: Path
+    settings: Settings, profile: Path, *, heal: bool = False
 ) -> AsyncIterator[tuple[ProfileSession, BrowserContext, str]]:
     loaded = load_site_profile(profile)  # a bad profile stops here, naming its line
+    # A check writes what healed (a stand-in that served a part that passed); a show, which
+    # only reads, writes nothing.
+    history = ProfileHistory(profile) if heal else None
     async with (
         _site(settings) as (url, username, password),
-        _opened(settings, loaded, url, username, password) as (session, context),
+        _opened(settings, loaded, url, username, password, history) as (session, context),
     ):
         yield session, context, username
 
 
 @asynccontextmanager
 async def _opened(
-    settings: Settings, profile: LoadedProfile, url: str, username: str, password: str
+    settings: Settings,
+    profile: LoadedProfile,
+    url: str,
+    username: str,
+    password: str,
+    history: ProfileHistory | None = None,
 ) -> AsyncIterator[tuple[ProfileSession, BrowserContext]]:
     pool = BrowserPool(
         executable=settings.browser.executable, max_contexts=1, headless=settings.browser.headless
     )
     async with pool, pool.context() as context:
-        session = ProfileSystem(url, profile).open_session(
+        session = ProfileSystem(url, profile, history=history).open_session(
             context, username=username, password=password
         )
         try:
@@ -68,10 +77,26 @@ async def _site(settings: Settings) -> AsyncIterator[tuple[str, str, str]]:
 
 
 async def site_check(settings: Settings, profile: Path, *, today: date) -> SiteReport:
-    async with _session(settings, profile) as (session, context, username):
-        return await check_site(
+    """The check; the heals it made (a later candidate that served a part that passed)
+    are written to ``profile`` as versions, and said as the report's last part."""
+    history = ProfileHistory(profile)
+    known = len(history.versions())
+    async with _session(settings, profile, heal=True) as (session, context, username):
+        report = await check_site(
             session, context, username=username, today=today, shots=_shots(settings)
         )
+    healed = [v for v in history.versions()[known:] if v.changes]
+    if healed:
+        changes = "; ".join(change for v in healed for change in v.changes)
+        report.parts.append(
+            PartResult(
+                part="исправления",
+                ok=True,
+                detail=f"{changes} — записано в профиль как версия {healed[-1].number} "
+                "(clubman site history, clubman site revert)",
+            )
+        )
+    return report
 
 
 async def site_show(settings: Settings, profile: Path) -> tuple[SiteReport, Catalogue | None]:

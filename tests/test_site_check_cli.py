@@ -122,3 +122,28 @@ def test_a_bad_profile_is_one_line_naming_the_file_and_line(tmp_path: Path) -> N
     assert result.stderr.strip() == (
         f"clubman: {bad}:{line}: book.bookedd: unknown key «bookedd»"
     ), result.stderr
+
+
+def test_a_check_writes_what_healed_and_says_so(portal_url: str, tmp_path: Path) -> None:
+    """The booking's button listed second (the first is not on the page): the check's
+    booking through the form passes with it, so it is moved first — written as a version
+    and named in the report, not used silently."""
+    submit = "  submit:\n    - role: button\n      name: Забронировать\n"
+    text = PROFILE.read_text(encoding="utf-8")
+    assert text.count(submit) == 1
+    path = tmp_path / "site.yaml"
+    path.write_text(
+        text.replace(submit, "  submit:\n    - role: button\n      name: Отправить заявку\n"
+                     "    - role: button\n      name: Забронировать\n"),
+        encoding="utf-8",
+    )  # fmt: skip
+    check = subprocess.run(
+        [CLUBMAN, "site", "check", str(path)],
+        env=_env(portal_url, tmp_path / "data"), capture_output=True, text=True, timeout=180,
+    )  # fmt: skip
+    assert check.returncode == 0, check.stdout + check.stderr
+    assert (
+        "✓ исправления: book.submit: кандидат 2 стал первым — записано в профиль как версия 2"
+        in check.stdout
+    )
+    assert path.read_text(encoding="utf-8").count(submit) == 1  # first again
