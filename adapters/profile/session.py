@@ -24,6 +24,7 @@ from adapters.profile.bookingpage import read_booking_page
 from adapters.profile.caller import Caller
 from adapters.profile.cancelling import Cancelling
 from adapters.profile.daycall import DayCall
+from adapters.profile.errors import SlowPattern
 from adapters.profile.fastpath import FastPath
 from adapters.profile.finding import Finder, StepGuard
 from adapters.profile.form import fill_form, open_form, send_form
@@ -61,6 +62,7 @@ __all__ = ["ProfileSession"]
 
 T = TypeVar("T")
 log = structlog.get_logger("clubman.portal")
+_ANSWER_UNREAD = "Ответ сайта на бронирование не прочитан: результат неизвестен"
 
 
 class ProfileSession:
@@ -304,6 +306,9 @@ class ProfileSession:
             except OutcomeUnknown:
                 self._creates += 1
                 raise
+            except SlowPattern as exc:  # the answer unread: the booking may be made
+                self._creates += 1
+                raise OutcomeUnknown(_ANSWER_UNREAD, hint=exc.message) from exc
             sent_fast = fast is not None
             self._creates += sent_fast
             return fast
@@ -312,7 +317,10 @@ class ProfileSession:
             await open_form(self._nav, page, values)
             submit = await fill_form(self._nav, page, values)
             self._creates += 1
-            return await send_form(self._nav, page, submit)
+            try:
+                return await send_form(self._nav, page, submit)
+            except SlowPattern as exc:  # sent, its answer unread: the booking may be made
+                raise OutcomeUnknown(_ANSWER_UNREAD, hint=exc.message) from exc
 
         sent = await send_once(
             lambda: self._run("бронирование", send, call=call),
