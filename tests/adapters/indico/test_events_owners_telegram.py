@@ -18,7 +18,8 @@ from adapters.indico.api import login
 from adapters.indico.events import events_on
 from bot.factory import BotApp
 from core.browser import BrowserPool
-from tests.adapters.indico.indico_faults import failing_bookings
+from core.texts import day_label
+from tests.adapters.indico.indico_faults import failing_bookings, failing_deletes
 from tests.fakes.telegram import FakeTelegram, StoredMessage
 from tests.support.indico_server import DbEvent, IndicoServer
 
@@ -162,3 +163,32 @@ async def test_an_administrator_acts_on_every_members_event_but_not_on_anothers(
     )
     row = await asyncio.to_thread(indico_server.event, theirs.id)
     assert row is not None and not row.is_deleted
+
+
+async def test_an_event_that_cannot_be_deleted_either_is_named_and_stays_the_users(
+    app: BotApp, tg: FakeTelegram, indico_server: IndicoServer
+) -> None:
+    day = indico_server.today() + timedelta(days=24)
+    title = f"Разбор партий {day:%d.%m}"
+    user = tg.user(67, "Ян", language_code="ru")
+    with (
+        failing_bookings(indico_server.stack, reason_with=title),
+        failing_deletes(indico_server.stack, title_with=title),
+    ):
+        await user.send(f"создай мероприятие «{title}» {day:%d.%m} с 15 до 17 в 7-702")
+        told = await user.wait_for_message(has("осталось на сайте"), timeout=WAIT)
+    [left] = await _live_events(indico_server, title)
+    url = f"{indico_server.base_url}/event/{left.id}/"
+    assert told.text == (
+        f"Не получилось: Мероприятие «{title}» создано ({day_label(day, 'ru')} 15:00–17:00, "
+        f"{url}), но аудиторию 7-702 забронировать не удалось (сайт ответил ошибкой), и "
+        "удалить мероприятие тоже не получилось: оно осталось на сайте без аудитории. "
+        f"Удалите его там или напишите мне «отмени мероприятие «{title}»»."
+    )
+    assert left.booking_ids == ()
+    # What it says to write works: the event is the user's own.
+    await user.send(f"отмени мероприятие «{title}»")
+    await user.wait_for_message(has("Отменить мероприятие"), timeout=WAIT)
+    await user.wait_for_answer(await user.tap("Да"))
+    await user.wait_for_message(has(f"Мероприятие «{title}» отменено."), timeout=WAIT)
+    assert await _live_events(indico_server, title) == []
