@@ -142,7 +142,9 @@ class IndicoEvents:
         mark: str,
     ) -> Event:
         """Find the event carrying ``mark`` or make it; then book ``room_id`` for it unless
-        a booking with the mark is already live. A refused booking deletes the event."""
+        a booking with the mark is already live. A booking that fails for any reason (a
+        5xx too) deletes the event again: ``SlotTaken`` for a taken room, else
+        ``EventUndone``; ``EventLeft`` when the delete fails as well."""
         if not mark.strip():
             raise ValueError("an event needs the run's mark")
         if end <= start:
