@@ -223,6 +223,7 @@ class MyList:
         building is still to be read from its own page (the list has no column for it).
         A row of one cell («Нет броней») or with no number is not a booking."""
         found = []
+        unnumbered = []
         for r, line, cells, shown in self._shown_rows():
             number = await self._number(r, line, cells, shown.booking)
             if not number and self._items is not None:  # every item is a booking
@@ -231,6 +232,7 @@ class MyList:
                     what=f"номера брони {r + 1} в «моих бронях»: {line.text[:80]}",
                 )  # fmt: skip
             if not number:
+                unnumbered.append(line.text)
                 continue
             if shown.booking is None:
                 raise await self._nav.finder.mismatch(
@@ -238,6 +240,13 @@ class MyList:
                     what=f"даты и времени в строке {r} «моих броней»: {line.text[:80]}",
                 )  # fmt: skip
             found.append((shown.booking.model_copy(update={"number": number}), shown.partial))
+        if unnumbered and not found:
+            # Rows, and not one number among them: the number's column no longer reads
+            # (renamed, moved), never an empty list.
+            raise await self._nav.finder.mismatch(
+                self._page, self._find, path="my_bookings.number",
+                what=f"номеров броней в «моих бронях»: {unnumbered[0][:80]}",
+            )  # fmt: skip
         return found
 
     async def known(self) -> list[Booking]:

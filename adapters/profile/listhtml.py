@@ -83,11 +83,13 @@ def _listed(
         return None
     columns = columns_of(table)
     found = []
+    unnumbered = 0
     for _, line, cells in rows_of(table):
         if len({id(cell) for cell in cells}) < 2:
             continue  # one cell across: «Нет броней»
         number = value(spec.number, line, columns=columns, row=cells)
         if not number:
+            unnumbered += 1
             continue
         shown = shown_in_row(spec, line, cells, columns)
         if shown.booking is None:
@@ -99,6 +101,8 @@ def _listed(
                 return None  # its room only its own page shows
             booking = completed
         found.append(booking)
+    if unnumbered and not found:
+        return None  # no number read in any row: the page's way says what changed
     return confirmed(found, recall.buildings, sent)
 
 

@@ -84,6 +84,7 @@ KINDS = (
     Drift("column_inserted", {"drift": ["column_inserted"]}),
     Drift("cancel_renamed", {"drift": ["cancel_renamed"]}, (NONE,)),
     Drift("in_place", {"drift": ["in_place"]}),
+    Drift("number_renamed", {"drift": ["number_renamed"]}),
 )
 
 
