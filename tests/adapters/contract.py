@@ -65,7 +65,6 @@ class SiteHarness(Protocol):
         ...
 
 
-
 class BookingSystemContract:
     """Subclass it and define the ``site`` and ``pool`` fixtures."""
 
