@@ -329,25 +329,38 @@ class Finder:
                 return located.first
         return None
 
-    async def maybe(self, scope: Page | PwLocator, find: Find) -> PwLocator | None:
+    async def maybe(
+        self, scope: Page | PwLocator, find: Find, *, path: str | None = None
+    ) -> PwLocator | None:
+        """The first match of the first candidate that matches something, or None; with
+        ``path``, a later candidate that matched stands in as in ``first`` (promoted when
+        the step passes)."""
+        if path is not None:
+            return await self._first_matching(scope, find, path=path)
         located = await self._matching(scope, find)
         return located.first if located is not None else None
 
     async def every(self, page: Page, find: Find, *, path: str, what: str) -> PwLocator:
-        """Every match of the first candidate that matches something."""
-        located = await self._matching(page, find)
-        if located is None:
-            raise await self.mismatch(page, find, path=path, what=what)
-        return located
+        """Every match of the first candidate that matches something (a later one stands
+        in: promoted when the step passes, as ``first``'s)."""
+        for index, way in enumerate(find):
+            located = candidate(page, way)
+            if await located.count():
+                if index:
+                    self._stood_in[path] = (id(find), index)
+                return located
+        raise await self.mismatch(page, find, path=path, what=what)
 
     async def read_every(
         self, page: Page, find: Find, script: str, arg: object = None, *, path: str, what: str
     ) -> Any:
         """``script`` (a function of the elements and ``arg``) run on every match of the
         first candidate that matches something: counted and read in one round trip."""
-        for way in find:
+        for index, way in enumerate(find):
             read = await candidate(page, way).evaluate_all(_IF_ANY.format(script=script), arg)
             if read:
+                if index:  # a later candidate stood in: promoted when the step passes
+                    self._stood_in[path] = (id(find), index)
                 return read[0]
         raise await self.mismatch(page, find, path=path, what=what)
 

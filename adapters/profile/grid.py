@@ -129,7 +129,7 @@ async def read_day(
         ) from None
     if nav.on_login_page(page):
         raise Bounced()
-    found = await finder.maybe(page, grid.table)
+    found = await finder.maybe(page, grid.table, path="availability.grid.table")
     if found is None:
         if grid.failed is not None and await finder.maybe(page, grid.failed) is not None:
             raise Transient("the availability grid did not load")

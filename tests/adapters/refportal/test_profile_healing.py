@@ -150,3 +150,24 @@ async def test_a_hand_edit_between_two_heals_is_a_version_of_its_own(tmp_path: P
     assert history.text(3) == "name: site\n# healed once\n# and a hand's note\n"
     history.revert(3)  # back past the second heal: the hand's note stays
     assert path.read_text(encoding="utf-8") == history.text(3)
+
+
+async def test_a_table_found_by_its_second_candidate_is_promoted_too(
+    fresh_portal: RunningPortal, pool: BrowserPool, tmp_path: Path
+) -> None:
+    # Not only a control: the day's table, found by its later candidate in a day read that
+    # passed, is moved first like a button (it was used silently before).
+    table = "    table:\n      - role: table\n        name: Занятость аудиторий\n"
+    text = page_path_only(PROFILE.read_text(encoding="utf-8"))
+    assert text.count(table) == 1
+    path = tmp_path / "site.yaml"
+    stand_in = "    table:\n      - role: table\n        name: Расписание аудиторий\n"
+    path.write_text(text.replace(table, stand_in + table[len("    table:\n") :]), "utf-8")
+    await _book_and_cancel(fresh_portal, pool, path)
+    grid = load_site_profile(path).profile.availability.grid
+    assert grid is not None and [way.name for way in grid.table] == [
+        "Занятость аудиторий",
+        "Расписание аудиторий",
+    ]
+    changes = [c for v in ProfileHistory(path).versions() for c in v.changes]
+    assert changes == ["availability.grid.table: кандидат 2 стал первым"]
