@@ -47,14 +47,15 @@ async def _live_events(server: IndicoServer, title: str) -> list[DbEvent]:
 
 
 async def _someone_elses(
-    server: IndicoServer, pool: BrowserPool, *, title: str, day: date, copied_from: DbEvent
+    server: IndicoServer, *, title: str, day: date, copied_from: DbEvent
 ) -> DbEvent:
     """An event another account (Indico's admin) makes in the club's category at 14:00,
-    its description carrying the run mark of ``copied_from``."""
+    its description carrying the run mark of ``copied_from``. On a browser of its own:
+    the package's pool lives on the session's event loop, this test on its own."""
     found = re.search(r"#[\w-]+", copied_from.description)
     assert found is not None
     category = await asyncio.to_thread(server.category_id, CLUB_CATEGORY)
-    async with pool.context() as context:
+    async with BrowserPool(max_contexts=1) as pool, pool.context() as context:
         page = await context.new_page()
         other = server.admin
         await login(page, server.base_url, other.username, other.password)
@@ -69,7 +70,7 @@ async def _someone_elses(
 
 
 async def test_another_persons_event_is_not_listed_opened_counted_or_cancelled(
-    app: BotApp, tg: FakeTelegram, indico_server: IndicoServer, pool: BrowserPool
+    app: BotApp, tg: FakeTelegram, indico_server: IndicoServer
 ) -> None:
     """«мои мероприятия» listed another person's event in a category the club shares, and
     naming another member's event got «Какое мероприятие?» with one's own as buttons."""
@@ -87,7 +88,7 @@ async def test_another_persons_event_is_not_listed_opened_counted_or_cancelled(
     await gleb.wait_for_message(has("Создано мероприятие"), timeout=WAIT)
     [own] = await _live_events(indico_server, mine)
     [glebs] = await _live_events(indico_server, gleb_s)
-    theirs = await _someone_elses(indico_server, pool, title=foreign, day=day, copied_from=own)
+    theirs = await _someone_elses(indico_server, title=foreign, day=day, copied_from=own)
 
     await vera.send("мои мероприятия")
     listing = await vera.wait_for_message(has("Мероприятия клуба:"), timeout=WAIT)
@@ -138,7 +139,7 @@ async def test_a_room_booking_the_server_fails_leaves_no_event_and_says_so(
 
 
 async def test_an_administrator_acts_on_every_members_event_but_not_on_anothers(
-    app: BotApp, tg: FakeTelegram, indico_server: IndicoServer, pool: BrowserPool
+    app: BotApp, tg: FakeTelegram, indico_server: IndicoServer
 ) -> None:
     day = indico_server.today() + timedelta(days=23)
     members, foreign = f"Лекция Веры {day:%d.%m}", f"Чужой семинар {day:%d.%m}"
@@ -146,7 +147,7 @@ async def test_an_administrator_acts_on_every_members_event_but_not_on_anothers(
     await vera.send(f"создай мероприятие «{members}» {day:%d.%m} с 10 до 11 в 7-701")
     await vera.wait_for_message(has("Создано мероприятие"), timeout=WAIT)
     [own] = await _live_events(indico_server, members)
-    theirs = await _someone_elses(indico_server, pool, title=foreign, day=day, copied_from=own)
+    theirs = await _someone_elses(indico_server, title=foreign, day=day, copied_from=own)
 
     admin = tg.user(ADMIN, "Ада", language_code="ru")
     await admin.send("мои мероприятия")
