@@ -185,29 +185,30 @@ class Healing:
     def passed(self, heals: StepHeals, *, step: str, run: str = "") -> None:
         if not heals:
             return
-        changes = tuple(
-            f"{path}: кандидат {index + 1} стал первым" for path, index in heals.promoted.items()
-        ) + tuple(
-            f"{path}: новый первый кандидат {way.describe()} (выбран LLM)"
+        said = [
+            (path, f"{path}: кандидат {index + 1} стал первым")
+            for path, index in heals.promoted.items()
+        ] + [
+            (path, f"{path}: новый первый кандидат {way.describe()} (выбран LLM)")
             for path, way in heals.picked.items()
-        )
+        ]
+        changes = tuple(change for _, change in said)
         if self._history is None:
             log.info("profile.healed", step=step, changes=changes, written=())
             return
         text = self._history.current()
         healed, kept = promote_candidates(text, heals.promoted)
         for path, way in heals.picked.items():
-            written = insert_candidate(healed, path, way)
-            if written is None:
+            inserted = insert_candidate(healed, path, way)
+            if inserted is None:
                 log.warning("profile.heal_not_written", path=path, why="not written back")
                 continue
-            healed = written
+            healed = inserted
             kept.add(path)
         # A version names only what it changed (a heal that could not be written is not).
-        written_changes = tuple(c for c in changes if c.partition(":")[0] in kept)
-        log.info("profile.healed", step=step, changes=changes, written=written_changes)
-        changes = written_changes
-        if healed != text and changes:
-            self._history.write(healed, made_by=f"исправлен: {step}", run=run, changes=changes)
+        written = tuple(change for path, change in said if path in kept)
+        log.info("profile.healed", step=step, changes=changes, written=written)
+        if healed != text and written:
+            self._history.write(healed, made_by=f"исправлен: {step}", run=run, changes=written)
             if self._written is not None:
                 self._written(healed)

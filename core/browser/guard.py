@@ -165,14 +165,18 @@ class NetworkGuard:
             return ()
         if self._closing:
             await asyncio.gather(*self._closing)
+        await self._disarm()
+        blocked, self._blocked = tuple(self._blocked), []
+        return blocked
+
+    async def _disarm(self) -> None:
+        """The routes and the window watch off, and what arming set forgotten."""
         with contextlib.suppress(PlaywrightError):  # a closing context sends nothing either
             await self._context.unroute("**/*", self._gate)
         self._context.remove_listener("page", self._opened)
         self._armed = self._held = False
         self._may_change = frozenset()
         self._before = set()
-        blocked, self._blocked = tuple(self._blocked), []
-        return blocked
 
     def _report(self, failure: BaseException | None = None) -> None:
         blocked, self._blocked = tuple(self._blocked), []
@@ -210,12 +214,7 @@ class NetworkGuard:
         if page is not None and not page.is_closed():
             with contextlib.suppress(PlaywrightError):  # a page that cannot load blank is gone
                 await page.goto("about:blank")
-        with contextlib.suppress(PlaywrightError):  # a closing context sends nothing either
-            await self._context.unroute("**/*", self._gate)
-        self._context.remove_listener("page", self._opened)
-        self._armed = self._held = False
-        self._may_change = frozenset()
-        self._before = set()
+        await self._disarm()
         self._report()
 
 

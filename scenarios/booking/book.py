@@ -341,9 +341,7 @@ class BookRooms(BookingWords, StepScenario[BookingSlots]):
     ) -> str:
         """The plain answer for a room that may be booked: which it is, where, what to
         check, and the rooms this run did book before it."""
-        where = self._catalogues.current.building_label(place.building, ctx.lang)
-        where += f", {day_label(place.day, ctx.lang)}, {span(place.start, place.end)}"
-        text = ctx.tr(Book.UNCONFIRMED, room=room, where=where)
+        text = ctx.tr(Book.UNCONFIRMED, room=room, where=self._where(place, ctx.lang))
         booked = [r.number for r in found.rooms[: len(numbers)]]
         if booked:
             text = f"{ctx.tr(Book.BOOKED_BEFORE, rooms=join_rooms(booked))} {text}"
@@ -388,13 +386,15 @@ class BookRooms(BookingWords, StepScenario[BookingSlots]):
 
     def summary(self, ctx: StepContext[Any]) -> str:
         booked = ctx.result("book", Booked)
-        place = booked.place
         rooms = [room.number for room in booked.rooms]
-        where = self._catalogues.current.building_label(place.building, ctx.lang)
-        where += f", {day_label(place.day, ctx.lang)}, "
-        where += span(place.start, place.end)
         booked_text = Book.BOOKED_MANY if len(rooms) > 1 else Book.BOOKED_ONE
+        where = self._where(booked.place, ctx.lang)
         return ctx.tr(booked_text, rooms=join_rooms(rooms), where=where)
+
+    def _where(self, place: Placement, lang: Lang) -> str:
+        """«Главный корпус, чт 26.11, 18:00–20:00»: the building, day and time of ``place``."""
+        where = self._catalogues.current.building_label(place.building, lang)
+        return f"{where}, {day_label(place.day, lang)}, {span(place.start, place.end)}"
 
     def calendar(self, ctx: StepContext[Any]) -> list[CalendarEvent]:
         booked = ctx.result("book", Booked)
