@@ -48,15 +48,17 @@ HOSTILE = (
 # ``QuirkState.cancels``), which leads to «my bookings»; ``destructive_rebook``: the same,
 # then the form it came with booked, so its answer is a booking's page. ``in_place``: the
 # booking form answered in place («Заявка принята», no number, no address of the booking);
-# ``short_list``: «my bookings» lists only today's and tomorrow's. ``free_marker``: a free
-# cell of the day's grid is a button titled like any cell, not a link; ``column_inserted``:
-# «my bookings» has a «Статус» column after «Номер»; ``cancel_renamed``: its «Отменить»
-# is «Снять бронь»; ``my_unreadable``: «my bookings» answers HTTP 500 while it would list a
-# booking whose purpose holds «#» (a row it cannot draw: a run's mark); ``number_renamed``:
-# the column «Номер» of «my bookings» is headed «№ брони».
+# ``short_list``: «my bookings» lists only today's and tomorrow's; ``today_list``: only
+# today's. ``free_marker``: a free cell of the day's grid is a button titled like any cell,
+# not a link; ``column_inserted``: «my bookings» has a «Статус» column after «Номер»;
+# ``cancel_renamed``: its «Отменить» is «Снять бронь»; ``my_unreadable``: «my bookings»
+# answers HTTP 500 while it would list a booking whose purpose holds «#» (a row it cannot
+# draw: a run's mark); ``number_renamed``: the column «Номер» of «my bookings» is headed
+# «№ брони».
 DRIFTS = ("reworded", "relabelled", "columns", "consent", "menu_login", "date_format",
-          "destructive", "destructive_rebook", "in_place", "short_list", "free_marker",
-          "column_inserted", "cancel_renamed", "my_unreadable", "number_renamed")  # fmt: skip
+          "destructive", "destructive_rebook", "in_place", "short_list", "today_list",
+          "free_marker", "column_inserted", "cancel_renamed", "my_unreadable",
+          "number_renamed")  # fmt: skip
 _BUILDING_CODES = {b.code for b in BUILDINGS}
 
 

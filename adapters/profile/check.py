@@ -1,8 +1,10 @@
 """``clubman site check`` and ``site show``: a profile tried on the live site, part by part.
 
-The check logs in, reads the catalogue and one day, books one step at the farthest day
-the site allows, finds the booking in «my bookings» and cancels it. Its bookings carry
-``CHECK_MARK`` in their purpose: whatever a check leaves (it failed half-way, was
+The check logs in, reads the catalogue and one day, books the day's last free step on the
+nearest day the site takes (tomorrow, or the first after it the site does not refuse),
+finds the booking in «my bookings» and cancels it. The nearest day, because a site's «my
+bookings» may show only the next days: a booking it cannot list, it cannot cancel. Its
+bookings carry ``CHECK_MARK`` in their purpose: whatever a check leaves (it failed half-way, was
 interrupted, or was killed) is cancelled by the same check in ``finally`` or, after a
 kill, by the next check before it books anything.
 """
@@ -180,9 +182,8 @@ async def _book_and_cancel(
 ) -> tuple[None, str]:
     building = next(b for b in catalogue.buildings if catalogue.rooms_in(b.code))
     step = catalogue.rules.step_minutes
-    farthest = today + timedelta(days=catalogue.rules.horizon_days)
-    for back in range(3):  # the site's "today" may be a day behind ours (its time zone)
-        day = farthest - timedelta(days=back)
+    for ahead in range(1, 4):  # the site's "today" may be a day ahead of ours (its time zone)
+        day = today + timedelta(days=ahead)
         shown = await session.availability(building.code, day)
         slot = _last_free_step(shown, step)
         if slot is None:
@@ -197,8 +198,9 @@ async def _book_and_cancel(
             )
         except (BookingRejected, SlotTaken) as exc:
             booked.refused = True
-            # «Too far» — said so, or in words a drafted profile does not know yet.
-            if isinstance(exc, BookingRejected) and exc.code in ("too_far", None) and back < 2:
+            # «Too soon», «in the past» — said so, or in words a drafted profile does not
+            # know yet: the next day.
+            if isinstance(exc, BookingRejected) and exc.code in ("in_past", None) and ahead < 3:
                 continue
             raise
         except BaseException:

@@ -149,8 +149,9 @@ async def my_bookings(request: web.Request) -> web.StreamResponse:
     bookings = await state.store.active_for_user(user)
     if "my_unreadable" in state.quirks.quirks.drift and any("#" in b.purpose for b in bookings):
         return render(request, "500.html", status=500)  # a row it cannot draw breaks it all
-    if "short_list" in state.quirks.quirks.drift:  # only today's and tomorrow's
-        last = state.now().date() + timedelta(days=1)
+    drift = state.quirks.quirks.drift
+    if "short_list" in drift or "today_list" in drift:  # only today's (and tomorrow's)
+        last = state.now().date() + timedelta(days=0 if "today_list" in drift else 1)
         bookings = [b for b in bookings if b.day <= last]
     rows = [(b, building(b.building), room(b.room_id)) for b in bookings]
     cancelled = request.query.get("cancelled", "")

@@ -77,9 +77,9 @@ async def test_a_good_profile_passes_every_part_and_leaves_nothing_booked(
         ("бронь", True),
         ("бронь через форму", True),  # the fast path's fallback
     ], report
-    farthest = TODAY + timedelta(days=14)
+    tomorrow = TODAY + timedelta(days=1)  # the nearest day: «my bookings» may show no more
     for booked in report.parts[-2:]:
-        assert f"{farthest:%d.%m}" in booked.detail
+        assert f"{tomorrow:%d.%m}" in booked.detail
         assert "найдена в «моих бронях», прочитана на своей странице и отменена" in booked.detail
     assert await _marked(fresh_portal) == []
     assert not list(tmp_path.iterdir())  # no failure, no screenshot
@@ -209,12 +209,27 @@ async def test_a_booking_answered_in_place_is_found_in_my_bookings_and_cancelled
     assert len(made) == 2  # one a way, each cancelled
 
 
+async def test_a_list_of_the_next_days_only_still_shows_and_cancels_its_booking(
+    fresh_portal: RunningPortal, context: BrowserContext, tmp_path: Path
+) -> None:
+    # «My bookings» lists only today's and tomorrow's: the check books tomorrow, so it
+    # finds its booking there and cancels it (a booking 14 days ahead it could not).
+    await set_quirks(fresh_portal.url, drift=["short_list"])
+    session = _session(fresh_portal, context, _profile())
+    report = await check_site(session, context, username="club", today=TODAY, shots=tmp_path)
+    assert report.ok, report
+    assert await _marked(fresh_portal) == []
+    made = [b for b in await all_bookings(fresh_portal.url) if CHECK_MARK in str(b["purpose"])]
+    assert [b["date"] for b in made] == [f"{TODAY + timedelta(days=1):%Y-%m-%d}"] * 2
+
+
 async def test_a_booking_it_cannot_find_again_is_named_plainly_not_left_silently(
     fresh_portal: RunningPortal, context: BrowserContext, tmp_path: Path
 ) -> None:
-    # «My bookings» lists only the next two days: the check's booking (14 days ahead) is
-    # made but cannot be found to cancel. The report says so, with what to cancel by hand.
-    await set_quirks(fresh_portal.url, drift=["short_list"])
+    # «My bookings» lists only today's: the check's booking (tomorrow, the nearest day the
+    # site takes) is made but cannot be found to cancel. The report says so, with what to
+    # cancel by hand.
+    await set_quirks(fresh_portal.url, drift=["today_list"])
     session = _session(fresh_portal, context, _profile())
     report = await check_site(session, context, username="club", today=TODAY, shots=tmp_path)
     parts = {p.part: p for p in report.parts}
