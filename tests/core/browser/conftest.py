@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 
 import pytest_asyncio
 from aiohttp import WSMsgType, web
@@ -10,15 +10,18 @@ from playwright.async_api import BrowserContext, Page
 
 from core.browser import BrowserPool, NetworkGuard
 from storage.process import free_port
-from tests.core.browser.guarded import PAGE, WAIT, Site
+from tests.core.browser.guarded import OPENER, PAGE, POPUP, WAIT, Site
 
 
 @pytest_asyncio.fixture(loop_scope="module", scope="module")
 async def site() -> AsyncIterator[Site]:
     served = Site(url="")
 
-    async def page(request: web.Request) -> web.Response:
-        return web.Response(text=PAGE, content_type="text/html")
+    def html(text: str) -> Callable[[web.Request], Awaitable[web.Response]]:
+        async def shown(request: web.Request) -> web.Response:
+            return web.Response(text=text, content_type="text/html")
+
+        return shown
 
     async def sink(request: web.Request) -> web.Response:
         served.received.append(f"{request.method} {request.path}")
@@ -33,7 +36,9 @@ async def site() -> AsyncIterator[Site]:
         return ws
 
     app = web.Application()
-    app.router.add_get("/page", page)
+    app.router.add_get("/page", html(PAGE))
+    app.router.add_get("/opener", html(OPENER))
+    app.router.add_get("/popup", html(POPUP))
     app.router.add_get("/ws", socket)
     app.router.add_route("*", "/sink/{name}", sink)
     runner = web.AppRunner(app)

@@ -13,15 +13,27 @@ from playwright.async_api import Page
 from core.browser import NetworkGuard
 from core.browser.harm import RequestBlocked
 
-__all__ = ["PAGE", "WAIT", "Site", "arrived", "blocked_by_lift", "closed", "open_socket", "send"]
+__all__ = [
+    "OPENER",
+    "PAGE",
+    "POPUP",
+    "WAIT",
+    "Site",
+    "arrived",
+    "blocked_by_lift",
+    "closed",
+    "open_socket",
+    "send",
+]
 
 WAIT = 5.0  # seconds; anything the guard lets through arrives long before
 
 
 @dataclass
 class Site:
-    """A local site: ``/page`` is a page, ``/sink/…`` takes any method, ``/ws`` a socket;
-    ``received`` is what arrived ("POST /sink/x", "WS hello")."""
+    """A local site: ``/page`` is a page (``/opener`` one that opens ``/popup``), ``/sink/…``
+    takes any method, ``/ws`` a socket; ``received`` is what arrived ("POST /sink/x", "WS
+    hello")."""
 
     url: str
     received: list[str] = field(default_factory=list)
@@ -31,6 +43,13 @@ class Site:
 
 
 PAGE = "<!doctype html><title>guarded</title><h1>guarded</h1>"
+# ``/opener``: a button that opens ``/popup``, which posts as it loads and on every tick.
+OPENER = """<!doctype html><title>opener</title>
+<button onclick="window.open('/popup')">Открыть</button>"""
+POPUP = """<!doctype html><title>popup</title><script>
+fetch("/sink/popup", {method: "POST"});
+setInterval(() => fetch("/sink/tick", {method: "POST"}), 1);
+</script>"""
 
 
 async def send(page: Page, method: str, path: str, **init: object) -> str:
