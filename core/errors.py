@@ -41,13 +41,16 @@ __all__ = [
 class ClubError(Exception):
     """Base of every error the project raises on purpose.
 
-    ``hint`` tells the user (or operator) what to do next.
+    ``hint`` tells the user (or operator) what to do next; ``for_admins`` is what the
+    club's administrators need beyond the user's words (where in the site's profile it
+    broke, what was tried): it goes to the run's timeline, never to the user.
     """
 
-    def __init__(self, message: str, *, hint: str | None = None) -> None:
+    def __init__(self, message: str, *, hint: str | None = None, for_admins: str = "") -> None:
         super().__init__(message)
         self.message = message
         self.hint = hint
+        self.for_admins = for_admins
 
     def __str__(self) -> str:
         return f"{self.message} — {self.hint}" if self.hint else self.message

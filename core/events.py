@@ -112,6 +112,7 @@ class StepFailed(BaseEvent):
     step: str
     error: str
     error_kind: str = ""  # the error's class ("crashed" for one that is not ours)
+    for_admins: str = ""  # where it broke (the site profile's line, what was tried)
     portal: bool = False  # the booking site failed or refused (a ``PortalError``)
     duration_ms: float = 0.0
 

@@ -336,6 +336,7 @@ class ScenarioRunner:
             StepFailed(
                 chat_id=run.chat_id, run_id=run.short_id, step=step, error=error,
                 error_kind=type(exc).__name__ if exc is not None else "crashed",
+                for_admins=exc.for_admins if exc is not None else "",
                 portal=isinstance(exc, PortalError),
                 duration_ms=record.duration_ms,
             )

@@ -185,6 +185,8 @@ def _event_entry(row: Event, event: BaseEvent | None) -> TimelineEntry:
         case StepFailed():
             kind = f" [{event.error_kind}]" if event.error_kind else ""
             entry.text = f"{event.step}: {_one_line(event.error)}{kind}"
+            if event.for_admins:
+                entry.text += f" — {_one_line(event.for_admins)}"
             entry.duration_ms = event.duration_ms
         case PortalRetried():
             entry.text = f"{event.action}, attempt {event.attempt} failed: {event.reason}"

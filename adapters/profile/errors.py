@@ -61,6 +61,7 @@ class ProfileMismatch(UnexpectedPage):
         self.what = what
         self.where = where
         self.tried = tried
+        self.for_admins = f"профиль {where}: {what}" + (f"; искал: {tried}" if tried else "")
 
 
 class ControlRenamed(ProfileMismatch):

@@ -54,3 +54,6 @@ async def test_the_destructive_button_is_not_pressed_and_the_user_is_told_plainl
     assert not any(isinstance(o, Done) for o in sink.outputs[mark:])
     told = [e for e in events if isinstance(e, StepFailed) and e.error_kind == "ControlRenamed"]
     assert told and "Удалить все брони" in told[0].error
+    # the administrators read where in the profile it broke and what was tried
+    assert told[0].for_admins.startswith("профиль ") and f"{path.name}:" in told[0].for_admins
+    assert "form button[type=submit]" in told[0].for_admins, told[0].for_admins
