@@ -81,7 +81,10 @@ class _PageTraffic:
         self.idle.set()
 
     def broke(self, request: Request) -> None:
-        if self._fetch(request) and request not in self.earlier:
+        # Aborted is the page's own doing (a script gave up a fetch ahead, a load replaced
+        # it), never the site failing to answer: only the other failures count.
+        given_up = (request.failure or "").endswith("ERR_ABORTED")
+        if self._fetch(request) and request not in self.earlier and not given_up:
             self.failed.append(f"{request.failure or 'failed'} at {urlsplit(request.url).path}")
         self.finished(request)
 

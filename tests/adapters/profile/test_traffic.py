@@ -47,6 +47,16 @@ async def site() -> AsyncIterator[str]:
     async def broken(_: web.Request) -> web.Response:
         return page("a page whose data fails", "/failing")
 
+    async def prefetching(_: web.Request) -> web.Response:
+        # the next day fetched ahead, then given up by the page's own script (MRBS does)
+        script = (
+            "const ahead = new AbortController();"
+            "fetch('/slow', {signal: ahead.signal}).catch(() => {});"
+            "setTimeout(() => ahead.abort(), 200);"
+        )
+        text = f"<html><body>the day<script>{script}</script></body></html>"
+        return web.Response(text=text, content_type="text/html")
+
     app = web.Application()
     app.router.add_get("/slow", slow)
     app.router.add_get("/failing", failing)
@@ -54,6 +64,7 @@ async def site() -> AsyncIterator[str]:
     app.router.add_get("/list", listing)
     app.router.add_get("/next", following)
     app.router.add_get("/broken", broken)
+    app.router.add_get("/prefetching", prefetching)
     async with served(app) as url:
         yield url
 
@@ -85,6 +96,20 @@ async def test_a_fetch_of_the_page_itself_that_fails_is_transient(
         await page.goto(f"{site}/broken")
         with pytest.raises(Transient, match="HTTP 502 at /failing"):
             await traffic.quiet(page, timeout_ms=5000)
+
+
+async def test_a_fetch_the_page_itself_gives_up_is_not_a_failure(
+    pool: BrowserPool, site: str
+) -> None:
+    traffic = Traffic(urlsplit(site).netloc)
+    async with pool.context() as context:
+        page = await context.new_page()
+        given_up: asyncio.Queue[str] = asyncio.Queue()
+        page.on("requestfailed", lambda request: given_up.put_nowait(request.url))
+        traffic.watch(page)
+        await page.goto(f"{site}/prefetching")
+        assert (await asyncio.wait_for(given_up.get(), 10)).endswith("/slow")  # it did fail
+        await traffic.quiet(page, timeout_ms=5000)  # and the page is read as it is
 
 
 _CHAINED = """<html><body><p id=shown>loading</p><script>
