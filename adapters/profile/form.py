@@ -110,12 +110,15 @@ def _exact_label(action: Action) -> str | None:
     return way.label if way.exact else None
 
 
-async def send_form(nav: Navigator, page: Page, submit: Locator) -> str:
+async def send_form(
+    nav: Navigator, page: Page, submit: Locator, values: Mapping[str, Any]
+) -> str:
     """Press ``submit`` once and return the new booking's number; ``OutcomeUnknown`` when
-    the answer is lost, ``SlotTaken``/``BookingRejected`` with the site's message."""
+    the answer is lost, ``SlotTaken``/``BookingRejected`` with the site's message.
+    ``values`` are the booking's, for ``made_then`` to find it by."""
     book = nav.profile.book
     if book.made is not None:
-        return await _answered_in_page(nav, page, submit)
+        return await _answered_in_page(nav, page, submit, values)
     try:
         async with page.expect_navigation() as navigation:
             await submit.click()
@@ -147,7 +150,9 @@ def booked_number(booked: str, url: str) -> str | None:
     return None
 
 
-async def _answered_in_page(nav: Navigator, page: Page, submit: Locator) -> str:
+async def _answered_in_page(
+    nav: Navigator, page: Page, submit: Locator, values: Mapping[str, Any]
+) -> str:
     """A site that answers in the page: ``made`` or the outcome's message shows; after
     ``made``, ``made_then`` leads to the booking's address."""
     book = nav.profile.book
@@ -178,7 +183,9 @@ async def _answered_in_page(nav: Navigator, page: Page, submit: Locator) -> str:
         return await _refused(nav, page, 200)
     try:
         for index, action in enumerate(book.made_then):
-            await nav.act(page, action, {}, path=f"book.made_then.{index}")
+            await nav.act(page, action, values, path=f"book.made_then.{index}")
+            if action.click:  # a press may load a page: the next action is on that one
+                await nav.settle(page)
         await page.wait_for_url(
             lambda url: booked_number(book.booked, url) is not None, timeout=nav.timeout_ms
         )

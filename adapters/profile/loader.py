@@ -46,7 +46,7 @@ VARIABLES: dict[str, frozenset[str]] = {
     "availability": frozenset({"building", "date"}),
     "book.open": _REQUEST,
     "book.fields": _REQUEST | {"purpose", "attendees"},
-    "book.made_then": _REQUEST,
+    "book.made_then": _REQUEST | {"purpose", "attendees"},
     "book.request": _REQUEST | {"purpose", "attendees", "room_key"},
     "cancel": frozenset(),
     "booking_page": frozenset({"number"}),

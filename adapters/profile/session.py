@@ -318,7 +318,7 @@ class ProfileSession:
             submit = await fill_form(self._nav, page, values)
             self._creates += 1
             try:
-                return await send_form(self._nav, page, submit)
+                return await send_form(self._nav, page, submit, values)
             except SlowPattern as exc:  # sent, its answer unread: the booking may be made
                 raise OutcomeUnknown(_ANSWER_UNREAD, hint=exc.message) from exc
 
