@@ -34,6 +34,7 @@ __all__ = [
     "draft_my_bookings",
     "draft_rules",
     "page_rules",
+    "unread_rules",
     "written_rules",
 ]
 
@@ -194,6 +195,17 @@ def written_rules(line: str) -> dict[str, Any]:
     return rules
 
 
+def unread_rules(line: str) -> list[str]:
+    """The pieces of a line of rules (between commas) that say none of the rules: read
+    whole, or asked again, never dropped («на 3 недели» once was)."""
+    pieces = (piece.strip(" .") for piece in re.split(r"[,;]", line))
+    return [piece for piece in pieces if piece and not written_rules(piece)]
+
+
+_DAYS = r"(?:дн|день|дня|сут|day)"
+_WEEKS = r"(?:недел|week)"
+
+
 def _stated(line: str) -> dict[str, int]:
     stated: dict[str, int] = {}
     if step := re.search(r"шаг\D{0,20}(\d+)\s*мин|step\D{0,20}(\d+)\s*min", line, re.I):
@@ -204,6 +216,8 @@ def _stated(line: str) -> dict[str, int]:
         r"(?:не более|at most)\s*(\d+)\s*min|не более\s*(\d+)\s*мин", line, re.I
     ):
         stated["longest_minutes"] = int(longest[1] or longest[2])
-    if ahead := re.search(r"(\d+)\s*(дн|day)", line, re.I):
+    if ahead := re.search(rf"(\d+)\s*{_DAYS}", line, re.I):
         stated["horizon_days"] = int(ahead[1])
+    elif ahead := re.search(rf"(\d+)\s*{_WEEKS}", line, re.I):
+        stated["horizon_days"] = int(ahead[1]) * 7
     return stated

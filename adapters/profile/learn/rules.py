@@ -10,7 +10,7 @@ from collections.abc import Awaitable, Callable
 
 from pydantic import ValidationError
 
-from adapters.profile.learn.pages import written_rules
+from adapters.profile.learn.pages import unread_rules, written_rules
 from adapters.profile.learn.proposals import propose_rules, rules_line
 from adapters.profile.model import RulesPart
 from core.llm import LLM
@@ -28,11 +28,19 @@ def _usual() -> str:
 
 def _readable(told: str) -> bool:
     """Whether the operator's line says rules the profile can hold (a step over 4
-    hours, say, it cannot)."""
+    hours, say, it cannot), every piece of it read."""
     rules = written_rules(told)
+    if not rules or unread_rules(told):
+        return False
     with contextlib.suppress(ValidationError):
-        return bool(rules) and RulesPart.model_validate(rules) is not None
+        return RulesPart.model_validate(rules) is not None
     return False
+
+
+def _not_understood(told: str) -> str:
+    unread = unread_rules(told)
+    what = ", ".join(f"«{piece}»" for piece in unread) if unread else "правила"
+    return f"Не понял {what}: напишите правила как «{_usual()}»."
 
 
 async def told_rules(snapshot: str, url: str, *, line: Line, say: Say, llm: LLM | None) -> str:
@@ -50,7 +58,7 @@ async def told_rules(snapshot: str, url: str, *, line: Line, say: Say, llm: LLM 
             return read
         if _readable(told):
             return told
-        say(f"Не понял правила: напишите их как «{_usual()}».")
+        say(_not_understood(told))
     while True:
         told = await line(
             "На странице не видно правил бронирования. Напишите их одной строкой: часы, "
@@ -59,4 +67,4 @@ async def told_rules(snapshot: str, url: str, *, line: Line, say: Say, llm: LLM 
         )
         if not told or _readable(told):
             return told
-        say(f"Не понял правила: напишите их как «{_usual()}».")
+        say(_not_understood(told))

@@ -118,3 +118,23 @@ async def test_with_no_llm_the_operator_is_asked_and_nothing_is_sent(
     operator = _Operator("09:00-21:00, шаг 30 минут")
     assert await _told(operator, None) == "09:00-21:00, шаг 30 минут"
     assert vendor.requests == []
+
+
+@pytest.mark.parametrize(
+    ("line", "days"),
+    [("08:00-22:00, шаг 30 минут, на 21 день вперёд", 21),
+     ("08:00-22:00, шаг 30 минут, на 3 недели", 21),
+     ("09:00-21:00, step 30 min, 2 weeks ahead", 14)],
+)  # fmt: skip
+async def test_days_ahead_said_in_days_or_weeks_are_kept(line: str, days: int) -> None:
+    operator = _Operator(line)
+    assert await _told(operator, None) == line
+    assert written_rules(line)["horizon_days"] == days
+    assert operator.said == []
+
+
+async def test_a_line_with_a_piece_not_understood_is_asked_again_naming_it() -> None:
+    operator = _Operator("08:00-22:00, шаг 30 минут, по будням", "08:00-22:00, шаг 30 минут")
+    assert await _told(operator, None) == "08:00-22:00, шаг 30 минут"
+    assert len(operator.prompts) == 2
+    assert operator.said == [operator.said[0]] and "«по будням»" in operator.said[0]
