@@ -28,12 +28,17 @@ APT_MISSING = if [ -n "$$missing" ]; then \
 	fi
 
 # Chromium drives the portal; redis-server is the real Redis the tests use;
-# tmux drives the terminal chat in its end-to-end test.
+# tmux drives the terminal chat in its end-to-end test; PHP with these modules runs the
+# test MRBS (tests/sites/mrbs.py, on the PostgreSQL of indico-deps).
 system-deps:
 	@missing=""; \
 	[ -x /usr/bin/chromium ] || missing="$$missing chromium"; \
 	command -v redis-server >/dev/null || missing="$$missing redis-server"; \
 	command -v tmux >/dev/null || missing="$$missing tmux"; \
+	command -v php >/dev/null || missing="$$missing php8.2-cli"; \
+	for m in pgsql intl mbstring xml; do \
+	  php -m 2>/dev/null | grep -ix "$$m" >/dev/null || missing="$$missing php8.2-$$m"; \
+	done; \
 	$(APT_MISSING)
 
 # PostgreSQL runs the test Indico, whose psycopg2 pin builds from source (libpq-dev, gcc,
