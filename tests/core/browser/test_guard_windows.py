@@ -249,6 +249,7 @@ async def test_a_popup_a_press_opens_sends_nothing_from_its_first_request(
         else:
             await guard.hold(may_change=())
             await press()
-            assert (await guard.let_go())[0].startswith("WINDOW ")
+            stopped = await guard.let_go()  # the window; its first POST too, if it came first
+            assert [w for w in stopped if w.startswith("WINDOW ")] != []
     await asyncio.sleep(0.3)  # what got through would have arrived by now
     assert site.received == []
