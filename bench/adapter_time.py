@@ -102,8 +102,8 @@ class _TimedSession:
     async def check(self, label: str, *, step: str = "") -> None:
         await self._session.check(label, step=step)
 
-    async def release(self) -> None:
-        await self._session.release()
+    async def release(self) -> tuple[str, ...]:
+        return await self._session.release()
 
     async def storage_state(self) -> dict[str, Any]:
         return await self._session.storage_state()

@@ -54,9 +54,9 @@ class PageDriver:
         changed through its JSON API by the session, never by a click the brain chose."""
         return ()
 
-    async def release(self) -> None:
+    async def release(self) -> tuple[str, ...]:
         """The brain is done with the page: the guard comes off (``NetworkGuard.lift``)."""
-        await self._network.lift(self._page)
+        return await self._network.lift(self._page)
 
     async def click(self, role: str, name: str, *, step: str = "") -> None:
         """Click the control the page summary names exactly so (by its handle), under the

@@ -388,8 +388,8 @@ class ProfileSession:
         declared = self._profile.may_change.get(step, ())  # type: ignore[call-overload]
         return tuple(on_site(self._base_url, path) for path in declared)
 
-    async def release(self) -> None:
-        await self._network.lift(self._page)
+    async def release(self) -> tuple[str, ...]:
+        return await self._network.lift(self._page)
 
     async def click(self, role: str, name: str, *, step: str = "") -> None:
         if CLICKABLE_ROLES.get(role) is None:

@@ -341,9 +341,9 @@ class PortalSession:
         """The portal endpoints a brain-chosen action in ``step`` may send a change to."""
         return tuple(f"{self._base_url}{path}" for path in MAY_CHANGE.get(step, ()))
 
-    async def release(self) -> None:
+    async def release(self) -> tuple[str, ...]:
         """The brain is done with the page: the guard comes off (``NetworkGuard.lift``)."""
-        await self._network.lift(self._page)
+        return await self._network.lift(self._page)
 
     async def click(self, role: str, name: str, *, step: str = "") -> None:
         """Click the control the page summary names exactly so (by its handle), under the

@@ -13,8 +13,11 @@ LLMs decide, code acts: the brain only returns or executes validated decisions t
 What stops harm is the driver: it presses the summarised element itself, and its network
 guard blocks every change the step did not declare (``HarmPrevented``). Then the run stops
 with a plain message, and nothing is remembered as a way past the page: memory keeps only
-clicks that got past the guard (the LLM's blocked ones are kept as tried in vain). Model
-text meant for the user passes ``spoken`` or is replaced by a template.
+clicks that got past the guard (the LLM's blocked ones are kept as tried in vain). Nor is
+a click whose read the site answered as a change (a link it redirected: ``release``
+says): it got past the page once, but a remembered click is replayed with nobody looking,
+and repeating a change unseen is what the guard exists to prevent. Model text meant for
+the user passes ``spoken`` or is replaced by a template.
 """
 
 from __future__ import annotations
@@ -59,9 +62,10 @@ class PageDriver(Protocol):
     async def click(self, role: str, name: str, *, step: str = "") -> None: ...
     async def check(self, label: str, *, step: str = "") -> None: ...
 
-    async def release(self) -> None:
+    async def release(self) -> Sequence[str]:
         """Take the guard off the actions so far (``NetworkGuard.lift``): windows they
-        opened close, the page is blanked; ``HarmPrevented`` for anything blocked since."""
+        opened close, the page is blanked; ``HarmPrevented`` for anything blocked since.
+        Returns the reads the site answered as changes («GET url»: redirected)."""
 
 
 class Brain:
@@ -193,8 +197,9 @@ class Brain:
         remembered = await self._memory.recall(signature)
         if remembered:
             after = await self._replay(ctx, step, page, remembered, driver, probe)
-            if after is None:
-                await driver.release()  # a replay is judged by the same whole window
+            if after is None:  # a replay is judged by the same whole window
+                if await self._changed(driver, step, remembered):
+                    await self._memory.forget(signature)
                 return
             await self._memory.forget(signature)
             history.append("remembered clicks did not help: " + _names(remembered))
@@ -224,9 +229,8 @@ class Brain:
                 after = await self._perform(driver, targets, probe, step=step)
                 await self._decided(ctx, step, decision, "llm", resolved=after is None)
                 clicks += targets
-                if after is None:
-                    await driver.release()  # the whole guarded window, before anything is kept
-                    if clicks:
+                if after is None:  # the whole guarded window, before anything is kept
+                    if not await self._changed(driver, step, clicks) and clicks:
                         note = page.heading or page.url
                         await self._memory.remember(signature, clicks, note=note)
                     return
@@ -295,8 +299,8 @@ class Brain:
         await self._emit(ctx, BrainDecided(step=step, action="click", source="user",
                                            detail=_names(choice.clicks),
                                            resolved=after is None))  # fmt: skip
-        if after is None:
-            await driver.release()  # the whole guarded window, before anything is kept
+        # The whole guarded window, before anything is kept.
+        if after is None and not await self._changed(driver, step, choice.clicks):
             await self._memory.remember(signature, choice.clicks, note=page.heading or page.url)
         return after
 
@@ -317,6 +321,16 @@ class Brain:
                                            detail=_names(clicks),
                                            resolved=after is None))  # fmt: skip
         return after
+
+    @staticmethod
+    async def _changed(driver: PageDriver, step: str, clicks: Sequence[ClickTarget]) -> bool:
+        """Take the guard off (``release``); whether ``clicks`` made a read the site answered
+        as a change: then they are not to be kept (or kept any longer) as a way past."""
+        acted = await driver.release()
+        if acted:
+            log.warning("brain.not_remembered", step=step, clicks=_names(clicks),
+                        changed=list(acted))  # fmt: skip
+        return bool(acted)
 
     @staticmethod
     async def _perform(

@@ -36,7 +36,17 @@ still fails the brain's step.
 
     guard = NetworkGuard(context)
     await guard.run(action, may_change=declared)   # RequestBlocked if it tried anything
-    page = ...; await guard.lift(page)            # before the adapter's own next step
+    page = ...; acted = await guard.lift(page)     # before the adapter's own next step
+
+What passes can still have changed the site: a read by its method, a link, that the site
+answers by sending the browser elsewhere (a redirect) treated it as an action — «do it,
+then show me»: a logout, a dismissal, a delete by link. The guard notes every navigation
+by GET, HEAD or OPTIONS to an address not declared that was answered so (the first hop
+of its chain; a redirect after a declared change is that change's), and ``lift`` returns
+them: what the brain must not keep as a way past a page, to be replayed unseen. A page
+that merely moved redirects too; forgetting its click costs one question more, never a
+change. A script's read that changes the site without a redirect cannot be told from a
+read and is not seen.
 
 The adapter's own press of a step's control is held the same way (``hold``) until the
 adapter takes the guard off again (``let_go``, which says what it stopped); the page is
@@ -90,6 +100,7 @@ class NetworkGuard:
         self._closing: set[asyncio.Task[None]] = set()
         self._held = False  # armed by ``hold`` (``let_go`` takes it off), not by ``arm``
         self._changes: list[str] = []  # every change sent since ``watch`` ("POST http://…")
+        self._acted: list[str] = []  # reads answered as changes since arming ("GET http://…")
 
     @property
     def changes(self) -> tuple[str, ...]:
@@ -100,6 +111,13 @@ class NetworkGuard:
     def _saw(self, request: Request) -> None:
         if request.method not in SAFE_METHODS:
             self._changes.append(f"{request.method} {request.url}")
+        first = request.redirected_from
+        if not self._armed or first is None or first.redirected_from is not None:
+            return  # unguarded, not a redirect, or a later hop of one seen already
+        declared = _endpoint(first.url) in self._may_change
+        if first.method in SAFE_METHODS and first.is_navigation_request() and not declared:
+            self._acted.append(f"{first.method} {first.url}")
+            log.warning("browser.read_redirected", method=first.method, url=first.url)
 
     @property
     def armed(self) -> bool:
@@ -153,6 +171,7 @@ class NetworkGuard:
             for page in self._context.pages:  # what was tried before counts for nothing
                 await _parting_sends(page)
             self._before = set(self._context.pages)
+            self._acted = []
             self._context.on("page", self._opened)
             await self._context.route("**/*", self._gate)
             self._armed = True
@@ -207,11 +226,12 @@ class NetworkGuard:
             raise
         self._report()
 
-    async def lift(self, page: Page | None) -> None:
+    async def lift(self, page: Page | None) -> tuple[str, ...]:
         """Before the adapter drives ``page`` itself: blank it (ending whatever document a
-        guarded action left there), take the guard off, report what was blocked meanwhile."""
+        guarded action left there), take the guard off, report what was blocked meanwhile;
+        the reads the site answered as changes since arming (see the module docstring)."""
         if not self._armed:
-            return
+            return ()
         for opened in [p for p in self._context.pages if p not in self._before and p is not page]:
             await _end(opened)
         if self._closing:
@@ -222,8 +242,10 @@ class NetworkGuard:
         if page is not None and not page.is_closed():
             with contextlib.suppress(PlaywrightError):  # a page that cannot load blank is gone
                 await page.goto("about:blank")
+        acted, self._acted = tuple(self._acted), []
         await self._disarm()
         self._report()
+        return acted
 
 
 # In every document before its own scripts: a beacon or a keepalive change sends nothing,

@@ -80,9 +80,10 @@ class BookingSession(Protocol):
 
     async def check(self, label: str, *, step: str = "") -> None: ...
 
-    async def release(self) -> None:
+    async def release(self) -> tuple[str, ...]:
         """The brain is done with the page: the guard comes off its actions, windows they
-        opened are closed; ``HarmPrevented`` for anything blocked since."""
+        opened are closed; ``HarmPrevented`` for anything blocked since. Returns the reads
+        the site answered as changes («GET url»: a link it redirected)."""
         ...
 
     async def storage_state(self) -> dict[str, Any]:

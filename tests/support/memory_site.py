@@ -123,8 +123,8 @@ class MemorySession:
     async def check(self, label: str, *, step: str = "") -> None:
         raise BookingRejected("no pages here")
 
-    async def release(self) -> None:
-        return None  # no pages, no guard
+    async def release(self) -> tuple[str, ...]:
+        return ()  # no pages, no guard
 
     async def storage_state(self) -> dict[str, Any]:
         return {}

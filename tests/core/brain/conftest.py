@@ -51,10 +51,11 @@ class FakePage:
     async def check(self, label: str, *, step: str = "") -> None:
         self.done.append(("checkbox", label))
 
-    async def release(self) -> None:
+    async def release(self) -> tuple[str, ...]:
         self.releases += 1
         if self.late:
             raise RequestBlocked("the page tried something after the click", what=self.late)
+        return ()
 
     async def probe(self) -> PageSnapshot | None:
         self.probes += 1

@@ -27,6 +27,10 @@ async def site() -> AsyncIterator[Site]:
         served.received.append(f"{request.method} {request.path}")
         return web.Response(text="ok")
 
+    async def acting(request: web.Request) -> web.Response:
+        served.received.append(f"{request.method} {request.path}")
+        raise web.HTTPSeeOther("/page")  # done: see the page
+
     async def socket(request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse()
         await ws.prepare(request)
@@ -41,6 +45,7 @@ async def site() -> AsyncIterator[Site]:
     app.router.add_get("/popup", html(POPUP))
     app.router.add_get("/ws", socket)
     app.router.add_route("*", "/sink/{name}", sink)
+    app.router.add_route("*", "/acts/{name}", acting)
     runner = web.AppRunner(app)
     await runner.setup()
     port = free_port()

@@ -32,8 +32,8 @@ WAIT = 5.0  # seconds; anything the guard lets through arrives long before
 @dataclass
 class Site:
     """A local site: ``/page`` is a page (``/opener`` one that opens ``/popup``), ``/sink/…``
-    takes any method, ``/ws`` a socket; ``received`` is what arrived ("POST /sink/x", "WS
-    hello")."""
+    takes any method, ``/acts/…`` too and redirects to ``/page``, ``/ws`` is a socket;
+    ``received`` is what arrived ("POST /sink/x", "WS hello")."""
 
     url: str
     received: list[str] = field(default_factory=list)

@@ -160,3 +160,32 @@ async def test_a_blocked_request_is_logged(guard: NetworkGuard, page: Page, site
             "log_level": "warning"} in logs  # fmt: skip
     with pytest.raises(RequestBlocked):
         await guard.lift(page)
+
+
+# --- reads the site answered as changes -----------------------------------------------------
+
+
+async def test_a_page_read_the_site_redirected_is_what_the_lift_returns(
+    guard: NetworkGuard, page: Page, site: Site
+) -> None:
+    """A link's GET answered by a redirect acted (issue 65: the brain keeps no such click);
+    a redirect after a declared change is that change's, and a read answered with its
+    page, or one to a declared address, acted on nothing undeclared."""
+    await guard.arm(may_change=[site.at("/acts/declared"), site.at("/acts/posted")])
+    await page.goto(site.at("/acts/read?x=1"))
+    await page.goto(site.at("/acts/declared"))
+    await page.goto(site.at("/page"))
+    async with page.expect_navigation():
+        await page.evaluate("""() => {
+          const form = Object.assign(document.createElement("form"),
+                                     {method: "post", action: "/acts/posted"});
+          document.body.append(form);
+          form.submit();
+        }""")
+    assert page.url == site.at("/page")
+
+    assert await guard.lift(page) == (f"GET {site.at('/acts/read?x=1')}",)
+    assert site.received == ["GET /acts/read", "GET /acts/declared", "POST /acts/posted"]
+    await guard.arm()
+    assert await guard.lift(page) == ()  # reported once, and arming again starts afresh
+    assert await guard.lift(page) == ()  # off: nothing
