@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Literal
 
 import structlog
@@ -20,11 +21,11 @@ from playwright.async_api import Locator as PwLocator
 from playwright.async_api import Page
 
 from adapters.profile.errors import ControlRenamed, ProfileMismatch, SentElsewhere
+from adapters.profile.history import ProfileHistory
 from adapters.profile.loader import LoadedProfile
 from adapters.profile.parts import Find, Locator
 from adapters.profile.pressing import Refusal, refusal
 from core.brain.element import ElementWanted
-from core.brain.rejected import RejectedPicks
 from core.browser.guard import NetworkGuard, same_endpoint
 from core.browser.summary import summarize
 
@@ -113,7 +114,7 @@ class Finder:
         # Picks whose step then failed, per path: told to the LLM when it is asked again
         # (so it is asked afresh, not answered the same from the response cache); kept
         # beside the profile's versions, so in later sessions too.
-        self._wrong = RejectedPicks.of_profile(loaded.file, loaded.profile)
+        self._wrong = ProfileHistory(Path(loaded.file)).rejected_picks(loaded.profile)
 
     def begin_step(self) -> None:
         self._stood_in.clear()

@@ -3,16 +3,22 @@ version, kept beside it in ``NAME.history/`` with when, which step and which run
 it; ``clubman site history`` shows them with their diffs, ``clubman site revert`` makes
 an old one current again (as a new version: the history only grows).
 
-Version 1 is the file as it was before the first change."""
+Version 1 is the file as it was before the first change.
+
+Beside the versions are the LLM's picks a step rejected (``rejected.json``, read and
+written by ``core.brain.RejectedPicks``), each held for the version of its part."""
 
 from __future__ import annotations
 
 import difflib
+import hashlib
 import os
 from datetime import UTC, datetime
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
+
+from core.brain.rejected import RejectedPicks
 
 __all__ = ["ProfileHistory", "Version"]
 
@@ -34,6 +40,20 @@ class ProfileHistory:
         self.path = path
         self._dir = path.with_name(path.stem + ".history")
         self._log = self._dir / "versions.jsonl"
+
+    def rejected_picks(self, profile: BaseModel) -> RejectedPicks:
+        """The LLM's picks that a step rejected, of ``profile`` (the one read from
+        ``path``), kept beside its versions; each for the version of its part (``book``
+        for ``book.submit``: healed or edited, the question is new). A profile not read
+        from a file keeps them for the session."""
+
+        def version(place: str) -> str:
+            part = getattr(profile, place.partition(".")[0], profile)
+            blob = part.model_dump_json() if isinstance(part, BaseModel) else repr(part)
+            return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+        kept = self._dir / "rejected.json" if self.path.is_file() else None
+        return RejectedPicks(kept, version=version)
 
     def current(self) -> str:
         return self.path.read_text(encoding="utf-8")

@@ -5,14 +5,15 @@ Kept for one session only, a rejected pick came back in the next one from the LL
 response cache (an hour): the same prompt, the same answer, pressed again with no call.
 Kept here, each rejection goes into the next ``ElementWanted.wrong``: the prompt differs,
 so the cache key does (a new call), and the picker's validator refuses the element
-whatever a cache says. A rejection holds for the version of the profile's part it was
-made against (``version``: e.g. a hash of ``book``): once the part is healed or edited,
-its candidates are new and so is the question.
+whatever a cache says. A rejection holds for the version of the place it was made against
+(``version``: e.g. a hash of the profile's ``book`` for ``book.submit``): once the place is
+healed or edited, its candidates are new and so is the question. Where the file lives and
+what a version is are the adapter's to say (a profile keeps them beside its versions:
+``adapters.profile.history``); core names no adapter's layout.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from collections.abc import Callable
@@ -20,7 +21,6 @@ from pathlib import Path
 from typing import Any
 
 import structlog
-from pydantic import BaseModel
 
 __all__ = ["MAX_PER_PLACE", "RejectedPicks"]
 
@@ -31,8 +31,9 @@ MAX_PER_PLACE = 20  # more wrong picks than that for one element is a site to lo
 
 class RejectedPicks(dict[str, list[str]]):
     """Place in the profile (``book.submit``) → its rejected picks, as ``ElementWanted.wrong``
-    describes them. A dict, so a session may add to it for itself (``setdefault``);
-    ``keep`` adds one and writes it to ``file`` (None: kept for the session only)."""
+    describes them, those of the place's current ``version`` read from ``file``. A dict,
+    so a session may add to it for itself (``setdefault``); ``keep`` adds one and writes
+    it to ``file`` (None: kept for the session only)."""
 
     def __init__(self, file: Path | None, *, version: Callable[[str], str]) -> None:
         super().__init__()
@@ -41,22 +42,6 @@ class RejectedPicks(dict[str, list[str]]):
         for place, entry in self._read().items():
             if entry.get("version") == version(place):
                 self[place] = [str(w) for w in entry.get("wrong", [])]
-
-    @classmethod
-    def of_profile(cls, file: str, profile: BaseModel) -> RejectedPicks:
-        """Those of the profile read from ``file``, kept beside its versions (in
-        ``NAME.history/``, as ``ProfileHistory`` keeps them); each for the version of its
-        part (``book`` for ``book.submit``). A profile not read from a file keeps them
-        for the session."""
-        path = Path(file)
-        kept = path.with_name(path.stem + ".history") / "rejected.json"
-
-        def version(place: str) -> str:
-            part = getattr(profile, place.partition(".")[0], profile)
-            blob = part.model_dump_json() if isinstance(part, BaseModel) else repr(part)
-            return hashlib.sha256(blob.encode()).hexdigest()[:16]
-
-        return cls(kept if path.is_file() else None, version=version)
 
     def keep(self, place: str, wrong: str) -> None:
         """``wrong`` rejected at ``place``, for this session and the ones after it."""

@@ -1,14 +1,15 @@
 """What a step rejected is never replayed (issue 65, 5): a pick whose step failed is kept
-beside the profile's versions for the version of its part (``RejectedPicks``), so that a
-later session asks afresh; the picker and the page brain, with the product's response
-cache, ask again instead of replaying it."""
+in the file its owner names, for the version of its place (``RejectedPicks``; a profile's
+layout: ``tests/adapters/profile/test_history.py``), so that a later session asks
+afresh; the picker and the page brain, with the product's response cache, ask again
+instead of replaying it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from pydantic import BaseModel
 
 from core.brain import (
     Brain,
@@ -30,66 +31,39 @@ from tests.fakes.llm import Answer, FakeAnthropic
 WRONG = "role=link name=«Назад к аудиториям»"
 
 
-class Part(BaseModel):
-    submit: str
+def current(version: str) -> Callable[[str], str]:
+    """Every place at ``version`` (the owner of the picks says what a version is)."""
+    return lambda _place: version
 
 
-class Profile(BaseModel):
-    login: Part
-    book: Part
-
-
-PROFILE = Profile(login=Part(submit="Войти"), book=Part(submit="Забронировать"))
-
-
-def profile_file(tmp_path: Path) -> Path:
-    path = tmp_path / "site.yaml"
-    path.write_text("name: site\n", encoding="utf-8")
-    return path
-
-
-def test_a_rejection_is_kept_for_the_next_session_beside_the_profiles_versions(
+def test_a_rejection_is_kept_for_the_next_session_in_the_file_it_was_handed(
     tmp_path: Path,
 ) -> None:
-    file = profile_file(tmp_path)
-    RejectedPicks.of_profile(str(file), PROFILE).keep("book.submit", WRONG)
+    file = tmp_path / "anywhere" / "picks.json"  # the adapter's layout, not core's
+    RejectedPicks(file, version=current("v1")).keep("book.submit", WRONG)
 
-    later = RejectedPicks.of_profile(str(file), PROFILE)
-
-    assert later.get("book.submit") == [WRONG]
-    assert (tmp_path / "site.history" / "rejected.json").is_file()
-
-
-def test_it_holds_for_the_version_of_its_part_only(tmp_path: Path) -> None:
-    file = profile_file(tmp_path)
-    RejectedPicks.of_profile(str(file), PROFILE).keep("book.submit", WRONG)
-    login_healed = PROFILE.model_copy(update={"login": Part(submit="Вход")})
-    book_healed = PROFILE.model_copy(update={"book": Part(submit="Отправить заявку")})
-
-    assert RejectedPicks.of_profile(str(file), login_healed).get("book.submit") == [WRONG]
-    assert RejectedPicks.of_profile(str(file), book_healed).get("book.submit") is None
+    assert RejectedPicks(file, version=current("v1")).get("book.submit") == [WRONG]
+    assert RejectedPicks(file, version=current("v2")).get("book.submit") is None
+    assert [p.name for p in tmp_path.rglob("*") if p.is_file()] == ["picks.json"]
 
 
-def test_a_profile_not_read_from_a_file_keeps_them_for_the_session(tmp_path: Path) -> None:
-    picks = RejectedPicks.of_profile("profile", PROFILE)
+def test_with_no_file_they_are_kept_for_the_session(tmp_path: Path) -> None:
+    picks = RejectedPicks(None, version=current("v1"))
     picks.keep("book.submit", WRONG)
     assert picks["book.submit"] == [WRONG]
-    assert RejectedPicks.of_profile("profile", PROFILE) == {}
-    assert not list(tmp_path.iterdir())
+    assert RejectedPicks(None, version=current("v1")) == {}
 
 
 def test_a_broken_file_is_no_rejections_and_a_long_list_is_capped(tmp_path: Path) -> None:
-    file = profile_file(tmp_path)
-    kept = tmp_path / "site.history" / "rejected.json"
-    kept.parent.mkdir()
+    kept = tmp_path / "rejected.json"
     kept.write_text("{not json", encoding="utf-8")
-    picks = RejectedPicks.of_profile(str(file), PROFILE)
+    picks = RejectedPicks(kept, version=current("v1"))
     assert picks == {}
 
     for n in range(MAX_PER_PLACE + 5):
         picks.keep("book.submit", f"role=link name=«{n}»")
 
-    stored = RejectedPicks.of_profile(str(file), PROFILE)["book.submit"]
+    stored = RejectedPicks(kept, version=current("v1"))["book.submit"]
     assert len(stored) == MAX_PER_PLACE and stored[-1] == f"role=link name=«{MAX_PER_PLACE + 4}»"
 
 
@@ -102,7 +76,7 @@ async def test_the_picker_with_a_cache_asks_afresh_once_a_pick_was_rejected(
     )  # fmt: skip
     wanted = ElementWanted(path="book.submit", what="кнопки брони",
                            tried="role=button name=«Забронировать»", kind="button")  # fmt: skip
-    file = profile_file(tmp_path)
+    file = tmp_path / "rejected.json"
 
     async def nothing(_record: object) -> None:
         return None
@@ -122,10 +96,10 @@ async def test_the_picker_with_a_cache_asks_afresh_once_a_pick_was_rejected(
             assert (await picker.pick(wanted, page)) == ElementChoice(
                 kind="link", name="Назад к аудиториям"
             )
-            RejectedPicks.of_profile(str(file), PROFILE).keep("book.submit", WRONG)  # it failed
+            RejectedPicks(file, version=current("v1")).keep("book.submit", WRONG)  # it failed
 
             # The next session: what it kept is what it tells the picker.
-            wrong = tuple(RejectedPicks.of_profile(str(file), PROFILE)["book.submit"])
+            wrong = tuple(RejectedPicks(file, version=current("v1"))["book.submit"])
             vendor.push(Answer({"kind": "button", "name": "Отправить заявку"}))
             again = await picker.pick(wanted.model_copy(update={"wrong": wrong}), page)
 
