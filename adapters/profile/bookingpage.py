@@ -4,18 +4,27 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
+from functools import partial
 
 from playwright.async_api import Dialog, Page
 
+from adapters.profile.choosing import chosen
 from adapters.profile.model import BookingPage
 from adapters.profile.navigate import Navigator
+from adapters.profile.parts import Find, Pick
 from adapters.profile.reading import as_date, as_span, holds, probes_of, read_terms, value
 from core.browser.retry import Transient
 from core.browser.summary import summarize
 from core.site.errors import UnexpectedPage
 from scenarios.booking.models import Booking
 
-__all__ = ["cancel_on_booking_page", "confirming_dialogs", "open_booking_page", "read_booking_page"]
+__all__ = [
+    "cancel_on_booking_page",
+    "confirming_dialogs",
+    "open_booking_page",
+    "read_booking_page",
+    "shown_instead",
+]
 
 
 async def read_booking_page(
@@ -26,21 +35,35 @@ async def read_booking_page(
     if load and not await open_booking_page(nav, page, number):
         raise UnexpectedPage(f"Бронь № {number} не найдена на сайте", await summarize(page))
     # Without a number pick, the page at the booking's address is the booking.
-    picks = {
+    alternatives = {
         "number": spec.number, "building": spec.building, "room": spec.room,
         "date": spec.date, "time": spec.time, "purpose": spec.purpose,
     }  # fmt: skip
     terms = await read_terms(
         page,
-        probes=probes_of(picks.values()),
+        probes=probes_of(p for picks in alternatives.values() for p in picks or ()),
         has=[spec.cancelled.has] if spec.cancelled and spec.cancelled.has else [],
     )
-    shown = {
-        name: value(p, terms.self, terms=terms.pairs) if p is not None else number
-        for name, p in picks.items()
+
+    def reads(name: str, pick: Pick) -> bool:
+        text = value(pick, terms.self, terms=terms.pairs)
+        if name == "date":
+            return as_date(pick, text) is not None
+        if name == "time":
+            return (span := as_span(pick, text)) is not None and span[1] is not None
+        return text == number if name == "number" else bool(text)
+
+    picks = {
+        name: chosen(alts, partial(reads, name), path=f"booking_page.{name}", told=nav.finder)
+        for name, alts in alternatives.items()
+        if alts is not None
     }
-    day = as_date(spec.date, shown["date"])
-    span = as_span(spec.time, shown["time"])
+    shown = {
+        name: value(picks[name], terms.self, terms=terms.pairs) if name in picks else number
+        for name in alternatives
+    }
+    day = as_date(picks["date"], shown["date"])
+    span = as_span(picks["time"], shown["time"])
     if shown["number"] != number or day is None or span is None or span[1] is None:
         raise UnexpectedPage(f"Не удалось прочитать бронь № {number}", await summarize(page))
     name = shown["building"]
@@ -68,9 +91,17 @@ async def open_booking_page(nav: Navigator, page: Page, number: str) -> bool:
     if spec.wait is None:
         return True
     await nav.settle(page)
-    await nav.wait_for(page, spec.wait + (spec.missing or ()), path="booking_page.wait",
-                       what="брони на её странице")  # fmt: skip
-    return spec.missing is None or await nav.finder.maybe(page, spec.missing) is None
+    await nav.wait_for(page, spec.wait, path="booking_page.wait", what="брони на её странице",
+                       instead=shown_instead(spec))  # fmt: skip
+    return spec.missing is None or (
+        await nav.finder.maybe(page, spec.missing, path="booking_page.missing") is None
+    )
+
+
+def shown_instead(spec: BookingPage) -> tuple[str, Find] | None:
+    """What a booking's page shows instead of it when there is no such booking, with
+    its path (waited for beside ``wait``, each found at its own path)."""
+    return None if spec.missing is None else ("booking_page.missing", spec.missing)
 
 
 async def cancel_on_booking_page(
@@ -96,10 +127,8 @@ async def cancel_on_booking_page(
             await (await nav.finder.control(
                 page, cancel.confirm, path="cancel.confirm", what="подтверждения отмены"
             )).click()  # fmt: skip
-        # Done when the control is gone (the page shows the booking cancelled).
-        await nav.finder.any_of(page, cancel.control).first.wait_for(
-            state="hidden", timeout=nav.timeout_ms
-        )
+        # Done when the control pressed is gone (the page shows the booking cancelled).
+        await control.wait_for(state="hidden", timeout=nav.timeout_ms)
     if not await open_booking_page(nav, page, number) or not await _cancelled_here(nav, page):
         raise Transient(f"booking {number} is still live after cancelling ({asked})")
     return True

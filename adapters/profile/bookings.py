@@ -27,7 +27,15 @@ from adapters.profile.reading import (
     value,
 )
 from adapters.profile.recall import Recall
-from adapters.profile.rows import Shown, columns_of, list_picks, rows_of, shown_in_row
+from adapters.profile.rows import (
+    RowPicks,
+    Shown,
+    columns_of,
+    list_picks,
+    row_picks,
+    rows_of,
+    shown_in_row,
+)
 from core.browser.retry import Transient
 from scenarios.booking.models import Booking
 
@@ -55,6 +63,7 @@ class MyList:
         self._table: Table | None = None
         self._items: list[Item] | None = None
         self._located: Locator | None = None
+        self._picks: RowPicks | None = None  # each pick's alternative that reads the list
 
     @property
     def spec(self) -> MyBookings:
@@ -96,7 +105,10 @@ class MyList:
         spec = self.spec
         picks = list_picks(spec)
         if spec.items is not None:
-            self._located = self._nav.finder.any_of(self._page, spec.items)
+            # No item at all is a list with no booking: the first candidate, empty.
+            self._located = await self._nav.finder.every_shown(
+                self._page, spec.items, path="my_bookings.items"
+            ) or self._nav.finder.any_of(self._page, spec.items)
             if spec.open.wait is not None and whole:
                 await self._load_more(self._located)
             self._items = await read_items(
@@ -104,12 +116,14 @@ class MyList:
             )
             if whole:  # a part says nothing of the items it does not show
                 self._recall.shown({_known_as(item) for item in self._items})
-            return
-        assert spec.table is not None  # the model takes one of the two
-        self._located = await self._nav.finder.first(
-            self._page, spec.table, path="my_bookings.table", what="таблицы «мои брони»"
-        )
-        self._table = await read_table(self._located, line_probes=probes_of(picks))
+        else:
+            assert spec.table is not None  # the model takes one of the two
+            self._located = await self._nav.finder.first(
+                self._page, spec.table, path="my_bookings.table", what="таблицы «мои брони»"
+            )
+            self._table = await read_table(self._located, line_probes=probes_of(picks))
+        rows = [(line, cells) for _, line, cells in self._listed_rows()]
+        self._picks = row_picks(spec, rows, self._columns(), told=self._nav.finder)
 
     async def _load_more(self, items: Locator) -> None:
         """A list its scripts draw may show the first bookings only and fetch more when
@@ -142,7 +156,8 @@ class MyList:
     async def _number(
         self, r: int, line: Item, cells: list[Item], shown: Booking | None, *, click: bool = True
     ) -> str:
-        pick = self.spec.number
+        assert self._picks is not None  # chosen as the list was read
+        pick = self._picks.number
         if pick.of == "address":
             return await self._address(r, pick, shown, click=click)
         return value(pick, line, columns=self._columns(), row=cells)
@@ -209,13 +224,21 @@ class MyList:
                 return found
         raise Transient(f"a click on a booking in «my bookings» led nowhere ({page.url})")
 
-    def _shown_rows(self) -> list[tuple[int, Item, list[Item], Shown]]:
-        """Each row with what it shows; a row of one cell («Нет броней») is left out."""
-        spec, columns = self.spec, self._columns()
+    def _listed_rows(self) -> list[tuple[int, Item, list[Item]]]:
+        """The rows that list a booking: a row of one cell («Нет броней») is left out."""
         return [
-            (r, line, cells, shown_in_row(spec, line, cells, columns))
+            (r, line, cells)
             for r, line, cells in self._rows()
             if self._items is not None or len({id(cell) for cell in cells}) > 1
+        ]
+
+    def _shown_rows(self) -> list[tuple[int, Item, list[Item], Shown]]:
+        """Each row with what it shows."""
+        assert self._picks is not None  # chosen as the list was read
+        picks, columns = self._picks, self._columns()
+        return [
+            (r, line, cells, shown_in_row(picks, line, cells, columns))
+            for r, line, cells in self._listed_rows()
         ]
 
     async def bookings(self) -> list[tuple[Booking, bool]]:

@@ -111,6 +111,9 @@ class Finder:
         # exactly one element, in the step under way: path → (id of the Find, which).
         self._stood_in: dict[str, tuple[int, int]] = {}
         self._picked_in: dict[str, tuple[int, Locator]] = {}
+        # Paths promoted by a step that passed in this session: the file now has their
+        # stand-in first, so the same index again would move the old first back up.
+        self._promoted: set[str] = set()
         # Picks whose step then failed, per path: told to the LLM when it is asked again
         # (so it is asked afresh, not answered the same from the response cache); kept
         # beside the profile's versions, so in later sessions too.
@@ -134,8 +137,16 @@ class Finder:
             log.warning("profile.heal_dropped", sent=elsewhere, paths=sorted(passed.promoted))
             passed = StepHeals()
             self.step_failed()  # neither trusted next time
+        self._promoted |= set(passed.promoted)
         self.begin_step()
         return passed
+
+    def stood_in(self, path: str, found: object, index: int) -> None:
+        """Candidate ``index`` of ``found`` (a Find, or a Pick's alternatives) stood in
+        for its first at ``path`` in the step under way: promoted when the step passes
+        (``step_passed``), once a session."""
+        if index and path not in self._promoted:
+            self._stood_in[path] = (id(found), index)
 
     def _sent_elsewhere(self, paths: list[str]) -> tuple[str, ...]:
         """The changes sent in this step to an address a part of ``paths`` does not
@@ -189,16 +200,22 @@ class Finder:
         return self._picked.get(id(find), find[0])
 
     def any_of(self, scope: Page | PwLocator, find: Find) -> PwLocator:
-        """All candidates as one locator (``or``): for waiting until one of them shows."""
+        """All candidates (and an element picked for them) as one locator (``or``): only
+        for waiting until one of them shows. Which one did is then found by ``first``,
+        ``maybe`` or ``every`` at the Find's path, which records a later one as a stand-in:
+        this locator itself uses none."""
         combined = candidate(scope, find[0])
         for way in find[1:]:
             combined = combined.or_(candidate(scope, way))
+        if (picked := self._picked.get(id(find))) is not None:
+            combined = combined.or_(candidate(scope, picked))
         return combined
 
     async def first(
         self, page: Page, find: Find, *, path: str, what: str, scope: PwLocator | None = None
     ) -> PwLocator:
-        """The first candidate that matches something (its first match)."""
+        """The first candidate that matches something (its first match); none matching,
+        the LLM's pick (``picked``), else ``ProfileMismatch``."""
         known = self._matched.get(id(find))
         if known is not None:
             return candidate(scope or page, find[known]).first
@@ -207,23 +224,34 @@ class Finder:
         found = await self._first_matching(scope or page, find, path=path)
         if found is not None:
             return found
-        if self._pick is not None:
-            wanted = ElementWanted(
-                path=path,
-                what=what,
-                tried=_tried(find),
-                kind=_kind(find),
-                wrong=tuple(self._wrong.get(path, ())),
-            )
-            picked = await self._pick(page, wanted)
-            if (
-                picked is not None
-                and await (located := candidate(scope or page, picked)).count() == 1
-            ):
-                self._picked[id(find)] = picked
-                self._picked_in[path] = (id(find), picked)
-                return located
+        if (chosen := await self.picked(page, find, path=path, what=what, scope=scope)) is not None:
+            return chosen
         raise await self.mismatch(page, find, path=path, what=what)
+
+    async def picked(
+        self, page: Page, find: Find, *, path: str, what: str, scope: PwLocator | None = None
+    ) -> PwLocator | None:
+        """The element the LLM picks for ``find`` when it is exactly one, or None (no LLM,
+        no pick). Only for an element whose step has its own success check that proves
+        the result (a login taken, a booking's number read at its address or in the
+        list, a list or a day that reads): a wrong pick fails that check, and nothing is
+        kept (``step_failed``). Never for what may rightly be absent (``maybe``: a
+        message, a «taken» marker), nor for a list (``every``: a pick names one element)."""
+        if self._pick is None:
+            return None
+        wanted = ElementWanted(
+            path=path,
+            what=what,
+            tried=_tried(find),
+            kind=_kind(find),
+            wrong=tuple(self._wrong.get(path, ())),
+        )
+        chosen = await self._pick(page, wanted)
+        if chosen is None or await (located := candidate(scope or page, chosen)).count() != 1:
+            return None
+        self._picked[id(find)] = chosen
+        self._picked_in[path] = (id(find), chosen)
+        return located
 
     async def control(
         self, page: Page, find: Find, *, path: str, what: str, scope: PwLocator | None = None
@@ -262,8 +290,8 @@ class Finder:
                 continue
             self._matched[id(find)] = index
             self._stood_in.pop(path, None)  # what ``showing`` found first is not it
-            if index and count == 1:
-                self._stood_in[path] = (id(find), index)
+            if count == 1:
+                self.stood_in(path, find, index)
             return await self._hold(page, located.first, path=path, what=what)
         if self._pick is not None:
             wanted = ElementWanted(
@@ -325,32 +353,35 @@ class Finder:
             count = await located.count()
             if count:
                 self._matched[id(find)] = index
-                if index and count == 1:
-                    self._stood_in[path] = (id(find), index)
+                if count == 1:
+                    self.stood_in(path, find, index)
                 return located.first
         return None
 
-    async def maybe(
-        self, scope: Page | PwLocator, find: Find, *, path: str | None = None
-    ) -> PwLocator | None:
-        """The first match of the first candidate that matches something, or None; with
-        ``path``, a later candidate that matched stands in as in ``first`` (promoted when
-        the step passes)."""
-        if path is not None:
-            return await self._first_matching(scope, find, path=path)
-        located = await self._matching(scope, find)
-        return located.first if located is not None else None
+    async def maybe(self, scope: Page | PwLocator, find: Find, *, path: str) -> PwLocator | None:
+        """The first match of the first candidate that matches something, or None; a later
+        candidate that matched stands in as in ``first`` (promoted when the step passes).
+        No LLM pick: what this looks for may rightly be absent (a message, a «taken»
+        marker, the login form), and its absence is what the step reads."""
+        return await self._first_matching(scope, find, path=path)
 
-    async def every(self, page: Page, find: Find, *, path: str, what: str) -> PwLocator:
+    async def every_shown(self, page: Page, find: Find, *, path: str) -> PwLocator | None:
         """Every match of the first candidate that matches something (a later one stands
-        in: promoted when the step passes, as ``first``'s)."""
+        in: promoted when the step passes, as ``first``'s), or None."""
         for index, way in enumerate(find):
             located = candidate(page, way)
             if await located.count():
-                if index:
-                    self._stood_in[path] = (id(find), index)
+                self.stood_in(path, find, index)
                 return located
-        raise await self.mismatch(page, find, path=path, what=what)
+        return None
+
+    async def every(self, page: Page, find: Find, *, path: str, what: str) -> PwLocator:
+        """``every_shown``, or ``ProfileMismatch`` (no LLM pick: it names one element, and
+        a list is many)."""
+        found = await self.every_shown(page, find, path=path)
+        if found is None:
+            raise await self.mismatch(page, find, path=path, what=what)
+        return found
 
     async def read_every(
         self, page: Page, find: Find, script: str, arg: object = None, *, path: str, what: str
@@ -360,17 +391,9 @@ class Finder:
         for index, way in enumerate(find):
             read = await candidate(page, way).evaluate_all(_IF_ANY.format(script=script), arg)
             if read:
-                if index:  # a later candidate stood in: promoted when the step passes
-                    self._stood_in[path] = (id(find), index)
+                self.stood_in(path, find, index)  # promoted when the step passes
                 return read[0]
         raise await self.mismatch(page, find, path=path, what=what)
-
-    async def _matching(self, scope: Page | PwLocator, find: Find) -> PwLocator | None:
-        for way in find:
-            located = candidate(scope, way)
-            if await located.count():
-                return located
-        return None
 
     async def mismatch(self, page: Page, find: Find, *, path: str, what: str) -> ProfileMismatch:
         # The line of the first candidate tried (the others follow it in the file).

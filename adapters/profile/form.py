@@ -29,6 +29,7 @@ __all__ = ["booked_number", "fill_form", "open_form", "send_form"]
 
 log = structlog.get_logger("clubman.portal")
 _UNKNOWN_OUTCOME_HINT = "проверьте «мои брони», прежде чем бронировать снова"
+_MADE = "ответа «бронь сделана»"
 # Every labelled control's value, by its label's text, in one round trip.
 _READ_VALUES = """
 () => Object.fromEntries(Array.from(document.querySelectorAll("label"))
@@ -48,7 +49,7 @@ async def open_form(nav: Navigator, page: Page, values: Mapping[str, Any]) -> No
     book = nav.profile.book
 
     async def taken() -> None:
-        if book.taken is not None and await nav.finder.maybe(page, book.taken) is not None:
+        if book.taken is not None and await nav.finder.maybe(page, book.taken, path="book.taken"):
             raise SlotTaken(
                 f"Аудитория {values.get('room')} уже занята в это время", code="slot_taken"
             )
@@ -110,9 +111,7 @@ def _exact_label(action: Action) -> str | None:
     return way.label if way.exact else None
 
 
-async def send_form(
-    nav: Navigator, page: Page, submit: Locator, values: Mapping[str, Any]
-) -> str:
+async def send_form(nav: Navigator, page: Page, submit: Locator, values: Mapping[str, Any]) -> str:
     """Press ``submit`` once and return the new booking's number; ``OutcomeUnknown`` when
     the answer is lost, ``SlotTaken``/``BookingRejected`` with the site's message.
     ``values`` are the booking's, for ``made_then`` to find it by."""
@@ -170,6 +169,11 @@ async def _answered_in_page(
             if await message.count() and await message.inner_text() != before:
                 break
             if time_now() > deadline:
+                # The LLM's pick, offered: a booking said made is then proved by its
+                # number at the booking's address (``booked``), else it is unknown.
+                if await nav.finder.picked(page, book.made, path="book.made", what=_MADE):
+                    shown = 1
+                    break
                 raise OutcomeUnknown(
                     "Сайт не ответил на бронирование: результат неизвестен",
                     hint=_UNKNOWN_OUTCOME_HINT,
@@ -181,6 +185,7 @@ async def _answered_in_page(
         ) from exc
     if not shown and not await made.count():  # counted again only after a message
         return await _refused(nav, page, 200)
+    await nav.finder.maybe(page, book.made, path="book.made")  # which one: a stand-in?
     try:
         for index, action in enumerate(book.made_then):
             await nav.act(page, action, values, path=f"book.made_then.{index}")
@@ -202,7 +207,9 @@ async def _refused(nav: Navigator, page: Page, status: int) -> NoReturn:
     """The form was answered with a message, or with nothing readable: raises."""
     book = nav.profile.book
     try:
-        answer = await read_answer(page, nav.finder, book.outcome, status)
+        answer = await read_answer(
+            page, nav.finder, book.outcome, status, path="book.outcome.message"
+        )
     except PlaywrightError as exc:  # sent, and its answer not readable: it may be made
         raise OutcomeUnknown(
             "Ответ сайта на бронирование не прочитать: результат неизвестен",

@@ -14,9 +14,10 @@ from typing import NamedTuple
 from playwright.async_api import Page
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
+from adapters.profile.choosing import chosen
 from adapters.profile.model import Buildings, Grid
 from adapters.profile.navigate import Navigator
-from adapters.profile.parts import Pick
+from adapters.profile.parts import Cond, Pick
 from adapters.profile.reading import (
     Item,
     Table,
@@ -119,21 +120,30 @@ async def read_day(
     waiting = shown.or_(finder.any_of(page, nav.profile.login.password))
     if grid.failed is not None:
         waiting = waiting.or_(finder.any_of(page, grid.failed))
+    table_path = "availability.grid.table"
     try:
         await waiting.first.wait_for(timeout=timeout_ms)
-    except PlaywrightTimeoutError:  # nothing showed: say which profile line found nothing
+    except PlaywrightTimeoutError:
         if nav.on_login_page(page):
             raise Bounced() from None
-        raise await finder.mismatch(
-            page, grid.table, path="availability.grid.table", what="таблицы занятости"
-        ) from None
-    if nav.on_login_page(page):
-        raise Bounced()
-    found = await finder.maybe(page, grid.table, path="availability.grid.table")
-    if found is None:
-        if grid.failed is not None and await finder.maybe(page, grid.failed) is not None:
-            raise Transient("the availability grid did not load")
-        raise Bounced()  # the login form is shown in place
+        # Nothing showed: the LLM's pick (the day's read below is its check: a day it
+        # cannot read is the site changed), else the profile's line.
+        what = "таблицы занятости"
+        picked = await finder.picked(page, grid.table, path=table_path, what=what)
+        if picked is None:
+            raise await finder.mismatch(page, grid.table, path=table_path, what=what) from None
+        found = picked
+    else:
+        if nav.on_login_page(page):
+            raise Bounced()
+        shown_now = await finder.maybe(page, grid.table, path=table_path)
+        if shown_now is None:
+            if grid.failed is not None and await finder.maybe(
+                page, grid.failed, path="availability.grid.failed"
+            ):
+                raise Transient("the availability grid did not load")
+            raise Bounced()  # the login form is shown in place
+        found = shown_now
     reads = grid_reads(grid)
     table = await read_table(
         found,
@@ -179,7 +189,9 @@ def grid_reads(grid: Grid) -> GridReads:
     slot, room = grid.slot, grid.room
     return GridReads(
         probes=[*probes_of([room.number, room.id, room.floor, room.capacity, slot.time]), _CLASS],
-        has=sorted({c.has for c in (slot.free, slot.mine) if c is not None and c.has} | {_CONTROL}),
+        has=sorted(
+            {c.has for c in (*slot.free, slot.mine) if c is not None and c.has} | {_CONTROL}
+        ),
         line_probes=probes_of([room.id]),
         self_probes=probes_of([grid.caption_date]),
     )
@@ -207,7 +219,15 @@ def day_of(
         if shown_day != day:
             return Misread(day_shown=str(shown_day or table.self.text[:80]))
     step = nav.profile.rules.step_minutes
-    rooms, opens, closes, unreadable, kinds = _rooms(table, grid, building=building, step=step)
+    lines = _lines(table, grid)
+    # The free test that finds a free cell (none does, in a building busy all day: the
+    # first, and the kinds of busy cells below tell whether it still fits).
+    free = chosen(grid.slot.free, lambda cond: any(
+        holds(cond, slot.cell) for _, _, slots in lines for slot in slots
+    ), path="availability.grid.slot.free", told=nav.finder)  # fmt: skip
+    rooms, opens, closes, unreadable, kinds = _rooms(
+        lines, grid, free, building=building, step=step
+    )
     if unreadable:
         return Misread(unreadable=unreadable)
     if len(kinds) > 1:
@@ -284,7 +304,12 @@ def _times(when: Pick, source: Item, *, steps_in: int | None, step: int) -> Inte
 
 
 def _rooms(
-    table: Table, grid: Grid, *, building: str, step: int
+    lines: list[tuple[Item, Item, list[_Slot]]],
+    grid: Grid,
+    free_test: Cond,
+    *,
+    building: str,
+    step: int,
 ) -> tuple[list[RoomAvailability], time, time, int, set[tuple[str, bool]]]:
     """The rooms, the day's first and last time shown, how many busy cells had no
     readable time (the profile's time pick does not fit the page), and — when no cell is
@@ -297,7 +322,7 @@ def _rooms(
     # A time heading is over every room's slot in its row: its times are read once (by
     # the item's id and the steps into it), and are the day's times read.
     read: dict[tuple[int, int], Interval | None] = {}
-    for header, line, slots in _lines(table, grid):
+    for header, line, slots in lines:
         number = value(picks.number, header)
         if not number:
             continue
@@ -311,7 +336,7 @@ def _rooms(
             if key not in read:
                 read[key] = _times(when, source, steps_in=steps_in, step=step)
             times = read[key]
-            free = holds(grid.slot.free, slot.cell)
+            free = holds(free_test, slot.cell)
             if times is None:
                 unreadable += not free
                 continue

@@ -83,7 +83,12 @@ class ListCall:
 
 
 def bookings_in(
-    data: Any, request: ListRequest, names: Mapping[str, str], *, building: Pick, room: Pick
+    data: Any,
+    request: ListRequest,
+    names: Mapping[str, str],
+    *,
+    building: tuple[Pick, ...],
+    room: tuple[Pick, ...],
 ) -> list[Booking] | None:
     """The bookings in a call's answer (``names``: the site's key of a room → its name,
     read by the ``building`` and ``room`` picks' regexes), or None when anything in it is
@@ -128,8 +133,12 @@ def bookings_in(
     return found
 
 
-def _read(pick: Pick, name: str) -> str:
-    if pick.regex is None:
-        return name
-    found = search(pick.regex, name)
-    return first_group(found).strip() if found else ""
+def _read(picks: tuple[Pick, ...], name: str) -> str:
+    """The first alternative's part of a room's name that reads (the list's HTML is
+    where a stand-in is told and promoted: this call is read outside any step)."""
+    for pick in picks:
+        if pick.regex is None:
+            return name
+        if found := search(pick.regex, name):
+            return first_group(found).strip()
+    return ""

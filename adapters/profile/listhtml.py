@@ -24,7 +24,7 @@ from adapters.profile.pagehtml import PageHtml, fetch_html
 from adapters.profile.parts import Find, Locator
 from adapters.profile.reading import probes_of, value
 from adapters.profile.recall import Recall
-from adapters.profile.rows import columns_of, list_picks, rows_of, shown_in_row
+from adapters.profile.rows import columns_of, list_picks, row_picks, rows_of, shown_in_row
 from adapters.profile.statichtml import shown_as_sent
 from scenarios.booking.models import Booking
 
@@ -45,7 +45,7 @@ async def confirming_list(
         or spec.table is None  # items: cards a page's scripts tend to draw
         or opened.url is None
         or opened.wait is not None  # drawn by its scripts
-        or spec.number.of == "address"  # numbers only a click shows
+        or any(pick.of == "address" for pick in spec.number)  # numbers only a click shows
     ):
         return None
     table = spec.table
@@ -84,14 +84,15 @@ def _listed(
     columns = columns_of(table)
     found = []
     unnumbered = 0
-    for _, line, cells in rows_of(table):
-        if len({id(cell) for cell in cells}) < 2:
-            continue  # one cell across: «Нет броней»
-        number = value(spec.number, line, columns=columns, row=cells)
+    # One cell across is no booking: «Нет броней».
+    rows = [(line, cells) for _, line, cells in rows_of(table) if len({*map(id, cells)}) > 1]
+    picks = row_picks(spec, rows, columns, told=nav.finder)
+    for line, cells in rows:
+        number = value(picks.number, line, columns=columns, row=cells)
         if not number:
             unnumbered += 1
             continue
-        shown = shown_in_row(spec, line, cells, columns)
+        shown = shown_in_row(picks, line, cells, columns)
         if shown.booking is None:
             return None
         booking = shown.booking.model_copy(update={"number": number})

@@ -176,6 +176,17 @@ def _plain(node: yaml.Node, path: Path_, lines: dict[str, int], loader: _Lines) 
     return loader.construct_object(node, deep=True)
 
 
+def _as_written(loc: tuple[str | int, ...], lines: dict[str, int]) -> tuple[str, ...]:
+    """A mistake's place as the file writes it: a pick written alone (one of ``Picks``,
+    a list of one once read) is named without the list's index 0."""
+    written: list[str] = []
+    for part in loc:
+        if part == 0 and written and ".".join([*written, "0"]) not in lines:
+            continue
+        written.append(str(part))
+    return tuple(written)
+
+
 def parse_site_profile(text: str, file: str) -> LoadedProfile:
     """Parse and check a profile's text; ``ProfileError`` for the first problem."""
     if len(text) > LIMITS.characters:
@@ -209,7 +220,7 @@ def parse_site_profile(text: str, file: str) -> LoadedProfile:
         errors = exc.errors()
         # A typo («sumbit») is one key unknown and one missing: name the typo.
         first = next((e for e in errors if e["type"] == "extra_forbidden"), errors[0])
-        loc = tuple(str(part) for part in first["loc"])
+        loc = _as_written(first["loc"], lines)
         field = ".".join(loc)
         message = first["msg"].removeprefix("Value error, ")
         if first["type"] == "extra_forbidden":

@@ -44,7 +44,7 @@ async def log_in(
     _check_host(nav, page)
     if not nav.on_login_page(page):
         return True
-    answer = await read_answer(page, finder, login.failure, status)
+    answer = await read_answer(page, finder, login.failure, status, path="login.failure.message")
     message = answer.message if answer is not None else ""
     meaning = answer.meaning if answer is not None else None
     if meaning == "locked":

@@ -11,7 +11,7 @@ from datetime import date, time
 
 from playwright.async_api import Page
 
-from adapters.profile.bookingpage import read_booking_page
+from adapters.profile.bookingpage import read_booking_page, shown_instead
 from adapters.profile.form import booked_number
 from adapters.profile.navigate import Navigator, path_of
 from core.site import Room, UnexpectedPage
@@ -62,7 +62,7 @@ async def read_made(
         sent is not None
         and spec.wait is not None
         and await nav.shows_early(
-            page, spec.wait + (spec.missing or ()), spec.wait, path="booking_page.wait"
+            page, spec.wait, spec.wait, path="booking_page.wait", instead=shown_instead(spec)
         )
     ):
         with contextlib.suppress(UnexpectedPage):
@@ -89,7 +89,7 @@ async def _settled_shows(nav: Navigator, page: Page) -> bool:
     wait = nav.profile.booking_page.wait
     assert wait is not None
     await nav.settle(page)
-    return await nav.finder.maybe(page, wait) is not None
+    return await nav.finder.showing(page, wait, path="booking_page.wait")
 
 
 def _as_sent(booking: Booking) -> tuple[object, ...]:

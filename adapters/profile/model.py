@@ -21,10 +21,12 @@ from adapters.profile.origin import SitePath
 from adapters.profile.parts import (
     Action,
     Cond,
+    Conds,
     Find,
     Part,
     PathTemplate,
     Pick,
+    Picks,
     Regex,
 )
 
@@ -189,7 +191,7 @@ class Slot(Part):
     axis header, ending one step later), and whether it is free or the user's own."""
 
     time: Pick
-    free: Cond
+    free: Conds
     mine: Cond | None = None
 
 
@@ -261,10 +263,10 @@ class Book(Part):
     request: Request | None = None  # the fast path, where the form is one plain POST
 
 
-def _a_span(pick: Pick) -> Pick:
-    if pick.format != "span":
+def _spans(picks: tuple[Pick, ...]) -> tuple[Pick, ...]:
+    if any(pick.format != "span" for pick in picks):
         raise ValueError("a booking's time is read as a span: «format: span» (18:00–19:30)")
-    return pick
+    return picks
 
 
 class BookingPage(Part):
@@ -273,15 +275,15 @@ class BookingPage(Part):
     url: PathTemplate
     wait: Find | None = None  # drawn by scripts: shows once the booking is shown
     missing: Find | None = None  # shown instead when there is no such booking
-    number: Pick | None = None  # missing: the page at the booking's address is the booking
-    building: Pick
-    room: Pick
-    date: Pick
-    time: Pick  # a span
-    purpose: Pick
+    number: Picks | None = None  # missing: the page at the booking's address is the booking
+    building: Picks
+    room: Picks
+    date: Picks
+    time: Picks  # a span
+    purpose: Picks
     cancelled: Cond | None = None  # shown when the booking is cancelled
 
-    _span = field_validator("time")(lambda value: _a_span(value))
+    _span = field_validator("time")(lambda value: _spans(value))
 
 
 class MyBookings(Part):
@@ -292,15 +294,15 @@ class MyBookings(Part):
     open: Open
     table: Find | None = None
     items: Find | None = None
-    number: Pick
-    building: Pick | None = None  # missing: read from the booking's page
-    room: Pick | None = None  # missing: read from the booking's page
-    date: Pick
-    time: Pick  # a span
-    purpose: Pick
+    number: Picks
+    building: Picks | None = None  # missing: read from the booking's page
+    room: Picks | None = None  # missing: read from the booking's page
+    date: Picks
+    time: Picks  # a span
+    purpose: Picks
     request: ListRequest | None = None
 
-    _span = field_validator("time")(lambda value: _a_span(value))
+    _span = field_validator("time")(lambda value: _spans(value))
 
     @model_validator(mode="after")
     def _one_list(self) -> MyBookings:

@@ -174,22 +174,48 @@ class Navigator:
         return True
 
     async def wait_for(
-        self, page: Page, find: Find, *, path: str, login_ok: bool = False, what: str = ""
+        self,
+        page: Page,
+        find: Find,
+        *,
+        path: str,
+        login_ok: bool = False,
+        what: str = "",
+        instead: tuple[str, Find] | None = None,
     ) -> None:
-        """Wait until one of ``find`` shows (a page its scripts draw); the login form
-        showing instead is ``Bounced``, nothing showing in time names the profile line."""
-        await self._any_shows(page, find, path=path, login_ok=login_ok, what=what)
-        if login_ok or await self.finder.maybe(page, find) is not None:
+        """Wait until one of ``find`` shows (a page its scripts draw), or what may show
+        ``instead`` (its path and Find: «no such booking»); the login form showing
+        instead is ``Bounced``, nothing showing in time the LLM's pick or the profile's
+        line. What showed is found at its path (a later candidate stands in)."""
+        await self._any_shows(page, find, path=path, login_ok=login_ok, what=what,
+                              instead=instead)  # fmt: skip
+        if await self.finder.showing(page, find, path=path) or login_ok:
             return
-        if self.on_login_page(page) or await self.finder.maybe(page, self.profile.login.password):
+        if instead is not None and await self.finder.maybe(page, instead[1], path=instead[0]):
+            return
+        if self.on_login_page(page) or await self.finder.maybe(
+            page, self.profile.login.password, path="login.password"
+        ):
             raise Bounced()
         raise Transient(f"what {path} waits for showed and went (the page was drawn again)")
 
     async def _any_shows(
-        self, page: Page, find: Find, *, path: str, login_ok: bool, what: str = ""
+        self,
+        page: Page,
+        find: Find,
+        *,
+        path: str,
+        login_ok: bool,
+        what: str = "",
+        instead: tuple[str, Find] | None = None,
     ) -> None:
-        """Until one of ``find`` shows, or (unless ``login_ok``) the login form."""
+        """Until one of ``find`` (or ``instead``) shows, or (unless ``login_ok``) the
+        login form. Nothing in time: the LLM's pick for ``find``, offered since every
+        wait serves a step that ends in its own check (the login taken, the list or the
+        day read, the booking read by its number), else ``ProfileMismatch``."""
         waiting = self.finder.any_of(page, find)
+        if instead is not None:
+            waiting = waiting.or_(self.finder.any_of(page, instead[1]))
         if not login_ok:
             waiting = waiting.or_(self.finder.any_of(page, self.profile.login.password))
         try:
@@ -197,9 +223,9 @@ class Navigator:
         except PlaywrightTimeoutError:
             if not login_ok and self.on_login_page(page):
                 raise Bounced() from None
-            raise await self.finder.mismatch(
-                page, find, path=path, what=what or "того, чего ждёт профиль"
-            ) from None
+            what = what or "того, чего ждёт профиль"
+            if await self.finder.picked(page, find, path=path, what=what) is None:
+                raise await self.finder.mismatch(page, find, path=path, what=what) from None
 
     async def shows_early(
         self,
@@ -210,16 +236,15 @@ class Navigator:
         path: str,
         action_path: str | None = None,
         login_ok: bool = False,
+        instead: tuple[str, Find] | None = None,
     ) -> bool:
-        """Whether ``target`` shows once something of ``wait`` does, unsettled. Anything
-        else showing (the login form, what showed gone as the page was drawn again) is
-        not: the page is then settled and waited for as any other. The ``target`` of an
-        action (at ``action_path``) is found as the action finds it, and remembered: the
-        action looks no more."""
-        await self._any_shows(page, wait, path=path, login_ok=login_ok)
-        if action_path is None:
-            return await self.finder.maybe(page, target) is not None
-        return await self.finder.showing(page, target, path=action_path)
+        """Whether ``target`` shows once something of ``wait`` (or ``instead``) does,
+        unsettled. Anything else showing (the login form, what showed gone as the page was
+        drawn again) is not: the page is then settled and waited for as any other. The
+        ``target`` (at ``action_path``, else at ``path``) is found as ``first`` finds it,
+        and remembered: it looks no more."""
+        await self._any_shows(page, wait, path=path, login_ok=login_ok, instead=instead)
+        return await self.finder.showing(page, target, path=action_path or path)
 
     async def click_and_wait(
         self, page: Page, find: Find, *, path: str, what: str, login_ok: bool = False

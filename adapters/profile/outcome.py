@@ -18,9 +18,12 @@ class Answer:
         self.code = code
 
 
-async def read_answer(page: Page, finder: Finder, outcome: Outcome, status: int) -> Answer | None:
-    """The page's message and what it means; None when the page shows no message."""
-    shown = await finder.maybe(page, outcome.message)
+async def read_answer(
+    page: Page, finder: Finder, outcome: Outcome, status: int, *, path: str
+) -> Answer | None:
+    """The page's message (``outcome.message``, at ``path``) and what it means; None when
+    the page shows no message."""
+    shown = await finder.maybe(page, outcome.message, path=path)
     message = " ".join((await shown.inner_text()).split()) if shown is not None else ""
     code = None
     if shown is not None and outcome.code_attr:

@@ -4,7 +4,9 @@ read a value out of one (``Pick``), what to do on a page (``Action``), and templ
 A ``Find`` is a list of locator candidates tried in order, each one of: an ARIA role
 and name, a form label, a visible text, a CSS selector or an XPath. Only the first
 candidate that matches something is used, so a profile can name a site's accessible
-name first and fall back to its CSS.
+name first and fall back to its CSS. ``Picks`` and ``Conds`` are alternatives the same
+way: one written alone, or a list whose first that reads is used
+(``adapters.profile.choosing``).
 """
 
 from __future__ import annotations
@@ -29,11 +31,13 @@ from adapters.profile.template import DATE_FORMATS, FILTERS, TIME_FORMATS, Templ
 __all__ = [
     "Action",
     "Cond",
+    "Conds",
     "Find",
     "Locator",
     "Part",
     "PathTemplate",
     "Pick",
+    "Picks",
     "Regex",
     "TemplateText",
 ]
@@ -188,6 +192,34 @@ class Cond(Part):
         if self.has is None and self.text is None:
             raise ValueError("a condition needs «has» or «text»")
         return self
+
+
+def _alternatives(value: Any) -> Any:
+    return value if isinstance(value, list | tuple) else (value,)
+
+
+def _some(value: tuple[Any, ...]) -> tuple[Any, ...]:
+    if not value:
+        raise ValueError("a list of alternatives needs one at least")
+    return value
+
+
+# One pick written alone, or a list of alternatives: the first that reads is used, and a
+# later one that did is promoted first when its step passes (as a ``Find``'s candidate).
+Picks = Annotated[
+    tuple[Pick, ...],
+    BeforeValidator(
+        _alternatives, json_schema_input_type=Pick | Annotated[list[Pick], Field(min_length=1)]
+    ),
+    AfterValidator(_some),
+]
+Conds = Annotated[
+    tuple[Cond, ...],
+    BeforeValidator(
+        _alternatives, json_schema_input_type=Cond | Annotated[list[Cond], Field(min_length=1)]
+    ),
+    AfterValidator(_some),
+]
 
 
 class Action(Part):

@@ -16,6 +16,7 @@ from typing import Any
 
 from playwright.async_api import Locator, Page
 
+from adapters.profile.choosing import column_index
 from adapters.profile.model import RoomPicks
 from adapters.profile.parts import Cond, Pick
 from adapters.profile.patterns import first_group, search
@@ -247,8 +248,7 @@ def holds(cond: Cond, item: Item) -> bool:
 
 def _raw(pick: Pick, item: Item, columns: Sequence[str] = (), row: Sequence[Item] = ()) -> str:
     if pick.column is not None:
-        wanted = pick.column.strip().lower()
-        index = next((i for i, title in enumerate(columns) if title.lower() == wanted), None)
+        index = column_index(pick.column, columns)
         return row[index].text if index is not None and index < len(row) else ""
     for css in pick.css:
         found = item.probes.get(f"group:{css}" if pick.of == "group" else css)

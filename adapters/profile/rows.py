@@ -1,23 +1,80 @@
 """What a row (or an item) of «my bookings» shows, by the profile's picks: read the same
 whether the list was read on the page (``bookings.MyList``) or from its HTML
-(``listhtml``)."""
+(``listhtml``). Each pick's alternative is chosen once for the whole list
+(``adapters.profile.choosing``): the first that reads in some row."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from adapters.profile.choosing import StandIns, chosen
 from adapters.profile.model import MyBookings
 from adapters.profile.parts import Pick
 from adapters.profile.reading import Item, Table, as_date, as_span, value
 from scenarios.booking.models import Booking
 
-__all__ = ["Shown", "columns_of", "list_picks", "rows_of", "shown_in_row"]
+__all__ = ["RowPicks", "Shown", "columns_of", "list_picks", "row_picks", "rows_of", "shown_in_row"]
+
+_FIELDS = ("number", "building", "room", "date", "time", "purpose")
 
 
-def list_picks(spec: MyBookings) -> tuple[Pick | None, ...]:
-    """Every pick a row of the list is read by."""
-    return (spec.number, spec.building, spec.room, spec.date, spec.time, spec.purpose)
+def list_picks(spec: MyBookings) -> tuple[Pick, ...]:
+    """Every pick a row of the list may be read by, every alternative of each."""
+    return tuple(p for name in _FIELDS for p in getattr(spec, name) or ())
+
+
+@dataclass(frozen=True, slots=True)
+class RowPicks:
+    """The alternative of each of the list's picks its rows are read by."""
+
+    number: Pick
+    building: Pick | None
+    room: Pick | None
+    date: Pick
+    time: Pick
+    purpose: Pick
+
+
+def _reads(name: str, pick: Pick, rows: Sequence[tuple[Item, Sequence[Item]]],
+           columns: Sequence[str]) -> bool:  # fmt: skip
+    """Whether ``pick`` reads field ``name`` in some row: a value at all, a date or a
+    span that parses. A number shown only at the address a click leads to is taken as
+    written (a click per booking is not tried per alternative)."""
+    if pick.of == "address":
+        return True
+    for line, cells in rows:
+        text = value(pick, line, columns=columns, row=cells)
+        if name == "date" and as_date(pick, text) is None:
+            continue
+        if name == "time" and ((span := as_span(pick, text)) is None or span[1] is None):
+            continue
+        if text:
+            return True
+    return False
+
+
+def row_picks(
+    spec: MyBookings,
+    rows: Sequence[tuple[Item, Sequence[Item]]],
+    columns: Sequence[str],
+    *,
+    told: StandIns,
+) -> RowPicks:
+    """Each pick's first alternative that reads in ``rows`` (a later one told to
+    ``told`` as a stand-in); none reading (no rows: nothing to tell), the first."""
+
+    def pick(name: str) -> Pick | None:
+        alternatives = getattr(spec, name)
+        if alternatives is None:
+            return None
+        return chosen(alternatives, lambda p: _reads(name, p, rows, columns),
+                      path=f"my_bookings.{name}", told=told)  # fmt: skip
+
+    picked = {name: pick(name) for name in _FIELDS}
+    number, day, span, purpose = (picked[n] for n in ("number", "date", "time", "purpose"))
+    assert number is not None and day is not None and span is not None and purpose is not None
+    return RowPicks(number, picked["building"], picked["room"], day, span, purpose)
 
 
 def rows_of(table: Table) -> list[tuple[int, Item, list[Item]]]:
@@ -44,18 +101,18 @@ class Shown:
 
 
 def shown_in_row(
-    spec: MyBookings, line: Item, cells: Sequence[Item], columns: Sequence[str]
+    picks: RowPicks, line: Item, cells: Sequence[Item], columns: Sequence[str]
 ) -> Shown:
     read = {
         name: value(p, line, columns=columns, row=cells) if p is not None else ""
         for name, p in (
-            ("building", spec.building), ("room", spec.room),
-            ("date", spec.date), ("time", spec.time), ("purpose", spec.purpose),
+            ("building", picks.building), ("room", picks.room),
+            ("date", picks.date), ("time", picks.time), ("purpose", picks.purpose),
         )
     }  # fmt: skip
-    partial = spec.room is None or spec.building is None
-    day = as_date(spec.date, read["date"])
-    span = as_span(spec.time, read["time"])
+    partial = picks.room is None or picks.building is None
+    day = as_date(picks.date, read["date"])
+    span = as_span(picks.time, read["time"])
     if day is None or span is None or span[1] is None:
         return Shown(None, unread="date" if day is None else "time", partial=partial)
     booking = Booking(

@@ -181,7 +181,9 @@ BAD_PROFILES: list[Any] = [
     ),
     bad(
         "pick-in-two-places",
-        edited("  number: {column: Номер}", "  number: {column: Номер, term: Номер}"),
+        edited(
+            "  number: [{column: Номер}, {column: №}]", "  number: {column: Номер, term: Номер}"
+        ),
         "  number: {column: Номер, term: Номер}",
         "my_bookings.number",
         "column, term",
@@ -329,7 +331,7 @@ BAD_PROFILES: list[Any] = [
     ),
     bad(
         "an-address-pick-without-its-regex",
-        edited("  number: {column: Номер}", "  number: {of: address}"),
+        edited("  number: [{column: Номер}, {column: №}]", "  number: {of: address}"),
         "  number: {of: address}",
         "my_bookings.number",
         "regex",

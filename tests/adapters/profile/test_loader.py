@@ -180,8 +180,9 @@ def test_the_indico_profile_loads_as_pages_its_scripts_draw() -> None:
     profile = load_site_profile(ROOT / "profiles" / "indico.yaml").profile
     assert profile.availability.timeline is not None and profile.availability.grid is None
     assert profile.availability.open.wait is not None
-    assert profile.my_bookings.items is not None and profile.my_bookings.number.of == "address"
-    assert profile.my_bookings.date.of == "group" and profile.my_bookings.date.format == "long"
+    assert profile.my_bookings.items is not None and profile.my_bookings.number[0].of == "address"
+    dated = profile.my_bookings.date[0]
+    assert dated.of == "group" and dated.format == "long"
     assert profile.cancel.at == "booking_page" and profile.booking_page.number is None
     assert profile.book.made is not None and profile.book.taken is not None
     assert profile.catalogue.words["7"].name == "Корпус 7"

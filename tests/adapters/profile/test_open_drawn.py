@@ -153,7 +153,7 @@ async def test_nothing_found_before_the_data_came_is_not_what_the_page_shows(
         site.pressed.clear()
 
         async def shown() -> None:
-            seen.append(await nav.finder.maybe(page, taken) is not None)
+            seen.append(await nav.finder.maybe(page, taken, path="book.taken") is not None)
 
         await nav.open(page, opening, {}, path="book.open", shown=shown)
         await asyncio.wait_for(site.pressed.wait(), timeout=5)

@@ -4,10 +4,11 @@ page means it, and a grid's spans cover what they span."""
 from __future__ import annotations
 
 from datetime import time
+from typing import Any
 
 import pytest
 
-from adapters.profile.grid import _CONTROL, _rooms
+from adapters.profile.grid import _CONTROL, _lines, _rooms
 from adapters.profile.model import Grid, RoomPicks, Slot
 from adapters.profile.parts import Cond, Locator, Pick
 from adapters.profile.reading import Item, Table, as_span
@@ -65,7 +66,7 @@ def test_times_down_with_a_booking_spanning_three_rows() -> None:
           (3, 0), (3, 1), (4, 0), (4, 1)]  # fmt: skip
     grid: list[list[int | None]] = [[0, 1, 2], [3, 4, 5], [6, 7, 8], [9, 10, 8], [11, 12, 8]]
     table = Table(grid=grid, cells=cells, at=at, lines=[Item()] * 5, self=Item())
-    rooms, opens, closes, unreadable, _ = _rooms(table, _grid("columns"), building="1", step=30)
+    rooms, opens, closes, unreadable, _ = _read(table, _grid("columns"), building="1", step=30)
     assert [r.room.number for r in rooms] == ["301", "302"]
     assert rooms[0].busy == [] and rooms[1].busy == [(time(18, 30), time(20, 0))]
     assert rooms[1].mine == [(time(18, 30), time(20, 0))]
@@ -83,7 +84,7 @@ def test_an_hour_heading_over_two_half_hour_columns_times_each_column() -> None:
         lines=[Item(), Item()],
         self=Item(),
     )
-    rooms, _, closes, _, _ = _rooms(table, _grid("rows"), building="main", step=30)
+    rooms, _, closes, _, _ = _read(table, _grid("rows"), building="main", step=30)
     assert rooms[0].busy == [(time(8, 30), time(9, 0))] and closes == time(9, 0)
 
 
@@ -96,7 +97,7 @@ def test_a_busy_cell_without_a_readable_time_is_counted_not_taken_for_free() -> 
         lines=[Item(), Item()],
         self=Item(),
     )
-    rooms, _, _, unreadable, _ = _rooms(table, _grid("rows"), building="main", step=30)
+    rooms, _, _, unreadable, _ = _read(table, _grid("rows"), building="main", step=30)
     assert unreadable == 1 and rooms == []  # no room with no readable time, and it is said
 
 
@@ -110,7 +111,7 @@ def test_a_short_row_leaves_a_gap_not_a_crash() -> None:
         lines=[Item(), Item()],
         self=Item(),
     )
-    rooms, _, _, unreadable, _ = _rooms(table, _grid("rows"), building="main", step=30)
+    rooms, _, _, unreadable, _ = _read(table, _grid("rows"), building="main", step=30)
     assert [r.room.number for r in rooms] == ["101"] and rooms[0].busy == [] and not unreadable
     assert table.row(1)[2] == Item()
 
@@ -118,6 +119,11 @@ def test_a_short_row_leaves_a_gap_not_a_crash() -> None:
 def _kind(text: str, cls: str, *, control: bool = False) -> Item:
     has = {"a[href]": False, _CONTROL: control}
     return Item(text=text, title=text, probes={"@class": cls}, has=has)
+
+
+def _read(table: Table, grid: Grid, *, building: str, step: int) -> tuple[Any, ...]:
+    """A grid's rooms by its free test's first alternative."""
+    return _rooms(_lines(table, grid), grid, grid.slot.free[0], building=building, step=step)
 
 
 def _one_room(slots: list[Item]) -> Table:
@@ -131,7 +137,7 @@ def _one_room(slots: list[Item]) -> Table:
 
 def test_no_cell_free_and_all_alike_is_a_full_day() -> None:
     busy = [_kind("занято", "busy") for _ in range(3)]
-    rooms, _, _, unreadable, kinds = _rooms(_one_room(busy), _grid("rows"), building="m", step=30)
+    rooms, _, _, unreadable, kinds = _read(_one_room(busy), _grid("rows"), building="m", step=30)
     assert rooms[0].busy == [(time(8, 0), time(9, 30))] and not unreadable
     assert len(kinds) == 1  # a building busy all day: «nothing free» is what the site shows
 
@@ -144,11 +150,11 @@ def test_no_cell_free_by_the_profile_but_two_kinds_of_cell_is_not_a_full_day() -
         _kind("+", "free", control=True),
         _kind("+", "free", control=True),
     ]
-    _, _, _, _, kinds = _rooms(_one_room(slots), _grid("rows"), building="m", step=30)
+    _, _, _, _, kinds = _read(_one_room(slots), _grid("rows"), building="m", step=30)
     assert len(kinds) == 2
 
 
 def test_with_a_cell_free_no_kinds_are_counted() -> None:
     slots = [_kind("занято", "busy"), _item("+", link=True), _kind("+", "free", control=True)]
-    _, _, _, _, kinds = _rooms(_one_room(slots), _grid("rows"), building="m", step=30)
+    _, _, _, _, kinds = _read(_one_room(slots), _grid("rows"), building="m", step=30)
     assert kinds == set()

@@ -16,6 +16,7 @@ from adapters.profile import ProfileSystem, load_site_profile
 from adapters.profile.finding import candidate
 from adapters.profile.htmltable import table_in_html
 from adapters.profile.reading import probes_of, read_table
+from adapters.profile.rows import list_picks
 from core.browser import BrowserPool
 from portal.server import RunningPortal
 from scenarios.booking.models import Booking
@@ -64,7 +65,7 @@ async def test_the_list_read_from_its_html_is_the_list_the_browser_reads(
     spec = LOADED.profile.my_bookings
     assert spec.table is not None
     way = spec.table[0]
-    picks = (spec.number, spec.building, spec.room, spec.date, spec.time, spec.purpose)
+    picks = list_picks(spec)
     html = await (await context.request.get(f"{fresh_portal.url}/my")).text()
     page = await context.new_page()
     await page.goto(f"{fresh_portal.url}/my")
