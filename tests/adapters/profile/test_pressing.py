@@ -106,7 +106,7 @@ async def _book_at(
             submit = await finder.control(
                 page, book.submit, path="book.submit", what="кнопки брони"
             )
-            return await send_form(nav, page, submit)
+            return await send_form(nav, page, submit, {})
 
         healing = Healing(ProfileHistory(path) if history else None)
         return await healing.step("бронирование", finder, opened, send)
