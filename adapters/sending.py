@@ -4,6 +4,9 @@ A create whose answer was lost (``OutcomeUnknown``) may have been made, and a
 ``SlotTaken`` may be our own booking (a lost answer, or the same request again): either
 way «my bookings» is read first (``find``), and a booking found there is the answer.
 
+A create the site answered as made but numbered nowhere (``send`` returns None: a site
+whose save leads back to the day) is looked for there too, and never sent again.
+
 A lost answer not found there is not yet a reason to send again: a site may list only
 the next days, or show a new booking only after approval. It is sent again only when the
 site shows, after a wait, that it was not made — the room free at that time on the day's
@@ -32,7 +35,7 @@ log = structlog.get_logger("clubman.portal")
 
 
 async def send_once(
-    send: Callable[[], Awaitable[str]],
+    send: Callable[[], Awaitable[str | None]],
     find: Callable[[], Awaitable[Booking | None]],
     read_day: Callable[[], Awaitable[Availability]],
     *,
@@ -42,7 +45,8 @@ async def send_once(
     attempts: int,
     delay: Callable[[int], float],
 ) -> str | Booking:
-    """The new booking's number from ``send``, or the booking ``find`` found made.
+    """The new booking's number from ``send``, or the booking ``find`` found made (also
+    when ``send`` says it made one without its number: None).
 
     ``read_day``: the site's day in the room's building (what shows whether a lost create
     was made). Raises ``OutcomeUnconfirmed`` when a lost create may
@@ -79,8 +83,20 @@ async def send_once(
                 ) from exc
             log.warning("portal.resend", room=room.id, attempt=attempt, reason=exc.message)
         else:
-            log.info("portal.booked", number=number, room=room.id)
-            return number
+            if number is not None:
+                log.info("portal.booked", number=number, room=room.id)
+                return number
+            listed = await _read_or_none(find)
+            if listed is None:
+                log.warning("portal.made_unlisted", room=room.id)
+                raise OutcomeUnconfirmed(
+                    f"Сайт принял бронь {room.number}, но не показал её номер, и в «моих "
+                    "бронях» её не видно",
+                    room=room.number,
+                    hint="проверьте «мои брони» на сайте: я не отправляю её снова",
+                )
+            log.info("portal.booked", number=listed.number, room=room.id, seen_in="my")
+            return listed
     raise AssertionError("unreachable: every attempt returns or raises")
 
 

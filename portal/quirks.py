@@ -54,11 +54,12 @@ HOSTILE = (
 # ``cancel_renamed``: its «Отменить» is «Снять бронь»; ``my_unreadable``: «my bookings»
 # answers HTTP 500 while it would list a booking whose purpose holds «#» (a row it cannot
 # draw: a run's mark); ``number_renamed``: the column «Номер» of «my bookings» is headed
-# «№ брони».
+# «№ брони»; ``saved_to_day``: a booking made leads back to its day's grid (MRBS does), no
+# address carrying its number.
 DRIFTS = ("reworded", "relabelled", "columns", "consent", "menu_login", "date_format",
           "destructive", "destructive_rebook", "in_place", "short_list", "today_list",
           "free_marker", "column_inserted", "cancel_renamed", "my_unreadable",
-          "number_renamed")  # fmt: skip
+          "number_renamed", "saved_to_day")  # fmt: skip
 _BUILDING_CODES = {b.code for b in BUILDINGS}
 
 

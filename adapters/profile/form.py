@@ -111,10 +111,13 @@ def _exact_label(action: Action) -> str | None:
     return way.label if way.exact else None
 
 
-async def send_form(nav: Navigator, page: Page, submit: Locator, values: Mapping[str, Any]) -> str:
-    """Press ``submit`` once and return the new booking's number; ``OutcomeUnknown`` when
-    the answer is lost, ``SlotTaken``/``BookingRejected`` with the site's message.
-    ``values`` are the booking's, for ``made_then`` to find it by."""
+async def send_form(
+    nav: Navigator, page: Page, submit: Locator, values: Mapping[str, Any]
+) -> str | None:
+    """Press ``submit`` once and return the new booking's number (None: made, at the
+    ``saved`` address that shows no number); ``OutcomeUnknown`` when the answer is lost,
+    ``SlotTaken``/``BookingRejected`` with the site's message. ``values`` are the
+    booking's, for ``made_then`` to find it by."""
     book = nav.profile.book
     if book.made is not None:
         return await _answered_in_page(nav, page, submit, values)
@@ -135,6 +138,9 @@ async def send_form(nav: Navigator, page: Page, submit: Locator, values: Mapping
             hint=_UNKNOWN_OUTCOME_HINT,
         )
     status = nav.land(page, response)  # the login page: the form was not taken
+    if book.saved is not None and booked_number(book.saved, page.url) is not None:
+        log.info("profile.saved_unnumbered", url=page.url)
+        return None
     return await _refused(nav, page, status)
 
 

@@ -246,6 +246,10 @@ class Book(Part):
     # The booking's address: the page after a made booking has a path (else a decoded
     # «path?query») matching ``booked``; group 1 is its number.
     booked: Regex
+    # A site whose save leads to a page no address of which carries the number (MRBS: the
+    # day's view): an address matching ``saved`` says the booking is made; its number is
+    # then found in «my bookings» by what was sent.
+    saved: Regex | None = None
     # Sites that answer in the page: ``made`` shows when the booking is made, then
     # ``made_then`` leads to the booking's address (a «see your booking» link).
     made: Find | None = None

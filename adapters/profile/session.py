@@ -313,7 +313,7 @@ class ProfileSession:
             self._creates += sent_fast
             return fast
 
-        async def send(page: Page) -> str:
+        async def send(page: Page) -> str | None:
             await open_form(self._nav, page, values)
             submit = await fill_form(self._nav, page, values)
             self._creates += 1

@@ -113,6 +113,8 @@ async def _book(
         return _form(request, target, values, error=exc)
     if "in_place" in state.quirks.quirks.drift:  # made, and its number not shown
         return render(request, "accepted.html")
+    if "saved_to_day" in state.quirks.quirks.drift:  # made: back to its day, no number
+        return redirect(f"/rooms?building={target.building}&date={checked.day.isoformat()}")
     return redirect(f"/booking/{created.id}")
 
 
