@@ -84,7 +84,7 @@ async def site() -> AsyncIterator[_Site]:
 
 async def _book_at(
     pool: BrowserPool, site: _Site, address: str, path: Path, *, history: bool
-) -> str:
+) -> str | None:
     """The booking step on ``address``: its button found as ``Finder.control`` finds it,
     the form sent; the booking's number."""
     site.received.clear()
@@ -101,7 +101,7 @@ async def _book_at(
             await page.goto(f"{site.url}{address}")
             return page
 
-        async def send(page: Page) -> str:
+        async def send(page: Page) -> str | None:
             book = loaded.profile.book
             submit = await finder.control(
                 page, book.submit, path="book.submit", what="кнопки брони"
