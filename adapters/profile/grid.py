@@ -8,6 +8,7 @@ over three rows is busy in all three.
 
 from __future__ import annotations
 
+import json
 from datetime import date, time
 from typing import NamedTuple
 
@@ -19,6 +20,7 @@ from adapters.profile.model import Buildings, Grid
 from adapters.profile.navigate import Navigator
 from adapters.profile.parts import Cond, Pick
 from adapters.profile.reading import (
+    DESCRIBE_JS,
     Item,
     Table,
     as_date,
@@ -48,6 +50,7 @@ __all__ = [
     "read_buildings",
     "read_catalogue",
     "read_day",
+    "read_page",
 ]
 
 _READ_OPTIONS = (
@@ -96,7 +99,8 @@ async def read_catalogue(
             nav, page, building=building.code, name=building.name, day=day, timeout_ms=timeout_ms
         )
         rooms += [slot.room for slot in shown.rooms]
-    rules = Rules(**nav.profile.rules.model_dump())
+    stated = nav.profile.rules
+    rules = Rules(**{**stated.model_dump(), "longest_minutes": stated.longest})
     return Catalogue(system="profile", buildings=buildings, rooms=tuple(rooms), rules=rules)
 
 
@@ -152,7 +156,11 @@ async def read_day(
         line_probes=reads.line_probes,
         self_probes=reads.self_probes,
     )
-    read = day_of(nav, table, building=building, name=name, day=day)
+    caption = grid.caption_date
+    heading = Item()  # the page's probes: a caption not in the table is looked for there
+    if caption is not None and caption.css and not value(caption, table.self):
+        heading = await read_page(page, reads.page_probes)
+    read = day_of(nav, table, building=building, name=name, day=day, page=heading)
     if isinstance(read, Availability):
         return read
     if read.unreadable:  # a busy cell whose time cannot be read must not pass as free
@@ -171,12 +179,13 @@ async def read_day(
 
 class GridReads(NamedTuple):
     """What a grid's table is read with: its cells' probes and tests, its lines' and its
-    own (the caption's date)."""
+    own (the caption's date), and the page's (the caption's date outside the table)."""
 
     probes: list[str]
     has: list[str]
     line_probes: list[str]
     self_probes: list[str]
+    page_probes: list[str]
 
 
 # What tells one busy cell from another when the profile's free test matches none: the
@@ -194,7 +203,27 @@ def grid_reads(grid: Grid) -> GridReads:
         ),
         line_probes=probes_of([room.id]),
         self_probes=probes_of([grid.caption_date]),
+        page_probes=probes_of([grid.caption_date]),
     )
+
+
+# The page's own probes (``querySelector`` on the whole document): a heading outside the
+# table. Only the probes, not the page's text.
+_READ_PAGE = (
+    "(probes) => {"
+    + DESCRIBE_JS
+    + r"""
+  const root = document.documentElement;
+  return JSON.stringify(Object.fromEntries(probes.map((p) => [p, probe(root, p)])));
+}"""
+)
+
+
+async def read_page(page: Page, probes: list[str]) -> Item:
+    """The page's ``probes`` (none: nothing read, no round trip)."""
+    if not probes:
+        return Item()
+    return Item(probes=json.loads(await page.evaluate(_READ_PAGE, probes)))
 
 
 class Misread(NamedTuple):
@@ -209,15 +238,17 @@ class Misread(NamedTuple):
 
 
 def day_of(
-    nav: Navigator, table: Table, *, building: str, name: str, day: date
+    nav: Navigator, table: Table, *, building: str, name: str, day: date, page: Item | None = None
 ) -> Availability | Misread:
-    """The day a grid's table shows (``grid_reads`` read it), wherever it was read."""
+    """The day a grid's table shows (``grid_reads`` read it, the page's probes in
+    ``page``), wherever it was read."""
     grid = nav.profile.availability.grid
     assert grid is not None
     if grid.caption_date is not None:
-        shown_day = as_date(grid.caption_date, value(grid.caption_date, table.self))
+        caption = _caption(grid.caption_date, table.self, page or Item())
+        shown_day = as_date(grid.caption_date, caption)
         if shown_day != day:
-            return Misread(day_shown=str(shown_day or table.self.text[:80]))
+            return Misread(day_shown=str(shown_day or caption[:80] or table.self.text[:80]))
     step = nav.profile.rules.step_minutes
     lines = _lines(table, grid)
     # The free test that finds a free cell (none does, in a building busy all day: the
@@ -239,6 +270,11 @@ def day_of(
     return Availability(
         building=building, building_name=name, day=day, opens=opens, closes=closes, rooms=rooms
     )
+
+
+def _caption(pick: Pick, table: Item, page: Item) -> str:
+    """The caption's text: in the table, else (its css found outside it) on the page."""
+    return value(pick, table) or (value(pick, page) if pick.css else "")
 
 
 class _Slot(NamedTuple):

@@ -3,10 +3,11 @@ site whose server writes the whole grid (an older site with no call for its day)
 
 It is taken only from a page that is its HTML (``statichtml``: nothing runs in it, no
 style sheet hides text), found by the profile's own table locator and read as the page
-would be, the caption's day checked. Anything else gives None and the page is read as
-before: a page its scripts draw or change, a redirect (a login, a notice), a grid the
-profile does not fit. A slot read wrong still books nothing twice: the site refuses a
-taken one, and every booking is checked in «my bookings» after it.
+would be, the caption's day checked (in the table, or anywhere on the page). Anything
+else gives None and the page is read as before: a page its scripts draw or change, a
+redirect (a login, a notice), a grid the profile does not fit. A slot read wrong still
+books nothing twice: the site refuses a taken one, and every booking is checked in «my
+bookings» after it.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from playwright.async_api import APIRequestContext
 from selectolax.lexbor import LexborHTMLParser
 
 from adapters.profile.grid import day_of, grid_reads
-from adapters.profile.htmltable import table_in_html
+from adapters.profile.htmltable import page_in_html, table_in_html
 from adapters.profile.navigate import Navigator
 from adapters.profile.pagehtml import fetch_html
 from adapters.profile.statichtml import shown_as_sent
@@ -57,7 +58,8 @@ async def day_in_html(
         line_probes=reads.line_probes,
         self_probes=reads.self_probes,
     )
-    if table is None:
+    heading = page_in_html(tree, reads.page_probes)
+    if table is None or heading is None:
         return None
-    read = day_of(nav, table, building=building, name=name, day=day)
+    read = day_of(nav, table, building=building, name=name, day=day, page=heading)
     return read if isinstance(read, Availability) else None

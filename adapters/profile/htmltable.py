@@ -19,7 +19,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode, SelectolaxError
 from adapters.profile.parts import Locator
 from adapters.profile.reading import Item, Table
 
-__all__ = ["table_in_html"]
+__all__ = ["page_in_html", "table_in_html"]
 
 # fmt: off
 # Elements the browser lays out in line: no break before or after them.
@@ -329,3 +329,25 @@ def table_in_html(
         return _read(doc, found[0], probes, has, line_probes, self_probes)
     except (_Unfollowed, RecursionError):  # RecursionError: nested deeper than Python walks
         return None
+
+
+def page_in_html(html: str | LexborHTMLParser, probes: Sequence[str]) -> Item | None:
+    """The page's ``probes``, each its first match in the whole document (as
+    ``grid.read_page`` reads them; not the page's text); None when a probe is not one
+    this reader follows."""
+    doc = _Document(html)
+    root = doc.tree.root
+    probed: dict[str, str | None] = {}
+    try:
+        for spec in probes:
+            if "\x1f" in spec:  # a text without some elements (``reading.probe``)
+                raise _Unfollowed(spec)
+            css, at, attribute = spec.rpartition("@") if "@" in spec else (spec, "", "")
+            target = doc.firsts(css).get(root.mem_id) if css and root is not None else root
+            if target is None:
+                probed[spec] = None
+            else:
+                probed[spec] = target.attributes.get(attribute) if at else doc.text(target)
+    except (_Unfollowed, RecursionError):
+        return None
+    return Item(probes=probed)

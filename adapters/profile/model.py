@@ -163,7 +163,9 @@ class RulesPart(Part):
     opens: time = time(8, 0)
     closes: time = time(22, 0)
     step_minutes: int = Field(30, gt=0, le=240)
-    longest_minutes: int = Field(240, gt=0)
+    # None (``longest_minutes: null``): the site sets no longest booking; one may last
+    # from ``opens`` to ``closes``.
+    longest_minutes: int | None = Field(240, gt=0)
     horizon_days: int = Field(14, gt=0)
     rooms_per_booking: int = Field(1, ge=1)
 
@@ -174,6 +176,13 @@ class RulesPart(Part):
         if self.opens >= self.closes:
             raise ValueError("opens must be before closes")
         return self
+
+    @property
+    def longest(self) -> int:
+        """The longest booking in minutes: the stated one, else the whole opening."""
+        if self.longest_minutes is not None:
+            return self.longest_minutes
+        return (self.closes.hour - self.opens.hour) * 60 + self.closes.minute - self.opens.minute
 
 
 class RoomPicks(Part):
@@ -206,7 +215,8 @@ class Grid(Part):
     slot: Slot
     # Shown instead of the table when the site failed to load it (worth another try).
     failed: Find | None = None
-    # The table shows this day; checked against the requested one.
+    # The table shows this day; checked against the requested one. Its ``css`` is looked
+    # for in the table first, then anywhere on the page (a heading over the grid).
     caption_date: Pick | None = None
 
 
