@@ -190,6 +190,8 @@ def written_rules(line: str) -> dict[str, Any]:
     """The rules one line states, each part on its own: the hours, the step, the longest
     booking, how many days ahead."""
     rules: dict[str, Any] = dict(_stated(line))
+    if "longest_minutes" not in rules and _NO_LONGEST.search(line):
+        rules["longest_minutes"] = None  # the site sets no longest booking
     if hours := _HOURS.search(line):
         rules["opens"], rules["closes"] = hours[1], hours[2]
     return rules
@@ -202,6 +204,11 @@ def unread_rules(line: str) -> list[str]:
     return [piece for piece in pieces if piece and not written_rules(piece)]
 
 
+_NO_LONGEST = re.compile(
+    r"без\s+ограничени\w*\s+(?:по\s+)?(?:длительност|продолжительност|длин)"
+    r"|no\s+(?:longest|length\s+limit|limit\s+on\s+(?:the\s+)?length)",
+    re.I,
+)
 _DAYS = r"(?:дн|день|дня|сут|day)"
 _WEEKS = r"(?:недел|week)"
 

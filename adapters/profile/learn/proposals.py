@@ -79,7 +79,9 @@ def rules_line(rules: dict[str, Any]) -> str:
         parts.append(f"{held.opens:%H:%M}-{held.closes:%H:%M}")
     if "step_minutes" in rules:
         parts.append(f"шаг {held.step_minutes} минут")
-    if "longest_minutes" in rules:
+    if "longest_minutes" in rules and held.longest_minutes is None:
+        parts.append("без ограничения длительности")
+    elif "longest_minutes" in rules and held.longest_minutes is not None:
         hours, minutes = divmod(held.longest_minutes, 60)
         parts.append(
             f"не более {hours} часов" if not minutes else f"не более {held.longest_minutes} минут"

@@ -11,6 +11,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from adapters.profile.learn.pages import written_rules
+from adapters.profile.learn.proposals import rules_line
 from adapters.profile.learn.rules import told_rules
 from core.llm import LLM, MemorySpendLedger, build_llm
 from tests.fakes.llm import Answer, Fail, FakeAnthropic
@@ -138,3 +139,17 @@ async def test_a_line_with_a_piece_not_understood_is_asked_again_naming_it() -> 
     assert await _told(operator, None) == "08:00-22:00, шаг 30 минут"
     assert len(operator.prompts) == 2
     assert operator.said == [operator.said[0]] and "«по будням»" in operator.said[0]
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["08:00-21:00, шаг 30 минут, без ограничения длительности, на 30 дней вперёд",
+     "08:00-21:00, step 30 min, no longest booking, 30 days ahead"],
+)  # fmt: skip
+async def test_no_longest_booking_is_kept_as_none_and_written_back_so(line: str) -> None:
+    operator = _Operator(line)
+    assert await _told(operator, None) == line
+    assert written_rules(line)["longest_minutes"] is None and operator.said == []
+    said = rules_line({"opens": "08:00", "closes": "21:00", "longest_minutes": None})
+    assert said == "08:00-21:00, без ограничения длительности"
+    assert written_rules(said) == {"opens": "08:00", "closes": "21:00", "longest_minutes": None}
