@@ -137,7 +137,7 @@ async def send_form(
             f"Сайт ответил HTTP {response.status} на бронирование: результат неизвестен",
             hint=_UNKNOWN_OUTCOME_HINT,
         )
-    status = nav.land(page, response)  # the login page: the form was not taken
+    status = await nav.landed(page, response)  # the login page (or form): not taken
     if book.saved is not None and booked_number(book.saved, page.url) is not None:
         log.info("profile.saved_unnumbered", url=page.url)
         return None

@@ -1,5 +1,11 @@
 """Logging in by the profile: open the form, type the account (from the settings, never
-from the profile), submit, and tell success from the site's refusals."""
+from the profile), submit, and tell success from the site's refusals.
+
+The login page is where its path says so (``login.page``) or where the login form shows
+(``login.shown``: a form drawn in place at any address, as MRBS's). After the form is
+sent, the login page again with the site's words (``login.failure``) is a refusal:
+«wrong password» is ``LoginFailed`` in the site's words; with no words, the session the
+site just opened is gone (``SessionExpired``)."""
 
 from __future__ import annotations
 
@@ -8,9 +14,11 @@ from urllib.parse import urlsplit
 
 from playwright.async_api import APIRequestContext, Page
 from playwright.async_api import Error as PlaywrightError
+from selectolax.lexbor import LexborHTMLParser, SelectolaxError
 
 from adapters.profile.navigate import Navigator
 from adapters.profile.outcome import read_answer
+from adapters.profile.parts import Find
 from core.browser.retry import Transient
 from core.site.errors import LockedOut, LoginFailed, SessionExpired
 
@@ -26,7 +34,7 @@ async def log_in(
     login = nav.profile.login
     await nav.open(page, login.open, {}, path="login.open", login_ok=True)
     _check_host(nav, page)
-    if not nav.on_login_page(page):
+    if not await nav.asks_login(page):
         return False
     finder = nav.finder
     name = await finder.first(page, login.username, path="login.username", what="поля логина")
@@ -42,7 +50,7 @@ async def log_in(
         await submit.click()
     status = nav.land(page, await navigation.value, login_ok=True)
     _check_host(nav, page)
-    if not nav.on_login_page(page):
+    if not await nav.asks_login(page):
         return True
     answer = await read_answer(page, finder, login.failure, status, path="login.failure.message")
     message = answer.message if answer is not None else ""
@@ -64,7 +72,8 @@ async def log_in(
 
 async def still_logged_in(nav: Navigator, api: APIRequestContext) -> bool:
     """Whether the context's cookies still open «my bookings»: its address, asked with a
-    plain request (no page drawn), answers as itself, not with the login page. False
+    plain request (no page drawn), answers as itself, not with the login page (nor with
+    the login form in place: ``login.shown``, told in the HTML by its CSS locators). False
     says only that this did not show it (a site that sends to the login page by its
     scripts answers as itself all the same: its first page then asks for a login)."""
     opened = nav.profile.my_bookings.open.url
@@ -77,7 +86,31 @@ async def still_logged_in(nav: Navigator, api: APIRequestContext) -> bool:
         return False
     landed = urlsplit(answer.url)
     asked = urlsplit(address)
-    return answer.ok and (landed.netloc, landed.path) == (asked.netloc, asked.path)
+    if not answer.ok or (landed.netloc, landed.path) != (asked.netloc, asked.path):
+        return False
+    shown = nav.profile.login.shown
+    if shown is None:
+        return True
+    try:
+        html = await answer.text()
+    except PlaywrightError:
+        return False
+    return not _form_in(html, shown)
+
+
+def _form_in(html: str, shown: Find) -> bool:
+    """Whether the login form may be in ``html``: one of ``shown``'s CSS locators matches
+    in it, or one is not CSS (a role, a label, a text: the page must be drawn to tell)."""
+    tree = LexborHTMLParser(html)
+    for way in shown:
+        if way.css is None:
+            return True
+        try:
+            if tree.css_first(way.css) is not None:
+                return True
+        except SelectolaxError:  # Playwright's own CSS («:has-text»): only it can tell
+            return True
+    return False
 
 
 def _check_host(nav: Navigator, page: Page) -> None:

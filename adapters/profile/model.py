@@ -105,15 +105,28 @@ class Outcome(Part):
 
 
 class Login(Part):
+    """How to log in, and how the login page is told: its path matches ``page``, or the
+    login form (``shown``) shows on it, at any address (a form drawn in place: MRBS).
+    Neither given: a path starting «/login»."""
+
     open: Open
     username: Find
     password: Find
     submit: Find
     # Landing on a page whose path matches this means the site wants us to log in.
-    page: Regex = r"^/login"
+    page: Regex | None = None
+    # ... or landing on a page where one of these shows (the login form), whatever its path.
+    shown: Find | None = None
     failure: Outcome
     # A redirect to one of these hosts is single sign-on, which a profile cannot drive.
     sso_hosts: tuple[str, ...] = ()
+
+    def page_path(self) -> str | None:
+        """The login page's path pattern: ``page``, else «^/login» unless ``shown`` tells
+        the login page by its form alone (None)."""
+        if self.page is not None:
+            return self.page
+        return None if self.shown is not None else r"^/login"
 
 
 class Words(Part):

@@ -59,7 +59,8 @@ class Navigator:
         self.loaded = loaded
         self._base_url = base_url.rstrip("/") + "/"
         self._host = urlsplit(base_url).netloc
-        self._login_page = compiled(loaded.profile.login.page)
+        login_path = loaded.profile.login.page_path()
+        self._login_page = compiled(login_path) if login_path is not None else None
         self.finder = finder
         self._traffic = Traffic(self._host, routed=routed)
         self._went_to: str | None = None  # the path last asked for (before any redirect)
@@ -88,10 +89,32 @@ class Navigator:
         return self._went_to is None or self._went_to == path_of(page)
 
     def on_login_page(self, page: Page) -> bool:
+        """Whether the page's path is the login page's (``login.page``); ``asks_login``
+        looks for the login form on it too."""
         return self.is_login_path(path_of(page))
 
     def is_login_path(self, path: str) -> bool:
-        return bool(self._login_page.search(path))
+        return self._login_page is not None and bool(self._login_page.search(path))
+
+    async def asks_login(self, page: Page) -> bool:
+        """Whether the page is the login page: its path is the login's, or the login form
+        (``login.shown``) shows on it, whatever its address (drawn in place)."""
+        return self.on_login_page(page) or await self._form_shown(page)
+
+    async def _form_shown(self, page: Page) -> bool:
+        shown = self.profile.login.shown
+        if shown is None:
+            return False
+        return await self.finder.any_of(page, shown).filter(visible=True).count() > 0
+
+    def login_form(self, page: Page) -> PwLocator:
+        """What shows when the site asks for a login in place: the password field, or the
+        login form (``login.shown``), for waiting with what a step waits for."""
+        login = self.profile.login
+        form = self.finder.any_of(page, login.password)
+        if login.shown is not None:
+            form = form.or_(self.finder.any_of(page, login.shown))
+        return form
 
     def off_site(self, page: Page) -> str | None:
         """The host the page is on when it is not the site's (single sign-on)."""
@@ -108,10 +131,18 @@ class Navigator:
             raise Bounced()
         return status
 
+    async def landed(self, page: Page, response: Response | None, *, login_ok: bool = False) -> int:
+        """``land``, and the login form shown on the page (``login.shown``, any address)
+        is ``Bounced`` too, unless ``login_ok``."""
+        status = self.land(page, response, login_ok=login_ok)
+        if not login_ok and await self._form_shown(page):
+            raise Bounced()
+        return status
+
     async def goto(self, page: Page, url: str, *, login_ok: bool = False) -> int:
         self._traffic.watch(page)
         self._went_to = urlsplit(url).path
-        return self.land(page, await page.goto(url), login_ok=login_ok)
+        return await self.landed(page, await page.goto(url), login_ok=login_ok)
 
     async def open(
         self,
@@ -193,7 +224,7 @@ class Navigator:
             return
         if instead is not None and await self.finder.maybe(page, instead[1], path=instead[0]):
             return
-        if self.on_login_page(page) or await self.finder.maybe(
+        if await self.asks_login(page) or await self.finder.maybe(
             page, self.profile.login.password, path="login.password"
         ):
             raise Bounced()
@@ -217,11 +248,11 @@ class Navigator:
         if instead is not None:
             waiting = waiting.or_(self.finder.any_of(page, instead[1]))
         if not login_ok:
-            waiting = waiting.or_(self.finder.any_of(page, self.profile.login.password))
+            waiting = waiting.or_(self.login_form(page))
         try:
             await waiting.first.wait_for(timeout=self.timeout_ms)
         except PlaywrightTimeoutError:
-            if not login_ok and self.on_login_page(page):
+            if not login_ok and await self.asks_login(page):
                 raise Bounced() from None
             what = what or "того, чего ждёт профиль"
             if await self.finder.picked(page, find, path=path, what=what) is None:
@@ -252,7 +283,7 @@ class Navigator:
         control = await self.finder.control(page, find, path=path, what=what)
         async with page.expect_navigation() as navigation:
             await control.click()
-        return self.land(page, await navigation.value, login_ok=login_ok)
+        return await self.landed(page, await navigation.value, login_ok=login_ok)
 
     async def act(
         self, page: Page, action: Action, values: Mapping[str, Any], *, path: str
