@@ -12,7 +12,15 @@ from adapters.profile.choosing import chosen
 from adapters.profile.model import BookingPage
 from adapters.profile.navigate import Navigator
 from adapters.profile.parts import Find, Pick
-from adapters.profile.reading import as_date, as_span, holds, probes_of, read_terms, value
+from adapters.profile.reading import (
+    as_date,
+    as_span,
+    as_time,
+    holds,
+    probes_of,
+    read_terms,
+    value,
+)
 from core.browser.retry import Transient
 from core.browser.summary import summarize
 from core.site.errors import UnexpectedPage
@@ -37,7 +45,8 @@ async def read_booking_page(
     # Without a number pick, the page at the booking's address is the booking.
     alternatives = {
         "number": spec.number, "building": spec.building, "room": spec.room,
-        "date": spec.date, "time": spec.time, "purpose": spec.purpose,
+        "date": spec.date, "time": spec.time, "start": spec.start, "end": spec.end,
+        "purpose": spec.purpose,
     }  # fmt: skip
     terms = await read_terms(
         page,
@@ -51,6 +60,8 @@ async def read_booking_page(
             return as_date(pick, text) is not None
         if name == "time":
             return (span := as_span(pick, text)) is not None and span[1] is not None
+        if name in ("start", "end"):
+            return as_time(pick, text) is not None
         return text == number if name == "number" else bool(text)
 
     picks = {
@@ -63,8 +74,13 @@ async def read_booking_page(
         for name in alternatives
     }
     day = as_date(picks["date"], shown["date"])
-    span = as_span(picks["time"], shown["time"])
-    if shown["number"] != number or day is None or span is None or span[1] is None:
+    if "time" in picks:
+        span = as_span(picks["time"], shown["time"])
+        start, end = span if span is not None else (None, None)
+    else:  # the model takes «start» and «end» without «time»
+        start = as_time(picks["start"], shown["start"])
+        end = as_time(picks["end"], shown["end"])
+    if shown["number"] != number or day is None or start is None or end is None or end <= start:
         raise UnexpectedPage(f"Не удалось прочитать бронь № {number}", await summarize(page))
     name = shown["building"]
     building = codes.get(name, name)
@@ -76,8 +92,8 @@ async def read_booking_page(
         room=shown["room"],
         room_id="",
         day=day,
-        start=span[0],
-        end=span[1],
+        start=start,
+        end=end,
         purpose=shown["purpose"],
         status="cancelled" if cancelled else "active",
     )

@@ -1,4 +1,9 @@
-"""«My bookings», by the profile; cancelling from the list."""
+"""«My bookings», by the profile; cancelling from the list.
+
+A row the profile cannot read (a booking made by hand on the site in a form of its own)
+is left out and reported once (``MyList.unread``, and a log line the first time the
+account's list shows it): the bot's own bookings are still read. Rows and not one of them
+read is the site changed (``ProfileMismatch``), never an empty list."""
 
 from __future__ import annotations
 
@@ -8,6 +13,7 @@ from collections.abc import Awaitable, Callable
 from time import monotonic
 from urllib.parse import unquote
 
+import structlog
 from playwright.async_api import Locator, Page
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
@@ -19,6 +25,7 @@ from adapters.profile.patterns import Match, Pattern, compiled
 from adapters.profile.reading import (
     Item,
     Table,
+    cell_probes_of,
     first_group,
     groups_of,
     probes_of,
@@ -40,6 +47,16 @@ from core.browser.retry import Transient
 from scenarios.booking.models import Booking
 
 __all__ = ["MyList"]
+
+log = structlog.get_logger("clubman.portal")
+
+_WHAT = {
+    "date": "даты",
+    "time": "даты и времени",
+    "start": "времени начала",
+    "end": "времени окончания",
+    "number": "номера брони",
+}
 
 # How long a click on a booking may take to change the page's address before it is
 # clicked again (the change is the click's own: no request comes first).
@@ -64,6 +81,8 @@ class MyList:
         self._items: list[Item] | None = None
         self._located: Locator | None = None
         self._picks: RowPicks | None = None  # each pick's alternative that reads the list
+        # The rows read and left out (``unread``).
+        self._unread: list[str] = []
 
     @property
     def spec(self) -> MyBookings:
@@ -118,12 +137,40 @@ class MyList:
                 self._recall.shown({_known_as(item) for item in self._items})
         else:
             assert spec.table is not None  # the model takes one of the two
-            self._located = await self._nav.finder.first(
-                self._page, spec.table, path="my_bookings.table", what="таблицы «мои брони»"
-            )
-            self._table = await read_table(self._located, line_probes=probes_of(picks))
+            if await self._shown_empty():
+                self._located, self._table = None, None
+            else:
+                self._located = await self._nav.finder.first(
+                    self._page, spec.table, path="my_bookings.table",
+                    what="таблицы «мои брони»",
+                )  # fmt: skip
+                self._table = await read_table(
+                    self._located, probes=cell_probes_of(picks), line_probes=probes_of(picks)
+                )
         rows = [(line, cells) for _, line, cells in self._listed_rows()]
         self._picks = row_picks(spec, rows, self._columns(), told=self._nav.finder)
+
+    async def _shown_empty(self) -> bool:
+        """The page shows what an empty list shows (``empty``), and no table."""
+        spec, finder, page = self.spec, self._nav.finder, self._page
+        if spec.empty is None or spec.table is None:
+            return False
+        if await finder.maybe(page, spec.table, path="my_bookings.table") is not None:
+            return False
+        return await finder.maybe(page, spec.empty, path="my_bookings.empty") is not None
+
+    @property
+    def unread(self) -> tuple[str, ...]:
+        """The rows of the last read the profile could not read, each said in a line (for
+        a caller to show): left out of the bookings."""
+        return tuple(self._unread)
+
+    def _left_out(self, r: int, line: Item, unread: str) -> None:
+        said = f"строка {r}: нет {_WHAT.get(unread, unread)}: {line.text[:80]}"
+        self._unread.append(said)
+        if self._recall.unread_first_seen(f"{unread}\x1f{line.text}"):
+            log.warning("profile.my_bookings.row_unread", row=r, unread=unread,
+                        text=line.text[:200])  # fmt: skip
 
     async def _load_more(self, items: Locator) -> None:
         """A list its scripts draw may show the first bookings only and fetch more when
@@ -154,15 +201,30 @@ class MyList:
         return found
 
     async def _number(
-        self, r: int, line: Item, cells: list[Item], shown: Booking | None, *, click: bool = True
+        self,
+        r: int,
+        line: Item,
+        cells: list[Item],
+        shown: Booking | None,
+        *,
+        click: bool = True,
+        missing: frozenset[str] = frozenset(),
     ) -> str:
         assert self._picks is not None  # chosen as the list was read
         pick = self._picks.number
         if pick.of == "address":
-            return await self._address(r, pick, shown, click=click)
+            return await self._address(r, pick, shown, click=click, missing=missing)
         return value(pick, line, columns=self._columns(), row=cells)
 
-    async def _address(self, index: int, pick: Pick, row: Booking | None, *, click: bool) -> str:
+    async def _address(
+        self,
+        index: int,
+        pick: Pick,
+        row: Booking | None,
+        *,
+        click: bool,
+        missing: frozenset[str] = frozenset(),
+    ) -> str:
         """Click item ``index`` (or its ``css`` element), read the address it leads to,
         and come back (a site that shows a booking's number only there). Not when the
         item was read before, or (for a read, ``row``: what the item shows) it is a
@@ -177,7 +239,8 @@ class MyList:
         known = self._recall.numbers
         if unique and key in known:
             return known[key]
-        if unique and row is not None and (number := self._recall.pages.number_of(row)):
+        pages = self._recall.pages
+        if unique and row is not None and (number := pages.number_of(row, unshown=missing)):
             if click:  # not from a part of the list: an item alone there may have a twin
                 self._recall.learn(key, number)
             return number
@@ -241,35 +304,42 @@ class MyList:
             for r, line, cells in self._listed_rows()
         ]
 
-    async def bookings(self) -> list[tuple[Booking, bool]]:
-        """The listed bookings (buildings by the name shown), each with whether its room or
-        building is still to be read from its own page (the list has no column for it).
-        A row of one cell («Нет броней») or with no number is not a booking."""
+    async def bookings(self) -> list[tuple[Booking, frozenset[str]]]:
+        """The listed bookings (buildings by the name shown), each with what is still to
+        be read from its own page (the list does not show it: building, room, end). A row
+        of one cell («Нет броней») or (in a table) with no number is not a booking; a row
+        that does not read is left out (``unread``) while another row reads."""
         found = []
         unnumbered = []
+        unread: list[tuple[int, Item, str]] = []
+        self._unread = []
         for r, line, cells, shown in self._shown_rows():
-            number = await self._number(r, line, cells, shown.booking)
-            if not number and self._items is not None:  # every item is a booking
-                raise await self._nav.finder.mismatch(
-                    self._page, self._find, path="my_bookings.number",
-                    what=f"номера брони {r + 1} в «моих бронях»: {line.text[:80]}",
-                )  # fmt: skip
-            if not number:
-                unnumbered.append(line.text)
-                continue
             if shown.booking is None:
-                raise await self._nav.finder.mismatch(
-                    self._page, self._find, path=f"my_bookings.{shown.unread}",
-                    what=f"даты и времени в строке {r} «моих броней»: {line.text[:80]}",
-                )  # fmt: skip
-            found.append((shown.booking.model_copy(update={"number": number}), shown.partial))
-        if unnumbered and not found:
+                unread.append((r, line, shown.unread))
+                continue
+            number = await self._number(r, line, cells, shown.booking, missing=shown.missing)
+            if not number and self._items is not None:  # every item is a booking
+                unread.append((r, line, "number"))
+            elif not number:
+                unnumbered.append(line.text)
+            else:
+                found.append((shown.booking.model_copy(update={"number": number}), shown.missing))
+        if not found and unnumbered:
             # Rows, and not one number among them: the number's column no longer reads
             # (renamed, moved), never an empty list.
             raise await self._nav.finder.mismatch(
                 self._page, self._find, path="my_bookings.number",
                 what=f"номеров броней в «моих бронях»: {unnumbered[0][:80]}",
             )  # fmt: skip
+        if not found and unread:  # no row reads: the list no longer matches the profile
+            r, line, what = unread[0]
+            path = "my_bookings.number" if what == "number" else f"my_bookings.{what}"
+            raise await self._nav.finder.mismatch(
+                self._page, self._find, path=path,
+                what=f"{_WHAT[what]} в строке {r} «моих броней»: {line.text[:80]}",
+            )  # fmt: skip
+        for r, line, what in unread:
+            self._left_out(r, line, what)
         return found
 
     async def known(self) -> list[Booking]:
@@ -281,9 +351,12 @@ class MyList:
         for r, line, cells, row in self._shown_rows():
             if row.booking is None:
                 continue
-            number = await self._number(r, line, cells, row.booking, click=False)
+            number = await self._number(
+                r, line, cells, row.booking, click=False, missing=row.missing
+            )
             listed = row.booking.model_copy(update={"number": number})
-            booking = self._recall.pages.complete(listed) if row.partial else listed
+            pages = self._recall.pages
+            booking = pages.complete(listed, unshown=row.missing) if row.partial else listed
             if number and booking is not None:
                 found.append(booking)
         return found
@@ -292,22 +365,26 @@ class MyList:
         self, codes: Callable[[set[str]], Awaitable[dict[str, str]]]
     ) -> list[Booking]:
         """The listed bookings, buildings by the site's codes (``codes``: the names shown →
-        name → code); a row lacking its room or building is completed from the booking's
-        own page, as read before or now."""
-        listed = await self.bookings()
-        names = {b.building_name for b, _ in listed if b.building_name}
-        known = await codes(names) if listed else {}
-        found = []
-        for booking, partial in listed:
-            if partial:
+        name → code); a row lacking its room, building or end is completed from the
+        booking's own page, as read before or now. A page that does not read fails the
+        read: it may be the booking just made (a row that does not read is left out
+        only while others read, ``bookings``)."""
+        read = []
+        for booking, missing in await self.bookings():
+            if missing:
                 pages = self._recall.pages
-                booking = pages.complete(booking) or await read_booking_page(
-                    self._nav, self._page, booking.number, known
+                # Buildings by the name shown: coded below, with the list's.
+                completed = pages.complete(booking, unshown=missing) or await read_booking_page(
+                    self._nav, self._page, booking.number, {}
                 )
-                pages.remember(booking)
-            code = known.get(booking.building_name, booking.building)
-            found.append(booking.model_copy(update={"building": code}))
-        return found
+                pages.remember(completed)
+                booking = completed
+            read.append(booking)
+        names = {b.building_name for b in read if b.building_name}
+        known = await codes(names) if read else {}
+        return [
+            b.model_copy(update={"building": known.get(b.building_name, b.building)}) for b in read
+        ]
 
     async def cancel(self, number: str) -> str | None:
         """Press the cancel control in the row of ``number`` and confirm; the question

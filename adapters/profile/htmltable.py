@@ -179,6 +179,8 @@ class _Document:
         element itself) and each ``has`` test. Prepared once for a table's every cell."""
         ways: list[tuple[str, dict[int, LexborNode] | None, str | None]] = []
         for spec in probes:
+            if "\x1f" in spec:  # a text without some elements (``reading.probe``): the page's
+                raise _Unfollowed(spec)
             css, at, attribute = spec.rpartition("@") if "@" in spec else (spec, "", "")
             ways.append((spec, self.firsts(css) if css else None, attribute if at else None))
         tests = [(h, self.firsts(h)) for h in has]

@@ -22,7 +22,7 @@ from adapters.profile.model import Open
 from adapters.profile.navigate import Navigator
 from adapters.profile.pagehtml import PageHtml, fetch_html
 from adapters.profile.parts import Find, Locator
-from adapters.profile.reading import probes_of, value
+from adapters.profile.reading import cell_probes_of, probes_of, value
 from adapters.profile.recall import Recall
 from adapters.profile.rows import columns_of, list_picks, row_picks, rows_of, shown_in_row
 from adapters.profile.statichtml import shown_as_sent
@@ -77,8 +77,11 @@ def _listed(
 ) -> list[Booking] | None:
     """The list in ``html``, if it lists every booking in ``sent`` live; else None."""
     spec = nav.profile.my_bookings
-    probes = probes_of(list_picks(spec))
-    table = table_in_html(html, nav.finder.way(table_find), line_probes=probes)
+    picked = list_picks(spec)
+    table = table_in_html(
+        html, nav.finder.way(table_find), probes=cell_probes_of(picked),
+        line_probes=probes_of(picked),
+    )  # fmt: skip
     if table is None or not table.grid:
         return None
     columns = columns_of(table)
@@ -94,16 +97,16 @@ def _listed(
             continue
         shown = shown_in_row(picks, line, cells, columns)
         if shown.booking is None:
-            return None
+            continue  # a row of its own form (made by hand): not one the session sent
         booking = shown.booking.model_copy(update={"number": number})
         if shown.partial:
-            completed = recall.pages.complete(booking)
+            completed = recall.pages.complete(booking, unshown=shown.missing)
             if completed is None:
                 return None  # its room only its own page shows
             booking = completed
         found.append(booking)
-    if unnumbered and not found:
-        return None  # no number read in any row: the page's way says what changed
+    if not found:
+        return None  # no row read: the page's way says what changed
     return confirmed(found, recall.buildings, sent)
 
 

@@ -290,10 +290,35 @@ class Book(Part):
     request: Request | None = None  # the fast path, where the form is one plain POST
 
 
-def _spans(picks: tuple[Pick, ...]) -> tuple[Pick, ...]:
-    if any(pick.format != "span" for pick in picks):
-        raise ValueError("a booking's time is read as a span: «format: span» (18:00–19:30)")
+def _spans(picks: tuple[Pick, ...] | None) -> tuple[Pick, ...] | None:
+    if picks is not None and any(pick.format != "span" for pick in picks):
+        raise ValueError(
+            "«time» is read as a span: «format: span» (18:00–19:30); a start and an end "
+            "shown apart are «start» and «end»"
+        )
     return picks
+
+
+def _clocks(picks: tuple[Pick, ...] | None) -> tuple[Pick, ...] | None:
+    if picks is not None and any(pick.format in ("span", "int", *_DATE_ONLY) for pick in picks):
+        raise ValueError("«start» and «end» are one time each: a time format (hhmm, …)")
+    return picks
+
+
+_DATE_ONLY = ("iso", "dmy", "dmy_slash", "mdy", "long")
+
+
+def _times(part: str, *, time: object, start: object, end: object, end_needed: bool) -> None:
+    """A booking's times: a ``time`` span, or a ``start`` (and its ``end``)."""
+    if (time is None) == (start is None):
+        raise ValueError(
+            f"read a booking's times in «{part}» by «time» (a span) or by «start» and "
+            "«end» (one of the two)"
+        )
+    if end is not None and start is None:
+        raise ValueError(f"«end» in «{part}» goes with «start»")
+    if end_needed and start is not None and end is None:
+        raise ValueError(f"a booking's page shows its end: «end» in «{part}»")
 
 
 class BookingPage(Part):
@@ -306,11 +331,19 @@ class BookingPage(Part):
     building: Picks
     room: Picks
     date: Picks
-    time: Picks  # a span
+    time: Picks | None = None  # a span; or:
+    start: Picks | None = None  # a time each, read apart (a cell may hold the date too)
+    end: Picks | None = None
     purpose: Picks
     cancelled: Cond | None = None  # shown when the booking is cancelled
 
     _span = field_validator("time")(lambda value: _spans(value))
+    _clock = field_validator("start", "end")(lambda value: _clocks(value))
+
+    @model_validator(mode="after")
+    def _timed(self) -> BookingPage:
+        _times("booking_page", time=self.time, start=self.start, end=self.end, end_needed=True)
+        return self
 
 
 class MyBookings(Part):
@@ -325,16 +358,25 @@ class MyBookings(Part):
     building: Picks | None = None  # missing: read from the booking's page
     room: Picks | None = None  # missing: read from the booking's page
     date: Picks
-    time: Picks  # a span
+    time: Picks | None = None  # a span; or:
+    start: Picks | None = None  # a time each, read apart
+    end: Picks | None = None  # missing: read from the booking's page
     purpose: Picks
+    # Shown instead of the table when there is no booking («Совпадений не найдено.»):
+    # then no table is an empty list; else it is the site changed.
+    empty: Find | None = None
     request: ListRequest | None = None
 
     _span = field_validator("time")(lambda value: _spans(value))
+    _clock = field_validator("start", "end")(lambda value: _clocks(value))
 
     @model_validator(mode="after")
     def _one_list(self) -> MyBookings:
         if (self.table is None) == (self.items is None):
             raise ValueError("list bookings as a «table» or as «items» (one of them)")
+        _times("my_bookings", time=self.time, start=self.start, end=self.end, end_needed=False)
+        if self.request is not None and self.start is not None and self.end is None:
+            raise ValueError("a list read by its request reads «end» too")
         if self.request is not None and (self.building is None or self.room is None):
             raise ValueError("a list read by its request reads «building» and «room» too")
         return self

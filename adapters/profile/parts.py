@@ -148,7 +148,10 @@ class Pick(Part):
     detail page), ``css`` (an element inside the item, or several tried in order;
     ``@attr`` reads an attribute: ``a@href``, ``@data-room``). Then ``regex`` keeps its
     first group (or the whole match), and ``format`` says how the text is written:
-    ``text``, ``int``, a date or time format, or ``span`` (two times, «18:00–19:30»)."""
+    ``text``, ``int``, a date or time format, or ``span`` (two times, «18:00–19:30»).
+    ``without`` (CSS) reads the text with the elements it matches left out (a room's
+    header «101<span class=capacity>30</span>» reads «101» ``without: span.capacity``);
+    with a ``column``, ``css`` is an element inside the column's cell."""
 
     column: str | None = None
     term: str | None = None
@@ -167,12 +170,22 @@ class Pick(Part):
     of: Literal["item", "line", "header", "cells", "group", "address"] = "item"
     regex: Regex | None = None
     format: _FORMATS = "text"
+    # The text without what these elements show (glued to the value: a capacity, a unit).
+    without: str | None = None
 
     @model_validator(mode="after")
     def _one_place(self) -> Pick:
         places = [p for p in ("column", "term") if getattr(self, p)]
         if len(places) > 1:
             raise ValueError("a pick takes at most one of column, term")
+        if self.without is not None and (
+            self.term is not None or self.of in ("group", "address")
+            or any("@" in css for css in self.css)
+        ):  # fmt: skip
+            raise ValueError(
+                "«without» leaves elements out of a text read from the page: not with "
+                "«term», «of: group», «of: address» or an attribute («css: a@href»)"
+            )
         if self.of == "group" and not self.css:
             raise ValueError("«of: group» needs the heading's «css»")
         if self.of == "address" and (places or self.regex is None):

@@ -31,9 +31,12 @@ __all__ = [
     "as_date",
     "as_int",
     "as_span",
+    "as_time",
+    "cell_probes_of",
     "first_group",
     "groups_of",
     "holds",
+    "probe",
     "probes_of",
     "read_items",
     "read_table",
@@ -44,12 +47,35 @@ __all__ = [
 
 DESCRIBE_JS = r"""
 const clean = (s) => (s || "").replace(/\s+/g, " ").trim();
+// An element's shown text with the elements ``sel`` matches left out (blocks apart).
+const textWithout = (el, sel) => {
+  const parts = [];
+  const walk = (node) => {
+    for (const c of node.childNodes) {
+      if (c.nodeType === Node.TEXT_NODE) parts.push(c.nodeValue);
+      if (c.nodeType !== Node.ELEMENT_NODE || c.matches(sel)) continue;
+      if (/^(SCRIPT|STYLE|TEMPLATE)$/.test(c.tagName)) continue;
+      if (c.checkVisibility && !c.checkVisibility()) continue;
+      const apart = c.tagName === "BR" || !getComputedStyle(c).display.startsWith("inline");
+      parts.push(apart ? " " : "");
+      walk(c);
+      parts.push(apart ? " " : "");
+    }
+  };
+  walk(el);
+  return clean(parts.join(""));
+};
+// A probe: "css" (its text), "css@attr", or "css\u001fwithout" (its text without those).
 const probe = (el, spec) => {
-  const at = spec.lastIndexOf("@");
-  const sel = at >= 0 ? spec.slice(0, at) : spec;
+  const cut = spec.indexOf("\u001f");
+  const without = cut >= 0 ? spec.slice(cut + 1) : "";
+  const rest = cut >= 0 ? spec.slice(0, cut) : spec;
+  const at = without ? -1 : rest.lastIndexOf("@");
+  const sel = at >= 0 ? rest.slice(0, at) : rest;
   const target = sel ? el.querySelector(sel) : el;
   if (!target) return null;
-  return at >= 0 ? target.getAttribute(spec.slice(at + 1)) : clean(target.innerText);
+  if (without) return textWithout(target, without);
+  return at >= 0 ? target.getAttribute(rest.slice(at + 1)) : clean(target.innerText);
 };
 const describe = (el, probes, has) => ({
   text: clean(el.innerText || el.textContent),
@@ -109,8 +135,8 @@ _READ_ITEMS = (
 }"""
 )
 
-# «Term: value» pairs of a page (dt/dd, role=term/definition, th/td in one row), and
-# the page's main region (or body) for CSS picks.
+# «Term: value» pairs of a page (dt/dd, role=term/definition, a row of two cells: th/td
+# or td/td, as MRBS's booking page), and the page's main region (or body) for CSS picks.
 _READ_TERMS = (
     "(req) => {"
     + DESCRIBE_JS
@@ -127,8 +153,7 @@ _READ_TERMS = (
     if (dd) put(dt.innerText, dd.innerText);
   });
   root.querySelectorAll("tr").forEach((tr) => {
-    const th = tr.querySelector("th"), td = tr.querySelector("td");
-    if (th && td && tr.cells.length === 2) put(th.innerText, td.innerText);
+    if (tr.cells.length === 2) put(tr.cells[0].innerText, tr.cells[1].innerText);
   });
   return JSON.stringify({ pairs, self: describe(root, req.probes, req.has) });
 }"""
@@ -180,10 +205,38 @@ class Terms:
     self: Item
 
 
+# Between a probe's CSS and what its text is read without (never in a selector).
+_WITHOUT = "\x1f"
+
+
+def probe(css: str, without: str | None) -> str:
+    """The probe reading ``css`` (inside an item; '' is the item) without ``without``."""
+    return css if without is None else f"{css}{_WITHOUT}{without}"
+
+
+def _probes(pick: Pick) -> list[str]:
+    if pick.css:
+        return [probe(css, pick.without) for css in pick.css]
+    return [probe("", pick.without)] if pick.without is not None else []
+
+
 def probes_of(picks: Iterable[Pick | None]) -> list[str]:
-    """The CSS probes the picks read inside an item (not a group's heading)."""
+    """The CSS probes the picks read inside an item (not a group's heading, not inside
+    a column's cell)."""
     return sorted(
-        {css for pick in picks if pick is not None and pick.of != "group" for css in pick.css}
+        {
+            spec
+            for pick in picks
+            if pick is not None and pick.of != "group" and pick.column is None
+            for spec in _probes(pick)
+        }
+    )
+
+
+def cell_probes_of(picks: Iterable[Pick | None]) -> list[str]:
+    """The probes the picks of a column read inside its cell."""
+    return sorted(
+        {spec for pick in picks if pick is not None and pick.column for spec in _probes(pick)}
     )
 
 
@@ -249,12 +302,14 @@ def holds(cond: Cond, item: Item) -> bool:
 def _raw(pick: Pick, item: Item, columns: Sequence[str] = (), row: Sequence[Item] = ()) -> str:
     if pick.column is not None:
         index = column_index(pick.column, columns)
-        return row[index].text if index is not None and index < len(row) else ""
-    for css in pick.css:
-        found = item.probes.get(f"group:{css}" if pick.of == "group" else css)
-        if found:
+        if index is None or index >= len(row):
+            return ""
+        item = row[index]  # the column's cell: ``css`` inside it
+    specs = [f"group:{css}" for css in pick.css] if pick.of == "group" else _probes(pick)
+    for spec in specs:
+        if found := item.probes.get(spec):
             return " ".join(found.split())
-    return "" if pick.css else item.text
+    return "" if specs else item.text
 
 
 def value(
@@ -304,6 +359,17 @@ _COLON_CLOCK = re.compile(r"(?<![\d.:])\d{1,2}:\d{2}(?!\d)(?:\s*[AaPp]\.?[Mm]\.?
 _ANY_CLOCK = re.compile(r"(?<![\d.:])\d{1,2}[:.]\d{2}(?![\d.])(?:\s*[AaPp]\.?[Mm]\.?)?")
 
 
+def as_time(pick: Pick, text: str) -> time | None:
+    """A time pick's time: the first clock time in the text, not the day and month of a
+    date before it («08.12.2026 18:00», «вторник, 8 декабря 2026 г. в 18:00»)."""
+    if pick.format in ("seconds", "minutes"):
+        return parse_time(text, pick.format)
+    for clock in (_COLON_CLOCK, _ANY_CLOCK):
+        if (found := clock.search(text)) is not None:
+            return parse_time(found.group())
+    return None
+
+
 def as_span(pick: Pick, text: str) -> tuple[time, time | None] | None:
     """A ``span`` pick: the two times it holds, the end after the start («22:00–24:00»
     ends at 23:59); a time format: the start (the end is the caller's). Text with more
@@ -317,7 +383,7 @@ def as_span(pick: Pick, text: str) -> tuple[time, time | None] | None:
             if len(times) == 2 and times[0] < times[1]:
                 return times[0], times[1]
         return None
-    start = parse_time(text, pick.format if pick.format != "text" else "hhmm")
+    start = as_time(pick, text)
     return (start, None) if start is not None else None
 
 

@@ -36,13 +36,15 @@ class BookingPages:
     def forget(self, number: str) -> None:
         self._read.pop(number, None)
 
-    def complete(self, listed: Booking) -> Booking | None:
-        """``listed`` (a row lacking its room or building) as its page showed it, when
-        that page was read and the row agrees with it in everything the row shows."""
+    def complete(self, listed: Booking, *, unshown: Collection[str] = ()) -> Booking | None:
+        """``listed`` (a row lacking its room, building or end: ``unshown``) as its page
+        showed it, when that page was read and the row agrees with it in everything the
+        row shows."""
         read = self._read.get(listed.number)
         if read is None or read.status != "active":
             return None
-        agrees = (listed.day, listed.start, listed.end) == (read.day, read.start, read.end)
+        agrees = (listed.day, listed.start) == (read.day, read.start)
+        agrees = agrees and ("end" in unshown or listed.end == read.end)
         for shown, known in (
             (listed.purpose, read.purpose),
             (listed.room, read.room),
@@ -51,15 +53,16 @@ class BookingPages:
             agrees = agrees and (not shown or " ".join(shown.split()) == " ".join(known.split()))
         return read.model_copy(update={"room_id": listed.room_id}) if agrees else None
 
-    def number_of(self, listed: Booking) -> str | None:
+    def number_of(self, listed: Booking, *, unshown: Collection[str] = ()) -> str | None:
         """The number of ``listed`` (a row showing no number), when exactly one booking
         read from its page agrees with it in everything the row shows, its purpose too."""
         if not listed.purpose.strip():
             return None  # the run's mark is what tells our bookings apart
         found = [
             number
-            for number, read in self._read.items()
-            if self.complete(listed.model_copy(update={"number": number})) is not None
+            for number in self._read
+            if self.complete(listed.model_copy(update={"number": number}), unshown=unshown)
+            is not None
         ]
         return found[0] if len(found) == 1 else None
 
@@ -85,6 +88,18 @@ class Recall:
         # led to, kept while the list read there confirms what a session just booked.
         self.searched: dict[str, str] = {}
         self.token: KeptToken | None = None  # the fast path's, while the session is the same
+        # Rows of «my bookings» the profile cannot read, as reported (once each).
+        self.unread_rows: set[str] = set()
+
+    def unread_first_seen(self, row: str) -> bool:
+        """Whether ``row`` (a row of «my bookings» the profile cannot read) is new: it is
+        reported once, not at every read."""
+        if row in self.unread_rows:
+            return False
+        if len(self.unread_rows) >= _AT_MOST:
+            self.unread_rows.clear()
+        self.unread_rows.add(row)
+        return True
 
     async def site_buildings(
         self, read: Callable[[], Awaitable[dict[str, str]]], again: bool = False

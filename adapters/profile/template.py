@@ -154,28 +154,43 @@ class Template:
         return self.source
 
 
-_DATE_READERS: dict[str, re.Pattern[str]] = {
-    "iso": re.compile(r"(?P<y>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})"),
-    "dmy": re.compile(r"(?P<d>\d{1,2})\.(?P<m>\d{1,2})\.(?P<y>\d{4})"),
-    "dmy_slash": re.compile(r"(?P<d>\d{1,2})/(?P<m>\d{1,2})/(?P<y>\d{4})"),
-    "mdy": re.compile(r"(?P<m>\d{1,2})/(?P<d>\d{1,2})/(?P<y>\d{4})"),
-    "long": re.compile(r"(?P<d>\d{1,2})\.?\s+(?P<m>[^\W\d_]{3,})\.?,?\s+(?P<y>\d{4})"),
+# A year of four digits, or of two (27.11.26: this century's); never the start of a time.
+_YEAR = r"(?P<y>\d{4}|\d{2})(?![\d:])"
+_DATE_READERS: dict[str, tuple[re.Pattern[str], ...]] = {
+    "iso": (re.compile(r"(?P<y>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})"),),
+    "dmy": (re.compile(r"(?<![\d.])(?P<d>\d{1,2})\.(?P<m>\d{1,2})\." + _YEAR),),
+    "dmy_slash": (re.compile(r"(?<![\d/])(?P<d>\d{1,2})/(?P<m>\d{1,2})/" + _YEAR),),
+    "mdy": (re.compile(r"(?<![\d/])(?P<m>\d{1,2})/(?P<d>\d{1,2})/" + _YEAR),),
+    "long": (
+        # 8 декабря 2026 г., Tuesday 8 December 2026, 8 Dec. 26
+        re.compile(r"(?<!\d)(?P<d>\d{1,2})\.?\s+(?P<m>[^\W\d_]{3,})\.?,?\s+" + _YEAR),
+        # December 8, 2026 (a weekday before it, too)
+        re.compile(r"(?P<m>[^\W\d_]{3,})\.?\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?,?\s+" + _YEAR),
+    ),
 }
 _CLOCK = re.compile(r"(?P<h>\d{1,2})[:.](?P<m>\d{2})(?::\d{2})?\s*(?P<ampm>[AaPp]\.?[Mm]\.?)?")
 
 
 def parse_date(text: str, fmt: str = "iso") -> date | None:
-    """The first date written in ``fmt`` inside ``text``, or None."""
-    found = _DATE_READERS[fmt].search(text)
-    if found is None:
-        return None
-    month = found["m"]
+    """The first date written in ``fmt`` inside ``text``, or None. A two-digit year is
+    this century's; a month by name is read in English or Russian (see ``_MONTH_STEMS``)."""
+    for reader in _DATE_READERS[fmt]:
+        for found in reader.finditer(text):
+            if (day := _date(found)) is not None:
+                return day
+    return None
+
+
+def _date(found: re.Match[str]) -> date | None:
+    month: str | int | None = found["m"]
+    assert isinstance(month, str)
     if not month.isdigit():
         month = _MONTH_STEMS.get(month[:3].lower())
         if month is None:
-            return None
+            return None  # «вторник, 8 …»: a word that is no month
+    year = int(found["y"])
     try:
-        return date(int(found["y"]), int(month), int(found["d"]))
+        return date(year + 2000 if year < 100 else year, int(month), int(found["d"]))
     except ValueError:
         return None
 
