@@ -342,7 +342,12 @@ class Finder:
         """Whether ``first`` would find ``find`` now, without picking; what it finds is
         remembered as ``first`` remembers it (``first`` then looks no more)."""
         if id(find) in self._matched or id(find) in self._picked:
-            return await candidate(page, self.way(find)).count() > 0
+            if await candidate(page, self.way(find)).count():
+                return True
+            # What matched before is not what shows now (a list's rows, then its «nothing
+            # found»): looked for afresh.
+            self._matched.pop(id(find), None)
+            self._picked.pop(id(find), None)
         return await self._first_matching(page, find, path=path) is not None
 
     async def _first_matching(
