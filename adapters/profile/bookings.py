@@ -44,6 +44,7 @@ from adapters.profile.rows import (
     shown_in_row,
 )
 from core.browser.retry import Transient
+from core.site import UnexpectedPage
 from scenarios.booking.models import Booking
 
 __all__ = ["MyList"]
@@ -171,6 +172,11 @@ class MyList:
         if self._recall.unread_first_seen(f"{unread}\x1f{line.text}"):
             log.warning("profile.my_bookings.row_unread", row=r, unread=unread,
                         text=line.text[:200])  # fmt: skip
+
+    def _page_unread(self, number: str, exc: UnexpectedPage) -> None:
+        self._unread.append(f"бронь № {number}: {exc.message}")
+        if self._recall.unread_first_seen(f"page\x1f{number}"):
+            log.warning("profile.my_bookings.page_unread", number=number, reason=exc.message)
 
     async def _load_more(self, items: Locator) -> None:
         """A list its scripts draw may show the first bookings only and fetch more when
@@ -366,20 +372,33 @@ class MyList:
     ) -> list[Booking]:
         """The listed bookings, buildings by the site's codes (``codes``: the names shown →
         name → code); a row lacking its room, building or end is completed from the
-        booking's own page, as read before or now. A page that does not read fails the
-        read: it may be the booking just made (a row that does not read is left out
-        only while others read, ``bookings``)."""
+        booking's own page, as read before or now. A booking whose page does not read (one
+        made by hand over two days, say) is left out and reported (``unread``) while
+        another reads, as a row that does not read is: left out, it is never taken for
+        not made (a booking sent is looked for on the day's grid before it is sent
+        again, ``adapters.sending``). None reading is the site changed."""
         read = []
-        for booking, missing in await self.bookings():
+        listed = await self.bookings()
+        failed: UnexpectedPage | None = None
+        for booking, missing in listed:
             if missing:
                 pages = self._recall.pages
                 # Buildings by the name shown: coded below, with the list's.
-                completed = pages.complete(booking, unshown=missing) or await read_booking_page(
-                    self._nav, self._page, booking.number, {}
-                )
+                completed = pages.complete(booking, unshown=missing)
+                if completed is None:
+                    try:
+                        completed = await read_booking_page(
+                            self._nav, self._page, booking.number, {}
+                        )
+                    except UnexpectedPage as exc:
+                        failed = exc
+                        self._page_unread(booking.number, exc)
+                        continue
                 pages.remember(completed)
                 booking = completed
             read.append(booking)
+        if failed is not None and not read:
+            raise failed
         names = {b.building_name for b in read if b.building_name}
         known = await codes(names) if read else {}
         return [
