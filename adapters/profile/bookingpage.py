@@ -104,11 +104,10 @@ async def open_booking_page(nav: Navigator, page: Page, number: str) -> bool:
     (a page its scripts draw is waited for)."""
     spec = nav.profile.booking_page
     await nav.goto(page, nav.url(spec.url, {"number": number}))
-    if spec.wait is None:
-        return True
-    await nav.settle(page)
-    await nav.wait_for(page, spec.wait, path="booking_page.wait", what="брони на её странице",
-                       instead=shown_instead(spec))  # fmt: skip
+    if spec.wait is not None:
+        await nav.settle(page)
+        await nav.wait_for(page, spec.wait, path="booking_page.wait",
+                           what="брони на её странице", instead=shown_instead(spec))  # fmt: skip
     return spec.missing is None or (
         await nav.finder.maybe(page, spec.missing, path="booking_page.missing") is None
     )
@@ -145,14 +144,16 @@ async def cancel_on_booking_page(
             )).click()  # fmt: skip
         # Done when the control pressed is gone (the page shows the booking cancelled).
         await control.wait_for(state="hidden", timeout=nav.timeout_ms)
-    if not await open_booking_page(nav, page, number) or not await _cancelled_here(nav, page):
+    # Gone (a site that deletes a cancelled booking) or shown cancelled: done.
+    if await open_booking_page(nav, page, number) and not await _cancelled_here(nav, page):
         raise Transient(f"booking {number} is still live after cancelling ({asked})")
     return True
 
 
 async def _cancelled_here(nav: Navigator, page: Page) -> bool:
     cancelled = nav.profile.booking_page.cancelled
-    assert cancelled is not None  # the model asks for it when cancelling on the page
+    if cancelled is None:  # a site that deletes: a page that shows the booking is live
+        return False
     terms = await read_terms(page, has=[cancelled.has] if cancelled.has else [])
     return holds(cancelled, terms.self)
 

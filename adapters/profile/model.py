@@ -70,6 +70,9 @@ class Open(Part):
     wait: Find | None = None
     actions: tuple[Action, ...] = ()
     submit: Find | None = None
+    # What the submit's page draws by its scripts once it has its data (MRBS's search
+    # fetches its rows after the page): waited for, the page settled first.
+    after: Find | None = None
 
     @model_validator(mode="after")
     def _somewhere(self) -> Open:
@@ -404,6 +407,10 @@ class SiteProfile(Part):
     booking_page: BookingPage
     my_bookings: MyBookings
     cancel: Cancel
+    # The site's own page while it is down, answered as any page (MRBS: «база данных не
+    # доступна», HTTP 200): a page showing one of these is the site unavailable, as a
+    # 5xx is — tried again, then said so — never a page that changed.
+    unavailable: Find | None = None
     # Paths (exact, from one «/») a step may send a change to on the site; anything else
     # a brain-chosen click tries to change is blocked by the network guard.
     may_change: dict[Literal["login", "book", "cancel"], tuple[SitePath, ...]] = Field(
@@ -412,10 +419,11 @@ class SiteProfile(Part):
 
     @model_validator(mode="after")
     def _cancel_seen(self) -> SiteProfile:
-        if self.cancel.at == "booking_page" and self.booking_page.cancelled is None:
+        page = self.booking_page
+        if self.cancel.at == "booking_page" and page.cancelled is None and page.missing is None:
             raise ValueError(
                 "cancelling on the booking's page needs «booking_page.cancelled» (how the "
-                "page shows a cancelled booking)"
+                "page shows a cancelled booking) or «missing» (a site that deletes it)"
             )
         return self
 

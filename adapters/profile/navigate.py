@@ -135,6 +135,9 @@ class Navigator:
         """``land``, and the login form shown on the page (``login.shown``, any address)
         is ``Bounced`` too, unless ``login_ok``."""
         status = self.land(page, response, login_ok=login_ok)
+        unavailable = self.profile.unavailable
+        if unavailable is not None and await self.finder.any_of(page, unavailable).count():
+            raise Transient(f"the site says it is unavailable at {path_of(page)}")
         if not login_ok and await self._form_shown(page):
             raise Bounced()
         return status
@@ -185,6 +188,9 @@ class Navigator:
             status = await self.click_and_wait(
                 page, how.submit, path=f"{path}.submit", what="кнопки отправки", login_ok=login_ok
             )
+        if how.after is not None:
+            await self.settle(page)
+            await self.wait_for(page, how.after, path=f"{path}.after", login_ok=login_ok)
         return status
 
     async def settle(self, page: Page) -> None:

@@ -520,6 +520,26 @@ class MrbsServer:
         yield self
         self.as_seeded()
 
+    @contextmanager
+    def outage(self) -> Iterator[None]:
+        """While open, MRBS's database takes no connection (MRBS answers every page with
+        its error page), as a site whose database is down."""
+        admin = [*self._psql[: self._psql.index("-U")], "-U", "postgres", "-d", "postgres"]
+
+        def run(*sql: str) -> None:
+            for statement in sql:
+                subprocess.run([*admin, "-c", statement], check=True, capture_output=True)
+
+        run(
+            "ALTER DATABASE mrbs ALLOW_CONNECTIONS false",
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = 'mrbs' AND pid <> pg_backend_pid()",
+        )
+        try:
+            yield
+        finally:
+            run("ALTER DATABASE mrbs ALLOW_CONNECTIONS true")
+
     def end_sessions(self) -> int:
         """End every logged-in session on the site (MRBS keeps them in ``mrbs_sessions``),
         as a site does when its sessions time out; return how many there were."""
