@@ -64,6 +64,7 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 _TOOL = Path(__file__).with_name("mrbs_tool.php")
 TIMEZONE = "Europe/Moscow"
 BOOKING_WINDOW_DAYS = 30
+_HOLD_KEY = 7_246_514  # the advisory lock of holding_bookings: any number no one else uses
 APT_FIX = (
     "apt-get install -y php8.2-cli php8.2-pgsql php8.2-intl php8.2-mbstring php8.2-xml"
     " postgresql (or `make system-deps`)"
@@ -519,6 +520,46 @@ class MrbsServer:
         self.as_seeded()
         yield self
         self.as_seeded()
+
+    @contextmanager
+    def holding_bookings(self, *, user: str, day: date, after: int) -> Iterator[None]:
+        """Hold each entry ``user`` (a key of :attr:`accounts`) makes starting on ``day``
+        once ``after`` such entries exist, until the block ends: a trigger makes its
+        ``INSERT`` wait for an advisory lock a psql session here holds, so MRBS's request
+        stays unanswered (a crash test kills the bot at the point it chose, not at
+        whatever point a poll happened to see); released, MRBS finishes it."""
+        login = _sql_literal(self.accounts[user].username)
+        first, last = _epoch(day, "00:00"), _epoch(day + timedelta(days=1), "00:00")
+        theirs = f"create_by = {login} AND start_time >= {first} AND start_time < {last}"
+        holder = subprocess.Popen(
+            [*self._psql, "-A", "-t"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        )
+        assert holder.stdin is not None and holder.stdout is not None
+        try:
+            holder.stdin.write(f"SELECT pg_advisory_lock({_HOLD_KEY});\n\\echo held\n")
+            holder.stdin.flush()
+            assert any(line.strip() == "held" for line in holder.stdout), "no advisory lock"
+            self.sql(
+                "CREATE FUNCTION clubman_hold() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
+                f" IF (SELECT count(*) FROM mrbs_entry WHERE {theirs}) >= {int(after)}"
+                f" THEN PERFORM pg_advisory_lock({_HOLD_KEY});"
+                f" PERFORM pg_advisory_unlock({_HOLD_KEY}); END IF; RETURN NEW; END $$;"
+                " CREATE TRIGGER clubman_hold BEFORE INSERT ON mrbs_entry FOR EACH ROW"
+                f" WHEN (NEW.{theirs.replace(' AND ', ' AND NEW.')})"
+                " EXECUTE FUNCTION clubman_hold()"
+            )
+            yield
+        finally:
+            holder.stdin.close()  # the session ends: the lock goes, held requests go on
+            try:
+                holder.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                holder.kill()
+                holder.wait()
+            self.sql(
+                "DROP TRIGGER IF EXISTS clubman_hold ON mrbs_entry;"
+                " DROP FUNCTION IF EXISTS clubman_hold()"
+            )
 
     @contextmanager
     def outage(self) -> Iterator[None]:
