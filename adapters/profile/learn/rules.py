@@ -38,9 +38,9 @@ def _readable(told: str) -> bool:
 
 
 def _not_understood(told: str) -> str:
-    unread = unread_rules(told)
-    what = ", ".join(f"«{piece}»" for piece in unread) if unread else "правила"
-    return f"Не понял {what}: напишите правила как «{_usual()}»."
+    unread = ", ".join(f"«{piece}»" for piece in unread_rules(told))
+    which = f" ({unread})" if unread else ""
+    return f"Не понял правила{which}: напишите их как «{_usual()}»."
 
 
 async def told_rules(snapshot: str, url: str, *, line: Line, say: Say, llm: LLM | None) -> str:
