@@ -194,13 +194,16 @@ async def _answered_in_page(
     await nav.finder.maybe(page, book.made, path="book.made")  # which one: a stand-in?
     try:
         for index, action in enumerate(book.made_then):
-            await nav.act(page, action, values, path=f"book.made_then.{index}")
             if action.click:  # a press may load a page: the next action is on that one
+                nav.page_coming(page)
+            await nav.act(page, action, values, path=f"book.made_then.{index}")
+            if action.click:
                 await nav.settle(page)
         await page.wait_for_url(
             lambda url: booked_number(book.booked, url) is not None, timeout=nav.timeout_ms
         )
-    except PlaywrightError as exc:  # made, its number not seen: «my bookings» has it
+    # Made: nothing here may be tried again (a retry would send it again).
+    except (PlaywrightError, Transient) as exc:  # its number not seen: «my bookings» has it
         raise OutcomeUnknown(
             "Бронь сделана, но её номер не прочитать", hint=_UNKNOWN_OUTCOME_HINT
         ) from exc

@@ -193,6 +193,10 @@ class Navigator:
             await self.wait_for(page, how.after, path=f"{path}.after", login_ok=login_ok)
         return status
 
+    def page_coming(self, page: Page) -> None:
+        """A press is about to load a page: what failed so far was the last page's."""
+        self._traffic.watch(page)
+
     async def settle(self, page: Page) -> None:
         """Let a page its scripts draw fetch its data first: until then it may show a
         placeholder, or «nothing found», that is not the answer. A fetch that failed is
