@@ -22,7 +22,7 @@ from adapters.profile.parts import Action
 from adapters.profile.patterns import search
 from adapters.profile.reading import first_group, probes_of, read_terms, value
 from core.browser.retry import Transient
-from core.site.errors import OutcomeUnknown
+from core.site.errors import OutcomeUnknown, UnexpectedPage
 from scenarios.booking.errors import BookingRejected, SlotTaken
 
 __all__ = ["booked_number", "fill_form", "open_form", "send_form"]
@@ -203,7 +203,7 @@ async def _answered_in_page(
             lambda url: booked_number(book.booked, url) is not None, timeout=nav.timeout_ms
         )
     # Made: nothing here may be tried again (a retry would send it again).
-    except (PlaywrightError, Transient) as exc:  # its number not seen: «my bookings» has it
+    except (PlaywrightError, Transient, UnexpectedPage) as exc:  # «my bookings» has it
         raise OutcomeUnknown(
             "Бронь сделана, но её номер не прочитать", hint=_UNKNOWN_OUTCOME_HINT
         ) from exc

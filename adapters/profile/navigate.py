@@ -306,7 +306,7 @@ class Navigator:
         # A press (a click, a tick) only of what the step names so (``Finder.control``).
         presses = action.check is not None or action.click
         element = await (self.finder.control if presses else self.finder.first)(
-            page, action.find, path=f"{path}.find", what=f"поля «{action.find[0].describe()}»"
+            page, action.find, path=f"{path}.find", what=_called(action)
         )
         if action.fill is not None:
             await element.fill(text)
@@ -319,3 +319,19 @@ class Navigator:
         else:
             await element.click()
         return True
+
+
+# What an action's element is called in messages, by what is done to it (a link is not a
+# field): «ссылки …», «кнопки …», «флажка …», «поля …».
+_KINDS = {"link": "ссылки", "button": "кнопки", "checkbox": "флажка", "radio": "переключателя"}
+
+
+def _called(action: Action) -> str:
+    way = action.find[0]
+    if action.check is not None:
+        kind = "флажка"
+    elif action.click:
+        kind = _KINDS.get(way.role or "", "элемента")
+    else:
+        kind = "поля"
+    return f"{kind} «{way.describe()}»"

@@ -10,11 +10,13 @@ import pytest
 import pytest_asyncio
 from aiohttp import web
 
+from adapters.profile.errors import ProfileMismatch
 from adapters.profile.finding import Finder
 from adapters.profile.form import send_form
 from adapters.profile.loader import parse_site_profile
 from adapters.profile.navigate import Navigator
 from core.browser import BrowserPool
+from core.site import OutcomeUnknown
 from tests.adapters.profile.profile_text import FILE, TEXT
 from tests.adapters.profile.served import served
 
@@ -107,3 +109,22 @@ async def test_made_then_fills_the_bookings_own_values_and_waits_for_each_page(
         submit = page.get_by_role("button", name="Отправить")
         number = await send_form(nav, page, submit, {"purpose": _PURPOSE})
     assert number == "40"
+
+
+async def test_a_made_then_element_gone_is_the_number_unread_never_a_resend(
+    pool: BrowserPool, site: str
+) -> None:
+    """The search finds nothing (another purpose typed): the link to open is not there. The
+    booking is made all the same: its number is unread (looked for in «my bookings» by the
+    session), not «the site changed» that would hide it, and the element is called a link."""
+    nav = _navigator(site)
+    async with pool.context() as context:
+        page = await context.new_page()
+        await nav.goto(page, f"{site}/form")
+        await page.get_by_label("Цель").fill(_PURPOSE)
+        submit = page.get_by_role("button", name="Отправить")
+        with pytest.raises(OutcomeUnknown) as caught:
+            await send_form(nav, page, submit, {"purpose": "Другая цель"})
+    missing = caught.value.__cause__
+    assert isinstance(missing, ProfileMismatch)
+    assert "ссылки «role=link name=«Открыть бронь»»" in missing.what
