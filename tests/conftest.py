@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import uuid
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
@@ -11,7 +12,7 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 
 from app.runtime import loop_factory
-from storage import Storage
+from storage import Storage, open_storage
 from tests.sites.mrbs import MissingPrerequisite, MrbsServer, running_mrbs
 from tests.support.fresh_storage import fresh_storage
 from tests.support.indico_server import IndicoServer, running_indico_server
@@ -100,6 +101,20 @@ async def storage(mongo_uri: str, redis_url: str, tmp_path: Path) -> AsyncIterat
     """Storage on a fresh database per test; Redis flushed first."""
     async with fresh_storage(mongo_uri, redis_url, tmp_path) as opened:
         yield opened
+
+
+@pytest.fixture
+async def shared(
+    secantus_uri: str, redis_url: str, tmp_path: Path
+) -> AsyncIterator[tuple[Storage, str]]:
+    """The storage of a crash test: both bot processes open it by its database's name, and
+    the test reads it."""
+    db = f"crash_{uuid.uuid4().hex[:10]}"
+    async with open_storage(
+        mongodb_uri=secantus_uri, redis_url=redis_url, data_dir=tmp_path, db_name=db
+    ) as storage:
+        await storage.redis.flushdb()
+        yield storage, db
 
 
 def _own_database(url: str, worker: str) -> str:

@@ -13,14 +13,13 @@ import socket
 import subprocess
 import sys
 import time
-import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 
 from core.store import ReplyState, RunStatus, ScenarioRun
-from storage import Storage, open_storage
+from storage import Storage
 from storage.process import die_with_parent, free_port
 from tests.fakes.telegram import FakeTelegram
 from tests.support.booking_child import kill_when, spawn, wait_until
@@ -61,18 +60,6 @@ def portal_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         proc.terminate()
         proc.wait(10)
         log.close()
-
-
-@pytest.fixture
-async def shared(
-    secantus_uri: str, redis_url: str, tmp_path: Path
-) -> AsyncIterator[tuple[Storage, str]]:
-    db = f"crash_{uuid.uuid4().hex[:10]}"
-    async with open_storage(
-        mongodb_uri=secantus_uri, redis_url=redis_url, data_dir=tmp_path, db_name=db
-    ) as storage:
-        await storage.redis.flushdb()
-        yield storage, db
 
 
 def _child(

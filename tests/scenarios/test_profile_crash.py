@@ -10,16 +10,14 @@ import socket
 import subprocess
 import sys
 import time
-import uuid
-from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
 
 import aiohttp
 import pytest
 
 from core.store import RunStatus
-from storage import Storage, open_storage
+from storage import Storage
 from storage.process import die_with_parent, free_port
 from tests.support.booking_child import ROOT, kill_when, spawn
 
@@ -49,18 +47,6 @@ def legacy_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         proc.terminate()
         proc.wait(10)
         log.close()
-
-
-@pytest.fixture
-async def shared(
-    secantus_uri: str, redis_url: str, tmp_path: Path
-) -> AsyncIterator[tuple[Storage, str]]:
-    db = f"crash_{uuid.uuid4().hex[:10]}"
-    async with open_storage(
-        mongodb_uri=secantus_uri, redis_url=redis_url, data_dir=tmp_path, db_name=db
-    ) as storage:
-        await storage.redis.flushdb()
-        yield storage, db
 
 
 async def _club_bookings(url: str) -> list[dict[str, Any]]:

@@ -4,7 +4,6 @@ package, and the whole product on it behind the real bot (``app``)."""
 from __future__ import annotations
 
 import asyncio
-import uuid
 from collections.abc import AsyncIterator, Iterator
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
@@ -20,7 +19,7 @@ from core.app import CoreServices
 from core.browser import BrowserPool
 from core.output import OutputSink
 from core.settings import BrowserSettings, PortalSettings, Settings
-from storage import Storage, open_storage
+from storage import Storage
 from tests.adapters.indico.profile_harness import PROFILE
 from tests.bot.support import running_bot
 from tests.fakes.telegram import FakeTelegram
@@ -103,16 +102,3 @@ async def app(
 
     async with running_bot(tg, storage, core=open_) as running:
         yield running
-
-
-@pytest.fixture
-async def shared(
-    secantus_uri: str, redis_url: str, tmp_path: Path
-) -> AsyncIterator[tuple[Storage, str]]:
-    """The storage both bot processes open (and this test reads)."""
-    db = f"crash_{uuid.uuid4().hex[:10]}"
-    async with open_storage(
-        mongodb_uri=secantus_uri, redis_url=redis_url, data_dir=tmp_path, db_name=db
-    ) as storage:
-        await storage.redis.flushdb()
-        yield storage, db

@@ -10,15 +10,11 @@ run must find what was booked before the kill by its mark in the name, not book 
 from __future__ import annotations
 
 import asyncio
-import uuid
-from collections.abc import AsyncIterator
 from datetime import timedelta
 from pathlib import Path
 
-import pytest
-
 from core.store import RunStatus
-from storage import Storage, open_storage
+from storage import Storage
 from tests.adapters.mrbs.harness import PROFILE
 from tests.sites.mrbs import MrbsEntry, MrbsServer
 from tests.support.booking_child import CHAT, kill_when, spawn
@@ -26,19 +22,6 @@ from tests.support.booking_child import CHAT, kill_when, spawn
 # «в <день недели>» as people write it (accusative, «во вторник»).
 ON_WEEKDAY = ("в понедельник", "во вторник", "в среду", "в четверг", "в пятницу",
               "в субботу", "в воскресенье")  # fmt: skip
-
-
-@pytest.fixture
-async def shared(
-    secantus_uri: str, redis_url: str, tmp_path: Path
-) -> AsyncIterator[tuple[Storage, str]]:
-    """The storage both bot processes open (and this test reads)."""
-    db = f"crash_{uuid.uuid4().hex[:10]}"
-    async with open_storage(
-        mongodb_uri=secantus_uri, redis_url=redis_url, data_dir=tmp_path, db_name=db
-    ) as storage:
-        await storage.redis.flushdb()
-        yield storage, db
 
 
 async def test_killed_after_the_first_booking_resumes_and_books_exactly_three(
