@@ -25,6 +25,7 @@ from typing import Any
 __all__ = [
     "APT_FIX",
     "MissingPrerequisite",
+    "cluster",
     "free_port",
     "postgres",
     "postgres_bindir",
@@ -160,7 +161,9 @@ def _wait_accepting(bindir: Path, port: int, seconds: float) -> None:
 
 
 @contextmanager
-def postgres(workdir: Path, logs: Path) -> Iterator[tuple[int, Path]]:
+def cluster(workdir: Path, logs: Path) -> Iterator[tuple[int, Path]]:
+    """A throw-away PostgreSQL cluster in ``workdir``, trusting local connections, on a free
+    loopback port: yields the port and its psql (for Indico, and for the tests' MRBS)."""
     bindir = postgres_bindir()
     user = _pg_user()
     pgdata = workdir / "pgdata"
@@ -187,28 +190,23 @@ def postgres(workdir: Path, logs: Path) -> Iterator[tuple[int, Path]]:
     try:
         wait_port(port, proc, "postgres", 30)
         _wait_accepting(bindir, port, 30)  # the port opens before it takes connections
-        psql = [str(bindir / "psql"), "-h", "127.0.0.1", "-p", str(port), "-X", "-q"]
-        psql += ["-v", "ON_ERROR_STOP=1"]
-        run_logged(
-            [*psql, "-U", "postgres", "-d", "postgres", "-c", "CREATE ROLE indico LOGIN"], log
-        )
-        run_logged(
-            [
-                *psql,
-                "-U",
-                "postgres",
-                "-d",
-                "postgres",
-                "-c",
-                "CREATE DATABASE indico OWNER indico",
-            ],
-            log,
-        )
-        exts = "CREATE EXTENSION unaccent; CREATE EXTENSION pg_trgm;"
-        run_logged([*psql, "-U", "postgres", "-d", "indico", "-c", exts], log)
         yield port, bindir / "psql"
     finally:
         stop(proc, signal.SIGINT)  # fast shutdown
+
+
+@contextmanager
+def postgres(workdir: Path, logs: Path) -> Iterator[tuple[int, Path]]:
+    """Indico's cluster: its role, its database and the extensions it needs."""
+    with cluster(workdir, logs) as (port, psql_bin):
+        psql = [str(psql_bin), "-h", "127.0.0.1", "-p", str(port), "-X", "-q"]
+        psql += ["-v", "ON_ERROR_STOP=1", "-U", "postgres"]
+        log = logs / "postgres.log"
+        run_logged([*psql, "-d", "postgres", "-c", "CREATE ROLE indico LOGIN"], log)
+        run_logged([*psql, "-d", "postgres", "-c", "CREATE DATABASE indico OWNER indico"], log)
+        exts = "CREATE EXTENSION unaccent; CREATE EXTENSION pg_trgm;"
+        run_logged([*psql, "-d", "indico", "-c", exts], log)
+        yield port, psql_bin
 
 
 @contextmanager

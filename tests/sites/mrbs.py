@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 import os
-import pwd
 import secrets
 import shutil
 import signal
@@ -39,6 +38,7 @@ from zoneinfo import ZoneInfo
 
 from scripts.indico.services import (
     MissingPrerequisite,
+    cluster,
     free_port,
     postgres_bindir,
     run_logged,
@@ -165,57 +165,6 @@ def _check_prerequisites() -> tuple[str, Path, Path]:
             " repository holds it; or set MRBS_TARBALL to its path)"
         )
     return php, archive, postgres_bindir()
-
-
-def _pg_account() -> str | None:
-    """PostgreSQL refuses to run as root: use the ``postgres`` (or ``nobody``) account then."""
-    if os.geteuid() != 0:
-        return None
-    for name in ("postgres", "nobody"):
-        try:
-            pwd.getpwnam(name)
-        except KeyError:
-            continue
-        return name
-    raise MissingPrerequisite(f"no unprivileged account for PostgreSQL: {APT_FIX}")
-
-
-@contextmanager
-def _postgres(bindir: Path, workdir: Path, logs: Path) -> Iterator[int]:
-    """A throw-away cluster on a free loopback port, trusting local connections."""
-    user = _pg_account()
-    pgdata = workdir / "pgdata"
-    pgdata.mkdir(mode=0o700)
-    if user is not None:
-        account = pwd.getpwnam(user)
-        os.chown(pgdata, account.pw_uid, account.pw_gid)
-        os.chown(logs, account.pw_uid, account.pw_gid)
-    log = logs / "postgres.log"
-    run_logged(
-        [str(bindir / "initdb"), "-D", str(pgdata), "-U", "postgres", "--auth=trust"]
-        + ["-E", "UTF8", "--locale=C.UTF-8", "--no-sync", "--no-instructions"],
-        log,
-        user=user,
-    )
-    port = free_port()
-    proc = spawn(
-        [str(bindir / "postgres"), "-D", str(pgdata), "-p", str(port), "-h", "127.0.0.1"]
-        + ["-k", "", "-c", "fsync=off", "-c", "synchronous_commit=off"]
-        + ["-c", "full_page_writes=off", "-c", "max_connections=40"],
-        log,
-        user=user,
-    )
-    try:
-        wait_port(port, proc, "postgres", 30)
-        ready = [str(bindir / "pg_isready"), "-h", "127.0.0.1", "-p", str(port), "-q"]
-        deadline = time.monotonic() + 30
-        while subprocess.call(ready) != 0:  # the port opens before it takes connections
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"postgres on port {port} did not accept connections")
-            time.sleep(0.05)
-        yield port
-    finally:
-        stop(proc, signal.SIGINT)  # fast shutdown
 
 
 def _php_literal(value: str) -> str:
@@ -647,7 +596,7 @@ def running_mrbs(workdir: Path | None = None) -> Iterator[MrbsServer]:
     A missing prerequisite (php, its modules, PostgreSQL, the tarball) raises
     :class:`MissingPrerequisite` whose message carries the command that fixes it.
     """
-    php, archive, bindir = _check_prerequisites()
+    php, archive, _ = _check_prerequisites()  # PostgreSQL: its cluster finds it again
     own = workdir is None
     # Not pytest's tmp dir: it is private to root, and PostgreSQL runs as ``postgres``.
     folder = Path(tempfile.mkdtemp(prefix="clubman-mrbs-")) if workdir is None else workdir
@@ -669,14 +618,14 @@ def running_mrbs(workdir: Path | None = None) -> Iterator[MrbsServer]:
             # Unpacking and initdb run together (two cores, two jobs).
             unpack = spawn(["tar", "-xzf", str(archive), "-C", str(folder)], logs / "tar.log")
             stack.callback(stop, unpack)
-            pg_port = stack.enter_context(_postgres(bindir, folder, logs))
+            pg_port, psql_bin = stack.enter_context(cluster(folder, logs))
             lap("postgres")
             if unpack.wait() != 0:
                 tail = (logs / "tar.log").read_text(errors="replace")[-2000:]
                 raise RuntimeError(f"unpacking {archive} failed:\n{tail}")
             root = folder / f"mrbs-{MRBS_VERSION}"
             lap("unpack")
-            psql = [str(bindir / "psql"), "-h", "127.0.0.1", "-p", str(pg_port), "-X", "-q"]
+            psql = [str(psql_bin), "-h", "127.0.0.1", "-p", str(pg_port), "-X", "-q"]
             psql += ["-v", "ON_ERROR_STOP=1"]
             setup = ["-c", "CREATE ROLE mrbs LOGIN", "-c", "CREATE DATABASE mrbs OWNER mrbs"]
             run_logged([*psql, "-U", "postgres", "-d", "postgres", *setup], logs / "db.log")
