@@ -3,7 +3,9 @@
 A row the profile cannot read (a booking made by hand on the site in a form of its own)
 is left out and reported once (``MyList.unread``, and a log line the first time the
 account's list shows it): the bot's own bookings are still read. Rows and not one of them
-read is the site changed (``ProfileMismatch``), never an empty list."""
+read is the site changed (``ProfileMismatch``), never an empty list. A row another person
+made (a list that is a search naming the login: ``adapters.profile.owner``) is no row of
+the account's: not listed, not numbered, never cancelled."""
 
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 from adapters.profile.bookingpage import confirming_dialogs, read_booking_page
 from adapters.profile.model import MyBookings
 from adapters.profile.navigate import Navigator
+from adapters.profile.owner import Whose, no_owner_read, whose
 from adapters.profile.parts import Find, Pick
 from adapters.profile.patterns import Match, Pattern, compiled
 from adapters.profile.reading import (
@@ -57,6 +60,7 @@ _WHAT = {
     "start": "времени начала",
     "end": "времени окончания",
     "number": "номера брони",
+    "owner": "владельца брони",
 }
 
 # How long a click on a booking may take to change the page's address before it is
@@ -150,6 +154,11 @@ class MyList:
                 )
         rows = [(line, cells) for _, line, cells in self._listed_rows()]
         self._picks = row_picks(spec, rows, self._columns(), told=self._nav.finder)
+        if no_owner_read([self._whose(line, cells) for line, cells in rows]):
+            raise await self._nav.finder.mismatch(
+                self._page, self._find, path="my_bookings.owner",
+                what=f"{_WHAT['owner']} в «моих бронях»: {rows[0][0].text[:80]}",
+            )  # fmt: skip
 
     async def _shown_empty(self) -> bool:
         """The page shows what an empty list shows (``empty``), and no table."""
@@ -200,7 +209,7 @@ class MyList:
     async def numbers(self) -> dict[str, int]:
         """Booking number → its row's index in the table (or its item's)."""
         found = {}
-        for r, line, cells in self._rows():
+        for r, line, cells in self._own_rows():
             number = await self._number(r, line, cells, None)
             if number:
                 found[number] = r
@@ -301,14 +310,39 @@ class MyList:
             if self._items is not None or len({id(cell) for cell in cells}) > 1
         ]
 
+    def _whose(self, line: Item, cells: list[Item]) -> Whose:
+        assert self._picks is not None  # chosen as the list was read
+        account = self._recall.account
+        return whose(self._picks, line, cells, self._columns(), account=account)
+
+    def _own_rows(self) -> list[tuple[int, Item, list[Item]]]:
+        """The rows of the account's own bookings (``owner``)."""
+        return [row for row in self._listed_rows() if self._whose(row[1], row[2]) == "account"]
+
     def _shown_rows(self) -> list[tuple[int, Item, list[Item], Shown]]:
-        """Each row with what it shows."""
+        """Each row with what it shows, another's left out; one whose owner does not
+        read shows nothing (``unread``: owner)."""
         assert self._picks is not None  # chosen as the list was read
         picks, columns = self._picks, self._columns()
-        return [
-            (r, line, cells, shown_in_row(picks, line, cells, columns))
-            for r, line, cells in self._listed_rows()
-        ]
+        shown = []
+        for r, line, cells in self._listed_rows():
+            owner = self._whose(line, cells)
+            if owner == "account":
+                shown.append((r, line, cells, shown_in_row(picks, line, cells, columns)))
+            elif owner == "unread":
+                shown.append((r, line, cells, Shown(None, unread="owner")))
+        return shown
+
+    def _reads_in_anothers(self) -> bool:
+        """Whether a row another person made reads (its date and times): the list is as
+        the profile says, though no row of the account's reads (one made by hand)."""
+        assert self._picks is not None  # chosen as the list was read
+        picks, columns = self._picks, self._columns()
+        return any(
+            shown_in_row(picks, line, cells, columns).booking is not None
+            for _, line, cells in self._listed_rows()
+            if self._whose(line, cells) == "another"
+        )
 
     async def bookings(self) -> list[tuple[Booking, frozenset[str]]]:
         """The listed bookings (buildings by the name shown), each with what is still to
@@ -330,14 +364,15 @@ class MyList:
                 unnumbered.append(line.text)
             else:
                 found.append((shown.booking.model_copy(update={"number": number}), shown.missing))
-        if not found and unnumbered:
+        read_elsewhere = not found and self._reads_in_anothers()
+        if not found and unnumbered and not read_elsewhere:
             # Rows, and not one number among them: the number's column no longer reads
             # (renamed, moved), never an empty list.
             raise await self._nav.finder.mismatch(
                 self._page, self._find, path="my_bookings.number",
                 what=f"номеров броней в «моих бронях»: {unnumbered[0][:80]}",
             )  # fmt: skip
-        if not found and unread:  # no row reads: the list no longer matches the profile
+        if not found and unread and not read_elsewhere:  # no row reads: the site changed
             r, line, what = unread[0]
             path = "my_bookings.number" if what == "number" else f"my_bookings.{what}"
             raise await self._nav.finder.mismatch(

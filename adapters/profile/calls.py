@@ -70,10 +70,11 @@ class ListRequest(Part):
     bookings, where ``*`` takes every value (bookings grouped by day); in each booking, the
     dotted paths of its ``number``, ``start`` and ``end`` (ISO date-times), ``purpose`` and
     ``room`` (the site's key of the room, named by the list at ``rooms``; the building and
-    room are read from that name by ``my_bookings``'s picks' regexes). ``at_most``: the
-    most bookings one answer lists (the limit the address asks for): an answer with that
-    many may leave some out. A ``token`` is read from the list's page, fetched as plain
-    HTML. Any other answer: the page is read, as without this."""
+    room are read from that name by ``my_bookings``'s picks' regexes); ``owner``, who made
+    it (read by ``my_bookings.owner``'s regex). ``at_most``: the most bookings one answer
+    lists (the limit the address asks for): an answer with that many may leave some out.
+    A ``token`` is read from the list's page, fetched as plain HTML. Any other answer: the
+    page is read, as without this."""
 
     method: Literal["GET", "POST"] = "POST"
     url: PathTemplate
@@ -87,6 +88,9 @@ class ListRequest(Part):
     room: str
     rooms: RoomKeys
     at_most: int | None = Field(default=None, ge=1)
+    # Who made each booking, read by ``my_bookings.owner``'s regex: with it, and only
+    # then, the list keeps the account's own (``adapters.profile.owner``).
+    owner: str | None = None
 
 
 class Span(Part):

@@ -4,8 +4,9 @@ build in seconds). The session's cookies go with the call; a CSRF token is read 
 list's page, fetched as plain HTML.
 
 Only an answer as the profile describes it is a list: every booking with its number,
-start, end, purpose and a room the site's list of rooms names, and fewer than the most
-one answer lists. Anything
+start, end, purpose, a room the site's list of rooms names (and who made it, where the
+profile tells the account's own by their ``owner``: another's is left out), and fewer
+than the most one answer lists. Anything
 else (logged out, a changed answer) gives None, and the page is read as without the call:
 a list read wrong would be a booking made twice.
 """
@@ -22,6 +23,7 @@ from adapters.profile.caller import Caller
 from adapters.profile.calls import ListRequest
 from adapters.profile.jsonpath import every_at, json_at, scalar_text
 from adapters.profile.navigate import Navigator
+from adapters.profile.owner import same_account
 from adapters.profile.parts import Pick
 from adapters.profile.patterns import search
 from adapters.profile.reading import first_group
@@ -36,16 +38,19 @@ _SKIPPED = "profile.list_call_skipped"
 class ListCall:
     """«My bookings» by its page's own call."""
 
-    def __init__(self, nav: Navigator, caller: Caller, request: ListRequest) -> None:
+    def __init__(
+        self, nav: Navigator, caller: Caller, request: ListRequest, *, account: str
+    ) -> None:
         self._nav = nav
         self._caller = caller
         self._request = request
+        self._account = account  # the login: whose bookings are the account's
 
     @classmethod
-    def of(cls, nav: Navigator, caller: Caller) -> ListCall | None:
+    def of(cls, nav: Navigator, caller: Caller, *, account: str) -> ListCall | None:
         """The profile's call for «my bookings», if it describes one."""
         request = nav.profile.my_bookings.request
-        return None if request is None else cls(nav, caller, request)
+        return None if request is None else cls(nav, caller, request, account=account)
 
     async def read(self) -> list[Booking] | None:
         """The user's bookings as the call answers them, buildings by the name the room's
@@ -63,7 +68,8 @@ class ListCall:
         if data is None:
             return None
         assert my.building is not None and my.room is not None  # the model asks for them
-        found = bookings_in(data, request, names, building=my.building, room=my.room)
+        found = bookings_in(data, request, names, building=my.building, room=my.room,
+                            owner=my.owner, account=self._account)  # fmt: skip
         if found is None:
             log.info(_SKIPPED, why="an answer unlike the profile's")
         return found
@@ -89,10 +95,13 @@ def bookings_in(
     *,
     building: tuple[Pick, ...],
     room: tuple[Pick, ...],
+    owner: tuple[Pick, ...] | None = None,
+    account: str = "",
 ) -> list[Booking] | None:
     """The bookings in a call's answer (``names``: the site's key of a room → its name,
-    read by the ``building`` and ``room`` picks' regexes), or None when anything in it is
-    not where the profile says."""
+    read by the ``building`` and ``room`` picks' regexes) that are ``account``'s (who made
+    each, at ``request.owner``, read by the ``owner`` picks' regexes), or None when
+    anything in it is not where the profile says."""
     items = every_at(data, request.items)
     if items is None or (request.at_most is not None and len(items) >= request.at_most):
         return None  # or the first part of a longer list: the page shows it all
@@ -116,6 +125,12 @@ def bookings_in(
         where = {"building": _read(building, name), "room": _read(room, name)}
         if not all(where.values()):
             return None
+        if request.owner is not None:
+            made_by = _read(owner or (Pick(),), scalar_text(json_at(item, request.owner)))
+            if not made_by:
+                return None  # nobody's: the answer is not as the profile says
+            if not same_account(made_by, account):
+                continue  # another's, found by a search naming the login
         found.append(
             Booking(
                 number=number,
@@ -134,8 +149,9 @@ def bookings_in(
 
 
 def _read(picks: tuple[Pick, ...], name: str) -> str:
-    """The first alternative's part of a room's name that reads (the list's HTML is
-    where a stand-in is told and promoted: this call is read outside any step)."""
+    """The first alternative's part of ``name`` (a room's, a booking's owner's) that reads
+    (the list's HTML is where a stand-in is told and promoted: this call is read outside
+    any step)."""
     for pick in picks:
         if pick.regex is None:
             return name

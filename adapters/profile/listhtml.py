@@ -6,6 +6,7 @@ from the form's HTML by ``formhtml``).
 A page is what its scripts and style sheets make of the HTML, and this read sees
 neither. So it stands only as a confirmation (``confirm``): the list is taken when it
 shows live every booking the session itself just made, the bookings a run checks for.
+Its rows are the account's own only (``owner``), as on the page.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from adapters.profile.formhtml import submitted_address
 from adapters.profile.htmltable import table_in_html
 from adapters.profile.model import Open
 from adapters.profile.navigate import Navigator
+from adapters.profile.owner import no_owner_read, whose
 from adapters.profile.pagehtml import PageHtml, fetch_html
 from adapters.profile.parts import Find, Locator
 from adapters.profile.reading import cell_probes_of, probes_of, value
@@ -90,7 +92,12 @@ def _listed(
     # One cell across is no booking: «Нет броней».
     rows = [(line, cells) for _, line, cells in rows_of(table) if len({*map(id, cells)}) > 1]
     picks = row_picks(spec, rows, columns, told=nav.finder)
-    for line, cells in rows:
+    owners = [whose(picks, line, cells, columns, account=recall.account) for line, cells in rows]
+    if no_owner_read(owners):
+        return None  # the page's read says what changed
+    for (line, cells), owner in zip(rows, owners, strict=True):
+        if owner != "account":
+            continue  # another's, found by a search naming the login; or nobody's
         number = value(picks.number, line, columns=columns, row=cells)
         if not number:
             unnumbered += 1

@@ -365,6 +365,10 @@ class MyBookings(Part):
     start: Picks | None = None  # a time each, read apart
     end: Picks | None = None  # missing: read from the booking's page
     purpose: Picks
+    # Who made each booking, read as the login the session logged in with: a list that
+    # is a search (MRBS's: any booking naming the login) keeps only the account's own
+    # (``adapters.profile.owner``). None: every booking listed is the account's.
+    owner: Picks | None = None
     # Shown instead of the table when there is no booking («Совпадений не найдено.»):
     # then no table is an empty list; else it is the site changed.
     empty: Find | None = None
@@ -382,6 +386,11 @@ class MyBookings(Part):
             raise ValueError("a list read by its request reads «end» too")
         if self.request is not None and (self.building is None or self.room is None):
             raise ValueError("a list read by its request reads «building» and «room» too")
+        if self.request is not None and (self.owner is None) != (self.request.owner is None):
+            raise ValueError(
+                "a list that tells the account's bookings by their «owner» tells them in its "
+                "request's answer too («request.owner»), and only then"
+            )
         return self
 
 

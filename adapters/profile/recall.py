@@ -76,9 +76,11 @@ class KeptToken(NamedTuple):
 
 
 class Recall:
-    """One account's memory of the site, shared by its sessions."""
+    """One account's memory of the site, shared by its sessions; ``account``, the login
+    they log in with (whose rows of «my bookings» are the account's: ``owner``)."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, account: str) -> None:
+        self.account = account
         self.buildings: dict[str, str] = {}  # code → name, as the site lists them
         # A list item as read (its text and what was probed in it, its day's heading
         # too) → the number its address had.

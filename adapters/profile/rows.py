@@ -21,7 +21,7 @@ from scenarios.booking.models import Booking
 
 __all__ = ["RowPicks", "Shown", "columns_of", "list_picks", "row_picks", "rows_of", "shown_in_row"]
 
-_FIELDS = ("number", "building", "room", "date", "time", "start", "end", "purpose")
+_FIELDS = ("number", "building", "room", "date", "time", "start", "end", "purpose", "owner")
 
 
 def list_picks(spec: MyBookings) -> tuple[Pick, ...]:
@@ -41,6 +41,7 @@ class RowPicks:
     start: Pick | None
     end: Pick | None
     purpose: Pick
+    owner: Pick | None  # who made the booking (``adapters.profile.owner``)
 
 
 def _reads(name: str, pick: Pick, rows: Sequence[tuple[Item, Sequence[Item]]],
@@ -92,6 +93,7 @@ def row_picks(
         start=picked["start"],
         end=picked["end"],
         purpose=purpose,
+        owner=picked["owner"],
     )
 
 

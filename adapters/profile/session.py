@@ -103,7 +103,8 @@ class ProfileSession:
         self._policy = retry or RetryPolicy()
         self._on_retry = on_retry
         self._page: Page | None = None
-        self._logins, self._recall = 0, recall if recall is not None else Recall()
+        self._logins = 0
+        self._recall = recall if recall is not None else Recall(account=username)
         self._healing = healing or Healing(None)
         self._run_mark = ""  # the booking run's mark («#…» in its purpose), for a heal's record
         self._creates = 0  # creates that may have made a booking (``creates_sent``)
@@ -116,7 +117,7 @@ class ProfileSession:
         )
         self._listing = Listing(
             self._nav, context.request, self._recall, run=self._run, codes=self._codes,
-            call=ListCall.of(self._nav, caller),  # «my bookings» by its page's call
+            call=ListCall.of(self._nav, caller, account=self._recall.account),  # its call
         )  # fmt: skip
         self._day_call = DayCall.of(self._nav, caller)  # a building's day by its page's call
 

@@ -64,5 +64,5 @@ class ProfileSystem:
             on_retry=on_retry,
             healing=self._healing,
             picker=self._picker,
-            recall=self._recall.setdefault(username, Recall()),
+            recall=self._recall.setdefault(username, Recall(account=username)),
         )

@@ -84,7 +84,7 @@ async def test_the_clubs_bookings_are_read_from_the_search_and_each_entrys_page(
     second = mrbs_server.add_booking("302", at(day, "09:30"), at(day, "11:00"), "Клуб: кружок",
                                      user="club")  # fmt: skip
     page = await _my_bookings(mrbs_server, context)
-    mine = MyList(_navigator(mrbs_server), page, Recall())
+    mine = MyList(_navigator(mrbs_server), page, Recall(account="club"))
     await mine.read()
     found = await mine.in_full(_codes)
     assert mine.unread == ()
@@ -123,7 +123,7 @@ async def test_no_booking_is_the_searchs_sentence_read_as_an_empty_list(
 ) -> None:
     page = await _my_bookings(mrbs_server, context)
     await expect(page.locator("#nothing_found")).to_have_text("Совпадений не найдено.")
-    mine = MyList(_navigator(mrbs_server), page, Recall())
+    mine = MyList(_navigator(mrbs_server), page, Recall(account="club"))
     await mine.read()
     assert await mine.in_full(_codes) == []
 

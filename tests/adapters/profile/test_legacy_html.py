@@ -200,7 +200,8 @@ async def test_where_the_search_form_leads_is_remembered_while_its_list_confirms
             )
         finally:
             await session.close()
-        recall = Recall()  # what a session knows after booking: the list shows no rooms
+        # What a session knows after booking: the list shows no rooms.
+        recall = Recall(account="club")
         recall.buildings = await read_buildings(nav, await context.new_page())
         recall.pages.remember(made)
         gets = _Gets(context.request)

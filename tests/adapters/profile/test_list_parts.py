@@ -3,8 +3,9 @@ small real site in a real Chromium: a list whose rows show the start but no end 
 room (read from each booking's page, rows of two ``<td>`` cells, start and end apart), a
 date and a time in one cell («вторник, 8 декабря 2026 г. в 18:00»), a row made by hand
 that does not read (left out and reported once, never fatal), an empty list shown as a
-sentence with no table, and a pick of part of a cell (``css`` inside a column's cell,
-``without`` a glued child)."""
+sentence with no table, a pick of part of a cell (``css`` inside a column's cell,
+``without`` a glued child), and a list that is a search naming the login (MRBS's), where
+another person's «club meeting» is told apart by its owner (``my_bookings.owner``)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from adapters.profile.bookings import MyList
 from adapters.profile.errors import ProfileMismatch
 from adapters.profile.finding import Finder
 from adapters.profile.htmltable import table_in_html
+from adapters.profile.listhtml import confirming_list
 from adapters.profile.loader import parse_site_profile
 from adapters.profile.navigate import Navigator
 from adapters.profile.parts import Locator, Pick
@@ -69,6 +71,10 @@ _ENTRIES = {
     "11": ("вторник, 8 декабря 2026 г. в 18:00", "вторник, 8 декабря 2026 г. в 20:00", "101",
            "Клуб #a"),
     "13": ("Tuesday 8 December 2026 19:30", "Tuesday 8 December 2026 21:00", "102", "Клуб #b"),
+    "14": ("вторник, 8 декабря 2026 г. в 18:00", "вторник, 8 декабря 2026 г. в 20:00", "103",
+           "club meeting"),  # another person's, found by a search for «club»
+    "15": ("вторник, 8 декабря 2026 г. в 10:00", "вторник, 8 декабря 2026 г. в 11:00", "104",
+           "Клуб #c"),
 }  # fmt: skip
 _HEAD = "<tr><th>Краткое описание</th><th>Создано</th><th>Время начала</th><th>Описание</th></tr>"
 _ODD = (
@@ -76,10 +82,10 @@ _ODD = (
 )
 
 
-def _row(number: str) -> str:
+def _row(number: str, owner: str = "club") -> str:
     start, _, _, name = _ENTRIES[number]
     return (
-        f"<tr><td><a href='/entry?id={number}&returl=x'>{name}</a></td><td>club</td>"
+        f"<tr><td><a href='/entry?id={number}&returl=x'>{name}</a></td><td>{owner}</td>"
         f"<td><span title='1796745600'></span><a href='/day?area=1&room=3'>{start}</a></td>"
         "<td></td></tr>"
     )
@@ -89,7 +95,18 @@ _LISTS = {
     "": _HEAD + _row("11") + _ODD + _row("13"),
     "-odd": _HEAD + _ODD,  # no row reads: the site changed
     "-unnumbered": _HEAD + _row("11").replace("id=11", "no=11"),
+    # MRBS's search for the login: the creator, then the display name («Создано»)
+    "-search": _HEAD
+    + _row("11", "club (Клуб робототехники)")
+    + _row("14", "ivanov (Иван Иванов)")
+    + _row("13", "Club (Клуб робототехники)")  # the login in another case: the same
+    + _row("15", ""),  # nobody's: left out and reported
+    "-search-renamed": (_HEAD + _row("11", "club (Клуб)") + _row("14", "ivanov (Иван)")).replace(
+        "Создано", "Автор"
+    ),
+    "-search-by-hand": _HEAD + _ODD.replace("admin", "club (Клуб)") + _row("14", "ivanov (Иван)"),
 }
+_OWNER = "  owner: {column: Создано, regex: '^(\\S+)'}\n"
 
 
 @pytest_asyncio.fixture(loop_scope="session", scope="module")
@@ -130,9 +147,13 @@ async def site() -> AsyncIterator[str]:
         yield url
 
 
-def _navigator(url: str, which: str = "") -> Navigator:
+def _navigator(url: str, which: str = "", *, owner: bool = False) -> Navigator:
     start, end = TEXT.index("booking_page:\n"), TEXT.index("cancel:\n")
-    text = TEXT[:start] + _PARTS.replace("{list}", which) + TEXT[end:]
+    parts = _PARTS.replace("{list}", which)
+    if owner:
+        purpose = "  purpose: {column: Краткое описание}\n"
+        parts = parts.replace(purpose, purpose + _OWNER)
+    text = TEXT[:start] + parts + TEXT[end:]
     text = text.replace("cancelled: {text: Бронь отменена}\n", "")
     loaded = parse_site_profile(text, FILE)
     return Navigator(loaded, url, Finder(loaded), timeout_ms=10_000)
@@ -152,7 +173,7 @@ def _booking(number: str, start: time, end: time) -> Booking:
 async def test_rows_without_end_and_room_are_read_from_each_bookings_page_and_a_row_made_by_hand_is_left_out(  # noqa: E501
     pool: BrowserPool, site: str
 ) -> None:
-    nav, recall = _navigator(site), Recall()
+    nav, recall = _navigator(site), Recall(account="club")
     async with pool.context() as context:
         page = await context.new_page()
         mine = MyList(nav, page, recall)
@@ -180,7 +201,7 @@ async def test_a_row_lacking_its_end_is_completed_by_the_booking_read_after_book
 ) -> None:
     """Matched by what was sent: the booking made (read or as sent) is remembered, and
     the row that agrees with it in all it shows needs no page."""
-    nav, recall = _navigator(site), Recall()
+    nav, recall = _navigator(site), Recall(account="club")
     made = _booking("11", time(18), time(20))
     recall.pages.remember(made)
     async with pool.context() as context:
@@ -220,7 +241,7 @@ async def test_a_list_no_row_of_which_reads_is_the_site_changed(
     nav = _navigator(site, which)
     async with pool.context() as context:
         page = await context.new_page()
-        mine = MyList(nav, page, Recall())
+        mine = MyList(nav, page, Recall(account="club"))
         with pytest.raises(ProfileMismatch) as caught:
             await mine.open()
             await mine.in_full(_codes)
@@ -234,7 +255,7 @@ async def test_an_empty_list_shown_as_a_sentence_is_no_booking(
     nav = _navigator(site, "-empty")
     async with pool.context() as context:
         page = await context.new_page()
-        mine = MyList(nav, page, Recall())
+        mine = MyList(nav, page, Recall(account="club"))
         await mine.open()
         assert await mine.in_full(_codes) == [] and await mine.numbers() == {}
 
@@ -264,6 +285,73 @@ async def test_a_pick_reads_a_child_of_a_column_or_a_text_without_its_glued_chil
     way = Locator(css="table#day")
     assert table_in_html(html, way, probes=probes_of([name])) is None
     assert table_in_html(html, way, probes=probes_of([capacity])) is not None
+
+
+@on_session_loop
+async def test_another_persons_booking_a_search_for_the_login_found_is_not_the_accounts(
+    pool: BrowserPool, site: str
+) -> None:
+    """MRBS's «my bookings» searches for the login: ivanov's «club meeting» is listed
+    with the club's. Told by «Создано», it is not listed, not numbered (so never
+    cancelled), and its page never read; a row whose owner is empty is left out and
+    reported. Without ``owner`` the same list takes it for the club's: the gap."""
+    recall = Recall(account="club")
+    async with pool.context() as context:
+        page = await context.new_page()
+        entries: list[str] = []
+        page.on("request", lambda r: entries.append(r.url) if "/entry" in r.url else None)
+        mine = MyList(_navigator(site, "-search", owner=True), page, recall)
+        await mine.open()
+        found = await mine.in_full(_codes)
+        assert mine.unread == (
+            "строка 4: нет владельца брони: Клуб #c вторник, 8 декабря 2026 г. в 10:00",
+        )
+        numbers = await mine.numbers()
+        assert await mine.cancel("14") is None  # not the club's: nothing pressed
+        read = sorted({re.sub(r".*id=", "", u) for u in entries})
+        unfiltered = MyList(_navigator(site, "-search"), page, Recall(account="club"))
+        await unfiltered.open()
+        gap = {b.number for b in await unfiltered.in_full(_codes)}
+    assert found == [_booking("11", time(18), time(20)), _booking("13", time(19, 30), time(21))]
+    assert set(numbers) == {"11", "13"}
+    assert read == ["11", "13"]  # ivanov's page is not read either
+    assert "14" in gap
+
+
+@on_session_loop
+async def test_the_lists_html_keeps_the_accounts_own_rows_too(pool: BrowserPool, site: str) -> None:
+    """The check after booking from the list's HTML (the fast path) honours ``owner``
+    as the page does: ivanov's row is neither taken nor completed from its page."""
+    nav, recall = _navigator(site, "-search", owner=True), Recall(account="club")
+    recall.buildings = {"1": "Главный корпус"}
+    for number, start, end in (("11", time(18), time(20)), ("13", time(19, 30), time(21))):
+        recall.pages.remember(_booking(number, start, end))
+    async with pool.context() as context:
+        listed = await confirming_list(nav, context.request, recall, {"11"})
+        renamed = _navigator(site, "-search-renamed", owner=True)
+        gone = await confirming_list(renamed, context.request, recall, {"11"})
+    assert listed is not None and [b.number for b in listed] == ["11", "13"]
+    assert gone is None  # no owner reads: the page is read, and says what changed
+
+
+@on_session_loop
+async def test_a_list_whose_owners_do_not_read_is_the_site_changed_and_one_made_by_hand_is_not(
+    pool: BrowserPool, site: str
+) -> None:
+    """The owner's column renamed: not one owner reads, never a list of no booking (the
+    club's bookings hidden, and sent again). The club's only row made by hand beside
+    ivanov's, which reads: the list is as the profile says, the row left out (issue 66)."""
+    async with pool.context() as context:
+        page = await context.new_page()
+        mine = MyList(_navigator(site, "-search-renamed", owner=True), page, Recall(account="club"))
+        with pytest.raises(ProfileMismatch) as caught:
+            await mine.open()
+        by_hand = MyList(_navigator(site, "-search-by-hand", owner=True), page,
+                         Recall(account="club"))  # fmt: skip
+        await by_hand.open()
+        assert await by_hand.in_full(_codes) == []
+        assert by_hand.unread == ("строка 1: нет даты: Ремонт club (Клуб) ежедневно",)
+    assert "владельца брони в «моих бронях»" in str(caught.value)
 
 
 @pytest.mark.parametrize(

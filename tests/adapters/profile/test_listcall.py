@@ -9,10 +9,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pydantic import ValidationError
 
 from adapters.profile.listcall import bookings_in
 from adapters.profile.loader import load_site_profile
 from adapters.profile.model import MyBookings
+from adapters.profile.parts import Pick
 from tests.adapters.profile.answers import changed
 
 PROFILE = Path(__file__).resolve().parents[3] / "profiles" / "indico.yaml"
@@ -100,3 +102,39 @@ def test_an_answer_unlike_the_profiles_description_is_not_a_list(
     listed: MyBookings, path: tuple[str | int, ...], new: Any
 ) -> None:
     assert _read(listed, changed(ANSWER, path, new)) is None
+
+
+def test_a_call_whose_bookings_say_who_made_them_keeps_the_accounts_own(
+    listed: MyBookings,
+) -> None:
+    """A call answering a search (as MRBS's page's is) lists another's booking too: with
+    ``request.owner`` read by ``owner``'s regex, only the account's are the list; a
+    booking that says no owner is an answer unlike the profile's."""
+    assert listed.request is not None and listed.building and listed.room
+    request = listed.request.model_copy(update={"owner": "reservation.created_by"})
+    owner = (Pick(regex=r"^(\S+)"),)
+    answer = changed(ANSWER, ("bookings", "2026-12-01", 0, "reservation", "created_by"),
+                     "Club (Клуб робототехники)")  # fmt: skip
+    answer = changed(answer, ("bookings", "2026-12-03", 0, "reservation", "created_by"), "ivanov")
+    answer = changed(answer, ("bookings", "2026-12-03", 1, "reservation", "created_by"), "club")
+
+    def read(data: Any) -> list[str] | None:
+        assert listed.building and listed.room
+        found = bookings_in(data, request, NAMES, building=listed.building, room=listed.room,
+                            owner=owner, account="club")  # fmt: skip
+        return None if found is None else [b.number for b in found]
+
+    assert read(answer) == ["5", "8"]
+    nobodys = changed(answer, ("bookings", "2026-12-03", 1, "reservation", "created_by"), None)
+    assert read(nobodys) is None
+
+
+def test_a_list_told_by_its_owner_tells_its_calls_bookings_by_theirs_too(
+    listed: MyBookings,
+) -> None:
+    """Else the fast path would list what the page leaves out (another's booking)."""
+    data = listed.model_dump(by_alias=True, exclude_none=True)
+    with pytest.raises(ValidationError, match=r"request\.owner"):
+        MyBookings.model_validate({**data, "owner": {"column": "Создано"}})
+    with pytest.raises(ValidationError, match=r"request\.owner"):
+        MyBookings.model_validate({**data, "request": {**data["request"], "owner": "x.by"}})

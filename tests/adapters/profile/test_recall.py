@@ -65,7 +65,7 @@ def test_no_number_is_guessed_between_bookings_alike_or_without_a_purpose() -> N
 
 def test_an_item_the_whole_list_no_longer_shows_loses_its_number() -> None:
     """And its page read with it: a row like it later is not named by that page."""
-    recall = Recall()
+    recall = Recall(account="club")
     recall.pages.remember(_booking())
     recall.learn("клуб #a1 · 10:00", "17")
     recall.learn("клуб #a2 · 12:00", "18")
