@@ -1,10 +1,10 @@
 """The ``BookingSystem`` contract: one suite every adapter passes unchanged.
 
-An adapter's test module subclasses ``BookingSystemContract`` and provides the ``site``
-fixture: a ``SiteHarness`` that knows how to reach the real site from the outside
-(someone else's booking, the site's own record of bookings, an expired session, an
-outage). Everything the tests check about the site is read through the harness, not
-through the adapter under test.
+An adapter's test module subclasses ``BookingSystemContract`` (or its login part alone,
+``LoginContract``) and provides the ``site`` fixture: a ``SiteHarness`` that knows how to
+reach the real site from the outside (someone else's booking, the site's own record of
+bookings, an expired session, an outage). Everything the tests check about the site is
+read through the harness, not through the adapter under test.
 """
 
 from __future__ import annotations
@@ -28,9 +28,11 @@ __all__ = [
     "BookingSystemContract",
     "HiddenOutcomeContract",
     "HidingSite",
+    "LoginContract",
     "SiteBooking",
     "SiteHarness",
     "a_hidden_booking_is_sent_once_and_told_plainly",
+    "a_wrong_password_is_login_failed",
 ]
 
 
@@ -66,8 +68,11 @@ class SiteHarness(Protocol):
         ...
 
 
-class BookingSystemContract:
-    """Subclass it and define the ``site`` and ``pool`` fixtures."""
+class LoginContract:
+    """The contract's login part: a session logs in, an ended one logs in again, a wrong
+    password is ``LoginFailed``. Subclass it alone to check a login by itself (a drafted
+    profile's); ``BookingSystemContract`` holds it. Define the ``site`` and ``pool``
+    fixtures."""
 
     @pytest_asyncio.fixture(loop_scope="session")
     async def session(self, site: SiteHarness, pool: BrowserPool) -> AsyncIterator[BookingSession]:
@@ -79,6 +84,37 @@ class BookingSystemContract:
                 yield opened
             finally:
                 await opened.close()
+
+    async def test_an_expired_session_logs_in_again(
+        self, site: SiteHarness, session: BookingSession
+    ) -> None:
+        await session.ensure_logged_in()
+        logins = session.logins
+        await site.expire_sessions()
+        assert (await session.availability(site.building, site.day)).rooms
+        assert session.logins == logins + 1
+
+    async def test_a_saved_session_the_site_ended_is_logged_in_again_at_once(
+        self, site: SiteHarness, session: BookingSession
+    ) -> None:
+        await session.ensure_logged_in()
+        logins = session.logins
+        await session.ensure_logged_in()  # the site takes the saved session
+        assert session.logins == logins
+        await site.expire_sessions()
+        await session.ensure_logged_in()
+        assert session.logins == logins + 1
+        assert (await session.availability(site.building, site.day)).rooms
+        assert session.logins == logins + 1
+
+    async def test_a_wrong_password_is_login_failed(
+        self, site: SiteHarness, pool: BrowserPool
+    ) -> None:
+        await a_wrong_password_is_login_failed(site, pool)
+
+
+class BookingSystemContract(LoginContract):
+    """Subclass it and define the ``site`` and ``pool`` fixtures."""
 
     async def _free_rooms(
         self, site: SiteHarness, session: BookingSession, count: int
@@ -175,28 +211,6 @@ class BookingSystemContract:
         free = await session.availability(site.building, site.day)
         assert free.is_free(room.number, site.start, site.end)
 
-    async def test_an_expired_session_logs_in_again(
-        self, site: SiteHarness, session: BookingSession
-    ) -> None:
-        await session.ensure_logged_in()
-        logins = session.logins
-        await site.expire_sessions()
-        assert (await session.availability(site.building, site.day)).rooms
-        assert session.logins == logins + 1
-
-    async def test_a_saved_session_the_site_ended_is_logged_in_again_at_once(
-        self, site: SiteHarness, session: BookingSession
-    ) -> None:
-        await session.ensure_logged_in()
-        logins = session.logins
-        await session.ensure_logged_in()  # the site takes the saved session
-        assert session.logins == logins
-        await site.expire_sessions()
-        await session.ensure_logged_in()
-        assert session.logins == logins + 1
-        assert (await session.availability(site.building, site.day)).rooms
-        assert session.logins == logins + 1
-
     async def test_an_outage_is_portal_unavailable(
         self, site: SiteHarness, session: BookingSession
     ) -> None:
@@ -205,19 +219,6 @@ class BookingSystemContract:
             with pytest.raises(PortalUnavailable):
                 await session.availability(site.building, site.day)
         assert (await session.availability(site.building, site.day)).rooms
-
-    async def test_a_wrong_password_is_login_failed(
-        self, site: SiteHarness, pool: BrowserPool
-    ) -> None:
-        async with pool.context() as context:
-            wrong = site.system.open_session(
-                context, username=site.username, password=site.password + "-wrong"
-            )
-            try:
-                with pytest.raises(LoginFailed):
-                    await wrong.ensure_logged_in()
-            finally:
-                await wrong.close()
 
 
 class HidingSite(SiteHarness, Protocol):
@@ -262,3 +263,18 @@ async def a_hidden_booking_is_sent_once_and_told_plainly(
         room=room, day=site.day, start=site.start, end=site.end, purpose=purpose
     )
     assert again.room == room.number and len(await site.site_bookings(purpose)) == 1
+
+
+async def a_wrong_password_is_login_failed(site: SiteHarness, pool: BrowserPool) -> LoginFailed:
+    """A session with a wrong password: ``LoginFailed`` (returned: its words are the
+    site's, which a site's own test may check)."""
+    async with pool.context() as context:
+        wrong = site.system.open_session(
+            context, username=site.username, password=site.password + "-wrong"
+        )
+        try:
+            with pytest.raises(LoginFailed) as caught:
+                await wrong.ensure_logged_in()
+        finally:
+            await wrong.close()
+    return caught.value

@@ -1,5 +1,6 @@
 """From a demonstration to a profile: the parts drafted from what the operator did
-(``login``, ``book`` — ``adapters.profile.learn.booking``, with the site's refusal from
+(``login`` — ``adapters.profile.learn.login`` —, ``book`` —
+``adapters.profile.learn.booking``, with the site's refusal from
 ``adapters.profile.learn.messages`` —, ``cancel``: in «my bookings», or on the booking's
 own page where a click on its item opened that), the parts read from the pages'
 snapshots (``adapters.profile.learn.pages``, the day's grid
@@ -15,7 +16,6 @@ the site had it.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
@@ -25,7 +25,7 @@ import yaml
 from adapters.profile.learn.booking import draft_book
 from adapters.profile.learn.bookingpage import draft_booking_page
 from adapters.profile.learn.daygrid import draft_availability
-from adapters.profile.learn.messages import login_failure
+from adapters.profile.learn.login import draft_login
 from adapters.profile.learn.pages import draft_catalogue, draft_my_bookings, draft_rules
 from adapters.profile.learn.recording import Recording
 from adapters.profile.learn.timeline import draft_timeline, draft_timeline_catalogue, shown_day
@@ -33,7 +33,6 @@ from adapters.profile.learn.values import (
     DraftError,
     locators,
     opened_booking,
-    relative,
     templated,
 )
 
@@ -49,33 +48,6 @@ __all__ = [
     "may_change",
     "templated",
 ]
-
-
-def draft_login(recording: Recording) -> dict[str, Any]:
-    """The ``login`` part from the demonstration's login step: the page the password was
-    typed on, the field typed just before it (the username), the button pressed after."""
-    step = recording.step("login")
-    secret = next((a for a in step.actions if a.secret), None) if step else None
-    if step is None or secret is None:
-        raise DraftError("Вход не показан: войдите на сайт ещё раз")
-    at = step.actions.index(secret)
-    username = next(
-        (a for a in reversed(step.actions[:at]) if a.kind == "fill" and a.candidates), None
-    )
-    pressed = next((a for a in step.actions[at:] if a.kind == "click" and a.candidates), None)
-    if username is None or pressed is None:
-        raise DraftError(
-            "Не видно поля логина или кнопки входа: войдите ещё раз, нажав кнопку входа"
-        )
-    page = urlsplit(secret.url).path
-    return {
-        "open": {"url": templated(relative(secret.url), {})},
-        "username": locators(username.candidates),
-        "password": locators(secret.candidates),
-        "submit": locators(pressed.candidates),
-        "page": "^" + re.escape(page),
-        "failure": login_failure(),
-    }
 
 
 def draft_cancel(recording: Recording) -> dict[str, Any]:

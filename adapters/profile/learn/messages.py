@@ -105,11 +105,33 @@ def draft_taken(recording: Recording) -> list[dict[str, Any]]:
     return [{"text": words, "exact": False}] if words else []
 
 
-def login_failure() -> dict[str, Any]:
-    """A login's ``failure``: a failed login was not shown, so the usual places of a
-    message; too many tries are told by HTTP 429, any other message is a wrong password."""
+def login_failure(form: str = "") -> dict[str, Any]:
+    """A login's ``failure``. A failed login was not shown, so its message is looked for
+    in the usual places, and where the login form is drawn in place (``form``, its CSS)
+    in the form too: a wrong password draws the same form again with the site's words in
+    it. Too many tries are told by HTTP 429; any other message is a wrong password."""
+    found = [{"role": "alert"}, *map(dict, USUAL_MESSAGES)]
+    if form:
+        found.append({"css": _words_in(form)})
     return {
-        "message": [{"role": "alert"}, *map(dict, USUAL_MESSAGES)],
+        "message": found,
         "refusals": [{"status": 429, "error": "locked"}],
         "otherwise": "wrong_password",
     }
+
+
+# What a form is made of: its fields, their labels, its buttons and links. An element
+# holding one is not a message, nor is one inside a label, a link, a button (a fieldset
+# may hold a message: only its legend is the form's).
+_FORMS_OWN = "input, select, textarea, button, a, label, legend, fieldset"
+_INSIDE_OWN = "label, legend, a, button, select, textarea"
+
+
+def _words_in(form: str) -> str:
+    """CSS for the site's words in ``form``: an element of it that shows, holds none of
+    the form's own parts and sits in none (MRBS's «неизвестный пользователь» above the
+    fields). A form back with no such words is a session the site ended at once, not a
+    wrong password: the login page with no message. Playwright's ``:visible`` leaves out
+    an empty element, a script, and a hint the page keeps hidden until a field is left
+    empty."""
+    return f"{form} :not({_FORMS_OWN}):not(:has({_FORMS_OWN})):not(:is({_INSIDE_OWN}) *):visible"

@@ -100,6 +100,14 @@ _LISTEN = r"""
     text: text(el),
     css: path(el),
   });
+  // A field's form by its id or name where it has one, else by its place in the page.
+  const formOf = (el) => {
+    const f = el.form;
+    if (!f) return "";
+    if (f.id && stable(f.id)) return "form#" + CSS.escape(f.id);
+    const name = f.getAttribute("name");
+    return name ? `form[name=${JSON.stringify(name)}]` : path(f);
+  };
   const report = (what) => { try { window.__clubmanLearn(what); } catch (e) {} };
   const typed = "input:not([type]), input[type=text], input[type=email], input[type=search],"
     + " input[type=tel], input[type=url], input[type=password], input[type=number],"
@@ -138,7 +146,7 @@ _LISTEN = r"""
     const option = select ? el.selectedOptions[0] : null;
     const chosen = option ? clean(option.textContent) : null;
     report({ kind: select ? "select" : "fill", el: describe(el), secret,
-             value: secret ? null : el.value, option: chosen,
+             value: secret ? null : el.value, option: chosen, form: formOf(el),
              typed_secret: secret ? el.value : null });
   }, true);
 })();
@@ -181,6 +189,7 @@ class _Reported(BaseModel):
     typed_secret: str | None = None  # a password field's value: to mask, never recorded
     fields: tuple[_Field, ...] = ()
     lines: tuple[str, ...] = ()
+    form: str = ""  # a field's form, as CSS
 
 
 _ROLES_BY_NAME = {"button", "link", "checkbox", "radio", "tab", "menuitem", "option", "textbox",
@@ -307,6 +316,7 @@ class Recorder:
                 secret=secret,
                 field_type=event.el.type or event.el.tag,
                 shown=shown,
+                form=event.form,
             )
         )
         if kind == "select" and event.value not in (None, event.option) and not secret:
@@ -364,6 +374,7 @@ class Recorder:
                 form=form,
                 json_keys=keys,
                 after=len(self._actions),
+                navigation=request.is_navigation_request(),
             )  # fmt: skip
         )
 

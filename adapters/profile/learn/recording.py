@@ -48,6 +48,9 @@ class Action(_Frozen):
     # A click after a change was sent: the lines of text the page showed by then that it
     # did not at the click before (a site that answers in the page, not a new one).
     shown: tuple[str, ...] = ()
+    # A field's form, as CSS (by its id or name where it has one, else by its place): the
+    # login form a site draws in place is told by it (``adapters.profile.learn.login``).
+    form: str = ""
 
 
 class FormField(_Frozen):
@@ -76,6 +79,9 @@ class SentRequest(_Frozen):
     form: dict[str, str] = Field(default_factory=dict)  # secrets replaced by «***»
     json_keys: tuple[str, ...] = ()  # a JSON body: its keys only
     after: int = 0  # how many of the step's actions came before it (which click sent it)
+    # The page's own navigation (a form sent, a link followed), not a request its scripts
+    # sent in the background (a check while a form is open, which may go to the same URL).
+    navigation: bool = False
 
 
 class PickedText(_Frozen):
