@@ -13,7 +13,7 @@ from datetime import date, time
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
-from adapters.profile.learn.pages import building_names
+from adapters.profile.learn.catalogue import building_names
 from adapters.profile.learn.recording import PickedText, Recording, Step
 from adapters.profile.learn.snapshot import terms
 from adapters.profile.learn.timeline import room_shape

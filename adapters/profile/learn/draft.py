@@ -2,8 +2,9 @@
 (``login`` — ``adapters.profile.learn.login`` —, ``book`` —
 ``adapters.profile.learn.booking``, with the site's refusal from
 ``adapters.profile.learn.messages`` —, ``cancel``: in «my bookings», or on the booking's
-own page where a click on its item opened that), the parts read from the pages'
-snapshots (``adapters.profile.learn.pages``, the day's grid
+own page where a click on its item opened that), the parts read from the pages
+(``adapters.profile.learn.pages``, the day's building drop-down
+``adapters.profile.learn.catalogue``, the day's grid
 ``adapters.profile.learn.daygrid`` or the timeline shown by example
 ``adapters.profile.learn.timeline``, the booking's page
 ``adapters.profile.learn.bookingpage``), and the whole profile (``draft_profile``) or, when
@@ -24,9 +25,10 @@ import yaml
 
 from adapters.profile.learn.booking import draft_book
 from adapters.profile.learn.bookingpage import draft_booking_page
+from adapters.profile.learn.catalogue import draft_catalogue
 from adapters.profile.learn.daygrid import draft_availability
 from adapters.profile.learn.login import draft_login
-from adapters.profile.learn.pages import draft_catalogue, draft_my_bookings, draft_rules
+from adapters.profile.learn.pages import draft_my_bookings, draft_rules
 from adapters.profile.learn.recording import Recording
 from adapters.profile.learn.timeline import draft_timeline, draft_timeline_catalogue, shown_day
 from adapters.profile.learn.values import (

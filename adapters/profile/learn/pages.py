@@ -1,19 +1,18 @@
-"""Drafting the parts read from pages (from their accessibility snapshots): the day
-page's building drop-down and the rules it states, and «my bookings». Which column
-holds what is told by the values of the booking the operator made. (The day's grid:
-``adapters.profile.learn.daygrid``; a booking's own page:
-``adapters.profile.learn.bookingpage``.)"""
+"""Drafting the parts read from pages (from their accessibility snapshots): the rules the
+day's page states, and «my bookings». Which column holds what is told by the values of
+the booking the operator made. (The day's building drop-down:
+``adapters.profile.learn.catalogue``; its grid: ``adapters.profile.learn.daygrid``; a
+booking's own page: ``adapters.profile.learn.bookingpage``.)"""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from datetime import date, time
 from typing import Any
-from urllib.parse import urlsplit
 
+from adapters.profile.learn.catalogue import building_names
 from adapters.profile.learn.recording import Recording
-from adapters.profile.learn.snapshot import Combobox, comboboxes, tables
+from adapters.profile.learn.snapshot import tables
 from adapters.profile.learn.timeline import room_shape
 from adapters.profile.learn.values import (
     DraftError,
@@ -29,24 +28,12 @@ from adapters.profile.learn.values import (
 )
 
 __all__ = [
-    "building_names",
-    "draft_catalogue",
     "draft_my_bookings",
     "draft_rules",
     "page_rules",
     "unread_rules",
     "written_rules",
 ]
-
-
-def building_names(recording: Recording, answers: Mapping[str, str]) -> set[str]:
-    """How the pages may write the building booked: the option chosen in the day's
-    building drop-down, and its code in the day's address (unless a bare number, which
-    a count could be as well)."""
-    chosen = _buildings(recording)
-    code = building_code(recording, answers)
-    names = {chosen.chosen} if chosen and chosen.chosen else set()
-    return names | ({code} if code and not code.isdigit() else set())
 
 
 def _fields(
@@ -137,30 +124,6 @@ def draft_my_bookings(recording: Recording) -> dict[str, Any]:
             found = {"role": "table", "name": table.name} if table.name else {"role": "table"}
             return {"open": opened, "table": [found], **picks}
     raise DraftError("В «моих бронях» не видно таблицы со сделанной бронью: откройте их ещё раз")
-
-
-def _buildings(recording: Recording) -> Combobox | None:
-    """The day page's building drop-down: the one with several options, one chosen."""
-    step = recording.step("day")
-    shown = comboboxes(step.snapshot) if step else []
-    return next((c for c in shown if len(c.options) > 1 and c.chosen), None)
-
-
-def draft_catalogue(recording: Recording) -> dict[str, Any]:
-    """The ``catalogue`` part: the buildings are the options of the day page's drop-down
-    whose chosen option is the building shown (the one with several options)."""
-    step = day_step(recording)
-    chosen = _buildings(recording)
-    if chosen is None:
-        raise DraftError(
-            "На странице дня не видно списка корпусов: выберите корпус в списке и покажите снова"
-        )
-    return {
-        "buildings": {
-            "open": {"url": urlsplit(step.url).path},
-            "select": [{"role": "combobox", "name": chosen.name}],
-        }
-    }
 
 
 # Opening hours as a page writes them: «08:00–22:00», «с 08:00 до 22:00», «from 8:00 to 22:00».

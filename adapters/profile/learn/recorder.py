@@ -37,6 +37,8 @@ from adapters.profile.learn.recording import (
     StepName,
 )
 from adapters.profile.learn.secrets import Secrets
+from adapters.profile.learn.selects import page_selects
+from adapters.profile.learn.titles import page_titles
 from adapters.profile.parts import Locator
 
 __all__ = ["Recorder"]
@@ -421,6 +423,10 @@ class Recorder:
             answers=answers,
             snapshot=snapshot,
             url=_without_secrets(page.url),
-            pieces=await page_pieces(page) if name in ("book", "cancel") else (),
+            pieces=await page_pieces(page) if name in ("book", "cancel", "day") else (),
+            # What a profile reads of the day's page from its DOM: the building's
+            # drop-down (hidden under a widget, maybe) and the grid's titles.
+            selects=await page_selects(page) if name == "day" else (),
+            titles=await page_titles(page) if name == "day" else (),
         )
         return self.masked(step)

@@ -22,10 +22,14 @@ __all__ = [
     "ListByExample",
     "PickedText",
     "Recording",
+    "SelectOption",
     "SentForm",
     "SentRequest",
+    "ShownSelect",
     "Step",
     "StepName",
+    "TitleCell",
+    "TitlePart",
 ]
 
 # The demonstration's steps, in order.
@@ -101,6 +105,44 @@ class ListByExample(_Frozen):
     heading: PickedText | None = None  # what that item sits under (a day's title)
 
 
+class SelectOption(_Frozen):
+    value: str
+    text: str
+
+
+class ShownSelect(_Frozen):
+    """A drop-down of the page as its DOM has it: shown, or hidden under a widget a script
+    draws over it (select2), whose snapshot shows no options."""
+
+    css: str  # finds it (or the copies of it the page draws, all alike)
+    name: str = ""
+    label: str = ""  # its label, else its aria-label or title
+    options: tuple[SelectOption, ...] = ()
+    chosen: str | None = None  # the chosen option's value
+    shown: bool = True  # visible itself, not hidden under a widget
+
+    def chosen_text(self) -> str | None:
+        return next((o.text for o in self.options if o.value == self.chosen), None)
+
+
+class TitlePart(_Frozen):
+    """An element with text of its own inside a table's heading cell (a capacity
+    glued to a room's name), and the cell's text with it left out (``without``)."""
+
+    css: str  # inside the cell: its tag and stable classes
+    text: str
+    rest: str
+
+
+class TitleCell(_Frozen):
+    """A table's heading cell as a profile reads its text (the DOM's, where the snapshot
+    shows another: «10130» for «101 (30)», a capacity's brackets drawn by CSS)."""
+
+    text: str
+    parts: tuple[TitlePart, ...] = ()
+    table: str = ""  # the CSS that finds its table alone on the page
+
+
 class Step(_Frozen):
     name: StepName
     actions: tuple[Action, ...] = ()
@@ -112,8 +154,14 @@ class Step(_Frozen):
     url: str = ""  # where the step ended
     lists: dict[str, ListByExample] = Field(default_factory=dict)  # shown by example
     # The booking's and the cancel's ends: the words the page (its dialog) shows, where
-    # it has no «term: value» pairs (``adapters.profile.learn.pieces``).
+    # it has no «term: value» pairs (``adapters.profile.learn.pieces``); the day's: where
+    # it writes its date outside the grid.
     pieces: tuple[PickedText, ...] = ()
+    # The day's page as its DOM has it, where the snapshot does not show what a profile
+    # reads: its drop-downs (``adapters.profile.learn.selects``) and its tables' heading
+    # cells (``adapters.profile.learn.titles``).
+    selects: tuple[ShownSelect, ...] = ()
+    titles: tuple[TitleCell, ...] = ()
 
 
 class Recording(_Frozen):

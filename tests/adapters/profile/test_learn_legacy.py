@@ -79,7 +79,11 @@ async def test_the_demonstration_drafts_a_whole_profile_and_keeps_no_secret(
     assert drafted["login"]["password"][0] == {"role": "textbox", "name": "Password"}
     grid = drafted["availability"]["grid"]
     assert grid["rooms_in"] == "columns"
-    assert grid["room"]["id"] == {"of": "cells", "css": "a@href", "regex": "[?&]room=([^&#]+)"}
+    # A free slot links to the form the operator opened; the room's id is read from that link.
+    assert grid["slot"]["free"] == {"has": 'a[href*="/reserve?"]'}
+    assert grid["room"]["id"] == {
+        "of": "cells", "css": 'a[href*="/reserve?"]@href', "regex": "[?&]room=([^&#]+)"
+    }  # fmt: skip
     assert drafted["book"]["open"]["url"] == (
         "/reserve?room={room_id|url}&t={start|seconds}&day={date|dmy}"
     )
