@@ -297,3 +297,37 @@ def test_a_room_title_is_read_by_where_it_writes_the_room(
 ) -> None:
     regex = title_regex(title, room)
     assert (regex is not None) == read, regex
+
+
+def test_a_recording_made_before_the_dom_was_kept_drafts_from_its_snapshot() -> None:
+    """An older recording (no selects, no titles) still loads, and its drafts come from
+    the snapshot: a drop-down whose options show, a room's first word."""
+    snapshot = """- combobox "Корпус":
+  - option "Главный" [selected]
+  - option "Лабораторный"
+- table:
+  - row "Аудитория 09:00 10:00":
+    - columnheader "Аудитория"
+    - columnheader "09:00"
+    - columnheader "10:00"
+  - row "201 (24) + +":
+    - rowheader "201 (24)"
+    - cell "+":
+      - link "+":
+        - /url: /reserve?room=201&t=9
+    - cell "+":
+      - link "+":
+        - /url: /reserve?room=201&t=10
+"""
+    day = Step.model_validate(
+        {"name": "day", "url": "http://rooms.test/day?b=main&d=2026-12-12",
+         "answers": {"date": DAY.isoformat()}, "snapshot": snapshot}
+    )  # fmt: skip
+    assert day.selects == () and day.titles == ()
+    recording = Recording(name="t", site="http://rooms.test", steps=(day,))
+    assert draft_catalogue(recording)["buildings"]["select"] == [
+        {"role": "combobox", "name": "Корпус"}
+    ]
+    grid = draft_availability(recording)["grid"]
+    assert grid["room"]["number"] == {"regex": r"^\s*(\S+)"}
+    assert grid["slot"]["free"] == {"has": "a[href]"}  # no form opened: any link
