@@ -24,7 +24,14 @@ from pydantic import BaseModel, ValidationError
 
 from adapters.profile.errors import ProfileError
 from adapters.profile.model import SiteProfile
-from adapters.profile.template import DATE_FORMATS, TEXT_FILTERS, TIME_FORMATS, Template
+from adapters.profile.template import (
+    DATE_FORMATS,
+    DATE_PARTS,
+    TEXT_FILTERS,
+    TIME_FORMATS,
+    TIME_PARTS,
+    Template,
+)
 
 __all__ = [
     "LIMITS",
@@ -304,7 +311,7 @@ def _check_names(loaded: LoadedProfile) -> None:
 
 # Which formats each variable takes (the others: text filters only).
 _FITTING: dict[str, Mapping[str, object]] = {
-    "date": DATE_FORMATS,
-    "start": TIME_FORMATS,
-    "end": TIME_FORMATS,
+    "date": DATE_FORMATS | DATE_PARTS,
+    "start": TIME_FORMATS | TIME_PARTS,
+    "end": TIME_FORMATS | TIME_PARTS,
 }

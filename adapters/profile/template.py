@@ -20,9 +20,11 @@ from urllib.parse import quote
 
 __all__ = [
     "DATE_FORMATS",
+    "DATE_PARTS",
     "FILTERS",
     "TEXT_FILTERS",
     "TIME_FORMATS",
+    "TIME_PARTS",
     "Template",
     "TemplateError",
     "parse_date",
@@ -84,19 +86,36 @@ TIME_FORMATS: dict[str, Callable[[time], str]] = {
     "seconds": lambda t: str(t.hour * 3600 + t.minute * 60),  # 64800: seconds since midnight
     "minutes": lambda t: str(t.hour * 60 + t.minute),  # 1080
 }
+# A day or a time written in parts, one query value each (MRBS's
+# «year=2026&month=12&day=8&hour=18&minute=0»): written only, never read.
+DATE_PARTS: dict[str, Callable[[date], str]] = {
+    "year": lambda d: str(d.year),
+    "month": lambda d: str(d.month),  # 7
+    "month2": lambda d: f"{d.month:02}",  # 07
+    "day": lambda d: str(d.day),
+    "day2": lambda d: f"{d.day:02}",
+}
+TIME_PARTS: dict[str, Callable[[time], str]] = {
+    "hour": lambda t: str(t.hour),  # 9
+    "hour2": lambda t: f"{t.hour:02}",  # 09
+    "minute": lambda t: str(t.minute),  # 0
+    "minute2": lambda t: f"{t.minute:02}",  # 00
+}
 TEXT_FILTERS: dict[str, Callable[[str], str]] = {
     "url": lambda s: quote(s, safe=""),  # percent-encoded for a URL
     "lower": str.lower,
 }
-FILTERS = {**DATE_FORMATS, **TIME_FORMATS, **TEXT_FILTERS}
+FILTERS = {**DATE_FORMATS, **DATE_PARTS, **TIME_FORMATS, **TIME_PARTS, **TEXT_FILTERS}
 _SLOT = re.compile(r"\{\{|\}\}|\{([a-z_]+)(?:\|([a-z0-9_]+))?\}|[{}]")
 
 
 def _written(value: Any, flt: str | None) -> str:
     if isinstance(value, date) and not isinstance(value, datetime):
-        return DATE_FORMATS[flt or "iso"](value) if flt in (None, *DATE_FORMATS) else ""
+        dated = DATE_FORMATS | DATE_PARTS
+        return dated[flt or "iso"](value) if flt in (None, *dated) else ""
     if isinstance(value, time):
-        return TIME_FORMATS[flt or "hhmm"](value) if flt in (None, *TIME_FORMATS) else ""
+        timed = TIME_FORMATS | TIME_PARTS
+        return timed[flt or "hhmm"](value) if flt in (None, *timed) else ""
     text = "" if value is None else str(value)
     return TEXT_FILTERS[flt](text) if flt in TEXT_FILTERS else text
 
