@@ -11,12 +11,15 @@ the network guard letting changes through only to the addresses its part declare
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
 import structlog
+from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Locator as PwLocator
 from playwright.async_api import Page
 
@@ -27,6 +30,7 @@ from adapters.profile.parts import Find, Locator
 from adapters.profile.pressing import Refusal, refusal
 from core.brain.element import ElementWanted
 from core.browser.guard import NetworkGuard, same_endpoint
+from core.browser.retry import Transient
 from core.browser.summary import summarize
 
 __all__ = ["Finder", "Pick", "StepGuard", "StepHeals", "candidate"]
@@ -60,6 +64,26 @@ class StepGuard:
 
     network: NetworkGuard
     may_change: Callable[[str], tuple[str, ...]]
+
+
+# How sites say they are down on a page of their own, answered as any page (HTTP 200):
+# a language's words, not a site's («база данных не доступна» is MRBS's).
+_DOWN = re.compile(
+    r"баз\w* данных\W+(?:\w+\W+)?(?:не ?доступн|недоступн|не отвечает)"
+    r"|(?:сайт|сервис|система)\w*\W+(?:\w+\W+)?(?:не ?доступн|недоступн)"
+    r"|database\W+(?:\w+\W+){0,2}(?:not available|unavailable|error|connection failed)"
+    r"|service (?:is )?(?:temporarily )?unavailable|under maintenance|на техническом обслуживании",
+    re.IGNORECASE,
+)
+
+
+async def _says_down(page: Page) -> bool:
+    """Whether the page says, in words, that the site is down."""
+    try:
+        text = await page.locator("body").inner_text(timeout=2000)
+    except PlaywrightError:
+        return False
+    return _DOWN.search(text) is not None
 
 
 def _tried(find: Find) -> str:
@@ -401,6 +425,11 @@ class Finder:
         raise await self.mismatch(page, find, path=path, what=what)
 
     async def mismatch(self, page: Page, find: Find, *, path: str, what: str) -> ProfileMismatch:
+        """What the profile expected, not on the page: the site changed — unless the page
+        says the site is down, in the words sites use for it (``Transient``: tried again,
+        then «сайт не отвечает»), where the profile names no ``unavailable`` page."""
+        if self._loaded.profile.unavailable is None and await _says_down(page):
+            raise Transient(f"the page says the site is down at {urlsplit(page.url).path}")
         # The line of the first candidate tried (the others follow it in the file).
         where, tried = self._loaded.where(f"{path}.0"), _tried(find)
         log.warning("profile.mismatch", what=what, where=where, tried=tried, url=page.url)
