@@ -29,7 +29,8 @@ from adapters.profile import parse_site_profile
 from adapters.profile.check import SiteReport
 from adapters.profile.learn import Recording, operators_browser
 from adapters.profile.learn.draft import DraftError, draft_parts, draft_profile
-from adapters.profile.learn.teach import Lesson, Part
+from adapters.profile.learn.teach import LearnStopped, Lesson, Part
+from adapters.profile.learn.values import account
 from app.site import check_profile, render_report
 from core.llm import LLM, LLMCallRecord, MemorySpendLedger, build_llm
 from core.settings import Settings
@@ -79,17 +80,6 @@ _DRAFTED_FROM: dict[str, str] = {
     "booking_page": "3", "my_bookings": "3", "cancel": "3",
 }  # fmt: skip
 _CHECKED_FROM = {"вход": "1", "каталог": "2"}  # «мои брони», «бронь»: 3
-
-
-def _username(recording: Recording) -> str | None:
-    """What the operator typed just before the password."""
-    step = recording.step("login")
-    actions = list(step.actions) if step else []
-    secret = next((i for i, a in enumerate(actions) if a.secret), None)
-    if secret is None:
-        return None
-    typed = [a.value for a in actions[:secret] if a.kind == "fill" and a.value]
-    return typed[-1] if typed else None
 
 
 class _Drafts:
@@ -146,12 +136,17 @@ async def learn(
             name, url, context, page, say=_say, ask=_ask, lists_by_example=lists_by_example,
             llm=llm,
         )  # fmt: skip
-        recording = await lesson.whole()
+        try:
+            recording = await lesson.whole()
+        except LearnStopped:
+            # Stopped (Ctrl-D): what was shown so far is kept, and the parts it drafts.
+            drafts.write(lesson.recording)
+            raise
         while True:
             written, drafted, failed = drafts.write(recording)
             suggested = _DRAFTED_FROM.get(failed, "3")
             if drafted is not None:
-                username = _username(recording)
+                username = account(recording)
                 if password is None and username:
                     password = await _ask_secret(
                         f"Проверим профиль на сайте как {username}: напишите пароль (он нигде "
@@ -175,7 +170,11 @@ async def learn(
             part = _PARTS.get((answer or "").strip())
             if part is None:
                 break
-            await lesson.show(part)
+            try:
+                await lesson.show(part)
+            except LearnStopped:
+                drafts.write(lesson.recording)  # the part's steps shown before it stopped
+                raise
             recording = lesson.recording
     return written
 

@@ -11,8 +11,12 @@ from __future__ import annotations
 
 import copy
 import re
+from collections.abc import Callable, Mapping
+from datetime import date, time
 from typing import Any
+from urllib.parse import unquote_plus, urljoin, urlsplit
 
+from adapters.profile.learn.catalogue import building_picker
 from adapters.profile.learn.daygrid import room_id
 from adapters.profile.learn.messages import draft_outcome, draft_taken
 from adapters.profile.learn.recording import Action, FormField, Recording, SentForm, Step
@@ -21,10 +25,13 @@ from adapters.profile.learn.values import (
     DraftError,
     booked_at,
     building_code,
+    known_values,
+    listed_number,
     locators,
     relative,
     templated,
 )
+from adapters.profile.template import DATE_PARTS, TIME_PARTS
 
 __all__ = ["draft_book"]
 
@@ -55,13 +62,27 @@ def _clicks(actions: tuple[Action, ...]) -> list[dict[str, Any]]:
             if a.kind == "click" and a.candidates]  # fmt: skip
 
 
+def _pressed(action: Action) -> bool:
+    """A press of a button (a submit control), not a link followed."""
+    return any(c.role == "button" for c in action.candidates) or any(
+        re.search(r"button|submit", c.css or "") for c in action.candidates
+    )
+
+
 def _sent_by(step: Step) -> int:
-    """Where in the step's actions the click that sent the booking is."""
+    """Where in the step's actions the click that sent the booking is: the press of a
+    button that a change followed — a form that checks the slot in the background as it
+    opens and on each change (MRBS) sends before any press, and that is not the booking."""
+    clicks = [i for i, a in enumerate(step.actions) if a.kind == "click" and a.candidates]
+    for request in step.requests:
+        before = [i for i in clicks if i < request.after]
+        if before and _pressed(step.actions[before[-1]]):
+            return before[-1]
     sent = step.requests[0].after if step.requests else len(step.actions)
-    clicks = [i for i, a in enumerate(step.actions[:sent]) if a.kind == "click" and a.candidates]
-    if not clicks:
+    before = [i for i in clicks if i < sent]
+    if not before:
         raise DraftError("В показе брони не видно нажатия кнопки: покажите бронь ещё раз")
-    return clicks[-1]
+    return before[-1]
 
 
 def _opened(step: Step, form_at: int, building: str | None) -> int:
@@ -93,6 +114,69 @@ def _made(then: tuple[Action, ...]) -> list[dict[str, Any]]:
     return [{"text": said, "exact": False}]
 
 
+def _in_parts(values: list[str], answers: Mapping[str, str]) -> dict[int, str]:
+    """Slots for the query values that write the day or a time in parts: three values in
+    a row that are the day's year, month and day (or day, month, year), two in a row a
+    time's hour and minute — told by their order, since «12» alone may be either."""
+    day = date.fromisoformat(answers["date"])
+    slots: dict[int, str] = {}
+
+    def part(value: str, slot: str, formats: Mapping[str, Callable[[Any], str]], of: Any,
+             names: tuple[str, ...]) -> str | None:  # fmt: skip
+        return next((f"{{{slot}|{n}}}" for n in names if formats[n](of) == value), None)
+
+    orders = (("year", ("year",)), ("month", ("month", "month2")), ("day", ("day", "day2")))
+    for at in range(len(values) - 2):
+        for order in (orders, orders[::-1]):
+            written = [part(values[at + i], "date", DATE_PARTS, day, names)
+                       for i, (_, names) in enumerate(order)]  # fmt: skip
+            if all(written) and not slots.keys() & {at, at + 1, at + 2}:
+                slots |= {at + i: w for i, w in enumerate(written) if w}
+    for at in range(len(values) - 1):
+        for name in ("start", "end"):
+            clock = time.fromisoformat(answers[name])
+            hour = part(values[at], name, TIME_PARTS, clock, ("hour", "hour2"))
+            minute = part(values[at + 1], name, TIME_PARTS, clock, ("minute", "minute2"))
+            if hour and minute and not slots.keys() & {at, at + 1}:
+                slots |= {at: hour, at + 1: minute}
+    return slots
+
+
+def _form_address(
+    recording: Recording, url: str, answers: Mapping[str, str], *, building: str | None,
+    room: str | None, room_regex: str = "",
+) -> str:  # fmt: skip
+    """The form's address as a template: the day and the times in parts where it writes
+    them so; the building's code under the key the day's address carries it (MRBS's
+    «area=1» beside the room's «room=1»); the room's id and the other named values
+    wherever they are written."""
+    parts = urlsplit(url)
+    pairs = [pair.partition("=") for pair in parts.query.split("&") if pair]
+    slots = _in_parts([unquote_plus(v) for _, _, v in pairs], answers)
+    picker = building_picker(recording)
+    code = picker.code if picker and picker.code else building
+    building_key = picker.key if picker is not None else None
+    keyed = building_key is not None
+    written = []
+    for at, (key, _, value) in enumerate(pairs):
+        if at in slots:
+            slot = slots[at]
+        elif keyed and unquote_plus(key) == building_key:
+            slot = "{building|url}"
+        elif (
+            room is not None
+            and unquote_plus(value) == room
+            and re.search(rf"[?&]{re.escape(unquote_plus(key))}=", room_regex)
+        ):
+            slot = "{room_id|url}"  # under the key the grid's links carry the room's id
+        else:
+            # The building by its value only where no key says where it is.
+            slot = templated(value, answers, building=None if keyed else code, room_id=room)
+        written.append(f"{templated(key, {})}={slot}")
+    path = templated(parts.path, answers, building=code, room_id=room)
+    return path + ("?" + "&".join(written) if written else "")
+
+
 def draft_book(recording: Recording) -> dict[str, Any]:
     """The ``book`` part (a mapping, as YAML has it).
 
@@ -116,10 +200,23 @@ def draft_book(recording: Recording) -> dict[str, Any]:
     chosen = _clicks(step.actions[form_at + 1 : sent])
     typed = {a.value for a in step.actions if a.kind == "fill" and a.value}
     fields = [*chosen]
+    touched = {
+        str(c)
+        for a in step.actions[form_at + 1 : sent]
+        if a.kind in ("fill", "select", "check")
+        for c in a.candidates
+    }
+    names: set[str] = set()
     for field in form.fields:
         if field.hidden or field.value is None or (chosen and field.field_type in _CHECKED):
             continue  # the site's own (a room id, a token), or chosen by a click above
         drafted = _field(field, step, building)
+        named = "{" in str(drafted.get("fill", drafted.get("select", "")))
+        if field.name in names or not (named or touched & set(map(str, field.candidates))):
+            # Left as the form opened, naming nothing the operator named: the site's own
+            # default (a type, a repetition «none»), or a disabled copy of a field.
+            continue
+        names.add(field.name)
         if field.value in typed and "{" not in field.value:
             drafted["fill"] = "{purpose}"  # free text the operator typed: the purpose
         elif not field.value:
@@ -131,16 +228,30 @@ def draft_book(recording: Recording) -> dict[str, Any]:
             "снова"
         )
     before = step.actions[form_at].url
-    booked = booked_at(step.actions[after].url, before)
+    booked = booked_at(step.actions[after].url, before, known_values(recording))
+    saved: str | None = None
     if booked is None:
-        raise DraftError("Адрес брони без номера: черновик не знает, как её найти")
+        # The save led to a page no address of which names the booking (back to the
+        # day): that page says it is made, and «my bookings» links to it.
+        listed = listed_number(recording)
+        if listed is None:
+            raise DraftError(
+                "Адрес брони без номера, и в «моих бронях» нет ссылки на неё: черновик не "
+                "знает, как её найти"
+            )
+        link = urlsplit(urljoin(step.actions[after].url, listed.url))
+        query = listed.regex.removeprefix("[?&]")  # a query's pair, else the path's
+        where = re.escape(link.path) + r"\?(?:.*&)?" if query != listed.regex else ""
+        booked = (listed.number, "^" + where + query)
+        saved = "^" + re.escape(urlsplit(step.actions[after].url).path) + "$"
     opened_at = _opened(step, form_at, building)
     site_id = room_id(recording)  # the form's address names the room by the site's id
     # A room named in parts («7/7-704») is the site's id of it, its number only a part.
     whole = step.answers["room"] if room_shape(step.answers["room"], building) else None
-    url = templated(
-        relative(step.actions[opened_at].url), step.answers, building=building,
-        room_id=site_id.value if site_id else whole,
+    url = _form_address(
+        recording, relative(step.actions[opened_at].url), step.answers,
+        building=building, room=site_id.value if site_id else whole,
+        room_regex=site_id.regex if site_id else "",
     )  # fmt: skip
     submit = locators(step.actions[sent].candidates)
     opened: dict[str, Any] = {"url": url}
@@ -158,4 +269,7 @@ def draft_book(recording: Recording) -> dict[str, Any]:
     then = step.actions[sent + 1 : after]
     if _clicks(then):  # answered in the page: its words, then the way to the booking
         drafted_part |= {"made": _made(then), "made_then": _clicks(then)}
-    return drafted_part | {"booked": booked[1], "outcome": draft_outcome(recording)}
+    drafted_part["booked"] = booked[1]
+    if saved is not None:
+        drafted_part["saved"] = saved
+    return drafted_part | {"outcome": draft_outcome(recording)}

@@ -15,7 +15,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 from adapters.profile.learn.catalogue import building_names
 from adapters.profile.learn.recording import PickedText, Recording, Step
-from adapters.profile.learn.snapshot import terms
+from adapters.profile.learn.snapshot import terms, texts
 from adapters.profile.learn.timeline import room_shape
 from adapters.profile.learn.values import (
     DraftError,
@@ -28,45 +28,69 @@ from adapters.profile.learn.values import (
     templated,
 )
 
-__all__ = ["draft_booking_page"]
-
-_FIELDS = ("building", "room", "date", "time", "purpose")
+__all__ = ["booking_page_step", "draft_booking_page"]
 
 
 def _which(
     text: str, *, answers: Mapping[str, str], purpose: str
 ) -> tuple[str, dict[str, str]] | None:
-    """Which of a booking's fields ``text`` shows, and how it is read (None: not one)."""
+    """Which of a booking's fields ``text`` shows, and how it is read (None: not one, or
+    only the date and a time of the two: ``_times`` reads those)."""
     day = date.fromisoformat(answers["date"])
     start, end = time.fromisoformat(answers["start"]), time.fromisoformat(answers["end"])
-    clocks, fmt = clocks_in(text), date_format(text, day)
+    room = answers["room"]
     if text == purpose:
         return "purpose", {}
-    if text.split(" ")[0] == answers["room"]:
-        return "room", {} if text == answers["room"] else {"regex": r"^\s*(\S+)"}
-    if clocks[:2] == [start, end]:
+    if text.split(" ")[0] == room:
+        return "room", {} if text == room else {"regex": r"^\s*(\S+)"}
+    if text.endswith(" " + room):  # after the building's name («Главный корпус - 101»)
+        return "room", {"regex": r"(\S+)$"}
+    if clocks_in(text)[:2] == [start, end]:
         return "time", {"format": "span"}
-    if fmt is not None:
+    if (fmt := date_format(text, day)) is not None and clocks_in(text) == []:
         return "date", {"format": fmt}
     return None
 
 
+def _times(text: str, *, answers: Mapping[str, str]) -> dict[str, dict[str, str]]:
+    """The date and the start or the end, where a value holds both («суббота, 12 декабря
+    2026 г. в 18:00»: the start; the end in a row of its own)."""
+    day = date.fromisoformat(answers["date"])
+    start, end = time.fromisoformat(answers["start"]), time.fromisoformat(answers["end"])
+    fmt, clocks = date_format(text, day), clocks_in(text)
+    found: dict[str, dict[str, str]] = {}
+    if fmt is not None and clocks:
+        found["date"] = {"format": fmt}
+    if clocks == [start]:
+        found["start"] = {"format": "hhmm"}
+    elif clocks == [end]:
+        found["end"] = {"format": "hhmm"}
+    return found
+
+
 def _by_terms(recording: Recording, book: Step, purpose: str) -> dict[str, dict[str, str]]:
     """The fields by the page's «term: value» pairs; the building is the pair holding the
-    building's name (as the day's drop-down has it), else the one other pair that is
-    not a count."""
+    building's name (as the day's drop-down has it) — alone, or before the room's —,
+    else the one other pair that is not a count."""
     building = building_names(recording, book.answers)
+    room = book.answers["room"]
     picks: dict[str, dict[str, str]] = {}
     others = []
     for term, text in terms(book.snapshot).items():
         which = _which(text, answers=book.answers, purpose=purpose)
         if which is None:
-            if text in building:
+            times = _times(text, answers=book.answers)
+            for field, how in times.items():
+                picks.setdefault(field, {"term": term, **how})
+            if not times and text in building:
                 picks.setdefault("building", {"term": term})
-            elif not text.isdigit():
+            elif not times and not text.isdigit():
                 others.append(term)
             continue
         picks.setdefault(which[0], {"term": term, **which[1]})
+        named = text[: -len(room)].rstrip(" -–—/,") if which[0] == "room" else ""
+        if named and named in building:
+            picks.setdefault("building", {"term": term, "regex": r"^(.*?)\s*[-–—/,]?\s*\S+$"})
     if len(others) == 1:
         picks.setdefault("building", {"term": others[0]})
     return picks
@@ -118,6 +142,8 @@ def _address(book: Step, number: str) -> str:
         after = parts.path[at + len(number) :]
         return templated(parts.path[:at], {}) + "{number}" + templated(after, {})
     for key, value in reversed(parse_qsl(parts.query)):  # the pair the link added: last
+        if re.search(r"[/?=&]", value):
+            continue  # an address inside it (a «returl»): another page's
         if re.search(rf"(?<!\d){re.escape(number)}(?!\d)", value):
             at = value.rfind(number)
             shown = templated(f"{key}={value[:at]}", {})
@@ -142,21 +168,50 @@ def _cancelled(recording: Recording, book: Step) -> dict[str, str] | None:
     return {"has": min(new, key=lambda p: len(p.text)).css} if new else None
 
 
+def _complete(picks: Mapping[str, object]) -> bool:
+    """Every field read: the times as a span, or the start and the end apart."""
+    times = "time" in picks or {"start", "end"} <= picks.keys()
+    return times and {"building", "room", "date", "purpose"} <= picks.keys()
+
+
+def booking_page_step(recording: Recording) -> Step | None:
+    """The booking's own page: the one its form led to, or, where the save led elsewhere
+    (back to the day), the one the operator opened from «my bookings» — with the values
+    the operator named for the booking."""
+    book, opened = recording.step("book"), recording.step("opened")
+    if book is None or opened is None:
+        return book
+    return opened.model_copy(update={"answers": book.answers})
+
+
+def _gone(recording: Recording, page: Step, purpose: str) -> dict[str, Any] | None:
+    """How a site that deletes a booking outright says so on its page: what the page
+    showed, opened again once the booking was cancelled, that it did not before — the
+    booking's purpose gone from it."""
+    cancel = recording.step("cancel")
+    if cancel is None or not cancel.revisited or (purpose and purpose in cancel.revisited):
+        return None
+    before = {words for _, words in texts(page.snapshot)}
+    said = [w for _, w in texts(cancel.revisited) if w not in before and len(w.split()) <= 8]
+    return {"missing": [{"text": said[0].rstrip(" ."), "exact": False}]} if said else None
+
+
 def draft_booking_page(recording: Recording) -> dict[str, Any]:
-    """The ``booking_page`` part from the page the booking form led to: its address with
-    the number as ``{number}`` and its fields; a page drawn by script is waited for (its
-    room's piece), and where the cancel was pressed on it, how it shows a cancelled
-    booking."""
-    book = recording.step("book")
+    """The ``booking_page`` part from the booking's own page: its address with the number
+    as ``{number}`` and its fields; a page drawn by script is waited for (its room's
+    piece), and where the cancel was pressed on it, how it shows a cancelled booking (or,
+    for a site that deletes one, how the page says there is none)."""
+    book = booking_page_step(recording)
     if book is None:
         raise DraftError("Бронь не показана")
     number = booking_number(recording)
-    purpose = purpose_typed(book)
+    purpose = purpose_typed(recording.step("book") or book)
     picks = _by_terms(recording, book, purpose)
-    drawn = set(picks) != set(_FIELDS) and book.pieces
-    if drawn:
-        picks = _by_pieces(recording, book, purpose)
-    if set(picks) != set(_FIELDS):
+    drawn = not _complete(picks) and "room" not in picks and book.pieces
+    if not _complete(picks) and book.pieces:
+        # Drawn by script (a modal), or a field outside the pairs (the purpose as a title).
+        picks = _by_pieces(recording, book, purpose) | picks
+    if not _complete(picks):
         raise DraftError(
             "На странице брони не видно всех её данных: после брони оставьте открытой её "
             "страницу и покажите бронь ещё раз"
@@ -164,12 +219,17 @@ def draft_booking_page(recording: Recording) -> dict[str, Any]:
     drafted: dict[str, Any] = {"url": _address(book, number)}
     if drawn:
         drafted["wait"] = [{"css": picks["room"]["css"]}]
-    drafted |= {k: picks[k] for k in _FIELDS}
-    if opened_booking(recording) is not None:  # cancelled on this page
-        if (cancelled := _cancelled(recording, book)) is None:
+    order = ("building", "room", "date", "time", "start", "end", "purpose")
+    drafted |= {k: picks[k] for k in order if k in picks}
+    if opened_booking(recording) is not None or recording.step("opened") is not None:
+        # Cancelled on this page: it shows the booking cancelled, or says it is gone.
+        if (cancelled := _cancelled(recording, book)) is not None:
+            drafted["cancelled"] = cancelled
+        elif (gone := _gone(recording, book, purpose)) is not None:
+            drafted |= gone
+        else:
             raise DraftError(
                 "Не видно, как страница брони показывает отменённую бронь: отмените бронь "
                 "на её странице и оставьте страницу открытой"
             )
-        drafted["cancelled"] = cancelled
     return drafted

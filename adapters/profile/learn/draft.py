@@ -60,7 +60,8 @@ def draft_cancel(recording: Recording) -> dict[str, Any]:
     actions = step.actions if step else ()
     # A click that opened the booking's own page: the control is there, not in the list.
     opened = opened_booking(recording)
-    at = {"at": "booking_page"} if opened else {}
+    # On the booking's own page: opened in this step from the list, or before it.
+    at = {"at": "booking_page"} if opened or recording.step("opened") else {}
     actions = actions[opened[0] + 1 :] if opened else actions
     clicks = [a for a in actions if a.kind == "click" and a.candidates]
     if step is None or not clicks:

@@ -6,21 +6,26 @@ booking's own page: ``adapters.profile.learn.bookingpage``.)"""
 
 from __future__ import annotations
 
+import copy
 import re
 from datetime import date, time
 from typing import Any
+from urllib.parse import urlsplit
 
 from adapters.profile.learn.catalogue import building_names
-from adapters.profile.learn.recording import Recording
-from adapters.profile.learn.snapshot import tables
+from adapters.profile.learn.recording import Action, Recording, Step
+from adapters.profile.learn.snapshot import tables, texts
 from adapters.profile.learn.timeline import room_shape
 from adapters.profile.learn.values import (
     DraftError,
+    account,
     booking_number,
     building_code,
     clocks_in,
     date_format,
     day_step,
+    listed_number,
+    locators,
     opened_booking,
     purpose_typed,
     relative,
@@ -30,6 +35,7 @@ from adapters.profile.learn.values import (
 __all__ = [
     "draft_my_bookings",
     "draft_rules",
+    "list_press",
     "page_rules",
     "unread_rules",
     "written_rules",
@@ -55,6 +61,7 @@ def _fields(
     cancel = recording.step("cancel")
     controls = {c.name for a in (cancel.actions if cancel else ()) for c in a.candidates if c.name}
     building = building_names(recording, answers)
+    login = account(recording)
     picks: dict[str, dict[str, str]] = {}
     others = []
     for where, text in pieces:
@@ -75,15 +82,76 @@ def _fields(
             picks.setdefault("date", {**where, "format": fmt})
         elif text in building:
             picks.setdefault("building", where)
+        elif login and re.search(rf"(?<!\w){re.escape(login)}(?!\w)", text, re.IGNORECASE):
+            # Who made it («club (Клуб робототехники)»): a list that may show others'
+            # bookings too (a search for the login) keeps the account's own rows.
+            first = text.split()[0].lower() == login.lower()
+            owner = (
+                {}
+                if text.lower() == login.lower()
+                else {"regex": r"^(\S+)" if first else r"(\S+)$"}
+            )
+            picks.setdefault("owner", {**where, **owner})
         elif text and text not in controls and len(text.split()) <= 3:
             others.append(where)  # a building's name is short: not «Booked for …»
     if len(others) == 1:
         picks.setdefault("building", others[0])
-    order = ("number", "building", "room", "date", "time", "purpose")
+    order = ("number", "building", "room", "date", "time", "start", "purpose", "owner")
     return {k: picks[k] for k in order if k in picks}
 
 
 _NEEDED = {"number", "date", "time", "purpose"}
+
+
+def list_press(recording: Recording) -> tuple[str, Action] | None:
+    """Where «my bookings» was reached by a press that sent a form (a search posted by a
+    button on every page, MRBS's): a page showing that button — the day's page, where
+    it shows there — and the press. None: the list has an address of its own."""
+    step = recording.step("my_bookings")
+    if step is None:
+        return None
+    list_path = urlsplit(step.url).path
+    pressed = next(
+        (
+            step.actions[r.after - 1]
+            for r in step.requests
+            if r.after > 0
+            and urlsplit(r.url).path == list_path
+            and step.actions[r.after - 1].kind == "click"
+            and step.actions[r.after - 1].candidates
+        ),
+        None,
+    )
+    if pressed is None:
+        return None
+    day = recording.step("day")
+    names = {c.name for c in pressed.candidates if c.name}
+    on_day = day is not None and any(f'"{name}"' in day.snapshot for name in names)
+    return urlsplit(day.url if day is not None and on_day else pressed.url).path, pressed
+
+
+def _list_opened(recording: Recording, step: Step) -> dict[str, Any]:
+    """How «my bookings» is opened: its address; or the page with the button that posts
+    it, the press, and a wait for the rows the list's scripts fetch after the page (or
+    for what the list said once the booking was cancelled, where it then had none)."""
+    press = list_press(recording)
+    if press is None:
+        return {"url": templated(relative(step.url), {})}
+    after: list[dict[str, Any]] = [{"css": "table tbody tr:has(a)"}]
+    if empty := _empty(recording, step):
+        after.append(copy.deepcopy(empty))
+    return {"url": press[0], "submit": locators(press[1].candidates), "after": after}
+
+
+def _empty(recording: Recording, step: Step) -> dict[str, Any] | None:
+    """What «my bookings» said once the booking was cancelled, where it then showed no
+    table: the words it had not shown with the booking in it."""
+    cancel = recording.step("cancel")
+    if cancel is None or not cancel.relisted or tables(cancel.relisted):
+        return None
+    before = {words for _, words in texts(step.snapshot)}
+    said = [w for _, w in texts(cancel.relisted) if w not in before and len(w.split()) <= 8]
+    return {"text": said[0].rstrip(" ."), "exact": False} if said else None
 
 
 def draft_my_bookings(recording: Recording) -> dict[str, Any]:
@@ -95,7 +163,7 @@ def draft_my_bookings(recording: Recording) -> dict[str, Any]:
         raise DraftError("«Мои брони» не показаны: откройте их ещё раз")
     purpose = purpose_typed(book)
     number = booking_number(recording)
-    opened: dict[str, Any] = {"url": templated(relative(step.url), {})}
+    opened: dict[str, Any] = _list_opened(recording, step)
     shown = step.lists.get("my_bookings")
     if shown is not None:  # what the operator showed comes first
         pieces: list[tuple[dict[str, str], str]] = [
@@ -112,17 +180,35 @@ def draft_my_bookings(recording: Recording) -> dict[str, Any]:
             # (the list, or whatever an empty one shows: the page).
             opened["wait"] = [{"css": shown.css}, {"css": "body"}]
             return {"open": opened, "items": [{"css": shown.css}], **picks}
-    for table in tables(step.snapshot):
+    linked = listed_number(recording)  # where no address the form led to named it
+    shown_tables = tables(step.snapshot)
+    for at, table in enumerate(shown_tables):
         rows = [[cell.text for cell in row] for row in table.rows]
-        row = next((r for r in rows if purpose in r and number in r), None)
+        row = next((r for r in rows if purpose in r and (number in r or linked)), None)
         if row is None or len(table.heads) != len(row):
             continue
         columns = [({"column": head}, text) for head, text in zip(table.heads, row, strict=True)]
         picks = _fields(columns, recording=recording, number=number, purpose=purpose)
-        if picks.keys() >= _NEEDED:
+        if "number" not in picks and linked is not None and linked.column in table.heads:
+            picks["number"] = {"column": linked.column, "css": "a@href", "regex": linked.regex}
+        texts = {where["column"]: text for where, text in columns}
+        start = time.fromisoformat(book.answers["start"])
+        dated = texts.get(picks["date"]["column"], "") if "date" in picks else ""
+        if "time" not in picks and clocks_in(dated)[:1] == [start]:
+            # A start with no end («…, 12 декабря 2026 г. в 18:00»): the end is read from
+            # the booking's own page.
+            picks["start"] = {"column": picks["date"]["column"], "format": "hhmm"}
+        if picks.keys() >= _NEEDED or picks.keys() >= _NEEDED - {"time"} | {"start"}:
             # An unnamed table is found by its role alone (the page's first table).
             found = {"role": "table", "name": table.name} if table.name else {"role": "table"}
-            return {"open": opened, "table": [found], **picks}
+            if not table.name and at > 0:
+                # Tables before it with no row (a header a script drew apart, DataTables'):
+                # the first table with data cells.
+                if any(t.rows for t in shown_tables[:at]):
+                    raise DraftError("В «моих бронях» несколько таблиц: черновик не знает, какая")
+                found = {"css": "table:has(td)"}
+            empty = {"empty": [_empty(recording, step)]} if _empty(recording, step) else {}
+            return {"open": opened, "table": [found], **empty, **picks}
     raise DraftError("В «моих бронях» не видно таблицы со сделанной бронью: откройте их ещё раз")
 
 

@@ -84,7 +84,9 @@ _LISTEN = r"""
     const parts = [];
     for (let e = el; e && e.nodeType === 1 && e !== document.body && parts.length < 4;
          e = e.parentElement) {
-      if (e.id && stable(e.id)) { parts.unshift("#" + CSS.escape(e.id)); break; }
+      // The attribute: a form's «.id» is its field named «id» where it has one (MRBS's).
+      const id = e.getAttribute("id");
+      if (id && stable(id)) { parts.unshift("#" + CSS.escape(id)); break; }
       let p = e.tagName.toLowerCase();
       const cls = Array.from(e.classList).filter(stable).slice(0, 2);
       if (cls.length) p += "." + cls.map((c) => CSS.escape(c)).join(".");
@@ -106,7 +108,8 @@ _LISTEN = r"""
   const formOf = (el) => {
     const f = el.form;
     if (!f) return "";
-    if (f.id && stable(f.id)) return "form#" + CSS.escape(f.id);
+    const id = f.getAttribute("id");
+    if (id && stable(id)) return "form#" + CSS.escape(id);
     const name = f.getAttribute("name");
     return name ? `form[name=${JSON.stringify(name)}]` : path(f);
   };
@@ -423,7 +426,7 @@ class Recorder:
             answers=answers,
             snapshot=snapshot,
             url=_without_secrets(page.url),
-            pieces=await page_pieces(page) if name in ("book", "cancel", "day") else (),
+            pieces=await page_pieces(page) if name in ("book", "opened", "cancel", "day") else (),
             # What a profile reads of the day's page from its DOM: the building's
             # drop-down (hidden under a widget, maybe) and the grid's titles.
             selects=await page_selects(page) if name == "day" else (),

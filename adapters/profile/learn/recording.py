@@ -33,7 +33,9 @@ __all__ = [
 ]
 
 # The demonstration's steps, in order.
-StepName = Literal["login", "day", "book", "refused", "my_bookings", "cancel"]
+# «opened»: the booking's own page, opened from «my bookings» where no page the booking's
+# form led to was that page (the save went back to the day).
+StepName = Literal["login", "day", "book", "refused", "my_bookings", "opened", "cancel"]
 
 
 class _Frozen(BaseModel):
@@ -157,6 +159,12 @@ class Step(_Frozen):
     # it has no «term: value» pairs (``adapters.profile.learn.pieces``); the day's: where
     # it writes its date outside the grid.
     pieces: tuple[PickedText, ...] = ()
+    # The cancel's: the booking's own page as the learner opened it again afterwards
+    # (its snapshot): how the site says a booking it deleted outright is gone.
+    revisited: str = ""
+    # The cancel's: «my bookings» as the learner opened it again afterwards, where a press
+    # posts it (its snapshot): what the list says when it has none.
+    relisted: str = ""
     # The day's page as its DOM has it, where the snapshot does not show what a profile
     # reads: its drop-downs (``adapters.profile.learn.selects``) and its tables' heading
     # cells (``adapters.profile.learn.titles``).

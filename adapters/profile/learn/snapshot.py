@@ -13,9 +13,9 @@ __all__ = ["Cell", "Combobox", "Table", "comboboxes", "tables", "terms", "texts"
 # «- table "name":», «- 'table "a: b"':» (quoted for YAML) or an unnamed «- table:».
 _TABLE = re.compile(r"""^(?P<indent> *)- '?table(?: "(?P<name>(?:[^"\\]|\\.)*)")?'?:""", re.M)
 _LINE = re.compile(
-    r"^(?P<indent> *)- (?P<role>columnheader|rowheader|row|cell|link|caption|/url)"
-    r'(?: "(?P<text>(?:[^"\\]|\\.)*)")?(?: \[[^\]]*\])*:?(?: (?P<value>.+))?$'
-)
+    r"^(?P<indent> *)- '?(?P<role>columnheader|rowheader|row|cell|link|caption|/url)"
+    r'(?: "(?P<text>(?:[^"\\]|\\.)*)")?\'?(?: \[[^\]]*\])*:?(?: (?P<value>.+))?$'
+)  # quoted for YAML («- 'columnheader "a: b"': a») where the name has a colon
 
 
 def _unquoted(text: str) -> str:
@@ -67,7 +67,9 @@ def tables(snapshot: str) -> list[Table]:
             if role == "caption":
                 caption = _unquoted(item["value"] or "")
             elif role == "columnheader":
-                heads.append(text)
+                # A header's own words where its accessible name adds more («Начало:
+                # активировать для сортировки…», a sortable table's).
+                heads.append(_unquoted(item["value"]) if item["value"] else text)
             elif role == "row":
                 rows.append([])
             elif role == "link" and last is not None:
@@ -88,8 +90,8 @@ _VALUE = re.compile(r"^ *- (?:definition|[a-z]+): (?P<text>.+)$")
 def terms(snapshot: str) -> dict[str, str]:
     """The «term: value» pairs of an accessibility snapshot: a description list's (a
     value may sit one level down, as in «definition: - time: 27.11.2026»), and a table's
-    rows of a row header and one cell («Дата | 27.11.2026»), as a profile's ``term``
-    reads both."""
+    rows of a row header and one cell («Дата | 27.11.2026») or of two plain cells, the
+    first a label («Время начала: | …», MRBS's), as a profile's ``term`` reads them."""
     pairs: dict[str, str] = {}
     term: str | None = None
     for line in snapshot.splitlines():
@@ -103,8 +105,12 @@ def terms(snapshot: str) -> dict[str, str]:
             term = None
     for table in tables(snapshot):
         for row in table.rows:
-            if len(row) == 2 and row[0].header and not row[1].header and row[0].text:
+            if len(row) != 2 or row[1].header or not row[0].text:
+                continue
+            if row[0].header:
                 pairs.setdefault(row[0].text, row[1].text)
+            elif row[0].text.endswith(":"):  # two plain cells, a label and its value
+                pairs.setdefault(row[0].text.rstrip(":").strip(), row[1].text)
     return pairs
 
 

@@ -19,18 +19,24 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import date, time
 from typing import Literal
-from urllib.parse import urlsplit
+from urllib.parse import urljoin, urlsplit
 
 from playwright.async_api import BrowserContext, Page
 from playwright.async_api import Error as PlaywrightError
 
+from adapters.profile.finding import candidate
 from adapters.profile.learn.daygrid import day_grid
 from adapters.profile.learn.examples import pick_list
-from adapters.profile.learn.pages import draft_my_bookings, page_rules
+from adapters.profile.learn.pages import draft_my_bookings, list_press, page_rules
 from adapters.profile.learn.recorder import Recorder
 from adapters.profile.learn.recording import Recording, SentRequest, Step, StepName
 from adapters.profile.learn.rules import told_rules
-from adapters.profile.learn.values import DraftError, booked_at, purpose_typed
+from adapters.profile.learn.values import (
+    DraftError,
+    address_number,
+    listed_number,
+    purpose_typed,
+)
 from adapters.profile.template import parse_date, parse_time
 from core.errors import ClubError
 from core.llm import LLM
@@ -84,13 +90,6 @@ def _numbers(requests: tuple[SentRequest, ...]) -> set[str]:
     return named
 
 
-def _booked_number(step: Step) -> str | None:
-    """The booking's number as the page the form led to has it in its address."""
-    reached = [a.url for a in step.actions if a.kind == "navigate"] + [step.url]
-    found = booked_at(reached[-1], next((u for u in reversed(reached) if u != reached[-1]), ""))
-    return found[0] if found else None
-
-
 class Lesson:
     """One demonstration in ``context``, its steps kept as shown last."""
 
@@ -117,7 +116,9 @@ class Lesson:
 
     @property
     def recording(self) -> Recording:
-        order: tuple[StepName, ...] = ("login", "day", "book", "refused", "my_bookings", "cancel")
+        order: tuple[StepName, ...] = (
+            "login", "day", "book", "refused", "my_bookings", "opened", "cancel"
+        )  # fmt: skip
         # Masked again as a whole: lists shown by example join a step after it ended.
         return self._recorder.masked(
             Recording(
@@ -294,7 +295,8 @@ class Lesson:
                 "end": f"{slot.end:%H:%M}",
             },  # fmt: skip
         )
-        number = _booked_number(book)
+        found = address_number(self.recording)
+        number = found[0] if found else None
         which = f"№ {number} {booked}" if number else booked
         self._booked = f"Бронь {which} осталась на сайте: отмените её там."
         await self._step(
@@ -311,7 +313,11 @@ class Lesson:
             {},
         )
         listed = await self._by_example(listed, book)
-        await self._step(
+        number = number or self._listed_number()
+        if found is None:
+            self._steps.pop("opened", None)
+            await self._opened(number)
+        cancel = await self._step(
             "cancel",
             _title(6, "отмена") + f" Отмените эту бронь (аудитория {slot.room}) на сайте и "
             "нажмите Enter.",
@@ -319,6 +325,66 @@ class Lesson:
             {"room": slot.room},
         )
         self._booked = None
+        if found is None and "opened" in self._steps:
+            cancel = await self._revisit(cancel, self._steps["opened"].url)
+        self._steps["cancel"] = await self._relist(cancel)
+
+    async def _opened(self, number: str | None) -> None:
+        """The booking's own page, where no page its form led to was that page: opened by
+        the operator from «my bookings» (its fields are read there; the cancel starts
+        there)."""
+
+        def shown() -> str | None:
+            if number is None or re.search(rf"(?<!\d){number}(?!\d)", self._page.url):
+                return None
+            return f"Не видно страницы брони № {number}: откройте её из списка."
+
+        await self._step(
+            "opened",
+            "Откройте страницу этой брони (например, нажмите на неё в списке) и нажмите Enter.",
+            shown,
+            {},
+        )
+
+    async def _relist(self, cancel: Step) -> Step:
+        """The cancel step with «my bookings» as it reads once the booking is cancelled,
+        where a press posts the list: opened again by the learner, in a window of its
+        own, as the drafted profile will open it (what the list says when it has none)."""
+        press = list_press(self.recording)
+        if press is None:
+            return cancel
+        page = await self._context.new_page()
+        try:
+            await page.goto(urljoin(self.site, press[0]))
+            ways = [candidate(page, way) for way in press[1].candidates]
+            alone = [way for way in ways if await way.count() == 1]
+            if not alone:
+                return cancel
+            button = alone[0]
+            async with page.expect_navigation():
+                await button.click()
+            with contextlib.suppress(PlaywrightError):
+                await page.wait_for_load_state("networkidle", timeout=5000)
+            snapshot = await page.locator("body").aria_snapshot(timeout=5000)
+        except PlaywrightError:
+            return cancel
+        finally:
+            await page.close()
+        return self._recorder.masked(cancel.model_copy(update={"relisted": snapshot}))
+
+    async def _revisit(self, cancel: Step, url: str) -> Step:
+        """The cancel step with the booking's own page as it reads once cancelled: opened
+        again by the learner, in a window of its own (a site that deletes a booking
+        outright says so only there)."""
+        page = await self._context.new_page()
+        try:
+            await page.goto(url)
+            snapshot = await page.locator("body").aria_snapshot(timeout=5000)
+        except PlaywrightError:
+            return cancel
+        finally:
+            await page.close()
+        return self._recorder.masked(cancel.model_copy(update={"revisited": snapshot}))
 
     async def _by_example(self, listed: Step, book: Step) -> Step:
         """«My bookings» as the operator shows it by two examples, when its list is not
@@ -340,6 +406,11 @@ class Lesson:
         listed = listed.model_copy(update={"lists": {"my_bookings": shown}})
         self._steps["my_bookings"] = listed
         return listed
+
+    def _listed_number(self) -> str | None:
+        """The booking's number as «my bookings» links to it (its address named none)."""
+        found = listed_number(self.recording)
+        return found.number if found else None
 
     def _reopened(self, book: Step) -> bool:
         """Whether a page the booking's form was reached from (not the form's own page)

@@ -5,12 +5,14 @@ in any of the formats profiles know becomes its template slot («2026-11-27» �
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
 from datetime import date, time
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 from adapters.profile.learn.recording import Recording, Step
+from adapters.profile.learn.snapshot import tables
 from adapters.profile.parts import Locator
 from adapters.profile.template import DATE_FORMATS, TIME_FORMATS, parse_date, parse_time
 from core.errors import ClubError
@@ -19,7 +21,12 @@ __all__ = [
     "DraftError",
     "named",
     "opened_booking",
+    "address_number",
     "booking_number",
+    "known_values",
+    "Listed",
+    "account",
+    "listed_number",
     "building_code",
     "booked_at",
     "clocks_in",
@@ -124,11 +131,15 @@ def building_code(recording: Recording, answers: Mapping[str, str]) -> str | Non
     return first if first and room != first and others.count(first) == 1 else None
 
 
-def booked_at(url: str, before: str = "") -> tuple[str, str] | None:
+def booked_at(
+    url: str, before: str = "", explained: Collection[str] = ()
+) -> tuple[str, str] | None:
     """The booking's number in its address and the regex that reads it (group 1): the
     path's last number (the whole path, anchored); else, for a page that shows a booking
     over another (its address's query names it), the last number of the query value
-    that the page before it (``before``) did not have («modal=booking-details:42»)."""
+    that the page before it (``before``) did not have («modal=booking-details:42») and
+    that is none of the values the operator named (``explained``: a day's view after a
+    save says «view_all=1» and the building «area=1», not the booking's number)."""
     parts = urlsplit(url)
     path = parts.path
     if numbers := list(re.finditer(r"\d+", path)):
@@ -138,21 +149,119 @@ def booked_at(url: str, before: str = "") -> tuple[str, str] | None:
     had = set(parse_qsl(urlsplit(before).query))
     for key, value in reversed(parse_qsl(parts.query)):
         numbers = list(re.finditer(r"\d+", value))
-        if (key, value) in had or not numbers:
+        # An address inside the address (a «returl») names another page, not this booking.
+        if (key, value) in had or not numbers or value in explained or re.search(r"[/?=&]", value):
             continue
         last = numbers[-1]
         return last[0], re.escape(f"{key}={value[: last.start()]}") + r"(\d+)"
     return None
 
 
-def booking_number(recording: Recording) -> str:
+def known_values(recording: Recording) -> set[str]:
+    """What an address may say that is not a booking's number: each part of the day and
+    the times the operator named (a year, «12», an hour, its seconds), the room, and
+    every query value of the addresses reached before the booking was made (the
+    building's code, the room's id, a view's flags)."""
+    book = recording.step("book")
+    answers = book.answers if book else {}
+    known = {answers.get("room", "")}
+    if "date" in answers:
+        day = date.fromisoformat(answers["date"])
+        known |= {str(day.year), str(day.month), f"{day.month:02}", str(day.day), f"{day.day:02}"}
+    for name in ("start", "end"):
+        if name in answers:
+            clock = time.fromisoformat(answers[name])
+            known |= {str(clock.hour), f"{clock.hour:02}", str(clock.minute), f"{clock.minute:02}"}
+            known.add(str(clock.hour * 3600 + clock.minute * 60))
+    day_step = recording.step("day")
+    before = [day_step.url] if day_step else []
+    if book is not None:
+        pages = [a.url for a in book.actions if a.kind == "navigate"]
+        before += pages[:-1]
+    for url in before:
+        known |= {value for _, value in parse_qsl(urlsplit(url).query)}
+    return known - {""}
+
+
+def address_number(recording: Recording) -> tuple[str, str] | None:
+    """The number in the address the booking's form led to, with the regex reading it
+    (None: that address names none)."""
     step = recording.step("book")
     reached = [a.url for a in step.actions if a.kind == "navigate"] if step else []
-    before = next((u for u in reversed(reached) if u != reached[-1]), "") if reached else ""
-    found = booked_at(reached[-1], before) if reached else None
-    if found is None:
-        raise DraftError("Номер брони не виден в её адресе: покажите бронь ещё раз")
-    return found[0]
+    if not reached:
+        return None
+    before = next((u for u in reversed(reached) if u != reached[-1]), "")
+    return booked_at(reached[-1], before, known_values(recording))
+
+
+@dataclass(frozen=True)
+class Listed:
+    """A booking's number as a list's link names it."""
+
+    number: str
+    column: str  # the column of the link
+    regex: str  # reads the number from the link's address (group 1)
+    url: str  # the link's address, as the page wrote it
+
+
+def listed_number(recording: Recording) -> Listed | None:
+    """Where no address the form led to names the booking (the save went back to a day's
+    view): its number as «my bookings» links to it — the number, the column of the link
+    holding it, and the regex reading it from the link. The number is the link's value
+    that none of the operator's named values explains («id=6», not «day=12»); failing
+    that, the value of a key no address had before the booking existed."""
+    book, listed = recording.step("book"), recording.step("my_bookings")
+    if book is None or listed is None:
+        return None
+    purpose = purpose_typed(book)
+    known = known_values(recording)
+    day_step = recording.step("day")
+    pages = [day_step.url] if day_step else []
+    pages += [a.url for a in book.actions if a.kind == "navigate"]
+    old_keys = {key for url in pages for key, _ in parse_qsl(urlsplit(url).query)}
+    found: list[tuple[bool, Listed]] = []  # explained by the named values, and where
+    for table in tables(listed.snapshot):
+        for row in table.rows:
+            if purpose not in [cell.text for cell in row] or len(row) != len(table.heads):
+                continue
+            for head, cell in zip(table.heads, row, strict=True):
+                parts = urlsplit(cell.url)
+                for key, value in parse_qsl(parts.query):
+                    if value.isdigit():
+                        explained = value in known and key in old_keys
+                        regex = rf"[?&]{re.escape(key)}=(\d+)"
+                        found.append((explained, Listed(value, head, regex, cell.url)))
+                if numbers := list(re.finditer(r"\d+", parts.path)):
+                    last = numbers[-1]
+                    regex = re.escape(parts.path[: last.start()]) + r"(\d+)"
+                    found.append((last[0] in known, Listed(last[0], head, regex, cell.url)))
+    plain = [f for e, f in found if not e and f.number not in known] or [
+        f for e, f in found if not e
+    ]
+    return plain[0] if plain else None
+
+
+def booking_number(recording: Recording) -> str:
+    """The booking's number: in the address its form led to, else as «my bookings» links
+    to it."""
+    found = address_number(recording)
+    if found is not None:
+        return found[0]
+    if listed := listed_number(recording):
+        return listed.number
+    raise DraftError(
+        "Номер брони не виден ни в её адресе, ни в ссылке на неё в «моих бронях»: "
+        "покажите бронь ещё раз"
+    )
+
+
+def account(recording: Recording) -> str | None:
+    """The login the operator typed: the last text typed before the password."""
+    step = recording.step("login")
+    actions = list(step.actions) if step else []
+    secret = next((i for i, a in enumerate(actions) if a.secret), None)
+    typed = [a.value for a in actions[:secret] if a.kind == "fill" and a.value] if secret else []
+    return typed[-1] if typed else None
 
 
 def purpose_typed(step: Step) -> str:

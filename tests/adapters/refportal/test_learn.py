@@ -20,6 +20,7 @@ from playwright.async_api import Browser, Page, async_playwright
 from adapters.profile import ProfileSystem, parse_site_profile
 from adapters.profile.check import CHECK_MARK
 from adapters.profile.finding import candidate
+from adapters.profile.learn import Recording
 from adapters.profile.learn.draft import (
     DraftError,
     draft_book,
@@ -249,13 +250,12 @@ async def test_a_demonstration_over_cdp_is_recorded_without_secrets(
     }
     assert draft_cancel(recording)["control"][0] == {"role": "button", "name": "Отменить"}
     drafted = draft_book(recording)
-    assert drafted["fields"][-2:] == [
+    assert drafted["fields"][-1:] == [
         {"find": [{"role": "textbox", "name": "Цель бронирования"},
                   {"label": "Цель бронирования"}, {"css": "#purpose"}], "fill": "{purpose}"},
-        {"find": [{"role": "spinbutton", "name": "Количество участников"},
-                  {"label": "Количество участников"}, {"css": "#attendees"}], "fill": "",
-         "optional": True},
     ]  # fmt: skip
+    # The number of people, left empty as the form opened: the site's own, not drafted.
+    assert "#attendees" not in str(drafted["fields"])
     assert drafted["booked"] == r"^/booking/(\d+)$"
     reference = yaml.safe_load(PROFILE.read_text(encoding="utf-8"))
     # «My bookings» shown by two examples: its rows, each field a cell inside (replayed
@@ -395,3 +395,13 @@ async def test_an_operator_who_stops_after_booking_is_told_the_booking_left(
     assert status != 0
     told = f"Бронь № {made['id']} аудитории {room} на {FRIDAY:%d.%m.%Y} 18:00–19:00 осталась"
     assert any(line.startswith(told) for line in learner.said), "\n".join(learner.said)
+    # What was shown is kept: the steps so far, and the parts they draft, with a note on
+    # each part still missing saying what to show.
+    kept = Recording.model_validate_json(
+        (tmp_path / "out" / "stopped.recording.json").read_text(encoding="utf-8")
+    )
+    assert [s.name for s in kept.steps] == ["login", "day", "book"]
+    parts = (tmp_path / "out" / "stopped.parts.yaml").read_text(encoding="utf-8")
+    drafted = yaml.safe_load(parts)
+    assert {"login", "availability", "rules"} <= drafted.keys()
+    assert "# my_bookings: не составлен — «Мои брони» не показаны" in parts
