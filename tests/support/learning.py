@@ -125,7 +125,9 @@ async def play(
     site's, for a test site on a clock of its own."""
     if today is not None:
         args = (*args, "--today", today.isoformat())
-    env = os.environ | {"DATA_DIR": str(work / "data"), "BROWSER__EXECUTABLE": CHROMIUM}
+    # No LLM configured, whatever the machine has: a draft is the demonstration's alone.
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LLM__")}
+    env |= {"DATA_DIR": str(work / "data"), "BROWSER__EXECUTABLE": CHROMIUM}
     proc = await asyncio.create_subprocess_exec(
         str(CLUBMAN), "learn", site, "--name", name, "--out", str(work / "out"),
         "--cdp", chromium, *args,

@@ -178,6 +178,15 @@ async def pick_list(
         ):
             raise EOFError
         found = await _generalised(context, _SHARED if anywhere else _GENERALISE, needle)
+        if found is None and await _picked(context) == 1:
+            # One example says nothing of what items share: another is asked for, even
+            # where the list has one item now (another booking made for it).
+            say(
+                f"Вижу один пример, а нужно два — {what}. Если в списке сейчас только один, "
+                "сделайте на сайте ещё один (потом его можно удалить), откройте список снова "
+                "и нажмите на оба. Повторите."
+            )
+            continue
         if found is None:
             say("Не вижу двух примеров одного списка: нажмите на два его элемента. Повторите.")
             continue
@@ -194,6 +203,15 @@ async def pick_list(
                 await each.evaluate(_CLEAR)
         if answer.strip().lower() in ("", "да", "yes", "y", "д"):
             return shown, page
+
+
+async def _picked(context: BrowserContext) -> int:
+    """How many examples the operator clicked (in the window with the most)."""
+    counts = [0]
+    for page in context.pages:
+        with contextlib.suppress(PlaywrightError):
+            counts.append(int(await page.evaluate("() => window.__clubmanPick?.picks.length ?? 0")))
+    return max(counts)
 
 
 async def _generalised(

@@ -38,11 +38,12 @@ async def chromium() -> AsyncIterator[str]:
 async def shown(
     mrbs_server: MrbsServer, chromium: str, tmp_path_factory: pytest.TempPathFactory
 ) -> AsyncIterator[Demonstration]:
-    """One demonstration for the module, on MRBS as seeded."""
+    """One demonstration for the module, on MRBS as seeded, the draft checked on the
+    site by the learner (the password given)."""
     mrbs_server.as_seeded()
     work = tmp_path_factory.mktemp("learned-mrbs")
     day = mrbs_server.today() + timedelta(days=5)  # past the seed's days: the room is free
-    yield await demonstrate_mrbs(mrbs_server, chromium, work, day=day)
+    yield await demonstrate_mrbs(mrbs_server, chromium, work, day=day, check=True)
     mrbs_server.as_seeded()
 
 
@@ -64,6 +65,8 @@ async def test_the_demonstration_drafts_a_whole_profile_and_keeps_no_secret(
     ]  # fmt: skip
     assert learned == draft_profile(recording)
     assert not (shown.out / "mrbs.parts.yaml").exists()
+    # The learner's own check of its draft, with the password given once: every part.
+    assert "итог: профиль подходит" in shown.said, "\n".join(shown.said)
     # Booked once, refused once, deleted: nothing of the demonstration is left.
     assert [e for e in mrbs_server.bookings("club") if e.name == MRBS_PURPOSE] == []
 

@@ -122,7 +122,12 @@ async def demonstrate(portal: RunningPortal, chromium: str, work: Path) -> Demon
         await page.wait_for_url(re.compile(r"/booking/\d+$"))
         await page.goto(f"{portal.url}/my")
         await learner.answer()
-        # Asked for the list by two examples: two bookings clicked (the clicks go nowhere).
+        # Asked for the list by two examples: one is not enough, another is asked for.
+        await learner.prompt("Покажите список примерами")
+        await page.get_by_role("row").filter(has_text="Другое").get_by_role("cell").nth(1).click()
+        await learner.answer()
+        assert "сделайте на сайте ещё один" in await learner.prompt("Вижу один пример")
+        # Then two bookings clicked (the clicks go nowhere).
         await learner.prompt("Покажите список примерами")
         await page.get_by_role("row").filter(has_text="Другое").get_by_role("cell").nth(1).click()
         await page.get_by_role("row").filter(has_text="Шахматы").get_by_role("cell").nth(2).click()
