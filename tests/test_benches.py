@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
         ("bench.flood", ["--chats", "20"], "delivered: 20"),
         ("bench.redis_pipelining", ["--commands", "100"], "pipelining"),
         ("bench.restart", ["--restarts", "1"], "kill → first reply"),
-        ("bench.learn", ["--site", "refportal"], "first replayed booking"),
+        ("bench.learn", ["--site", "refportal"], "site check"),
         ("bench.drift", ["--kind", "relabelled"], "relabelled       booked"),
     ],
     ids=[
