@@ -83,6 +83,12 @@ async def test_the_demonstration_drafts_a_whole_profile_and_keeps_no_secret(
                               "regex": r"[?&]id=(\d+)"}  # fmt: skip
     assert "end" not in mine and "time" not in mine  # read from each booking's own page
     assert mine["owner"] == {"column": "Создано", "regex": r"^(\S+)"}  # a search lists others' too
+    # Opened again by the learner after the cancel: how MRBS says a deleted booking is
+    # gone, and what its list says with none.
+    assert drafted["booking_page"]["missing"] == [
+        {"text": "Неправильный id записи", "exact": False}
+    ]
+    assert mine["empty"] == [{"text": "Совпадений не найдено", "exact": False}]
     assert drafted["cancel"] == {
         "at": "booking_page",
         "control": drafted["cancel"]["control"],
