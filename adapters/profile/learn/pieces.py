@@ -16,7 +16,7 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 from pydantic import TypeAdapter, ValidationError
 
-from adapters.profile.learn.css import TOKENS_JS
+from adapters.profile.learn.css import ALONE_JS, TOKENS_JS
 from adapters.profile.learn.recording import PickedText
 
 __all__ = ["page_pieces"]
@@ -24,6 +24,7 @@ __all__ = ["page_pieces"]
 _PIECES = (
     "() => {"
     + TOKENS_JS
+    + ALONE_JS  # alone(css, el), nth(el)
     + r"""
   const shown = (el) => !!(el.offsetWidth || el.offsetHeight || el.getClientRects().length);
   const dialogs = [...document.querySelectorAll(
@@ -39,16 +40,6 @@ _PIECES = (
     }
     return whole;
   })();
-  const alone = (css, el) => {
-    try {
-      const found = document.querySelectorAll(css);
-      return found.length === 1 && found[0] === el;
-    } catch (e) { return false; }
-  };
-  const nth = (e) => {
-    const same = [...e.parentElement.children].filter((s) => s.tagName === e.tagName);
-    return same.length > 1 ? `:nth-of-type(${same.indexOf(e) + 1})` : '';
-  };
   const path = (el) => {
     const chain = [];
     for (let e = el; e && e !== root; e = e.parentElement) chain.push(e);
