@@ -128,7 +128,7 @@ def _shots(settings: Settings) -> Path:
 def _part_lines(part: PartResult) -> list[str]:
     lines = [f"{'✓' if part.ok else '✗'} {part.part}: {part.detail}"]
     if part.where:
-        lines.append(f"    строка профиля: {part.where}")
+        lines.append(f"    строка профиля: {part.where}" + (f" ({part.path})" if part.path else ""))
     if part.tried:
         lines.append(f"    искали: {part.tried}")
     if part.seen:

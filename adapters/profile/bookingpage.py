@@ -11,7 +11,7 @@ from playwright.async_api import Dialog, Page
 from adapters.profile.choosing import chosen
 from adapters.profile.model import BookingPage
 from adapters.profile.navigate import Navigator
-from adapters.profile.parts import Find, Pick
+from adapters.profile.parts import Find, Pick, sought
 from adapters.profile.reading import (
     as_date,
     as_span,
@@ -33,6 +33,15 @@ __all__ = [
     "read_booking_page",
     "shown_instead",
 ]
+
+
+_FIELDS = {
+    "number": "номера брони",
+    "date": "даты",
+    "time": "времени",
+    "start": "времени начала",
+    "end": "времени окончания",
+}
 
 
 async def read_booking_page(
@@ -80,8 +89,28 @@ async def read_booking_page(
     else:  # the model takes «start» and «end» without «time»
         start = as_time(picks["start"], shown["start"])
         end = as_time(picks["end"], shown["end"])
-    if shown["number"] != number or day is None or start is None or end is None or end <= start:
-        raise UnexpectedPage(f"Не удалось прочитать бронь № {number}", await summarize(page))
+    spans = "time" in picks
+    unread = next(
+        (
+            field
+            for field, fails in (
+                ("number", shown["number"] != number),
+                ("date", day is None),
+                ("time" if spans else "start", start is None),
+                ("time" if spans else "end", end is None or (start is not None and end <= start)),
+            )
+            if fails
+        ),
+        None,
+    )
+    if unread is not None:
+        # The field and the words the site shows for it, and its line: what changed.
+        tried, called = sought(alternatives[unread])
+        raise await nav.finder.mismatch(
+            page, spec.missing or (), path=f"booking_page.{unread}", what="", tried=tried,
+            said=f"Не удалось прочитать бронь № {number}: на её странице нет "
+            f"{_FIELDS[unread]}{called}",
+        )  # fmt: skip
     name = shown["building"]
     building = codes.get(name, name)
     cancelled = spec.cancelled is not None and holds(spec.cancelled, terms.self)

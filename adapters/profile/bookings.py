@@ -23,7 +23,7 @@ from adapters.profile.bookingpage import confirming_dialogs, read_booking_page
 from adapters.profile.model import MyBookings
 from adapters.profile.navigate import Navigator
 from adapters.profile.owner import Whose, no_owner_read, whose
-from adapters.profile.parts import Find, Pick
+from adapters.profile.parts import Find, Pick, sought
 from adapters.profile.patterns import Match, Pattern, compiled
 from adapters.profile.reading import (
     Item,
@@ -155,9 +155,10 @@ class MyList:
         rows = [(line, cells) for _, line, cells in self._listed_rows()]
         self._picks = row_picks(spec, rows, self._columns(), told=self._nav.finder)
         if no_owner_read([self._whose(line, cells) for line, cells in rows]):
+            tried, called = sought(spec.owner)
             raise await self._nav.finder.mismatch(
-                self._page, self._find, path="my_bookings.owner",
-                what=f"{_WHAT['owner']} в «моих бронях»: {rows[0][0].text[:80]}",
+                self._page, self._find, path="my_bookings.owner", tried=tried,
+                what=f"{_WHAT['owner']}{called} в «моих бронях»: {rows[0][0].text[:80]}",
             )  # fmt: skip
 
     async def _shown_empty(self) -> bool:
@@ -368,16 +369,18 @@ class MyList:
         if not found and unnumbered and not read_elsewhere:
             # Rows, and not one number among them: the number's column no longer reads
             # (renamed, moved), never an empty list.
+            tried, called = sought(self.spec.number)
             raise await self._nav.finder.mismatch(
-                self._page, self._find, path="my_bookings.number",
-                what=f"номеров броней в «моих бронях»: {unnumbered[0][:80]}",
+                self._page, self._find, path="my_bookings.number", tried=tried,
+                what=f"номеров броней{called} в «моих бронях»: {unnumbered[0][:80]}",
             )  # fmt: skip
         if not found and unread and not read_elsewhere:  # no row reads: the site changed
             r, line, what = unread[0]
-            path = "my_bookings.number" if what == "number" else f"my_bookings.{what}"
+            # The value's own column named (the table was found): the line is its.
+            tried, called = sought(getattr(self.spec, what, None))
             raise await self._nav.finder.mismatch(
-                self._page, self._find, path=path,
-                what=f"{_WHAT[what]} в строке {r} «моих броней»: {line.text[:80]}",
+                self._page, self._find, path=f"my_bookings.{what}", tried=tried,
+                what=f"{_WHAT[what]}{called} в строке {r} «моих броней»: {line.text[:80]}",
             )  # fmt: skip
         for r, line, what in unread:
             self._left_out(r, line, what)

@@ -42,6 +42,7 @@ class PartResult(BaseModel):
     ok: bool
     detail: str
     where: str = ""  # the profile's file:line, for a part that did not match
+    path: str = ""  # and its part and field there («my_bookings.start»)
     tried: str = ""  # the locators tried
     seen: str = ""  # what the page showed instead
     screenshot: str = ""  # a PNG of the page
@@ -99,8 +100,8 @@ class _Checker:
             if page.fields:
                 seen += ", поля: " + ", ".join(f"«{f}»" for f in page.fields[:8])
             return PartResult(
-                part=name, ok=False, detail=exc.what, where=exc.where, tried=exc.tried,
-                seen=seen, screenshot=shot,
+                part=name, ok=False, detail=exc.what, where=exc.where, path=exc.path,
+                tried=exc.tried, seen=seen, screenshot=shot,
             )  # fmt: skip
         return PartResult(part=name, ok=False, detail=str(exc), screenshot=shot)
 

@@ -47,10 +47,13 @@ class SlowPattern(ProfileError):
 
 
 class ProfileMismatch(UnexpectedPage):
-    """A step found nothing the profile describes: ``where`` is «file:line», ``tried``
-    the locators in the order they were tried."""
+    """A step found nothing the profile describes: ``where`` is «file:line», ``path`` the
+    part and its field («my_bookings.start»), ``tried`` the locators in the order they
+    were tried."""
 
-    def __init__(self, what: str, *, where: str, tried: str, summary: PageSummary) -> None:
+    def __init__(
+        self, what: str, *, where: str, tried: str, summary: PageSummary, path: str = ""
+    ) -> None:
         # The user reads the message: what is missing, in words; the profile's line and
         # locators are for the operator (the log, ``clubman site check``).
         super().__init__(
@@ -60,8 +63,10 @@ class ProfileMismatch(UnexpectedPage):
         )
         self.what = what
         self.where = where
+        self.path = path
         self.tried = tried
-        self.for_admins = f"профиль {where}: {what}" + (f"; искал: {tried}" if tried else "")
+        part = f" ({path})" if path else ""
+        self.for_admins = f"профиль {where}{part}: {what}" + (f"; искал: {tried}" if tried else "")
 
 
 class ControlRenamed(ProfileMismatch):
@@ -70,13 +75,15 @@ class ControlRenamed(ProfileMismatch):
 
     def __init__(
         self, what: str, *, names: str, said: str, destructive: bool, where: str, tried: str,
-        summary: PageSummary,
+        summary: PageSummary, path: str = "",
     ) -> None:  # fmt: skip
         if destructive:
             told = f"вместо {what} на странице «{said}», а это удаление или отмена"
         else:
             told = f"нет {what} {names}".rstrip() + f" (вместо этого на странице «{said}»)"
-        super().__init__(f"{told}; ничего не нажато", where=where, tried=tried, summary=summary)
+        super().__init__(
+            f"{told}; ничего не нажато", where=where, tried=tried, summary=summary, path=path
+        )
         self.said = said
         self.destructive = destructive
 
@@ -86,13 +93,15 @@ class SentElsewhere(ProfileMismatch):
     its part (``blocked``: "POST http://…"); the network guard stopped it."""
 
     def __init__(
-        self, what: str, *, blocked: tuple[str, ...], where: str, summary: PageSummary
-    ) -> None:
+        self, what: str, *, blocked: tuple[str, ...], where: str, summary: PageSummary,
+        where_part: str = "",
+    ) -> None:  # fmt: skip
         super().__init__(
             f"нажатие {what} отправило изменение не туда, куда разрешает профиль "
             f"({', '.join(blocked)}); запрос остановлен, на сайте ничего не изменено",
             where=where,
             tried="",
             summary=summary,
+            path=where_part,
         )
         self.blocked = blocked

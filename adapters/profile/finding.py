@@ -203,7 +203,7 @@ class Finder:
             part = path.partition(".")[0]
             raise SentElsewhere(
                 what, blocked=blocked, where=self._loaded.where(f"may_change.{part}"),
-                summary=await summarize(page),
+                summary=await summarize(page), where_part=f"may_change.{part}",
             ) from failure  # fmt: skip
 
     def step_failed(self) -> None:
@@ -359,7 +359,7 @@ class Finder:
                     destructive=found.destructive, url=page.url)  # fmt: skip
         return ControlRenamed(
             what, names=names, said=found.said, destructive=found.destructive,
-            where=where, tried=tried, summary=await summarize(page),
+            where=where, tried=tried, summary=await summarize(page), path=path,
         )  # fmt: skip
 
     async def showing(self, page: Page, find: Find, *, path: str) -> bool:
@@ -424,15 +424,21 @@ class Finder:
                 return read[0]
         raise await self.mismatch(page, find, path=path, what=what)
 
-    async def mismatch(self, page: Page, find: Find, *, path: str, what: str) -> ProfileMismatch:
+    async def mismatch(
+        self, page: Page, find: Find, *, path: str, what: str, tried: str = "", said: str = ""
+    ) -> ProfileMismatch:
         """What the profile expected, not on the page: the site changed — unless the page
         says the site is down, in the words sites use for it (``Transient``: tried again,
-        then «сайт не отвечает»), where the profile names no ``unavailable`` page."""
+        then «сайт не отвечает»), where the profile names no ``unavailable`` page.
+        ``tried``: what was looked for at ``path`` when it is not ``find`` (a value's
+        column in the table ``find`` found); ``said``: the whole sentence, where «На
+        странице нет …» would not say it."""
         if self._loaded.profile.unavailable is None and await _says_down(page):
             raise Transient(f"the page says the site is down at {urlsplit(page.url).path}")
         # The line of the first candidate tried (the others follow it in the file).
-        where, tried = self._loaded.where(f"{path}.0"), _tried(find)
+        where, tried = self._loaded.where(f"{path}.0"), tried or _tried(find)
         log.warning("profile.mismatch", what=what, where=where, tried=tried, url=page.url)
         return ProfileMismatch(
-            f"На странице нет {what}", where=where, tried=tried, summary=await summarize(page)
-        )
+            said or f"На странице нет {what}", where=where, tried=tried,
+            summary=await summarize(page), path=path,
+        )  # fmt: skip

@@ -322,8 +322,20 @@ class Navigator:
 
 
 # What an action's element is called in messages, by what is done to it (a link is not a
-# field): «ссылки …», «кнопки …», «флажка …», «поля …».
+# field, a list to choose from is not a box to type in): «ссылки …», «кнопки …», «флажка
+# …», «списка …», «поля …»; then by its words on the page, else by what goes into it (a
+# CSS selector is the operator's, said in ``for_admins``).
 _KINDS = {"link": "ссылки", "button": "кнопки", "checkbox": "флажка", "radio": "переключателя"}
+_VALUES = {
+    "purpose": "для названия брони",
+    "date": "для даты",
+    "start": "для времени начала",
+    "end": "для времени окончания",
+    "attendees": "для числа участников",
+    "room": "для аудитории",
+    "room_id": "для аудитории",
+    "building": "для корпуса",
+}
 
 
 def _called(action: Action) -> str:
@@ -332,6 +344,13 @@ def _called(action: Action) -> str:
         kind = "флажка"
     elif action.click:
         kind = _KINDS.get(way.role or "", "элемента")
+    elif action.select is not None or action.select_label is not None:
+        kind = "списка"
     else:
         kind = "поля"
-    return f"{kind} «{way.describe()}»"
+    if words := way.name or way.label or way.text:
+        return f"{kind} «{words}»"
+    value = action.value
+    slots = [part[0] for part in value.parts if isinstance(part, tuple)] if value else []
+    named = next((_VALUES[slot] for slot in slots if slot in _VALUES), None)
+    return f"{kind} {named}" if named is not None else f"{kind} «{way.describe()}»"

@@ -11,6 +11,7 @@ way: one written alone, or a list whose first that reads is used
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -40,6 +41,7 @@ __all__ = [
     "Picks",
     "Regex",
     "TemplateText",
+    "sought",
 ]
 
 
@@ -191,6 +193,28 @@ class Pick(Part):
         if self.of == "address" and (places or self.regex is None):
             raise ValueError("«of: address» needs a «regex» for the part of the address")
         return self
+
+    def describe(self) -> str:
+        """Where it reads, as an error names it: «column=«Время начала»»."""
+        where = [f"{way}=«{value}»" for way in ("column", "term") if (value := getattr(self, way))]
+        where += [f"css=«{css}»" for css in self.css]
+        if self.of != "item":
+            where.append(f"of={self.of}")
+        return " ".join(where) or "the item's text"
+
+    def called(self) -> str:
+        """The words the site shows for it, as a person is told: «колонка «Время начала»»."""
+        if self.column is not None:
+            return f"колонка «{self.column}»"
+        return f"надпись «{self.term}»" if self.term is not None else ""
+
+
+def sought(picks: Sequence[Pick] | None) -> tuple[str, str]:
+    """A value's alternatives as an error names them: what was tried (for the operator)
+    and, where the site's words name it, « (колонка «Начало»)» (for anyone)."""
+    picks = picks or ()
+    called = " или ".join(c for pick in picks if (c := pick.called()))
+    return " | ".join(pick.describe() for pick in picks), f" ({called})" if called else ""
 
 
 class Cond(Part):

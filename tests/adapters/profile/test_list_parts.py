@@ -230,8 +230,14 @@ async def test_a_booking_page_of_two_cell_rows_reads_its_start_and_end_apart(
 @pytest.mark.parametrize(
     ("which", "words"),
     [
-        ("-odd", "даты в строке 1 «моих броней»: Ремонт"),  # not one row reads
-        ("-unnumbered", "номеров броней в «моих бронях»"),  # issue 65: no number at all
+        (
+            "-odd",
+            "даты (колонка «Время начала») в строке 1 «моих броней»: Ремонт",
+        ),  # not one row reads
+        (
+            "-unnumbered",
+            "номеров броней (колонка «Краткое описание») в «моих бронях»",
+        ),  # issue 65: no number at all
         ("-gone", "таблицы «мои брони»"),  # no table and not the empty list's sentence
     ],
 )
@@ -351,7 +357,7 @@ async def test_a_list_whose_owners_do_not_read_is_the_site_changed_and_one_made_
         await by_hand.open()
         assert await by_hand.in_full(_codes) == []
         assert by_hand.unread == ("строка 1: нет даты: Ремонт club (Клуб) ежедневно",)
-    assert "владельца брони в «моих бронях»" in str(caught.value)
+    assert "владельца брони (колонка «Создано») в «моих бронях»" in str(caught.value)
 
 
 @pytest.mark.parametrize(
