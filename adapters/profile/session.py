@@ -219,13 +219,20 @@ class ProfileSession:
     def url(self) -> str:
         return self._base_url
 
-    async def ensure_logged_in(self) -> None:
-        """Reuse the context's cookies if the site takes them, else log in."""
+    async def ensure_logged_in(self, *, on_list: bool = True) -> None:
+        """Reuse the context's cookies if the site takes them, else log in; then confirm
+        it on «my bookings» (its call, else its page, read then so that the next read is
+        where it is): any other page after logging in (a notice) is the login's
+        ``UnexpectedPage``, for the brain to get past. ``on_list=False`` stops at the
+        login (``clubman site check`` reads the list as a part of its own: a list the
+        profile misreads is no failed login)."""
         cookies = await self._has_cookies()
+        if not on_list and cookies:
+            cookies = await still_logged_in(self._nav, self._context.request)
         if not cookies:
             await with_retries(self._policy, self._login, what="вход", on_retry=self._on_retry)
         self._changes()  # the site is asked, not the page shown or the list read
-        if await self._listing.called(fast=self.fast_path):
+        if not on_list or await self._listing.called(fast=self.fast_path):
             return
         if cookies and await still_logged_in(self._nav, self._context.request):
             return  # no page needed: the first one a run loads is checked as it lands
