@@ -37,6 +37,7 @@ from adapters.profile.caller import Caller
 from adapters.profile.calls import HeaderToken, Request, RoomKeys
 from adapters.profile.form import booked_number
 from adapters.profile.jsonpath import json_at
+from adapters.profile.login import asks_login_in
 from adapters.profile.navigate import Navigator
 from adapters.profile.pagehtml import fetch_html, form_value, meta_content
 from adapters.profile.recall import KeptToken, Recall
@@ -172,6 +173,9 @@ class FastPath:
         page = await fetch_html(self._api, self._nav.url(book.open.url, values))
         if page is None:
             log.info("profile.fast_path_skipped", why="the form's page not given")
+            return None
+        if asks_login_in(self._nav, page.text):  # its token would be the login form's
+            log.info("profile.fast_path_skipped", why="the login form in place")
             return None
         found = (
             meta_content(page.text, token.meta)

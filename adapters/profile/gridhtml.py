@@ -5,7 +5,8 @@ It is taken only from a page that is its HTML (``statichtml``: nothing runs in i
 style sheet hides text), found by the profile's own table locator and read as the page
 would be, the caption's day checked (in the table, or anywhere on the page). Anything
 else gives None and the page is read as before: a page its scripts draw or change, a
-redirect (a login, a notice), a grid the profile does not fit. A slot read wrong still
+redirect (a login, a notice), the login form drawn in place (``login.shown``), a grid the
+profile does not fit. A slot read wrong still
 books nothing twice: the site refuses a taken one, and every booking is checked in «my
 bookings» after it.
 """
@@ -19,6 +20,7 @@ from selectolax.lexbor import LexborHTMLParser
 
 from adapters.profile.grid import day_of, grid_reads
 from adapters.profile.htmltable import page_in_html, table_in_html
+from adapters.profile.login import asks_login_in
 from adapters.profile.navigate import Navigator
 from adapters.profile.pagehtml import fetch_html
 from adapters.profile.statichtml import shown_as_sent
@@ -47,8 +49,8 @@ async def day_in_html(
     if page is None:
         return None
     tree = LexborHTMLParser(page.text)
-    if not shown_as_sent(page.text, tree):
-        return None
+    if not shown_as_sent(page.text, tree) or asks_login_in(nav, tree):
+        return None  # the login form over a read-only day is no day with nothing free
     reads = grid_reads(grid)
     table = table_in_html(
         tree,

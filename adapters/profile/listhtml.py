@@ -19,6 +19,7 @@ from playwright.async_api import APIRequestContext
 from adapters.profile.confirm import confirmed
 from adapters.profile.formhtml import submitted_address
 from adapters.profile.htmltable import table_in_html
+from adapters.profile.login import asks_login_in
 from adapters.profile.model import Open
 from adapters.profile.navigate import Navigator
 from adapters.profile.owner import no_owner_read, whose
@@ -54,7 +55,9 @@ async def confirming_list(
 
     async def listed_at(where: str) -> list[Booking] | None:
         got = await fetch_html(api, where)
-        return None if got is None else _listed(nav, table, got.text, recall, sent)
+        if got is None or asks_login_in(nav, got.text):
+            return None  # logged out: the page's read logs in again
+        return _listed(nav, table, got.text, recall, sent)
 
     address = nav.url(opened.url, {})
     if not (opened.actions or opened.submit is not None):
@@ -67,6 +70,8 @@ async def confirming_list(
             return listed
         recall.searched.pop(address, None)  # another session may have dropped it meanwhile
     form = await fetch_html(api, address)
+    if form is not None and asks_login_in(nav, form.text):
+        return None  # the login form, not the search's (whose address it would work out)
     searched = _searched(nav, opened, form, address) if form is not None else None
     listed = None if searched is None else await listed_at(searched)
     if searched is not None and listed is not None:

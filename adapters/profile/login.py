@@ -22,7 +22,7 @@ from adapters.profile.parts import Find
 from core.browser.retry import Transient
 from core.site.errors import LockedOut, LoginFailed, SessionExpired
 
-__all__ = ["log_in", "still_logged_in"]
+__all__ = ["asks_login_in", "log_in", "still_logged_in"]
 
 
 async def log_in(
@@ -88,20 +88,29 @@ async def still_logged_in(nav: Navigator, api: APIRequestContext) -> bool:
     asked = urlsplit(address)
     if not answer.ok or (landed.netloc, landed.path) != (asked.netloc, asked.path):
         return False
-    shown = nav.profile.login.shown
-    if shown is None:
+    if nav.profile.login.shown is None:
         return True
     try:
         html = await answer.text()
     except PlaywrightError:
         return False
-    return not _form_in(html, shown)
+    return not asks_login_in(nav, html)
 
 
-def _form_in(html: str, shown: Find) -> bool:
+def asks_login_in(nav: Navigator, html: str | LexborHTMLParser) -> bool:
+    """Whether a page fetched as HTML may be the login form drawn in place (``login.shown``;
+    MRBS answers any address so, HTTP 200, once its session ended): a fast path's read
+    of it is none (the page's turn, which bounces and logs in again), never an empty day
+    or list. May: a hidden form (a dialog) matches too, and a role or a label only the
+    drawn page tells."""
+    shown = nav.profile.login.shown
+    return shown is not None and _form_in(html, shown)
+
+
+def _form_in(html: str | LexborHTMLParser, shown: Find) -> bool:
     """Whether the login form may be in ``html``: one of ``shown``'s CSS locators matches
     in it, or one is not CSS (a role, a label, a text: the page must be drawn to tell)."""
-    tree = LexborHTMLParser(html)
+    tree = LexborHTMLParser(html) if isinstance(html, str) else html
     for way in shown:
         if way.css is None:
             return True

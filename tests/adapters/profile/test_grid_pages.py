@@ -21,6 +21,7 @@ from adapters.profile.loader import ProfileError, parse_site_profile
 from adapters.profile.model import RulesPart
 from adapters.profile.navigate import Navigator
 from core.browser import BrowserPool
+from core.browser.retry import Bounced
 from core.site.errors import UnexpectedPage
 from scenarios.booking.slots import check_booking
 from tests.adapters.profile.profile_text import FILE, TEXT, edited
@@ -39,6 +40,14 @@ _DAY = """<html><body>{heading}<table class=grid>{caption}
 <tr><th>102</th><td><a href="/book">+</a></td><td><a href="/book">+</a></td></tr>
 </table></body></html>"""
 _HEADING = "<div class=date_heading><h2 class=date>вторник, {day} декабря 2026 г.</h2></div>"
+# Its session ended, the site answers HTTP 200 with the login form drawn in place, over the
+# day shown read-only: no link to book anything.
+_LOGGED_OUT = f"""<html><body><form id=logon method=post action=/out><input name=username>
+<input name=password type=password><input type=submit value="Войти"></form>
+{_HEADING.format(day=SHOWN.day)}
+<table class=grid><tr><th>Аудитория</th><th>09:00</th><th>10:00</th></tr>
+<tr><th>101</th><td></td><td>Занято</td></tr><tr><th>102</th><td></td><td></td></tr>
+</table></body></html>"""
 _GRID: dict[str, Any] = {
     "table": [{"css": "table.grid"}],
     "room": {"number": {}},
@@ -63,15 +72,23 @@ async def site() -> AsyncIterator[str]:
             )  # fmt: skip
         return html(_DAY.format(heading=_HEADING.format(day=SHOWN.day), caption=""))
 
+    async def logged_out(_: web.Request) -> web.Response:
+        return html(_LOGGED_OUT)
+
     app = web.Application()
     app.router.add_get("/rooms", rooms)
     app.router.add_get("/day", day)
+    app.router.add_get("/out", logged_out)
     async with served(app) as url:
         yield url
 
 
-def _navigator(url: str, *, day_url: str = "/day?date={date|iso}", **rules: Any) -> Navigator:
+def _navigator(
+    url: str, *, day_url: str = "/day?date={date|iso}", shown: str = "", **rules: Any
+) -> Navigator:
     profile = yaml.safe_load(TEXT)  # the reference portal's, with this day and these rules
+    if shown:
+        profile["login"]["shown"] = [{"css": shown}]
     profile["catalogue"]["buildings"] = {"open": {"url": "/rooms"}, "select": [{"css": "select"}]}
     profile["availability"] = {"open": {"url": day_url}, "grid": _GRID}
     profile["rules"] = {"opens": "09:00", "closes": "21:00", "step_minutes": 60, **rules}
@@ -155,3 +172,26 @@ def test_a_longest_booking_of_zero_minutes_is_refused() -> None:
     with pytest.raises(ProfileError, match="longest_minutes"):
         parse_site_profile(edited("  longest_minutes: 240\n", "  longest_minutes: 0\n"), FILE)
     assert RulesPart(longest_minutes=None, opens=time(8), closes=time(21, 30)).longest == 810
+
+
+@ASYNC
+async def test_the_login_form_in_place_over_a_read_only_day_is_no_day_on_the_fast_path(
+    site: str, pool: BrowserPool
+) -> None:
+    # Issue 66: an ended session's day (HTTP 200, the form over it, nothing to book) read
+    # from its HTML would be «нет свободных»; it is none, and the page, drawn, bounces to
+    # logging in again.
+    nav = _navigator(site, day_url="/out?date={date|iso}", shown="form#logon")
+    async with pool.context() as context:
+        assert await day_in_html(nav, context.request, building="main", name="Главный",
+                                 day=SHOWN) is None  # fmt: skip
+        page = await context.new_page()
+        with pytest.raises(Bounced):
+            await read_day(nav, page, building="main", name="Главный", day=SHOWN,
+                           timeout_ms=10_000)  # fmt: skip
+    # Without ``login.shown`` the profile cannot tell it: read as the page shows it.
+    unaware = _navigator(site, day_url="/out?date={date|iso}")
+    async with pool.context() as context:
+        read = await day_in_html(unaware, context.request, building="main", name="Главный",
+                                 day=SHOWN)  # fmt: skip
+    assert read is not None and not read.free_rooms(time(9), time(10))
