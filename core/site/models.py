@@ -24,7 +24,9 @@ __all__ = [
 ]
 
 Interval = tuple[time, time]
-_LEADING_DIGITS = re.compile(r"\d+")
+# A room's own digits: the first run of them, with the dots of a «floor.room» number
+# («2.04»), wherever a prefix puts them («N-113», «Room N-113», «Ауд. 113»).
+_ROOM_DIGITS = re.compile(r"\d+(?:\.\d+)*")
 
 
 def merge_intervals(intervals: Iterable[Interval]) -> list[Interval]:
@@ -65,10 +67,12 @@ class Room(_Frozen):
 
     @property
     def position(self) -> int | None:
-        """Where the room stands along its floor: its number's digits. Rooms are adjacent
-        when they share building and floor and their positions differ by one."""
-        found = _LEADING_DIGITS.match(self.number)
-        return int(found.group()) if found else None
+        """Where the room stands along its floor: its number's digits («301а» 301, «N-113»
+        113, «Lab 2.04» 204: a campus letter or a word before them is not the room's place).
+        Rooms are adjacent when they share building and floor and their positions differ
+        by one."""
+        found = _ROOM_DIGITS.search(self.number)
+        return int(found.group().replace(".", "")) if found else None
 
 
 class Rules(_Frozen):

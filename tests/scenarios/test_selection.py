@@ -89,6 +89,19 @@ def test_rooms_without_a_position_are_never_adjacent() -> None:
     assert choose(hall, Want(count=2)) == ["Актовый зал", "Малый зал"]
 
 
+def test_rooms_numbered_after_a_prefix_are_adjacent_by_their_digits() -> None:
+    """An English MRBS names its rooms «Room N-113», «Room N-114»; a campus's «2.04» is
+    floor 2, room 04: the digits, not the word or the letter before them, are the place."""
+    north = grid(room("Room N-113"), room("Room N-114"), room("Room N-115"), room("Lab 2.04"))
+    assert choose(north, Want(count=3, adjacent=True)) == ["Room N-113", "Room N-114",
+                                                           "Room N-115"]  # fmt: skip
+    assert choose(grid(room("Lab 2.04"), room("Lab 2.05"), room("Lab 3.01")), PAIR) == [
+        "Lab 2.04",
+        "Lab 2.05",
+    ]
+    assert choose(grid(room("Lab 2.05"), room("Lab 3.01")), PAIR) is None
+
+
 def test_a_run_that_reuses_our_bookings_comes_first() -> None:
     """After a restart the run booked before is found again, not a fresh one."""
     row = grid(room("101"), room("102"), room("104"), room("105"), busy=("104", "105"))
