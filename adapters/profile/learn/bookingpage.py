@@ -31,6 +31,12 @@ from adapters.profile.learn.values import (
 __all__ = ["booking_page_step", "draft_booking_page"]
 
 
+def _words(room: str) -> str:
+    """A pattern for as many words as the room's name has: «101» one, «Room N-113» two
+    (the building's name before it may have any number)."""
+    return r"\S+" + r"\s+\S+" * (len(room.split()) - 1)
+
+
 def _which(
     text: str, *, answers: Mapping[str, str], purpose: str
 ) -> tuple[str, dict[str, str]] | None:
@@ -41,10 +47,12 @@ def _which(
     room = answers["room"]
     if text == purpose:
         return "purpose", {}
-    if text.split(" ")[0] == room:
-        return "room", {} if text == room else {"regex": r"^\s*(\S+)"}
+    if text == room:
+        return "room", {}
+    if text.startswith(room + " "):
+        return "room", {"regex": rf"^\s*({_words(room)})"}
     if text.endswith(" " + room):  # after the building's name («Главный корпус - 101»)
-        return "room", {"regex": r"(\S+)$"}
+        return "room", {"regex": rf"({_words(room)})$"}
     if clocks_in(text)[:2] == [start, end]:
         return "time", {"format": "span"}
     if (fmt := date_format(text, day)) is not None and clocks_in(text) == []:
@@ -90,7 +98,8 @@ def _by_terms(recording: Recording, book: Step, purpose: str) -> dict[str, dict[
         picks.setdefault(which[0], {"term": term, **which[1]})
         named = text[: -len(room)].rstrip(" -–—/,") if which[0] == "room" else ""
         if named and named in building:
-            picks.setdefault("building", {"term": term, "regex": r"^(.*?)\s*[-–—/,]?\s*\S+$"})
+            between = rf"^(.*?)\s*[-–—/,]?\s*{_words(room)}$"
+            picks.setdefault("building", {"term": term, "regex": between})
     if len(others) == 1:
         picks.setdefault("building", {"term": others[0]})
     return picks

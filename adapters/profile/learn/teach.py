@@ -59,11 +59,13 @@ class Slot:
     end: time
 
 
-_SLOT = re.compile(r"^\s*(\S+)\s+(\d{1,2}[:.]\d{2})\s*[-–—]\s*(\d{1,2}[:.]\d{2})\s*$")
+# The room is all before the times: a site's room may be named in words («Room N-113»).
+_SLOT = re.compile(r"^\s*(\S.*?)\s+(\d{1,2}[:.]\d{2})\s*[-–—]\s*(\d{1,2}[:.]\d{2})\s*$")
 
 
 def parse_slot(text: str) -> Slot | None:
-    """«101 18:00-19:00» → the room and the times (None when it is not that)."""
+    """«101 18:00-19:00», «Room N-113 16:00-17:00» → the room and the times (None when it
+    is not that)."""
     found = _SLOT.match(text)
     if found is None:
         return None

@@ -67,9 +67,15 @@ def named(
     return sorted(unique.items(), key=lambda pair: -len(pair[0]))
 
 
+# A clock as the profile's reader takes it: 24-hour, or 12-hour with its AM/PM (an
+# English MRBS writes «at 4:00 PM»: without the PM, 4:00 would be read).
+_CLOCKS = re.compile(r"\d{1,2}[:.]\d{2}(?::\d{2})?(?:\s*[AaPp]\.?[Mm]\b\.?)?")
+
+
 def clocks_in(text: str) -> list[time]:
-    """The times of day ``text`` writes, in order («18:00 → 19:00»: 18:00, 19:00)."""
-    return [t for t in map(parse_time, re.findall(r"\d{1,2}[:.]\d{2}", text)) if t]
+    """The times of day ``text`` writes, in order («18:00 → 19:00»: 18:00, 19:00; «at
+    4:00 PM»: 16:00)."""
+    return [t for t in map(parse_time, _CLOCKS.findall(text)) if t]
 
 
 def date_format(text: str, day: date) -> str | None:
