@@ -13,7 +13,7 @@ import pytest
 
 from app.runtime import loop_factory
 from storage import Storage, open_storage
-from tests.sites.mrbs import MissingPrerequisite, MrbsServer, running_mrbs
+from tests.sites.mrbs import VARIANT, MissingPrerequisite, MrbsServer, running_mrbs
 from tests.support.fresh_storage import fresh_storage
 from tests.support.indico_server import IndicoServer, running_indico_server
 from tests.support.servers import running_redis, running_secantus
@@ -72,6 +72,18 @@ def mrbs_server() -> Iterator[MrbsServer]:
     ~4 s to start. A package that books leaves it as seeded when it is done."""
     try:
         with running_mrbs() as server:
+            yield server
+    except MissingPrerequisite as exc:
+        pytest.fail(f"MRBS cannot run here: {exc}")
+
+
+@pytest.fixture(scope="session")
+def mrbs_variant_server() -> Iterator[MrbsServer]:
+    """The same MRBS set up as a site nobody tuned the learner for (``VARIANT``: English,
+    London time, 15-minute slots, other names, an area in periods mode), seeded; a server
+    of its own, ~4 s to start."""
+    try:
+        with running_mrbs(config=VARIANT) as server:
             yield server
     except MissingPrerequisite as exc:
         pytest.fail(f"MRBS cannot run here: {exc}")

@@ -9,6 +9,11 @@ server (several workers: MRBS's pages fetch the next days in the background). Ev
 stops on exit; every child dies with the test process (PDEATHSIG; PHP's forked workers
 through a watcher that takes their process group down).
 
+How it is set up is an :class:`MrbsConfig`: the default (:data:`STOCK`) is the server above;
+:data:`VARIANT` is the same MRBS set up as a site nobody tuned the learner for (English UI,
+London time, 15-minute slots from 9:00 to 18:00, a 14-day window, «North Campus» with rooms
+«Room N-113»…, and «South Campus» in MRBS's periods mode: «Period 1»… instead of times).
+
 Tests read what really got booked with :meth:`MrbsServer.bookings`, straight from MRBS's
 tables (``mrbs_entry`` and its rooms and areas), make someone else's bookings with
 :meth:`MrbsServer.add_booking` and clean up with :meth:`MrbsServer.delete_bookings` or
@@ -28,9 +33,9 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -51,7 +56,10 @@ __all__ = [
     "APT_FIX",
     "MRBS_VERSION",
     "MissingPrerequisite",
+    "STOCK",
+    "VARIANT",
     "MrbsAccount",
+    "MrbsConfig",
     "MrbsEntry",
     "MrbsRoom",
     "MrbsServer",
@@ -101,6 +109,70 @@ SEEDED: list[tuple[int, str, str, str, str]] = [
     (2, "302", "09:00", "10:00", "Заседание кафедры"),
     (3, "103", "18:00", "20:00", "Английский клуб"),
 ]
+
+Rooms = Mapping[str, tuple[tuple[str, int, str], ...]]  # area: (room, capacity, description)
+
+
+@dataclass(frozen=True)
+class MrbsConfig:
+    """What a university would set in ``config.inc.php`` and seed; the default is the stock
+    server every MRBS test has used (its words in Russian, Moscow time)."""
+
+    language: str = "ru"  # MRBS's UI language, whatever the browser asks for
+    company: str = "Тестовый университет"
+    timezone: str = TIMEZONE
+    resolution_minutes: int = 30
+    opens: str = "08:00"  # the first slot's start
+    closes: str = "21:00"  # the last slot's end
+    horizon_days: int = BOOKING_WINDOW_DAYS
+    areas: Rooms = field(
+        default_factory=lambda: {area: tuple(rooms) for area, rooms in AREAS.items()}
+    )
+    users: Mapping[str, tuple[str, str, str]] = field(default_factory=lambda: dict(USERS))
+    seeded: tuple[tuple[int, str, str, str, str], ...] = tuple(SEEDED)
+    # Areas in MRBS's periods mode: their periods, (name, start, end), in order.
+    periods: Mapping[str, tuple[tuple[str, str, str], ...]] = field(default_factory=dict)
+
+
+STOCK = MrbsConfig()
+VARIANT = MrbsConfig(
+    language="en",
+    company="Test University",
+    timezone="Europe/London",
+    resolution_minutes=15,
+    opens="09:00",
+    closes="18:00",
+    horizon_days=14,
+    areas={
+        "North Campus": (
+            ("Room N-113", 24, "Seminar room"),
+            ("Room N-114", 24, "Seminar room"),
+            ("Room N-115", 30, "Lecture room"),
+            ("Lab 2.04", 16, "Computer lab"),
+        ),
+        "South Campus": (
+            ("Hall A", 120, "Lecture hall"),
+            ("Room S-12", 20, "Seminar room"),
+        ),
+    },
+    users={
+        "club": ("club", "Robotics Club", "club@example.org"),
+        "other": ("jsmith", "Jane Smith", "jsmith@example.org"),
+    },
+    seeded=(
+        (1, "Room N-114", "10:00", "11:30", "Calculus seminar"),
+        (1, "Lab 2.04", "15:15", "16:45", "Office hours"),
+        (2, "Room N-113", "09:00", "10:00", "Faculty meeting"),
+    ),
+    periods={
+        "South Campus": (
+            ("Period 1", "09:00", "10:30"),
+            ("Period 2", "10:45", "12:15"),
+            ("Period 3", "13:00", "14:30"),
+            ("Period 4", "14:45", "16:15"),
+        ),
+    },
+)
 
 
 @dataclass(frozen=True)
@@ -171,15 +243,22 @@ def _php_literal(value: str) -> str:
     return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
-def _config(pg_port: int) -> str:
+def _minutes(hhmm: str) -> int:
+    hour, minute = (int(part) for part in hhmm.split(":"))
+    return hour * 60 + minute
+
+
+def _config(pg_port: int, config: MrbsConfig) -> str:
     """``web/config.inc.php``: the settings a university's MRBS would change, and no more."""
+    first = _minutes(config.opens)
+    last = _minutes(config.closes) - config.resolution_minutes  # the last slot's start
     return f"""<?php
 declare(strict_types=1);
 namespace MRBS;
 
 require_once 'lib/autoload.inc';
 
-$timezone = {_php_literal(TIMEZONE)};
+$timezone = {_php_literal(config.timezone)};
 
 $dbsys = "pgsql";
 $db_host = "127.0.0.1";
@@ -190,7 +269,7 @@ $db_password = '';
 $db_tbl_prefix = "mrbs_";
 $db_persist = false;
 
-$mrbs_company = "Тестовый университет";
+$mrbs_company = {_php_literal(config.company)};
 
 // Users live in MRBS's own table (mrbs_users); nothing is shown before logging in.
 $auth['type'] = 'db';
@@ -199,8 +278,8 @@ $auth['deny_public_access'] = true;
 unset($auth['admin']);
 unset($auth['user']);
 
-// The UI in Russian whatever the browser asks for.
-$default_language_tokens = 'ru';
+// The UI in one language whatever the browser asks for.
+$default_language_tokens = {_php_literal(config.language)};
 $disable_automatic_language_changing = true;
 
 // No mail leaves the machine.
@@ -211,19 +290,20 @@ $mail_settings['room_admin_on_bookings'] = false;
 $mail_settings['booker'] = false;
 $mail_settings['book_admin_on_approval'] = false;
 
-// Half-hour slots, the first at 8:00 and the last at 20:30 (ending at 21:00).
-$resolution = 30 * 60;
+// Slots of {config.resolution_minutes} minutes from {config.opens} to {config.closes}
+// (the evening's value is the last slot's start).
+$resolution = {config.resolution_minutes} * 60;
 $default_duration = 60 * 60;
-$morningstarts = 8;
-$morningstarts_minutes = 0;
-$eveningends = 20;
-$eveningends_minutes = 30;
+$morningstarts = {first // 60};
+$morningstarts_minutes = {first % 60};
+$eveningends = {last // 60};
+$eveningends_minutes = {last % 60};
 
-// Nothing in the past, nothing more than {BOOKING_WINDOW_DAYS} days ahead.
+// Nothing in the past, nothing more than {config.horizon_days} days ahead.
 $min_create_ahead_enabled = true;
 $min_create_ahead_secs = 0;
 $max_create_ahead_enabled = true;
-$max_create_ahead_secs = {BOOKING_WINDOW_DAYS} * 24 * 60 * 60;
+$max_create_ahead_secs = {config.horizon_days} * 24 * 60 * 60;
 """
 
 
@@ -231,9 +311,9 @@ def _sql_literal(value: str | None) -> str:
     return "NULL" if value is None else "'" + value.replace("'", "''") + "'"
 
 
-def _epoch(day: date, hhmm: str) -> int:
+def _epoch(day: date, hhmm: str, timezone: str = TIMEZONE) -> int:
     hour, minute = (int(part) for part in hhmm.split(":"))
-    moment = datetime(day.year, day.month, day.day, hour, minute, tzinfo=ZoneInfo(TIMEZONE))
+    moment = datetime(day.year, day.month, day.day, hour, minute, tzinfo=ZoneInfo(timezone))
     return int(moment.timestamp())
 
 
@@ -276,8 +356,9 @@ def _entry(
     }
 
 
-def _seed_spec(accounts: dict[str, MrbsAccount], today: date) -> dict[str, Any]:
-    area_of = {room: area for area, rooms in AREAS.items() for room, _, _ in rooms}
+def _seed_spec(accounts: dict[str, MrbsAccount], today: date, config: MrbsConfig) -> dict[str, Any]:
+    area_of = {room: area for area, rooms in config.areas.items() for room, _, _ in rooms}
+    zone = config.timezone
     other = accounts["other"].username
     return {
         "areas": [
@@ -288,7 +369,7 @@ def _seed_spec(accounts: dict[str, MrbsAccount], today: date) -> dict[str, Any]:
                     for name, capacity, description in rooms
                 ],
             }
-            for area, rooms in AREAS.items()
+            for area, rooms in config.areas.items()
         ],
         "users": [
             {
@@ -303,15 +384,28 @@ def _seed_spec(accounts: dict[str, MrbsAccount], today: date) -> dict[str, Any]:
         "entries": [
             _entry(
                 (area_of[room], room),
-                _epoch(today + timedelta(days=days), start),
-                _epoch(today + timedelta(days=days), end),
+                _epoch(today + timedelta(days=days), start, zone),
+                _epoch(today + timedelta(days=days), end, zone),
                 name,
                 other,
                 "",
             )
-            for days, room, start, end, name in SEEDED
+            for days, room, start, end, name in config.seeded
         ],
     }
+
+
+def _periods_sql(config: MrbsConfig) -> str:
+    """Its areas in periods mode, as the admin's area page sets them: MRBS keeps an area's
+    periods as JSON, each name with its start and end (``Periods::fromDbValue``)."""
+    statements = []
+    for area, periods in config.periods.items():
+        value = json.dumps({name: [start, end] for name, start, end in periods})
+        statements.append(
+            f"UPDATE mrbs_area SET enable_periods = 1, periods = {_sql_literal(value)}"
+            f" WHERE area_name = {_sql_literal(area)}"
+        )
+    return "; ".join(statements)
 
 
 class MrbsServer:
@@ -327,6 +421,7 @@ class MrbsServer:
         seeded: frozenset[int],
         seeded_on: date,
         timings: dict[str, float],
+        config: MrbsConfig = STOCK,
     ) -> None:
         self.base_url = base_url
         self.root = root  # the unpacked mrbs-1.12.2 folder (web root: root / "web")
@@ -336,8 +431,9 @@ class MrbsServer:
         self.seeded = seeded  # the seed's entries (someone else's, on the next days)
         self.seeded_on = seeded_on  # the seed's days count from here (MRBS's zone)
         self.timings = timings  # seconds each part of the start took
-        self.timezone = TIMEZONE
-        self.booking_window_days = BOOKING_WINDOW_DAYS
+        self.config = config
+        self.timezone = config.timezone
+        self.booking_window_days = config.horizon_days
 
     @property
     def club(self) -> MrbsAccount:
@@ -368,7 +464,7 @@ class MrbsServer:
 
     def at(self, day: date, hhmm: str) -> datetime:
         """A moment of ``day`` in MRBS's time zone."""
-        return datetime.fromtimestamp(_epoch(day, hhmm), ZoneInfo(self.timezone))
+        return datetime.fromtimestamp(_epoch(day, hhmm, self.timezone), ZoneInfo(self.timezone))
 
     def rooms(self) -> list[MrbsRoom]:
         rows = self._rows(
@@ -478,7 +574,8 @@ class MrbsServer:
         stays unanswered (a crash test kills the bot at the point it chose, not at
         whatever point a poll happened to see); released, MRBS finishes it."""
         login = _sql_literal(self.accounts[user].username)
-        first, last = _epoch(day, "00:00"), _epoch(day + timedelta(days=1), "00:00")
+        zone = self.timezone
+        first, last = _epoch(day, "00:00", zone), _epoch(day + timedelta(days=1), "00:00", zone)
         theirs = f"create_by = {login} AND start_time >= {first} AND start_time < {last}"
         holder = subprocess.Popen(
             [*self._psql, "-A", "-t"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
@@ -590,8 +687,11 @@ def _stop_group(proc: subprocess.Popen[bytes]) -> None:
 
 
 @contextmanager
-def running_mrbs(workdir: Path | None = None) -> Iterator[MrbsServer]:
+def running_mrbs(
+    workdir: Path | None = None, *, config: MrbsConfig = STOCK
+) -> Iterator[MrbsServer]:
     """Unpack, start PostgreSQL and PHP, seed, yield; stop all and remove the folder on exit.
+    ``config``: how the site is set up and seeded (the stock server by default).
 
     A missing prerequisite (php, its modules, PostgreSQL, the tarball) raises
     :class:`MissingPrerequisite` whose message carries the command that fixes it.
@@ -632,7 +732,7 @@ def running_mrbs(workdir: Path | None = None) -> Iterator[MrbsServer]:
             mrbs_psql = [*psql, "-U", "mrbs", "-d", "mrbs"]
             run_logged([*mrbs_psql, "-f", str(root / "tables.pg.sql")], logs / "db.log")
             lap("schema")
-            (root / "web" / "config.inc.php").write_text(_config(pg_port))
+            (root / "web" / "config.inc.php").write_text(_config(pg_port, config))
             port = free_port()
             base_url = f"http://127.0.0.1:{port}"
             env = {k: v for k, v in os.environ.items() if not k.startswith("PHP")}
@@ -645,18 +745,20 @@ def running_mrbs(workdir: Path | None = None) -> Iterator[MrbsServer]:
             stack.callback(_stop_group, proc)
             accounts = {
                 key: MrbsAccount(key, login, secrets.token_urlsafe(12), display, email)
-                for key, (login, display, email) in USERS.items()
+                for key, (login, display, email) in config.users.items()
             }
             tool = _Tool(php, root)  # seeds while PHP's server starts
-            seeded_on = datetime.now(ZoneInfo(TIMEZONE)).date()
-            made = tool("seed", _seed_spec(accounts, seeded_on))
+            seeded_on = datetime.now(ZoneInfo(config.timezone)).date()
+            made = tool("seed", _seed_spec(accounts, seeded_on, config))
+            if config.periods:
+                run_logged([*mrbs_psql, "-c", _periods_sql(config)], logs / "db.log")
             lap("seed")
             wait_port(port, proc, "php -S", 30)
             _wait_login_page(f"{base_url}/index.php", proc, php_log, 30)
             lap("php answers")
             seeded = frozenset(int(i) for i in made["entries"])
             server = MrbsServer(
-                base_url, root, mrbs_psql, tool, accounts, seeded, seeded_on, timings
+                base_url, root, mrbs_psql, tool, accounts, seeded, seeded_on, timings, config
             )
             (logs / "timings.json").write_text(json.dumps(timings) + "\n")
             yield server
