@@ -373,6 +373,10 @@ class MyBookings(Part):
     # then no table is an empty list; else it is the site changed.
     empty: Find | None = None
     request: ListRequest | None = None
+    # A list of the next days only: today's bookings and those of the days after, this
+    # many days in all. A booking past them is not listed, which says nothing of it: one
+    # the account made is read on its own page instead. None: every upcoming booking.
+    days: int | None = Field(None, ge=1)
 
     _span = field_validator("time")(lambda value: _spans(value))
     _clock = field_validator("start", "end")(lambda value: _clocks(value))

@@ -12,6 +12,7 @@ said: another booking under a reused number shows another day, time or purpose.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Collection
+from datetime import date
 from typing import NamedTuple
 
 from scenarios.booking.models import Booking
@@ -35,6 +36,10 @@ class BookingPages:
 
     def forget(self, number: str) -> None:
         self._read.pop(number, None)
+
+    def from_day(self, first: date) -> list[Booking]:
+        """The live bookings read on their pages that are on ``first`` or later."""
+        return [b for b in self._read.values() if b.status == "active" and b.day >= first]
 
     def complete(self, listed: Booking, *, unshown: Collection[str] = ()) -> Booking | None:
         """``listed`` (a row lacking its room, building or end: ``unshown``) as its page

@@ -13,14 +13,14 @@ the profile declares.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Collection
-from datetime import date, time
+from datetime import date, time, timedelta
 from typing import Any, TypeVar
 
 import structlog
 from playwright.async_api import BrowserContext, Page
 from playwright.async_api import Error as PlaywrightError
 
-from adapters.profile.bookingpage import read_booking_page
+from adapters.profile.bookingpage import open_booking_page, read_booking_page
 from adapters.profile.caller import Caller
 from adapters.profile.cancelling import Cancelling
 from adapters.profile.daycall import DayCall
@@ -80,8 +80,10 @@ class ProfileSession:
         healing: Healing | None = None,
         picker: ElementPicker | None = None,
         recall: Recall | None = None,
+        today: Callable[[], date] = date.today,
     ) -> None:
         self._context = context
+        self._today = today
         self._profile = loaded.profile
         self._base_url = base_url.rstrip("/")
         self._network = NetworkGuard(context)
@@ -245,7 +247,7 @@ class ProfileSession:
         async def read(page: Page) -> Catalogue:
             names = await self._buildings(page, again=True)
             return await read_catalogue(
-                self._nav, page, names, day=date.today(), timeout_ms=self._timeout_ms
+                self._nav, page, names, day=self._today(), timeout_ms=self._timeout_ms
             )
 
         return await self._run("каталог аудиторий", read, reads_only=True)
@@ -373,7 +375,38 @@ class ProfileSession:
         return None
 
     async def my_bookings(self) -> list[Booking]:
-        return await self._listing.checked(fast=self.fast_path)
+        listed = await self._listing.checked(fast=self.fast_path)
+        return listed + await self._past_the_list({b.number for b in listed})
+
+    async def _past_the_list(self, listed: set[str]) -> list[Booking]:
+        """The bookings a list of the next days only (``my_bookings.days``) cannot show,
+        of those the account made or read on their pages: each read on its own page, so
+        that one past the list's last day is taken neither as missing nor as cancelled
+        (a reminder dropped, a booking made said unconfirmed). One its page says is gone
+        (missing, cancelled) is forgotten."""
+        days = self._profile.my_bookings.days
+        if days is None:
+            return []
+        # From the list's last day: the site's «today» may be a day behind ours.
+        first = self._today() + timedelta(days=days - 1)
+        found = []
+        for known in self._recall.pages.from_day(first):
+            if known.number in listed:
+                continue
+
+            async def read(page: Page, number: str = known.number) -> Booking | None:
+                if not await open_booking_page(self._nav, page, number):
+                    return None
+                codes = await self._codes(page)
+                return await read_booking_page(self._nav, page, number, codes, load=False)
+
+            paged = await self._run("страница брони", read, reads_only=True)
+            if paged is None or not paged.is_live:
+                self._recall.forget(known.number)
+            else:
+                self._recall.pages.remember(paged)
+                found.append(paged.model_copy(update={"room_id": known.room_id}))
+        return found
 
     async def booking_page(self, number: str) -> Booking:
         """Booking ``number`` as its own page (``booking_page.url``) shows it."""

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from datetime import date
+
 from adapters.profile.healing import Healing
 from adapters.profile.history import ProfileHistory
 from adapters.profile.loader import LoadedProfile, parse_site_profile
@@ -26,8 +29,10 @@ class ProfileSystem:
         retry: RetryPolicy | None = None,
         history: ProfileHistory | None = None,
         picker: ElementPicker | None = None,
+        today: Callable[[], date] = date.today,
     ) -> None:
         self.url = url.rstrip("/")
+        self._today = today  # the site's day, where it differs from this machine's (tests)
         self.loaded = loaded
         self._retry = retry
         # An element none of whose locators match any more is picked from the page by the
@@ -65,4 +70,5 @@ class ProfileSystem:
             healing=self._healing,
             picker=self._picker,
             recall=self._recall.setdefault(username, Recall(account=username)),
+            today=self._today,
         )
