@@ -23,7 +23,7 @@ from tests.adapters.mrbs.harness import MrbsHarness
 from tests.adapters.refportal.helpers import FAST
 from tests.sites.mrbs import MrbsServer
 from tests.support.learning import Demonstration, operators_chromium
-from tests.support.learning_mrbs import MRBS_PURPOSE, demonstrate_mrbs
+from tests.support.learning_mrbs import STOCK_SHOW, demonstrate_mrbs
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -68,7 +68,7 @@ async def test_the_demonstration_drafts_a_whole_profile_and_keeps_no_secret(
     # The learner's own check of its draft, with the password given once: every part.
     assert "итог: профиль подходит" in shown.said, "\n".join(shown.said)
     # Booked once, refused once, deleted: nothing of the demonstration is left.
-    assert [e for e in mrbs_server.bookings("club") if e.name == MRBS_PURPOSE] == []
+    assert [e for e in mrbs_server.bookings("club") if e.name == STOCK_SHOW.purpose] == []
 
     # What MRBS does its own way, read from the demonstration alone.
     drafted = yaml.safe_load(learned)

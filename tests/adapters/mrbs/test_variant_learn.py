@@ -1,7 +1,7 @@
 """``clubman learn`` on MRBS set up as a site nobody tuned the learner for (``VARIANT`` in
 tests/sites/mrbs.py: English pages that write «4:00 PM», 15-minute slots from 9:00 to
 18:00, a 14-day window, rooms named in words, «Room N-113» in «North Campus»), the
-operator played over CDP (``tests.support.learning_mrbs_variant``). The one demonstration
+operator played over CDP (``tests.support.learning_mrbs``, ``VARIANT_SHOW``). The one demonstration
 drafts a whole profile (no LLM, no edit by hand) that ``clubman site check``'s core
 passes: it logs in, reads «my bookings», the catalogue and a day, books, finds the
 booking in «my bookings», reads it on its page and cancels it. (The contract suite runs
@@ -25,7 +25,7 @@ from adapters.profile.learn.draft import draft_profile
 from core.browser import BrowserPool
 from tests.sites.mrbs import MrbsServer
 from tests.support.learning import Demonstration, operators_chromium
-from tests.support.learning_mrbs_variant import VARIANT_PURPOSE, demonstrate_mrbs_variant
+from tests.support.learning_mrbs import VARIANT_SHOW, demonstrate_mrbs
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -39,7 +39,9 @@ async def shown(
     work = tmp_path_factory.mktemp("learned-mrbs-variant")
     day = mrbs_variant_server.today() + timedelta(days=5)  # past the seed's days
     async with operators_chromium() as chromium:
-        yield await demonstrate_mrbs_variant(mrbs_variant_server, chromium, work, day=day)
+        yield await demonstrate_mrbs(
+            mrbs_variant_server, chromium, work, day=day, show=VARIANT_SHOW
+        )
     mrbs_variant_server.as_seeded()
 
 
@@ -51,7 +53,7 @@ async def test_the_demonstration_drafts_a_whole_profile_that_the_site_check_pass
     assert whole.exists(), parts.read_text(encoding="utf-8") if parts.exists() else shown.said
     learned = whole.read_text(encoding="utf-8")
     assert learned == draft_profile(shown.recording)
-    assert [e for e in server.bookings("club") if e.name == VARIANT_PURPOSE] == []
+    assert [e for e in server.bookings("club") if e.name == VARIANT_SHOW.purpose] == []
 
     # What this site does its own way, read from the demonstration alone.
     drafted = yaml.safe_load(learned)

@@ -157,6 +157,13 @@ BAD_PROFILES: list[Any] = [
         "book.open.url",
         "hhmm",
     ),
+    bad(
+        "a-time-part-of-a-date",
+        edited("&date={date|iso}&start=", "&year={date|year}&hour={date|hour}&start="),
+        "    url: /book?",
+        "book.open.url",
+        "hour",
+    ),
     # -- regular expressions and picks ----------------------------------------------------
     bad(
         "invalid-regex",

@@ -34,6 +34,16 @@ WRITTEN: dict[str, tuple[object, str]] = {
     "h12_short": (EVENING, "6:00 PM"),
     "seconds": (EVENING, "64800"),
     "minutes": (EVENING, "1080"),
+    # In parts, one query value each: a month and a day with and without a leading zero.
+    "year": (date(2026, 3, 5), "2026"),
+    "month": (date(2026, 3, 5), "3"),
+    "month2": (date(2026, 3, 5), "03"),
+    "day": (date(2026, 3, 5), "5"),
+    "day2": (date(2026, 3, 5), "05"),
+    "hour": (time(9, 5), "9"),
+    "hour2": (time(9, 5), "09"),
+    "minute": (time(9, 5), "5"),
+    "minute2": (time(9, 5), "05"),
     "url": ("Main 1/2 & ы?", "Main%201%2F2%20%26%20%D1%8B%3F"),
     "lower": ("Главный Корпус", "главный корпус"),
 }
@@ -63,6 +73,19 @@ def test_a_profile_may_write_a_time_on_the_12_hour_clock() -> None:
     select = parse_site_profile(text, FILE).profile.book.fields[1].select
     assert select is not None
     assert select.render({"start": time(18, 30)}) == "6:30 PM"
+
+
+def test_a_profile_may_open_a_form_with_the_day_and_the_time_in_parts() -> None:
+    text = edited(
+        "&date={date|iso}&start=",
+        "&year={date|year}&month={date|month}&day={date|day2}&hour={start|hour}&start=",
+    )
+    opened = parse_site_profile(text, FILE).profile.book.open
+    assert opened is not None and opened.url is not None
+    written = opened.url.render(
+        {"date": date(2026, 3, 5), "start": time(9, 0), "end": time(10, 0), "room_id": "1"}
+    )
+    assert "&year=2026&month=3&day=05&hour=9&" in written
 
 
 def test_a_slot_without_format_writes_iso_dates_24_hour_times_and_text() -> None:
