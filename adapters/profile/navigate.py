@@ -4,6 +4,7 @@ profile's ``Action``s on a page's elements."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
@@ -310,15 +311,43 @@ class Navigator:
         )
         if action.fill is not None:
             await element.fill(text)
-        elif action.select is not None:
-            await element.select_option(value=text)
-        elif action.select_label is not None:
-            await element.select_option(label=text)
+        elif action.select is not None or action.select_label is not None:
+            by = "value" if action.select is not None else "label"
+            if not await _offers(element, by, text):
+                # Playwright would wait for the option until its timeout, told as «the
+                # site does not answer»: the form lacks it (a time it does not take).
+                raise await self.finder.mismatch(
+                    page, action.find, path=f"{path}.find",
+                    what=f"варианта «{text}» {_called(action)}",
+                )  # fmt: skip
+            if action.select is not None:
+                await element.select_option(value=text)
+            else:
+                await element.select_option(label=text)
         elif action.check is not None:
             await element.set_checked(action.check)
         else:
             await element.click()
         return True
+
+
+_OFFERS = """(select, [by, wanted]) => !select.options || [...select.options].some((option) =>
+  by === "value" ? option.value === wanted
+    : option.label === wanted || option.textContent.trim() === wanted)"""
+
+
+_OFFER_TRIES = 12  # 3 s
+
+
+async def _offers(select: PwLocator, by: str, wanted: str) -> bool:
+    """Whether a drop-down has an option of this value (or label), given a few seconds:
+    a page's script may fill the list after another field changed (the ends after the
+    start)."""
+    for _ in range(_OFFER_TRIES):
+        if await select.evaluate(_OFFERS, [by, wanted]):
+            return True
+        await asyncio.sleep(0.25)
+    return False
 
 
 # What an action's element is called in messages, by what is done to it (a link is not a
