@@ -240,9 +240,11 @@ def draft_book(recording: Recording) -> dict[str, Any]:
                 "знает, как её найти"
             )
         link = urlsplit(urljoin(step.actions[after].url, listed.url))
-        query = listed.regex.removeprefix("[?&]")  # a query's pair, else the path's
-        where = re.escape(link.path) + r"\?(?:.*&)?" if query != listed.regex else ""
-        booked = (listed.number, "^" + where + query)
+        if listed.key is None:  # the path holds it
+            booked = (listed.number, "^" + listed.regex)
+        else:
+            pair = rf"{re.escape(listed.key)}=(\d+)"
+            booked = (listed.number, "^" + re.escape(link.path) + r"\?(?:.*&)?" + pair)
         saved = "^" + re.escape(urlsplit(step.actions[after].url).path) + "$"
     opened_at = _opened(step, form_at, building)
     site_id = room_id(recording)  # the form's address names the room by the site's id

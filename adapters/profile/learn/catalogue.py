@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import date
 from typing import Any
 from urllib.parse import unquote, unquote_plus, urlsplit
 
@@ -26,6 +25,7 @@ from adapters.profile.learn.values import (
     day_step,
     named,
     templated,
+    written_in_parts,
 )
 
 __all__ = ["Picker", "building_address", "building_names", "building_picker", "draft_catalogue"]
@@ -48,9 +48,8 @@ def _day_parts(answers: Mapping[str, str]) -> set[str]:
     drop-down choosing one of those chooses the day, not the building."""
     if "date" not in answers:
         return set()
-    day = date.fromisoformat(answers["date"])
-    parts = {str(day.year), str(day.month), f"{day.month:02}", str(day.day), f"{day.day:02}"}
-    return parts | {written for written, _ in named(answers, None)}
+    day = {"date": answers["date"]}
+    return written_in_parts(day) | {written for written, _ in named(answers, None)}
 
 
 def _pairs(url: str) -> list[tuple[str, str]]:

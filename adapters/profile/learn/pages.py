@@ -207,7 +207,8 @@ def draft_my_bookings(recording: Recording) -> dict[str, Any]:
                 if any(t.rows for t in shown_tables[:at]):
                     raise DraftError("В «моих бронях» несколько таблиц: черновик не знает, какая")
                 found = {"css": "table:has(td)"}
-            empty = {"empty": [_empty(recording, step)]} if _empty(recording, step) else {}
+            said = _empty(recording, step)
+            empty = {"empty": [said]} if said else {}
             return {"open": opened, "table": [found], **empty, **picks}
     raise DraftError("В «моих бронях» не видно таблицы со сделанной бронью: откройте их ещё раз")
 

@@ -29,7 +29,7 @@ from adapters.profile.learn.daygrid import day_grid
 from adapters.profile.learn.examples import pick_list
 from adapters.profile.learn.pages import draft_my_bookings, list_press, page_rules
 from adapters.profile.learn.recorder import Recorder
-from adapters.profile.learn.recording import Recording, SentRequest, Step, StepName
+from adapters.profile.learn.recording import Action, Recording, SentRequest, Step, StepName
 from adapters.profile.learn.rules import told_rules
 from adapters.profile.learn.values import (
     DraftError,
@@ -350,43 +350,46 @@ class Lesson:
 
     async def _relist(self, cancel: Step) -> Step:
         """The cancel step with «my bookings» as it reads once the booking is cancelled,
-        where a press posts the list: opened again by the learner, in a window of its
-        own, as the drafted profile will open it (what the list says when it has none)."""
+        where a press posts the list: opened again as the drafted profile will open it
+        (what the list says when it has none)."""
         press = list_press(self.recording)
         if press is None:
             return cancel
-        page = await self._context.new_page()
-        try:
-            await page.goto(urljoin(self.site, press[0]))
-            ways = [candidate(page, way) for way in press[1].candidates]
-            alone = [way for way in ways if await way.count() == 1]
-            if not alone:
-                return cancel
-            button = alone[0]
-            async with page.expect_navigation():
-                await button.click()
-            with contextlib.suppress(PlaywrightError):
-                await page.wait_for_load_state("networkidle", timeout=5000)
-            snapshot = await page.locator("body").aria_snapshot(timeout=5000)
-        except PlaywrightError:
+        seen = await self._seen_afresh(urljoin(self.site, press[0]), press[1])
+        if seen is None:
             return cancel
-        finally:
-            await page.close()
-        return self._recorder.masked(cancel.model_copy(update={"relisted": snapshot}))
+        return self._recorder.masked(cancel.model_copy(update={"relisted": seen}))
 
     async def _revisit(self, cancel: Step, url: str) -> Step:
-        """The cancel step with the booking's own page as it reads once cancelled: opened
-        again by the learner, in a window of its own (a site that deletes a booking
-        outright says so only there)."""
+        """The cancel step with the booking's own page as it reads once cancelled (a site
+        that deletes a booking outright says so only there)."""
+        seen = await self._seen_afresh(url)
+        if seen is None:
+            return cancel
+        return self._recorder.masked(cancel.model_copy(update={"revisited": seen}))
+
+    async def _seen_afresh(self, url: str, press: Action | None = None) -> str | None:
+        """The page at ``url`` — and the page a ``press`` on it loads, where given — as a
+        window of the learner's own shows it (its snapshot); None where it could not be
+        seen."""
         page = await self._context.new_page()
         try:
             await page.goto(url)
+            if press is not None:
+                ways = [candidate(page, way) for way in press.candidates]
+                alone = [way for way in ways if await way.count() == 1]
+                if not alone:
+                    return None
+                async with page.expect_navigation():
+                    await alone[0].click()
+                with contextlib.suppress(PlaywrightError):
+                    await page.wait_for_load_state("networkidle", timeout=5000)
             snapshot = await page.locator("body").aria_snapshot(timeout=5000)
         except PlaywrightError:
-            return cancel
+            return None
         finally:
             await page.close()
-        return self._recorder.masked(cancel.model_copy(update={"revisited": snapshot}))
+        return snapshot
 
     async def _by_example(self, listed: Step, book: Step) -> Step:
         """«My bookings» as the operator shows it by two examples, when its list is not

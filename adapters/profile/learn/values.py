@@ -14,7 +14,14 @@ from urllib.parse import parse_qsl, urlsplit
 from adapters.profile.learn.recording import Recording, Step
 from adapters.profile.learn.snapshot import tables
 from adapters.profile.parts import Locator
-from adapters.profile.template import DATE_FORMATS, TIME_FORMATS, parse_date, parse_time
+from adapters.profile.template import (
+    DATE_FORMATS,
+    DATE_PARTS,
+    TIME_FORMATS,
+    TIME_PARTS,
+    parse_date,
+    parse_time,
+)
 from core.errors import ClubError
 
 __all__ = [
@@ -24,6 +31,7 @@ __all__ = [
     "address_number",
     "booking_number",
     "known_values",
+    "written_in_parts",
     "Listed",
     "account",
     "listed_number",
@@ -170,15 +178,10 @@ def known_values(recording: Recording) -> set[str]:
     building's code, the room's id, a view's flags)."""
     book = recording.step("book")
     answers = book.answers if book else {}
-    known = {answers.get("room", "")}
-    if "date" in answers:
-        day = date.fromisoformat(answers["date"])
-        known |= {str(day.year), str(day.month), f"{day.month:02}", str(day.day), f"{day.day:02}"}
+    known = {answers.get("room", "")} | written_in_parts(answers)
     for name in ("start", "end"):
         if name in answers:
-            clock = time.fromisoformat(answers[name])
-            known |= {str(clock.hour), f"{clock.hour:02}", str(clock.minute), f"{clock.minute:02}"}
-            known.add(str(clock.hour * 3600 + clock.minute * 60))
+            known.add(TIME_FORMATS["seconds"](time.fromisoformat(answers[name])))
     day_step = recording.step("day")
     before = [day_step.url] if day_step else []
     if book is not None:
@@ -187,6 +190,20 @@ def known_values(recording: Recording) -> set[str]:
     for url in before:
         known |= {value for _, value in parse_qsl(urlsplit(url).query)}
     return known - {""}
+
+
+def written_in_parts(answers: Mapping[str, str]) -> set[str]:
+    """The named day and times as an address may write them in parts, one value each
+    (the template's ``DATE_PARTS`` and ``TIME_PARTS``: «2026», «12», «03», «18», «0»)."""
+    found: set[str] = set()
+    if "date" in answers:
+        day = date.fromisoformat(answers["date"])
+        found |= {write(day) for write in DATE_PARTS.values()}
+    for name in ("start", "end"):
+        if name in answers:
+            clock = time.fromisoformat(answers[name])
+            found |= {write(clock) for write in TIME_PARTS.values()}
+    return found
 
 
 def address_number(recording: Recording) -> tuple[str, str] | None:
@@ -208,6 +225,7 @@ class Listed:
     column: str  # the column of the link
     regex: str  # reads the number from the link's address (group 1)
     url: str  # the link's address, as the page wrote it
+    key: str | None = None  # the query's key holding it (None: the path holds it)
 
 
 def listed_number(recording: Recording) -> Listed | None:
@@ -236,7 +254,7 @@ def listed_number(recording: Recording) -> Listed | None:
                     if value.isdigit():
                         explained = value in known and key in old_keys
                         regex = rf"[?&]{re.escape(key)}=(\d+)"
-                        found.append((explained, Listed(value, head, regex, cell.url)))
+                        found.append((explained, Listed(value, head, regex, cell.url, key)))
                 if numbers := list(re.finditer(r"\d+", parts.path)):
                     last = numbers[-1]
                     regex = re.escape(parts.path[: last.start()]) + r"(\d+)"

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from adapters.profile import ProfileSystem, load_site_profile, parse_site_profile
-from adapters.profile.check import CHECK_MARK, check_site
+from adapters.profile import LoadedProfile, ProfileSystem, load_site_profile, parse_site_profile
+from adapters.profile.check import CHECK_MARK, SiteReport, check_site
 from core.browser import BrowserPool
 from tests.adapters.mrbs.harness import PROFILE
 from tests.sites.mrbs import MrbsServer
@@ -19,20 +19,28 @@ from tests.sites.mrbs import MrbsServer
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 
+async def _checked(
+    mrbs: MrbsServer, pool: BrowserPool, loaded: LoadedProfile, shots: Path
+) -> SiteReport:
+    """``clubman site check``'s core with ``loaded`` on MRBS, as the club."""
+    club = mrbs.club
+    async with pool.context() as context:
+        session = ProfileSystem(mrbs.base_url, loaded).open_session(
+            context, username=club.username, password=club.password
+        )
+        try:
+            return await check_site(
+                session, context, username=club.username, today=mrbs.today(), shots=shots
+            )
+        finally:
+            await session.close()
+
+
 async def test_mrbs_profile_passes_every_part_and_leaves_nothing_booked(
     mrbs: MrbsServer, pool: BrowserPool, tmp_path: Path
 ) -> None:
     club = mrbs.club
-    async with pool.context() as context:
-        session = ProfileSystem(mrbs.base_url, load_site_profile(PROFILE)).open_session(
-            context, username=club.username, password=club.password
-        )
-        try:
-            report = await check_site(
-                session, context, username=club.username, today=mrbs.today(), shots=tmp_path
-            )
-        finally:
-            await session.close()
+    report = await _checked(mrbs, pool, load_site_profile(PROFILE), tmp_path)
     assert [(p.part, p.ok) for p in report.parts] == [
         ("вход", True),
         ("мои брони", True),
@@ -51,7 +59,6 @@ async def test_a_failure_to_read_my_bookings_is_reported_under_my_bookings_not_l
 ) -> None:
     # Issue 66: logging in is confirmed on «my bookings»; a table the profile names wrong
     # there is «my bookings»' failure, with its line, and nothing is booked.
-    club = mrbs.club
     day = mrbs.today() + timedelta(days=3)  # a booking of the account's: the table shows
     await asyncio.to_thread(
         mrbs.add_booking, "101", mrbs.at(day, "10:00"), mrbs.at(day, "11:00"), "Наша", "club"
@@ -60,16 +67,7 @@ async def test_a_failure_to_read_my_bookings_is_reported_under_my_bookings_not_l
     wrong = ("    - css: table#search_results\n", "    - css: table#search_resultz\n")
     assert text.count(wrong[0]) == 1
     loaded = parse_site_profile(text.replace(*wrong), "mrbs.yaml")
-    async with pool.context() as context:
-        session = ProfileSystem(mrbs.base_url, loaded).open_session(
-            context, username=club.username, password=club.password
-        )
-        try:
-            report = await check_site(
-                session, context, username=club.username, today=mrbs.today(), shots=tmp_path
-            )
-        finally:
-            await session.close()
+    report = await _checked(mrbs, pool, loaded, tmp_path)
     parts = {p.part: p for p in report.parts}
     assert parts["вход"].ok, report
     mine = parts["мои брони"]
