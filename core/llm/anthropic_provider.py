@@ -7,27 +7,38 @@ is not sent to Anthropic.
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 import anthropic
 from anthropic.types import MessageParam, ToolParam
 from pydantic import SecretStr
 
-from core.llm.errors import ErrorKind, ProviderCallError, kind_for_status, redact
 from core.llm.models import LLMRequest, RawCompletion
 from core.llm.protocol import Price
-from core.llm.retry import parse_retry_after
+from core.llm.sdk import SdkErrors, SdkProvider, StatusReply, api_name, translated
 
-__all__ = ["AnthropicProvider", "tool_name"]
-
-
-def tool_name(schema_name: str) -> str:
-    """A tool name the API accepts (``^[a-zA-Z0-9_-]{1,64}$``)."""
-    return re.sub(r"[^a-zA-Z0-9_-]", "_", schema_name)[:64] or "answer"
+__all__ = ["AnthropicProvider"]
 
 
-class AnthropicProvider:
+def _read(exc: anthropic.APIStatusError) -> StatusReply:
+    return StatusReply(
+        status=exc.status_code,
+        headers=exc.response.headers,
+        message=exc.api_message or "",
+        label=exc.type or "",
+    )
+
+
+_ERRORS = SdkErrors(
+    status=anthropic.APIStatusError,
+    timeout=anthropic.APITimeoutError,
+    connection=anthropic.APIConnectionError,
+    base=anthropic.AnthropicError,
+    read=_read,
+)
+
+
+class AnthropicProvider(SdkProvider):
     """``name`` is what records and cache keys call it (``"anthropic"``)."""
 
     def __init__(
@@ -40,29 +51,12 @@ class AnthropicProvider:
         timeout: float = 30.0,
         name: str = "anthropic",
     ) -> None:
-        self._name = name
-        self._model = model
-        self._price = price
-        self._secret = api_key.get_secret_value()
+        secret = api_key.get_secret_value()
+        super().__init__(name=name, model=model, price=price, secret=secret)
         # max_retries=0: FallbackLLM's retry policy is the only one in force.
         self._client = anthropic.AsyncAnthropic(
-            api_key=self._secret, base_url=base_url, max_retries=0, timeout=timeout
+            api_key=secret, base_url=base_url, max_retries=0, timeout=timeout
         )
-
-    @property
-    def name(self) -> str:
-        return self._name
-
-    @property
-    def model(self) -> str:
-        return self._model
-
-    @property
-    def price(self) -> Price:
-        return self._price
-
-    def __repr__(self) -> str:
-        return f"AnthropicProvider(name={self._name!r}, model={self._model!r})"
 
     async def generate(
         self,
@@ -72,7 +66,7 @@ class AnthropicProvider:
         json_schema: dict[str, Any],
         timeout: float,
     ) -> RawCompletion:
-        name = tool_name(schema_name)
+        name = api_name(schema_name)
         tool: ToolParam = {
             "name": name,
             "description": "Give the answer by calling this tool with arguments that match "
@@ -85,7 +79,7 @@ class AnthropicProvider:
                 messages.append({"role": "user", "content": m.content})
             else:
                 messages.append({"role": "assistant", "content": m.content})
-        try:
+        with translated(_ERRORS, provider=self._name, secret=self._secret):
             message = await self._client.messages.create(
                 model=self._model,
                 system=request.system,
@@ -95,30 +89,6 @@ class AnthropicProvider:
                 tool_choice={"type": "tool", "name": name, "disable_parallel_tool_use": True},
                 timeout=timeout,
             )
-        except anthropic.APIStatusError as exc:
-            kind = (
-                ErrorKind.OVERLOADED if exc.status_code == 529 else kind_for_status(exc.status_code)
-            )
-            detail = redact(exc.api_message or "", [self._secret])
-            raise ProviderCallError(
-                f"HTTP {exc.status_code} {exc.type or ''}: {detail}".strip(),
-                provider=self._name,
-                kind=kind,
-                status=exc.status_code,
-                retry_after=parse_retry_after(dict(exc.response.headers)),
-            ) from exc
-        except anthropic.APITimeoutError as exc:
-            raise ProviderCallError(
-                "timed out", provider=self._name, kind=ErrorKind.TIMEOUT
-            ) from exc
-        except anthropic.APIConnectionError as exc:
-            raise ProviderCallError(
-                "cannot connect", provider=self._name, kind=ErrorKind.CONNECTION
-            ) from exc
-        except anthropic.AnthropicError as exc:
-            raise ProviderCallError(
-                f"SDK error {type(exc).__name__}", provider=self._name, kind=ErrorKind.UNKNOWN
-            ) from exc
 
         usage = message.usage
         for block in message.content:

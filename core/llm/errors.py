@@ -6,8 +6,9 @@
     └── ProviderCallError    one provider call failed (internal: FallbackLLM handles it)
         └── InvalidOutput    the answer was not JSON, failed the schema or was rejected
 
-SDK exceptions are translated into ``ProviderCallError`` inside the provider modules
-(``raise ... from exc``). Texts never contain API keys: vendor messages pass ``redact``.
+SDK exceptions are translated into ``ProviderCallError`` by ``core.llm.sdk.translated``
+around each provider's call (``raise ... from exc``). Texts never contain API keys: vendor
+messages pass ``redact``.
 """
 
 from __future__ import annotations

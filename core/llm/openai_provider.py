@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import copy
 import json
-import re
 from typing import Any, Literal
 
 import openai
@@ -16,10 +15,9 @@ from openai.types.chat import ChatCompletionMessageParam
 from openai.types.chat.completion_create_params import ResponseFormat
 from pydantic import SecretStr
 
-from core.llm.errors import ErrorKind, ProviderCallError, kind_for_status, redact
 from core.llm.models import LLMRequest, RawCompletion
 from core.llm.protocol import Price
-from core.llm.retry import parse_retry_after
+from core.llm.sdk import SdkErrors, SdkProvider, StatusReply, api_name, translated
 
 __all__ = ["OpenAIProvider", "strict_schema"]
 
@@ -46,7 +44,31 @@ def strict_schema(schema: dict[str, Any]) -> dict[str, Any]:
     return result
 
 
-class OpenAIProvider:
+def _error_message(body: object) -> str:
+    """``error.message`` from an OpenAI error body (the SDK may hand us the inner object)."""
+    if isinstance(body, dict):
+        inner = body.get("error", body)
+        if isinstance(inner, dict) and isinstance(inner.get("message"), str):
+            return inner["message"]
+    return ""
+
+
+def _read(exc: openai.APIStatusError) -> StatusReply:
+    return StatusReply(
+        status=exc.status_code, headers=exc.response.headers, message=_error_message(exc.body)
+    )
+
+
+_ERRORS = SdkErrors(
+    status=openai.APIStatusError,
+    timeout=openai.APITimeoutError,
+    connection=openai.APIConnectionError,
+    base=openai.OpenAIError,
+    read=_read,
+)
+
+
+class OpenAIProvider(SdkProvider):
     """``name`` is ``"openai"`` for OpenAI itself or ``"local"`` for a compatible server."""
 
     def __init__(
@@ -62,32 +84,15 @@ class OpenAIProvider:
         strict: bool = False,
         legacy_max_tokens: bool = False,
     ) -> None:
-        self._name = name
-        self._model = model
-        self._price = price
+        secret = api_key.get_secret_value() if api_key else None
+        super().__init__(name=name, model=model, price=price, secret=secret)
         self._format = response_format
         self._strict = strict
         self._legacy_max_tokens = legacy_max_tokens
-        self._secret = api_key.get_secret_value() if api_key else None
         # max_retries=0: FallbackLLM's retry policy is the only one in force.
         self._client = openai.AsyncOpenAI(
-            api_key=self._secret or NO_KEY, base_url=base_url, max_retries=0, timeout=timeout
+            api_key=secret or NO_KEY, base_url=base_url, max_retries=0, timeout=timeout
         )
-
-    @property
-    def name(self) -> str:
-        return self._name
-
-    @property
-    def model(self) -> str:
-        return self._model
-
-    @property
-    def price(self) -> Price:
-        return self._price
-
-    def __repr__(self) -> str:
-        return f"OpenAIProvider(name={self._name!r}, model={self._model!r})"
 
     def _response_format(
         self, schema_name: str, json_schema: dict[str, Any]
@@ -99,7 +104,7 @@ class OpenAIProvider:
             )
             return {"type": "json_object"}, note
         schema = strict_schema(json_schema) if self._strict else json_schema
-        name = re.sub(r"[^a-zA-Z0-9_-]", "_", schema_name)[:64] or "answer"
+        name = api_name(schema_name)
         return {
             "type": "json_schema",
             "json_schema": {"name": name, "schema": schema, "strict": self._strict},
@@ -124,7 +129,7 @@ class OpenAIProvider:
                 messages.append({"role": "assistant", "content": m.content})
         # OpenAI's newer models want max_completion_tokens; compatible servers know max_tokens.
         legacy = self._legacy_max_tokens
-        try:
+        with translated(_ERRORS, provider=self._name, secret=self._secret):
             completion = await self._client.chat.completions.create(
                 model=self._model,
                 messages=messages,
@@ -134,27 +139,6 @@ class OpenAIProvider:
                 max_tokens=request.max_tokens if legacy else openai.omit,
                 max_completion_tokens=openai.omit if legacy else request.max_tokens,
             )
-        except openai.APIStatusError as exc:
-            detail = redact(_error_message(exc.body), [self._secret])
-            raise ProviderCallError(
-                f"HTTP {exc.status_code}: {detail}".strip(),
-                provider=self._name,
-                kind=kind_for_status(exc.status_code),
-                status=exc.status_code,
-                retry_after=parse_retry_after(dict(exc.response.headers)),
-            ) from exc
-        except openai.APITimeoutError as exc:
-            raise ProviderCallError(
-                "timed out", provider=self._name, kind=ErrorKind.TIMEOUT
-            ) from exc
-        except openai.APIConnectionError as exc:
-            raise ProviderCallError(
-                "cannot connect", provider=self._name, kind=ErrorKind.CONNECTION
-            ) from exc
-        except openai.OpenAIError as exc:
-            raise ProviderCallError(
-                f"SDK error {type(exc).__name__}", provider=self._name, kind=ErrorKind.UNKNOWN
-            ) from exc
 
         usage = completion.usage
         tokens_in = usage.prompt_tokens if usage else 0
@@ -167,12 +151,3 @@ class OpenAIProvider:
 
     async def close(self) -> None:
         await self._client.close()
-
-
-def _error_message(body: object) -> str:
-    """``error.message`` from an OpenAI error body (the SDK may hand us the inner object)."""
-    if isinstance(body, dict):
-        inner = body.get("error", body)
-        if isinstance(inner, dict) and isinstance(inner.get("message"), str):
-            return inner["message"]
-    return ""
