@@ -26,8 +26,10 @@ from core.nlu import (
     SlotParseError,
     date_question,
     disputed_dates,
+    end_question,
     parse_slot,
     question_for,
+    start_question,
 )
 from core.nlu.lexicon import Lexicon
 from core.output import Option, Progress, StepState, StepView
@@ -248,6 +250,10 @@ class StepScenario(BaseScenario, Generic[S]):
         if slot == "date":  # every job asks a date one way (a disputed one: both offered)
             today = ctx.now.astimezone(ctx.tz).date()
             return date_question(ctx.slots, today=today, lang=ctx.lang)
+        if slot == "start":  # and a time one way
+            return start_question(lang=ctx.lang)
+        if slot == "end":
+            return end_question(ctx.slots, lang=ctx.lang)
         return QuestionSpec(key=slot, text=question_for(slot, ctx.lang))  # type: ignore[arg-type]
 
     def lexicon(self) -> Lexicon | None:

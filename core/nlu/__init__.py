@@ -4,6 +4,7 @@ dates, times, counts, places, negation) and the typed ``Decision`` a reading mak
     parse_slot(name, text, now=, tz=, lang=, places=)   an answer to a clarifying question
     question_for(slot, lang)                            the clarifying question for a slot
     date_question(slots, today=, lang=)                 the date question, buttons included
+    start_question(lang=), end_question(slots, lang=)   the time questions, buttons included
     Places.from_catalogue(catalogue)                    the site's buildings, for the above
 
 No LLM and no network: a tokenizer, a keyword vocabulary with stems and fuzzy matching
@@ -29,7 +30,14 @@ from core.nlu.decision import (
 )
 from core.nlu.errors import NLUError, SlotParseError
 from core.nlu.places import Places
-from core.nlu.questions import DATE_OPTIONS, date_question, disputed_dates, question_for
+from core.nlu.questions import (
+    DATE_OPTIONS,
+    date_question,
+    disputed_dates,
+    end_question,
+    question_for,
+    start_question,
+)
 from core.nlu.slots import MAX_ROOMS
 
 __all__ = [
@@ -51,5 +59,7 @@ __all__ = [
     "detect_lang",
     "disputed_dates",
     "parse_slot",
+    "end_question",
     "question_for",
+    "start_question",
 ]

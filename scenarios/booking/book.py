@@ -9,7 +9,6 @@ itself before it sends: ``ctx.acting``) has nothing there to find, and skips the
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Protocol
 
@@ -131,21 +130,9 @@ class BookRooms(BookingWords, StepScenario[BookingSlots]):
 
     async def slot_question(self, slot: str, ctx: SlotContext) -> QuestionSpec:
         question = await super().slot_question(slot, ctx)
-        local = ctx.now.astimezone(ctx.tz)
         if slot == "building":
             question.options = await self._building_options(ctx)
             question.allow_free_text = True
-        elif slot == "start":
-            question.options = [Option(id=t, label=t) for t in ("10:00", "14:00", "18:00")]
-        elif slot == "end" and "start" in ctx.slots:
-            start = dt.time.fromisoformat(ctx.slots["start"])
-            ends = [
-                (dt.datetime.combine(local.date(), start) + dt.timedelta(minutes=m)).time()
-                for m in (60, 90, 120)
-            ]
-            question.options = [
-                Option(id=f"{e:%H:%M}", label=f"{e:%H:%M}") for e in ends if e > start
-            ]
         return question
 
     async def _building_options(self, ctx: SlotContext) -> list[Option]:

@@ -141,20 +141,7 @@ class CreateEvent(StepScenario[EventSlots]):
                 text=tr(EventTexts.ASK_ROOM, ctx.lang),
                 options=[Option(id=NO_ROOM, label=tr(EventTexts.NO_ROOM, ctx.lang))],
             )
-        question = await super().slot_question(slot, ctx)
-        local = ctx.now.astimezone(ctx.tz)
-        if slot == "start":
-            question.options = [Option(id=t, label=t) for t in ("10:00", "14:00", "18:00")]
-        elif slot == "end" and "start" in ctx.slots:
-            start = dt.time.fromisoformat(ctx.slots["start"])
-            ends = [
-                (dt.datetime.combine(local.date(), start) + dt.timedelta(minutes=m)).time()
-                for m in (60, 90, 120)
-            ]
-            question.options = [
-                Option(id=f"{e:%H:%M}", label=f"{e:%H:%M}") for e in ends if e > start
-            ]
-        return question
+        return await super().slot_question(slot, ctx)
 
     def parse_answer(
         self, slot: str, *, option_id: str | None, text: str | None, ctx: SlotContext
