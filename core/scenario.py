@@ -35,7 +35,7 @@ from core.nlu.lexicon import Lexicon
 from core.output import Option, Progress, StepState, StepView
 from core.pause import NeedsAnswer, QuestionSpec
 from core.store import ScenarioRun, StepStatus
-from core.texts import Run, Text, tr
+from core.texts import Common, Run, Text, tr
 
 __all__ = [
     "BaseScenario",
@@ -120,6 +120,18 @@ class StepContext(Generic[S]):
         raise NeedsAnswer(
             QuestionSpec(key=key, text=text, options=list(options), allow_free_text=allow_free_text)
         )
+
+    def confirm(
+        self, key: str, text: str, *, yes: Option | None = None, no: Option | None = None
+    ) -> bool:
+        """Whether the user said yes to ``text``, asked with two buttons and no free text
+        (pauses until answered); ``yes``, ``no``: buttons other than «Да» and «Нет»."""
+        yes = yes or Option(id="yes", label=self.tr(Common.YES))
+        no = no or Option(id="no", label=self.tr(Common.NO))
+        answer = self.answers.get(key)
+        if answer is None:
+            self.ask(key, text, [yes, no], allow_free_text=False)
+        return answer == yes.id
 
 
 # A step returns its result as a model (checkpointed as JSON), or None for nothing.

@@ -256,19 +256,8 @@ class CancelBooking(_PortalScenario):
         return one
 
     async def _confirm(self, ctx: StepContext[Any]) -> Confirmation:
-        answer = ctx.answer("confirm")
-        if answer is None:
-            what = ctx.result("choose", Chosen).text
-            ctx.ask(
-                "confirm",
-                ctx.tr(Bookings.CONFIRM, what=what),
-                [
-                    Option(id="yes", label=ctx.tr(Common.YES)),
-                    Option(id="no", label=ctx.tr(Common.NO)),
-                ],
-                allow_free_text=False,
-            )
-        return Confirmation(confirmed=answer == "yes")
+        what = ctx.result("choose", Chosen).text
+        return Confirmation(confirmed=ctx.confirm("confirm", ctx.tr(Bookings.CONFIRM, what=what)))
 
     async def _cancel(self, ctx: StepContext[Any]) -> Cancelled:
         if not ctx.result("confirm", Confirmation).confirmed:

@@ -244,19 +244,9 @@ class CancelEvent(_EventScenario):
         ]
 
     async def _confirm(self, ctx: StepContext[Any]) -> Confirmation:
-        answer = ctx.answer("confirm")
-        if answer is None:
-            event = ctx.result("choose", Chosen).event
-            ctx.ask(
-                "confirm",
-                ctx.tr(EventTexts.CONFIRM, title=event.title, when=when(event, ctx.lang)),
-                [
-                    Option(id="yes", label=ctx.tr(Common.YES)),
-                    Option(id="no", label=ctx.tr(Common.NO)),
-                ],
-                allow_free_text=False,
-            )
-        return Confirmation(confirmed=answer == "yes")
+        event = ctx.result("choose", Chosen).event
+        text = ctx.tr(EventTexts.CONFIRM, title=event.title, when=when(event, ctx.lang))
+        return Confirmation(confirmed=ctx.confirm("confirm", text))
 
     async def _cancel(self, ctx: StepContext[Any]) -> Done:
         if not ctx.result("confirm", Confirmation).confirmed:

@@ -178,20 +178,14 @@ class ScheduleBooking(_Base):
         )
 
     async def _confirm(self, ctx: StepContext[Any]) -> Confirmed:
-        answer = ctx.answer("confirm")
-        if answer is None:
-            what = self._label(ctx)
-            days = self._catalogues.current.horizon_for(ctx.slots.building, ctx.slots.room or ())
-            ctx.ask(
-                "confirm",
-                ctx.tr(Schedules.CONFIRM_CREATE, what=what, days=days),
-                [
-                    Option(id="create", label=ctx.tr(Schedules.CREATE)),
-                    Option(id="cancel", label=ctx.tr(Common.CANCEL)),
-                ],
-                allow_free_text=False,
-            )
-        return Confirmed(create=answer == "create")
+        days = self._catalogues.current.horizon_for(ctx.slots.building, ctx.slots.room or ())
+        create = ctx.confirm(
+            "confirm",
+            ctx.tr(Schedules.CONFIRM_CREATE, what=self._label(ctx), days=days),
+            yes=Option(id="create", label=ctx.tr(Schedules.CREATE)),
+            no=Option(id="cancel", label=ctx.tr(Common.CANCEL)),
+        )
+        return Confirmed(create=create)
 
     async def _create(self, ctx: StepContext[Any]) -> Created:
         if not ctx.result("confirm", Confirmed).create:
@@ -315,29 +309,14 @@ class CancelSchedule(_Base):
     async def _confirm_stop(self, ctx: StepContext[Any]) -> Confirmed:
         """Always asked: a schedule is undone only by a yes («больше не занимай…» may be
         read wrong, and the schedule would stop booking in silence)."""
-        answer = ctx.answer("confirm")
-        if answer is None:
-            chosen = ctx.result("choose", Picked)
-            days = [d for d in ctx.slots.weekdays() if d not in chosen.left]
-            text = (
-                ctx.tr(
-                    Schedules.CONFIRM_STOP_ON,
-                    label=chosen.label,
-                    days=weekdays_label(days, ctx.lang),
-                )
-                if chosen.left
-                else ctx.tr(Schedules.CONFIRM_DELETE, label=chosen.label)
-            )
-            ctx.ask(
-                "confirm",
-                text,
-                [
-                    Option(id="yes", label=ctx.tr(Common.YES)),
-                    Option(id="no", label=ctx.tr(Common.NO)),
-                ],
-                allow_free_text=False,
-            )
-        return Confirmed(create=answer == "yes")
+        chosen = ctx.result("choose", Picked)
+        days = weekdays_label([d for d in ctx.slots.weekdays() if d not in chosen.left], ctx.lang)
+        text = (
+            ctx.tr(Schedules.CONFIRM_STOP_ON, label=chosen.label, days=days)
+            if chosen.left
+            else ctx.tr(Schedules.CONFIRM_DELETE, label=chosen.label)
+        )
+        return Confirmed(create=ctx.confirm("confirm", text))
 
     async def _choose(self, ctx: StepContext[Any]) -> Picked:
         days: list[str] = ctx.slots.weekdays()
