@@ -4,6 +4,7 @@ running scheduler listens for it, so the scenarios need no handle on the schedul
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from core.clock import Clock, SystemClock
@@ -51,6 +52,25 @@ class ScheduleBook:
         )
         return entry
 
+    async def _update(
+        self, schedule_id: str, change: Callable[[Schedule], bool]
+    ) -> ScheduleEntry | None:
+        """The schedule after ``change`` (False: it leaves it as it is), published only when
+        it changed something."""
+        changed = False
+
+        def tracked(schedule: Schedule) -> bool:
+            nonlocal changed
+            if not change(schedule):
+                return False
+            changed = True
+            return True
+
+        updated = await self._storage.schedules.update(schedule_id, tracked)
+        if not changed:
+            return entry_of(updated) if updated is not None else None
+        return await self._changed(updated)
+
     async def create(
         self,
         *,
@@ -78,33 +98,19 @@ class ScheduleBook:
     async def set_status(self, schedule_id: str, status: ScheduleState) -> ScheduleEntry | None:
         wanted = ScheduleStatus(status)
 
-        changed = False
-
         def change(schedule: Schedule) -> bool:
-            nonlocal changed
             if schedule.status in (wanted, ScheduleStatus.DELETED):
                 return False  # nothing to do; a deleted schedule stays deleted
             schedule.status = wanted
-            changed = True
             return True
 
-        updated = await self._storage.schedules.update(schedule_id, change)
-        if not changed:
-            return entry_of(updated) if updated is not None else None
-        return await self._changed(updated)
+        return await self._update(schedule_id, change)
 
     async def set_weekdays(self, schedule_id: str, weekdays: list[str]) -> ScheduleEntry | None:
-        changed = False
-
         def change(schedule: Schedule) -> bool:
-            nonlocal changed
             if schedule.weekdays == weekdays:
                 return False
             schedule.weekdays = list(weekdays)
-            changed = True
             return True
 
-        updated = await self._storage.schedules.update(schedule_id, change)
-        if not changed:
-            return entry_of(updated) if updated is not None else None
-        return await self._changed(updated)
+        return await self._update(schedule_id, change)
