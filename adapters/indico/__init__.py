@@ -7,17 +7,21 @@ from adapters.indico.api import IndicoClient, login, resume
 from adapters.indico.errors import (
     BeyondHorizon,
     BookingRefused,
+    EventLeft,
+    EventUndone,
+    FormRefused,
     IndicoError,
-    LoginFailed,
+    LoginRefused,
+    Missing,
     NotAllowed,
-    NotFound,
     OutsideBookableHours,
     PasswordChangeRequired,
-    SessionExpired,
-    SlotTaken,
+    SessionLost,
+    SlotOccupied,
     SpansMidnight,
     StartsInPast,
     SystemUnavailable,
+    UnexpectedAnswer,
 )
 from adapters.indico.models import (
     Booking,
@@ -31,7 +35,6 @@ from adapters.indico.models import (
     Room,
     RoomAvailability,
 )
-from adapters.indico.retry import RetryPolicy
 from adapters.indico.session import IndicoSession
 from adapters.indico.system import IndicoSystem
 
@@ -43,6 +46,9 @@ __all__ = [
     "Busy",
     "BusyKind",
     "Catalogue",
+    "EventLeft",
+    "EventUndone",
+    "FormRefused",
     "HoursRange",
     "IndicoClient",
     "IndicoError",
@@ -50,19 +56,19 @@ __all__ = [
     "IndicoSystem",
     "IndicoUser",
     "Location",
-    "LoginFailed",
+    "LoginRefused",
+    "Missing",
     "NotAllowed",
-    "NotFound",
     "OutsideBookableHours",
     "PasswordChangeRequired",
-    "RetryPolicy",
     "Room",
     "RoomAvailability",
-    "SessionExpired",
-    "SlotTaken",
+    "SessionLost",
+    "SlotOccupied",
     "SpansMidnight",
     "StartsInPast",
     "SystemUnavailable",
+    "UnexpectedAnswer",
     "login",
     "resume",
 ]

@@ -18,10 +18,10 @@ from playwright.async_api import Error as PlaywrightError
 from pydantic import TypeAdapter
 
 from adapters.indico.errors import (
-    LoginFailed,
+    LoginRefused,
     NotAllowed,
     PasswordChangeRequired,
-    SessionExpired,
+    SessionLost,
     SpansMidnight,
     SystemUnavailable,
 )
@@ -73,12 +73,12 @@ async def login(
         first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise SystemUnavailable(f"Indico's login page failed: {first}") from exc
     if path.startswith("/login"):
-        raise LoginFailed(text or "Indico refused the login")
+        raise LoginRefused(text or "Indico refused the login")
     if path.startswith("/user/accounts") or "no longer secure" in text:
         raise PasswordChangeRequired(text or "Indico requires a password change")
     match = CSRF_META.search(html)
     if match is None:
-        raise SessionExpired("no CSRF token on the page after login")
+        raise SessionLost("no CSRF token on the page after login")
     client = IndicoClient(page.context, base, match.group(1), timeout_s=timeout_s)
     await client.refresh_user()
     return client
@@ -98,7 +98,7 @@ async def session_token(context: BrowserContext, base_url: str, *, timeout_s: fl
         raise SystemUnavailable("Indico did not answer") from exc
     match = CSRF_META.search(html)
     if match is None:
-        raise SessionExpired("no CSRF token on Indico's home page")
+        raise SessionLost("no CSRF token on Indico's home page")
     return match.group(1)
 
 
@@ -124,11 +124,11 @@ class IndicoClient:
     @property
     def user(self) -> IndicoUser:
         if self._user is None:
-            raise SessionExpired("not logged in")
+            raise SessionLost("not logged in")
         return self._user
 
     async def refresh_user(self) -> IndicoUser:
-        """Who we are (``GET /rooms/api/user/``); a lost session raises ``SessionExpired``."""
+        """Who we are (``GET /rooms/api/user/``); a lost session raises ``SessionLost``."""
         self._user = IndicoUser.model_validate(await self.http.get("/rooms/api/user/"))
         return self._user
 

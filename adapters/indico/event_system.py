@@ -9,14 +9,16 @@ from contextlib import asynccontextmanager
 from datetime import date, time
 
 from adapters.indico.errors import (
+    EventLeft,
+    EventUndone,
     IndicoError,
+    Missing,
     NotAllowed,
-    NotFound,
-    SessionExpired,
-    SlotTaken,
+    SessionLost,
+    SlotOccupied,
     SystemUnavailable,
 )
-from adapters.indico.events import EventLeft, EventUndone, IndicoEvents
+from adapters.indico.events import IndicoEvents
 from scenarios.events.errors import (
     EventLeftBehind,
     EventNotFound,
@@ -40,13 +42,13 @@ async def translated() -> AsyncIterator[None]:
         raise EventLeftBehind(exc.message, event=exc.event, refusal=exc.refusal) from exc
     except EventUndone as exc:
         raise RoomNotBooked(exc.message, refusal=exc.refusal) from exc
-    except SlotTaken as exc:
+    except SlotOccupied as exc:
         raise RoomTaken(exc.message) from exc
     except NotAllowed as exc:
         raise EventsNotAllowed(exc.message) from exc
-    except NotFound as exc:
+    except Missing as exc:
         raise EventNotFound(exc.message) from exc
-    except (SystemUnavailable, SessionExpired) as exc:
+    except (SystemUnavailable, SessionLost) as exc:
         raise EventsUnavailable(exc.message) from exc
     except IndicoError as exc:  # a form sent back, a booking refused: the site's words
         raise EventRejected(exc.message) from exc

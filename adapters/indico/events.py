@@ -47,39 +47,25 @@ from playwright.async_api import APIRequestContext, BrowserContext
 from adapters.indico.api import session_token
 from adapters.indico.errors import (
     BookingRefused,
-    IndicoError,
+    EventLeft,
+    EventUndone,
+    FormRefused,
+    Missing,
     NotAllowed,
-    NotFound,
-    SlotTaken,
+    SlotOccupied,
     SystemUnavailable,
+    UnexpectedAnswer,
 )
 from adapters.indico.http import IndicoHttp
-from adapters.indico.pages import EventRefused, IndicoPages, form_errors, form_fields
+from adapters.indico.pages import IndicoPages, form_errors, form_fields
 from scenarios.events.models import Event, carries
 
-__all__ = ["EventLeft", "EventRefused", "EventUndone", "IndicoEvents", "events_on"]
+__all__ = ["IndicoEvents", "events_on"]
 
 _PREFIX = "event-creation-"
 _EVENT_PATH = re.compile(r"/event/(\d+)/")
 _REGFORM_PATH = re.compile(r"/registration/(\d+)/")
 _NO_REGISTRATION = "'Registration' feature is not enabled"
-
-
-class EventUndone(IndicoError):
-    """The new event's room could not be booked and the event was deleted again.
-    ``refusal``: Indico's words when it refused the booking; ``None`` when it failed."""
-
-    def __init__(self, message: str, *, refusal: str | None, status: int | None = None) -> None:
-        super().__init__(message, status=status)
-        self.refusal = refusal
-
-
-class EventLeft(EventUndone):
-    """... and deleting the event failed too: ``event`` is on the site without its room."""
-
-    def __init__(self, message: str, *, event: Event, refusal: str | None) -> None:
-        super().__init__(message, refusal=refusal)
-        self.event = event
 
 
 async def events_on(
@@ -143,12 +129,12 @@ class IndicoEvents:
     ) -> Event:
         """Find the event carrying ``mark`` or make it; then book ``room_id`` for it unless
         a booking with the mark is already live. A booking that fails for any reason (a
-        5xx too) deletes the event again: ``SlotTaken`` for a taken room, else
+        5xx too) deletes the event again: ``SlotOccupied`` for a taken room, else
         ``EventUndone``; ``EventLeft`` when the delete fails as well."""
         if not mark.strip():
             raise ValueError("an event needs the run's mark")
         if end <= start:
-            raise EventRefused("the event must end after it starts", status=None)
+            raise FormRefused("the event must end after it starts", status=None)
         event = await self.find_event(mark)
         if event is None:
             event = await self._create(title, day, start, end, room_id, mark)
@@ -164,7 +150,7 @@ class IndicoEvents:
 
     async def _undo(self, event: Event, failure: Exception) -> NoReturn:
         """Delete ``event``, whose room could not be booked, and say why. A taken room is
-        ``SlotTaken`` as before (the scenario offers other rooms); a delete that fails
+        ``SlotOccupied`` as before (the scenario offers other rooms); a delete that fails
         too is ``EventLeft``, naming the event that stays on the site."""
         refusal = failure.message if isinstance(failure, BookingRefused | NotAllowed) else None
         try:
@@ -175,7 +161,7 @@ class IndicoEvents:
                 event=event,
                 refusal=refusal,
             ) from failure
-        if isinstance(failure, SlotTaken):
+        if isinstance(failure, SlotOccupied):
             raise failure
         raise EventUndone(
             f"the room of event {event.id} was not booked ({failure}); the event is deleted",
@@ -217,7 +203,7 @@ class IndicoEvents:
         match = _EVENT_PATH.search(redirect or "")
         if match is None:
             html = data.get("html", "") if isinstance(data, dict) else ""
-            raise EventRefused(form_errors(str(html)), status=200)
+            raise FormRefused(form_errors(str(html)), status=200)
         found = await self.find_event(mark)
         if found is None or found.id != match.group(1):
             raise SystemUnavailable(f"event {match.group(1)} was made but is not listed")
@@ -228,7 +214,7 @@ class IndicoEvents:
         for room in rooms:
             if int(room["id"]) == room_id:
                 return int(room["location_id"])
-        raise NotFound(f"Indico has no room {room_id}", status=404)
+        raise Missing(f"Indico has no room {room_id}", status=404)
 
     async def find_event(self, mark: str) -> Event | None:
         if not mark.strip():
@@ -282,7 +268,7 @@ class IndicoEvents:
             f"/event/{int(event_id)}/manage/delete", {"csrf_token": self._csrf}, xhr=True
         )
         if not (isinstance(data, dict) and data.get("success")):
-            raise IndicoError(f"Indico did not delete event {event_id}", status=200)
+            raise UnexpectedAnswer(f"Indico did not delete event {event_id}", status=200)
 
     # --- the room ------------------------------------------------------------------------
 
@@ -335,7 +321,7 @@ class IndicoEvents:
     async def open_registration(self, event_id: str, limit: int | None) -> None:
         event = int(event_id)
         if limit is not None and limit < 1:
-            raise EventRefused("a registration limit must be at least 1", status=None)
+            raise FormRefused("a registration limit must be at least 1", status=None)
         await self._pages.call("PUT", f"/event/{event}/manage/features/registration", xhr=True)
         regform = await self._regform(event)
         if regform is None:
@@ -375,7 +361,7 @@ class IndicoEvents:
     async def registrations(self, event_id: str) -> int:
         try:
             data = await self.http.get(f"/api/events/{int(event_id)}/registrants")
-        except NotFound as exc:
+        except Missing as exc:
             # Indico answers 404 for an event whose registration was never turned on:
             # nobody could register, which is an answer, not a missing event.
             if _NO_REGISTRATION in exc.message:

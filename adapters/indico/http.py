@@ -21,15 +21,16 @@ from adapters.indico.errors import (
     BeyondHorizon,
     BookingRefused,
     IndicoError,
+    Missing,
     NotAllowed,
-    NotFound,
     OutsideBookableHours,
     PasswordChangeRequired,
-    SessionExpired,
-    SlotTaken,
+    SessionLost,
+    SlotOccupied,
     SpansMidnight,
     StartsInPast,
     SystemUnavailable,
+    UnexpectedAnswer,
 )
 
 __all__ = ["CSRF_META", "IndicoHttp", "refusal"]
@@ -41,7 +42,7 @@ _REFUSALS: tuple[tuple[re.Pattern[str], type[BookingRefused]], ...] = (
     (re.compile(r"more than \d+ days in advance"), BeyondHorizon),
     (re.compile(r"cannot be booked at this time"), OutsideBookableHours),
     (re.compile(r"starts in the past"), StartsInPast),
-    (re.compile(r"no valid occurrences"), SlotTaken),
+    (re.compile(r"no valid occurrences"), SlotOccupied),
 )
 _MIDNIGHT = "end_dt != start_dt"
 
@@ -133,8 +134,8 @@ class IndicoHttp:
         if 300 <= status < 400:
             location = response.headers.get("location", "")
             if "/login" in location:
-                return SessionExpired("Indico sent us to its login page", status=status)
-            return IndicoError(f"unexpected redirect for {method} {path}", status=status)
+                return SessionLost("Indico sent us to its login page", status=status)
+            return UnexpectedAnswer(f"unexpected redirect for {method} {path}", status=status)
         if status == 418:
             return refusal(text, status)
         if status >= 500:
@@ -144,18 +145,18 @@ class IndicoHttp:
                 )
             return SystemUnavailable(f"Indico failed ({status}): {text}", status=status)
         if status == 400 and "problem with your current session" in text:
-            return SessionExpired(text, status=status)
+            return SessionLost(text, status=status)
         if status == 403:
             if "change your password" in text:
                 return PasswordChangeRequired(text, status=status)
             if not await self._logged_in():
-                return SessionExpired("Indico no longer knows this session", status=status)
+                return SessionLost("Indico no longer knows this session", status=status)
             return NotAllowed(text, status=status)
         if status == 404:
-            return NotFound(text, status=status)
+            return Missing(text, status=status)
         if status == 422:
             return BookingRefused(text, status=status)
-        return IndicoError(text, status=status)
+        return UnexpectedAnswer(text, status=status)
 
     async def _logged_in(self) -> bool:
         try:

@@ -185,7 +185,7 @@ def booking(found: im.Booking, rooms: Mapping[int, im.Room]) -> Booking:
 def port_error(exc: ie.IndicoError) -> PortalError:
     """The port's error for an Indico failure, with Indico's own text (never a secret)."""
     text = exc.message
-    if isinstance(exc, ie.SlotTaken):
+    if isinstance(exc, ie.SlotOccupied):
         return SlotTaken(text, code="taken")
     for kind, code in _CODES:
         if isinstance(exc, kind):
@@ -194,12 +194,12 @@ def port_error(exc: ie.IndicoError) -> PortalError:
         return BookingRejected(text, code="refused")
     if isinstance(exc, ie.NotAllowed):
         return BookingRejected(text, code="not_allowed")
-    if isinstance(exc, ie.NotFound):
+    if isinstance(exc, ie.Missing):
         return BookingRejected(text, code="not_found")
-    if isinstance(exc, ie.LoginFailed):
+    if isinstance(exc, ie.LoginRefused):
         return LoginFailed(text)
     if isinstance(exc, ie.PasswordChangeRequired):
         return LoginFailed(text, hint="Indico требует сменить пароль этой учётной записи")
-    if isinstance(exc, ie.SessionExpired):
+    if isinstance(exc, ie.SessionLost):
         return SessionExpired(f"Сеанс Indico истёк: {text}", hint="попробуйте ещё раз")
     return PortalUnavailable(f"Indico не отвечает: {text}", hint="попробуйте позже")

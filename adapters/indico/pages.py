@@ -13,22 +13,19 @@ from playwright.async_api import APIRequestContext, APIResponse
 from playwright.async_api import Error as PlaywrightError
 
 from adapters.indico.errors import (
-    IndicoError,
+    FormRefused,
+    Missing,
     NotAllowed,
-    NotFound,
-    SessionExpired,
+    SessionLost,
     SystemUnavailable,
+    UnexpectedAnswer,
 )
 
-__all__ = ["EventRefused", "IndicoPages", "form_errors", "form_fields"]
+__all__ = ["IndicoPages", "form_errors", "form_fields"]
 
 # WTForms errors as Indico renders them: ``data-error="<ul><li>...</li></ul>"``.
 _FORM_ERROR = re.compile(r'data-error="([^"]+)"')
 _TAG = re.compile(r"<[^>]+>|&lt;[^&]*&gt;")
-
-
-class EventRefused(IndicoError):
-    """Indico sent a form back instead of acting on it; ``message`` holds its errors."""
 
 
 class _FormFields(HTMLParser):
@@ -123,7 +120,7 @@ class IndicoPages:
         response = await self.call("POST", path, form=form, xhr=False)
         if 300 <= response.status < 400:
             return response.headers.get("location", "")
-        raise EventRefused(form_errors(await response.text()), status=response.status)
+        raise FormRefused(form_errors(await response.text()), status=response.status)
 
     async def call(
         self,
@@ -155,17 +152,17 @@ class IndicoPages:
         if response.ok or (300 <= status < 400 and "/login" not in _location(response)):
             return response
         if 300 <= status < 400:
-            raise SessionExpired("Indico sent us to its login page", status=status)
+            raise SessionLost("Indico sent us to its login page", status=status)
         text = await _text(response)
         if status >= 500:
             raise SystemUnavailable(f"Indico failed ({status}) at {method} {path}", status=status)
         if status == 400 and "problem with your current session" in text:
-            raise SessionExpired("Indico refused the session (CSRF)", status=status)
+            raise SessionLost("Indico refused the session (CSRF)", status=status)
         if status == 403:
             raise NotAllowed(f"Indico forbids {method} {path}", status=status)
         if status == 404:
-            raise NotFound(f"Indico has no {path}", status=status)
-        raise IndicoError(f"HTTP {status} for {method} {path}", status=status)
+            raise Missing(f"Indico has no {path}", status=status)
+        raise UnexpectedAnswer(f"HTTP {status} for {method} {path}", status=status)
 
 
 def _location(response: APIResponse) -> str:

@@ -22,9 +22,9 @@ from adapters.indico import errors as ie
 from adapters.indico import mapping
 from adapters.indico import models as im
 from adapters.indico.api import IndicoClient, resume
-from adapters.indico.driver import PageDriver
-from adapters.indico.retry import RetryPolicy, with_retries
 from adapters.sending import send_once
+from core.browser.driver import BrowserPageDriver
+from core.browser.retry import RetryPolicy, retried
 from core.site import Catalogue, OnRetry, OutcomeUnknown, PortalUnavailable, Room, SessionExpired
 from scenarios.booking.errors import BookingRejected
 from scenarios.booking.models import Availability, Booking, RoomAvailability
@@ -40,7 +40,11 @@ def _same(text: str) -> str:
     return " ".join(text.split())
 
 
-class IndicoSession(PageDriver):
+class IndicoSession(BrowserPageDriver):
+    """Its page is the login's, and the brain's when a step surprises the scenario; a
+    brain-chosen press may change nothing (``may_change``): Indico is changed through its
+    JSON API by the session alone."""
+
     def __init__(
         self,
         context: BrowserContext,
@@ -53,7 +57,7 @@ class IndicoSession(PageDriver):
         on_retry: OnRetry | None = None,
         timeout_s: float = 30,
     ) -> None:
-        super().__init__(context, timeout_s=timeout_s)
+        super().__init__(context, timeout_ms=timeout_s * 1000, site="Indico")
         self._base_url = base_url.rstrip("/")
         self._username = username
         self._password = password
@@ -81,8 +85,16 @@ class IndicoSession(PageDriver):
             log.info("indico.login")
             return await self._login_flow(page, self._base_url, self._username, self._password)
 
-        self._client = await with_retries(self._policy, send, what="вход", on_retry=self._on_retry)
+        self._client = await self._retried(send, what="вход")
         return self._client
+
+    async def _retried(self, action: Callable[[], Awaitable[T]], *, what: str) -> T:
+        """``action`` again on Indico's transient failures (``SystemUnavailable``) until the
+        policy runs out; the last one is raised as it is (``mapping`` makes it the port's
+        ``PortalUnavailable``)."""
+        return await retried(
+            self._policy, action, what=what, on_retry=self._on_retry, when=ie.SystemUnavailable
+        )
 
     async def _client_now(self) -> IndicoClient:
         """The logged-in client: saved cookies if Indico still knows them, else the form."""
@@ -94,14 +106,12 @@ class IndicoSession(PageDriver):
             has_cookies = False
         if has_cookies:
             try:
-                self._client = await with_retries(
-                    self._policy,
+                self._client = await self._retried(
                     lambda: resume(self._context, self._base_url, timeout_s=self._timeout_s),
                     what="вход",
-                    on_retry=self._on_retry,
                 )
                 return self._client
-            except ie.SessionExpired:
+            except ie.SessionLost:
                 pass
         return await self._login()
 
@@ -116,10 +126,8 @@ class IndicoSession(PageDriver):
                 client = await self._client_now()
                 if not retry:
                     return await call(client)
-                return await with_retries(
-                    self._policy, partial(call, client), what=what, on_retry=self._on_retry
-                )
-            except ie.SessionExpired as exc:
+                return await self._retried(partial(call, client), what=what)
+            except ie.SessionLost as exc:
                 if relogged:
                     raise SessionExpired(
                         f"Сеанс Indico истёк снова ({what})", hint="попробуйте ещё раз"

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from adapters.indico.api import login
-from adapters.indico.retry import RetryPolicy
 from adapters.indico.session import IndicoSession, LoginFlow
 from core.browser import BrowserContext
+from core.browser.retry import RetryPolicy
 from core.site.retry import OnRetry
 
 __all__ = ["IndicoSystem"]

@@ -6,6 +6,10 @@ error: safe to try again) and ``Bounced`` (the portal sent us to the login page)
 ``with_retries`` retries ``Transient`` with exponential backoff (tenacity) and turns
 the last one into ``PortalUnavailable``; ``Bounced`` passes through to the session,
 which logs in again once.
+
+``RetryPolicy`` and ``retried`` (the backoff loop itself) assume no browser: an adapter
+that talks HTTP (Indico's JSON calls) retries its own transient error with them and
+translates what is left at its own boundary.
 """
 
 from __future__ import annotations
@@ -28,7 +32,15 @@ from tenacity import (
 from core.errors import BrowserError
 from core.site import OnRetry, PortalRetry, PortalUnavailable, SessionExpired
 
-__all__ = ["Bounced", "RetryPolicy", "Transient", "translate", "with_relogin", "with_retries"]
+__all__ = [
+    "Bounced",
+    "RetryPolicy",
+    "Transient",
+    "retried",
+    "translate",
+    "with_relogin",
+    "with_retries",
+]
 
 T = TypeVar("T")
 log = structlog.get_logger("clubman.portal")
@@ -73,15 +85,17 @@ def _first_line(exc: BaseException) -> str:
     return (str(exc).strip().splitlines() or [type(exc).__name__])[0][:200]
 
 
-async def with_retries(
+async def retried(
     policy: RetryPolicy,
     action: Callable[[], Awaitable[T]],
     *,
     what: str,
     on_retry: OnRetry | None = None,
+    when: type[Exception] | tuple[type[Exception], ...] = Transient,
 ) -> T:
-    """``action`` with retries on ``Transient``; ``PortalUnavailable`` when they run out.
-    ``on_retry`` hears of each retry (the run's timeline, the metrics)."""
+    """``action`` again while it raises ``when``, until ``policy`` runs out; the last
+    failure is raised as it is. ``on_retry`` hears of each retry (the run's timeline,
+    the metrics)."""
 
     async def before_sleep(state: RetryCallState) -> None:
         outcome = state.outcome
@@ -95,20 +109,32 @@ async def with_retries(
     retrying = AsyncRetrying(
         stop=stop_after_attempt(max(1, policy.attempts)),
         wait=wait_exponential(multiplier=policy.base_delay, max=policy.max_delay),
-        retry=retry_if_exception_type(Transient),
+        retry=retry_if_exception_type(when),
         before_sleep=before_sleep,
         reraise=True,
     )
+    async for attempt in retrying:
+        with attempt:
+            return await action()
+    raise AssertionError("unreachable: tenacity either returns or raises")
+
+
+async def with_retries(
+    policy: RetryPolicy,
+    action: Callable[[], Awaitable[T]],
+    *,
+    what: str,
+    on_retry: OnRetry | None = None,
+) -> T:
+    """``action`` with Playwright's errors translated and retries on ``Transient``;
+    ``PortalUnavailable`` when they run out."""
     try:
-        async for attempt in retrying:
-            with attempt:
-                return await translate(action)
+        return await retried(policy, lambda: translate(action), what=what, on_retry=on_retry)
     except Transient as exc:
         raise PortalUnavailable(
             f"Портал бронирования не отвечает ({what}): {exc}",
             hint="попробуйте позже",
         ) from exc
-    raise AssertionError("unreachable: tenacity either returns or raises")
 
 
 async def with_relogin(

@@ -15,11 +15,11 @@ from adapters.indico import (
     BookingState,
     BusyKind,
     IndicoClient,
-    LoginFailed,
+    LoginRefused,
     OutsideBookableHours,
     PasswordChangeRequired,
-    SessionExpired,
-    SlotTaken,
+    SessionLost,
+    SlotOccupied,
     SpansMidnight,
     SystemUnavailable,
     login,
@@ -144,7 +144,7 @@ async def test_taken_slot_is_a_typed_conflict(
     day = indico_server.today() + timedelta(days=5)
     indico_server.add_booking(room.id, _at(day, 10), _at(day, 12))
     before = indico_server.bookings(room.id)  # the server is the session's: others booked too
-    with pytest.raises(SlotTaken) as err:
+    with pytest.raises(SlotOccupied) as err:
         await club.create_booking(room.id, _at(day, 11), _at(day, 13), "Опоздали")
     assert err.value.status == 418
     assert indico_server.bookings(room.id) == before
@@ -187,7 +187,7 @@ async def test_wrong_password_is_a_login_failure(
 ) -> None:
     page = await context.new_page()
     secret = "Not-The-Password-1"
-    with pytest.raises(LoginFailed) as err:
+    with pytest.raises(LoginRefused) as err:
         await login(page, indico_server.base_url, "club", secret)
     assert "Invalid credentials" in str(err.value)
     assert secret not in str(err.value)
@@ -213,9 +213,9 @@ async def test_lost_session_is_session_expired(
     )
     await client.my_bookings()
     await context.clear_cookies()
-    with pytest.raises(SessionExpired):
+    with pytest.raises(SessionLost):
         await client.my_bookings()
-    with pytest.raises(SessionExpired):
+    with pytest.raises(SessionLost):
         await client.cancel_booking(1)
 
 
@@ -256,7 +256,7 @@ async def test_stale_csrf_token_is_session_expired(
     """Indico checks X-CSRF-Token on every non-GET; GETs work with any token."""
     stale = IndicoClient(club.context, indico_server.base_url, "stale-token")
     assert (await stale.refresh_user()).id == indico_server.club.id
-    with pytest.raises(SessionExpired) as err:
+    with pytest.raises(SessionLost) as err:
         await stale.cancel_booking(indico_server.bookings()[0].id)
     assert err.value.status == 400
     assert await club.my_bookings() is not None  # the real session is untouched

@@ -16,7 +16,8 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import date, datetime, time, timedelta
 
-from adapters.indico import IndicoSystem, RetryPolicy
+from adapters.indico import IndicoSystem
+from core.browser.retry import RetryPolicy
 from core.site.models import Room
 from scenarios.booking.port import BookingSystem
 from tests.adapters.contract import SiteBooking

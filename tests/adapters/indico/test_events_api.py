@@ -13,7 +13,7 @@ import pytest
 import pytest_asyncio
 
 from adapters.indico.api import login
-from adapters.indico.errors import SlotTaken
+from adapters.indico.errors import SlotOccupied
 from adapters.indico.event_system import IndicoEventSystem
 from adapters.indico.events import IndicoEvents, events_on
 from core.browser import BrowserPool
@@ -225,7 +225,7 @@ async def test_a_taken_room_leaves_no_event_behind(
         datetime.combine(day, time(18)),
         datetime.combine(day, time(20)),
     )
-    with pytest.raises(SlotTaken):
+    with pytest.raises(SlotOccupied):
         await events.create_event(
             title="Блиц", day=day, start=time(18), end=time(20), room_id=room, mark="#ev-taken-1"
         )
@@ -276,7 +276,7 @@ async def test_the_port_answers_in_its_own_models_and_errors(
         await system.create_event(
             title="Ещё одно", day=day, start=time(17), end=time(19), room_id=room, mark="#ev-port-2"
         )
-    assert isinstance(taken.value.__cause__, SlotTaken)
+    assert isinstance(taken.value.__cause__, SlotOccupied)
     assert await _with_mark(indico_server, "#ev-port-2") == []
     await system.delete_event(made.id)
     with pytest.raises(EventNotFound):

@@ -88,7 +88,7 @@ def test_busy_intervals_are_clipped_merged_and_mine_is_known() -> None:
         (ie.StartsInPast("starts in the past"), "in_past"),
         (ie.OutsideBookableHours("cannot be booked at this time"), "outside_hours"),
         (ie.NotAllowed("no"), "not_allowed"),
-        (ie.NotFound("gone"), "not_found"),
+        (ie.Missing("gone"), "not_found"),
     ],
 )
 def test_refusals_keep_indicos_text_under_the_ports_code(error: ie.IndicoError, code: str) -> None:
@@ -98,9 +98,9 @@ def test_refusals_keep_indicos_text_under_the_ports_code(error: ie.IndicoError, 
 
 
 def test_other_failures() -> None:
-    assert isinstance(mapping.port_error(ie.SlotTaken("no valid occurrences")), SlotTaken)
+    assert isinstance(mapping.port_error(ie.SlotOccupied("no valid occurrences")), SlotTaken)
     assert isinstance(mapping.port_error(ie.SystemUnavailable("HTTP 500")), PortalUnavailable)
-    assert isinstance(mapping.port_error(ie.LoginFailed("Invalid")), LoginFailed)
+    assert isinstance(mapping.port_error(ie.LoginRefused("Invalid")), LoginFailed)
 
 
 def test_a_named_building_keeps_indicos_name() -> None:

@@ -1,6 +1,7 @@
-"""Indico's page driver is the same harmless hand as the portal's: exact handles, the
-forbidden-intent check and a guard that lets nothing change (Indico declares no endpoint
-for brain clicks). Shown on the reference portal's hostile notices, which need no Indico."""
+"""The sessions' page driver (``core.browser.driver``, Indico's unchanged) is the same
+harmless hand as the portal's: exact handles, the forbidden-intent check and a guard that
+lets nothing change (Indico declares no endpoint for brain clicks). Shown on the reference
+portal's hostile notices, which need no Indico."""
 
 from __future__ import annotations
 
@@ -11,9 +12,9 @@ import aiohttp
 import pytest
 import pytest_asyncio
 
-from adapters.indico.driver import PageDriver
 from core.brain import ControlRefused, RequestBlocked
 from core.browser import BrowserPool
+from core.browser.driver import BrowserPageDriver
 from portal.server import running_portal
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -26,11 +27,11 @@ async def portal_url() -> AsyncIterator[str]:
 
 
 @asynccontextmanager
-async def on_notice(pool: BrowserPool, url: str, hostile: str) -> AsyncIterator[PageDriver]:
+async def on_notice(pool: BrowserPool, url: str, hostile: str) -> AsyncIterator[BrowserPageDriver]:
     async with aiohttp.ClientSession() as http:
         (await http.post(f"{url}/_test/quirks", json={"hostile": hostile})).raise_for_status()
     async with pool.context() as context:
-        driver = PageDriver(context, timeout_s=10)
+        driver = BrowserPageDriver(context, timeout_ms=10_000, site="Indico")
         page = await driver._page_now()  # the driver's own page, logged in by hand here
         await page.goto(f"{url}/login")
         await page.get_by_label("Имя пользователя").fill("club")
