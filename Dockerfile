@@ -21,6 +21,7 @@ COPY mcpserver ./mcpserver
 COPY scenarios ./scenarios
 COPY storage ./storage
 COPY portal ./portal
+COPY profiles ./profiles
 RUN pip install -c constraints.txt .
 
 RUN useradd --create-home --uid 1000 clubman && mkdir -p /data && chown clubman /data

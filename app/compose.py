@@ -114,7 +114,7 @@ async def current_catalogue(settings: Settings) -> Catalogue:
         async def read() -> Catalogue:
             url, account = await stack.enter_async_context(_portal(settings))
             pool = await stack.enter_async_context(_browser_pool(settings))
-            system = choose_system(settings.portal, url)
+            system = choose_system(settings.portal, url, data_dir=settings.data_dir)
             return await read_catalogue(pool, system, account)
 
         catalogues = catalogues_for(settings, read=read, clock=SystemClock())
@@ -167,7 +167,9 @@ async def _open(
                 memory=storage.brain_memory, bus=bus, timezone=settings.timezone,
             )
         )  # fmt: skip
-        system = choose_system(settings.portal, url, picker=assist.picker)
+        system = choose_system(
+            settings.portal, url, picker=assist.picker, data_dir=settings.data_dir
+        )
         work = PortalWork(
             pool=pool, system=system, account=account, vault=vault, brain=assist.brain
         )

@@ -1,7 +1,9 @@
 """Booking benchmarks (issue 6). Prints numbers; asserts nothing.
 
 1. Wall time to book 3 adjacent rooms through the scenario (the real core, Chromium,
-   the reference portal), per step, first login and saved session, next to:
+   the reference portal as ``PORTAL__KIND=refportal`` drives it: the profile adapter on
+   ``profiles/refportal.yaml``, its fast path), per step, first login and saved session,
+   next to:
    - the same booking with plain HTTP requests (the issue's baseline, target <= 3x);
    - the same pages driven by a short Playwright script with no framework (the job's
      navigations, none of the scenario's checks, retries, events or checkpoints);
@@ -22,8 +24,9 @@
    and its page path, next to a bare script clicking through the same pages and plain
    HTTP (``bench/booking_indico.py``).
 
-4. ``--system profile``: the profile adapter with ``profiles/refportal.yaml`` next to the
-   hand-written reference-portal adapter and the bare script (``bench/booking_profile.py``).
+4. ``--system profile``: the profile adapter with ``profiles/refportal.yaml``, its fast path
+   and its page path (the same file without ``book.request``), next to the bare script
+   and plain HTTP (``bench/booking_profile.py``).
 
 5. ``--system legacy``: the profile adapter with ``profiles/legacy.yaml`` (fast path and
    page path) on the legacy-style site, next to a bare script and plain HTTP
@@ -48,8 +51,8 @@ Reading the numbers (measured on 2 cores; see the issue's report for a run).
   login when the cookies are not taken), so ~0.7 s is the floor for a browser.
 - The Playwright-script lines are the fair comparison: the job's navigations written
   as a bare script (no checks, retries, idempotency, events or checkpoints; saved
-  cookies trusted). The hand-written adapter also loads «Мои брони» to check its
-  cookies; the profile adapter asks for it with a plain request instead.
+  cookies trusted). The adapter checks its saved cookies with a plain request for «Мои
+  брони», and on its fast path books by the form's own POST (no form page).
   scenario/script is what our framework adds, script/HTTP what the browser adds.
 - The portal runs in its own process, as a real portal would, so it does not share the
   bench's event loop (in-process it slowed both sides).
@@ -183,7 +186,7 @@ if __name__ == "__main__":
         choices=("refportal", "indico", "profile", "legacy"),
         default="refportal",
         help="the booking system (indico: part 1 on a real Indico, no part 2; profile: the "
-        "profile adapter on the reference portal next to the hand-written one; legacy: the "
+        "profile adapter on the reference portal, fast path and page path; legacy: the "
         "profile adapter on the legacy-style site)",
     )
     parser.add_argument(

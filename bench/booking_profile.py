@@ -1,8 +1,9 @@
 """``bench/booking.py --system profile``: three adjacent rooms booked through the scenario
 on the reference portal by the profile adapter (``profiles/refportal.yaml``: on its fast
 path, the form's own POST through the logged-in context; and on the page path, the same
-file without ``book.request``), next to the hand-written ``RefPortal`` adapter, the bare
-Playwright script doing the job's navigations, and plain HTTP requests. Interleaved per
+file without ``book.request``), next to the bare Playwright script doing the job's
+navigations, and plain HTTP requests (the hand-written adapter it was once set against is
+gone: ``PORTAL__KIND=refportal`` runs this profile). Interleaved per
 round (each on its own day, so none competes for rooms); the first round of each logs in
 and is left out of the medians (it measures the login, not the adapter). Goals: the page
 path <= 1.1x the bare script; the fast path <= 3x plain HTTP (issue 29). The fast path is
@@ -21,7 +22,6 @@ from datetime import date, timedelta
 from pathlib import Path
 
 from adapters.profile import ProfileSystem, load_site_profile, parse_site_profile
-from adapters.refportal import RefPortal
 from bench.adapter_time import TimedSystem
 from bench.booking_refportal import http_booking, script_booking
 from bench.booking_rig import Recorder, core_on, run_command
@@ -45,18 +45,16 @@ def _text(day: date, start: str, end: str) -> str:
 async def part_profile(storage: Storage, url: str, repeat: int) -> None:
     rec = Recorder()
     runs: dict[str, list[float]] = {
-        "hand": [], "profile": [], "adapter": [], "page": [], "page_adapter": [],
+        "profile": [], "adapter": [], "page": [], "page_adapter": [],
         "script": [], "pages": [], "http": [],
     }  # fmt: skip
     today = date.today()
     async with BrowserPool() as pool:
         await pool.browser()
-        hand_system = RefPortal(url)
         profile_system = TimedSystem(ProfileSystem(url, load_site_profile(PROFILE)))
         page_text = page_path_only(PROFILE.read_text(encoding="utf-8"))
         page_system = TimedSystem(ProfileSystem(url, parse_site_profile(page_text, "page.yaml")))
         async with (
-            core_on(storage, url, pool, rec, system=hand_system) as hand,
             core_on(storage, url, pool, rec, system=profile_system) as profile,
             core_on(storage, url, pool, rec, system=page_system) as page,
         ):
@@ -64,7 +62,6 @@ async def part_profile(storage: Storage, url: str, repeat: int) -> None:
             for n in range(repeat + 1):
                 start, end = _slot(n)
                 day = today + timedelta(days=2 + n // 6)
-                took_hand = await run_command(hand, rec, 1, 1, _text(day, start, end))
                 spent = profile_system.spent
                 took_profile = await run_command(
                     profile, rec, 2, 2, _text(day + timedelta(days=3), start, end)
@@ -86,7 +83,6 @@ async def part_profile(storage: Storage, url: str, repeat: int) -> None:
                     state = dict(await context.storage_state())
                 if n == 0:
                     continue  # the first round logs in
-                runs["hand"].append(took_hand)
                 runs["profile"].append(took_profile)
                 runs["adapter"].append(took_adapter)
                 runs["page"].append(took_page)
@@ -97,7 +93,6 @@ async def part_profile(storage: Storage, url: str, repeat: int) -> None:
     med = {key: statistics.median(values) for key, values in runs.items()}
     shown = {key: ", ".join(f"{v:.2f}" for v in values) for key, values in runs.items()}
     print(f"profile adapter: three adjacent rooms, saved session (median of {repeat})")
-    print(f"   hand-written adapter      {med['hand']:7.2f} s   (runs: {shown['hand']})")
     print(f"   profile, fast path        {med['profile']:7.2f} s   (runs: {shown['profile']})")
     print(f"     the adapter's calls     {med['adapter']:7.2f} s   (runs: {shown['adapter']})")
     print(f"   profile, page path        {med['page']:7.2f} s   (runs: {shown['page']})")
@@ -113,8 +108,7 @@ async def part_profile(storage: Storage, url: str, repeat: int) -> None:
     pages = med["page_adapter"] / med["pages"]
     print(f"   ratio adapter's calls/script {pages:4.2f}x  (goal <= 1.1x; from the page on)")
     print(f"   ratio fast path/page path  {med['profile'] / med['page']:6.2f}x")
-    print(f"   ratio page path/hand-written {med['page'] / med['hand']:4.2f}x")
-    for chat, label in ((1, "hand-written"), (2, "fast path"), (3, "page path")):
+    for chat, label in ((2, "fast path"), (3, "page path")):
         steps = ", ".join(f"{k} {v / (repeat + 1):.2f}" for k, v in rec.steps[chat].items())
         print(f"   steps, {label:13s} {steps} (mean s per booking, login round included)")
     print(f"   LLM calls                 {rec.llm_calls:7d}   (must be 0)")

@@ -17,15 +17,14 @@ from typing import Any
 
 from pydantic import SecretStr
 
-from adapters.refportal import PROFILE, RefPortal
+from app.systems import choose_system
 from core.app import build_core
 from core.browser import BrowserPool
 from core.commands import Command
 from core.events import BaseEvent, EventBus
 from core.output import Done, Failed, Output, Question, Receipt, receipted
-from core.settings import load_settings
+from core.settings import PortalSettings, load_settings
 from core.site.catalogue import Catalogues
-from core.site.profile import load_profile
 from core.vault import CredentialVault
 from scenarios.booking import PortalAccount, PortalWork, read_catalogue
 from scenarios.booking.port import BookingSystem
@@ -121,16 +120,16 @@ async def core_on(
     system: BookingSystem | None = None,
     account: tuple[str, str] = ACCOUNT,
 ) -> AsyncIterator[Any]:
-    """The core on the reference portal at ``url``, or on ``system`` with ``account``."""
+    """The core on the reference portal at ``url`` (as ``PORTAL__KIND=refportal`` drives
+    it: the profile adapter on ``profiles/refportal.yaml``), or on ``system`` with
+    ``account``."""
     bus = EventBus(storage.events)
     bus.subscribe(rec.on_event)
     login = PortalAccount(username=account[0], password=SecretStr(account[1]))
-    site = system or RefPortal(url)
+    site = system or choose_system(PortalSettings(kind="refportal"), url)
     work = PortalWork(pool=pool, system=site, account=login, vault=CredentialVault(storage, None))
-    # The catalogue as the product reads it (site + the adapter's profile), once per core.
-    read = await read_catalogue(pool, site, login)
-    profile = load_profile(PROFILE if system is None else None)  # Indico ships none
-    catalogues = Catalogues.fixed(profile.apply(read))
+    # The catalogue as the product reads it (a site profile's words are in it), once per core.
+    catalogues = Catalogues.fixed(await read_catalogue(pool, site, login))
     scenarios = all_scenarios(
         work=work, catalogues=catalogues, preferences=storage.preferences, runs=storage.runs
     )

@@ -1,11 +1,12 @@
 """The ``BookingSystem`` port: the one seam between the scenarios and a booking site.
 
 Scenarios, schedules, alternatives and the brain speak only to these Protocols; each
-site is one package under ``adapters/`` that implements them (``adapters/refportal``
-for our reference portal). Logging in, re-logging after an expired session and
-retrying transient failures happen inside the adapter's session; what reaches the
-caller is a model (``scenarios.booking.models``, the site's catalogue ``core.site``) or an
-error (``scenarios.booking.errors``, a site's failures ``core.site.errors``).
+site is one package under ``adapters/`` that implements them (``adapters/profile`` for
+any site a profile describes, our reference portal among them). Logging in, re-logging
+after an expired session and retrying transient failures happen inside the adapter's
+session; what reaches the caller is a model (``scenarios.booking.models``, the site's
+catalogue ``core.site``) or an error (``scenarios.booking.errors``, a site's failures
+``core.site.errors``).
 """
 
 from __future__ import annotations

@@ -12,7 +12,6 @@ from zoneinfo import ZoneInfo
 import icalendar
 import pytest
 
-from adapters.refportal import RefPortal
 from bot.factory import BotApp
 from core.clock import ManualClock
 from storage import Storage
@@ -20,6 +19,7 @@ from tests.bot.support import product_bot
 from tests.fakes.telegram import FakeTelegram, SimUser, StoredMessage
 from tests.support.clocks import ticking
 from tests.support.portal import chaos_served, portal_bookings, set_quirks
+from tests.support.refportal import refportal_system
 
 FLAGSHIP = "забронируй 3 аудитории рядом в этот четверг с 18 до 20"
 STEPS = ["Вход на портал", "Поиск свободных аудиторий", "Бронирование", "Проверка в «Мои брони»"]
@@ -33,7 +33,7 @@ async def app(
     tg: FakeTelegram, storage: Storage, clock: ManualClock, portal_url: str
 ) -> AsyncIterator[BotApp]:
     """The bot with every product scenario, booking through the club's portal account."""
-    async with product_bot(tg, storage, RefPortal(portal_url), clock=clock) as running:
+    async with product_bot(tg, storage, refportal_system(portal_url), clock=clock) as running:
         yield running
 
 

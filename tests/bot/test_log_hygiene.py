@@ -11,13 +11,13 @@ import pytest
 import structlog
 from pydantic import SecretStr
 
-from adapters.refportal import RefPortal
 from core.clock import ManualClock
 from core.logging import log_processors
 from scenarios.booking import PortalAccount
 from storage import Storage
 from tests.bot.support import product_bot
 from tests.fakes.telegram import FakeTelegram
+from tests.support.refportal import refportal_system
 
 COMMAND = "забронируй 205 в Чайковского в четверг с 18 до 20"
 USERNAME = "petrova"  # a portal account whose name appears nowhere else
@@ -49,7 +49,7 @@ async def portal_bot(
     tg: FakeTelegram, storage: Storage, clock: ManualClock, portal_url: str
 ) -> AsyncIterator[None]:
     account = PortalAccount(username=USERNAME, password=SecretStr("petrova-demo"))
-    system = RefPortal(portal_url)
+    system = refportal_system(portal_url)
     async with product_bot(tg, storage, system, clock=clock, account=account, max_contexts=1):
         yield
 

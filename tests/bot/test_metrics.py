@@ -8,7 +8,6 @@ import aiohttp
 from prometheus_client.parser import text_string_to_metric_families
 from pydantic import SecretStr
 
-from adapters.refportal import RefPortal
 from app.run import serve_metrics, serve_webhook
 from core.clock import ManualClock
 from core.metrics import Metrics
@@ -16,6 +15,7 @@ from storage import Storage
 from tests.bot.support import product_bot, running_bot
 from tests.fakes.telegram import FakeTelegram
 from tests.fakes.telegram.testing import free_port
+from tests.support.refportal import refportal_system
 
 WAIT = 90.0  # Chromium on a busy two-core machine
 
@@ -47,7 +47,7 @@ async def test_webhook_metrics_move_after_a_booking(
     metrics_url = f"http://127.0.0.1:{port}/metrics"
     metrics = Metrics()
     async with (
-        product_bot(tg, storage, RefPortal(portal_url), clock=clock, polling=False,
+        product_bot(tg, storage, refportal_system(portal_url), clock=clock, polling=False,
                     metrics=metrics) as app,
         serve_webhook(app, url=hook, host="127.0.0.1", port=port),
     ):  # fmt: skip

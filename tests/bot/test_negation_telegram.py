@@ -9,13 +9,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 
-from adapters.refportal import RefPortal
 from core.clock import ManualClock
 from scenarios.booking.records import Schedule, ScheduleStatus
 from storage import Storage
 from tests.bot.support import product_bot, running_bot, schedules_core
 from tests.fakes.telegram import FakeTelegram, SimUser, StoredMessage
 from tests.support.portal import portal_bookings
+from tests.support.refportal import refportal_system
 from tests.support.scenarios import TrackedScenario
 
 NOW = datetime(2026, 11, 23, 7, 0, tzinfo=UTC)  # Monday 10:00 in Moscow
@@ -110,7 +110,7 @@ async def test_an_unknown_building_is_asked_about_by_name(
     tg: FakeTelegram, storage: Storage, clock: ManualClock, portal_url: str
 ) -> None:
     user = tg.user(9, "Вера", language_code="ru")
-    async with product_bot(tg, storage, RefPortal(portal_url), clock=clock):
+    async with product_bot(tg, storage, refportal_system(portal_url), clock=clock):
         await user.send("забронируй аудиторию в корпусе на Невском завтра с 10 до 12")
         question = await user.wait_for_message(has("В каком корпусе?"), timeout=WAIT)
         assert question.text == "Корпуса «на Невском» я не знаю. В каком корпусе?"

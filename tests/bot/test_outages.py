@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 
-from adapters.refportal import RefPortal
 from bot.factory import BotApp
 from core.clock import ManualClock
 from core.texts import Run, tr
@@ -22,6 +21,7 @@ from storage.process import free_port
 from tests.bot.support import product_bot
 from tests.fakes.telegram import FakeTelegram
 from tests.support.portal import portal_bookings, set_quirks
+from tests.support.refportal import refportal_system
 from tests.support.servers import Restartable, redis_argv, restartable, secantus_argv
 
 COMMAND = "забронируй 3 аудитории рядом в главном в этот четверг с 18 до 20"
@@ -68,7 +68,7 @@ async def own_storage(servers: Servers, tmp_path: Path) -> AsyncIterator[Storage
 async def app(
     tg: FakeTelegram, own_storage: Storage, clock: ManualClock, portal_url: str
 ) -> AsyncIterator[BotApp]:
-    async with product_bot(tg, own_storage, RefPortal(portal_url), clock=clock) as running:
+    async with product_bot(tg, own_storage, refportal_system(portal_url), clock=clock) as running:
         yield running
 
 

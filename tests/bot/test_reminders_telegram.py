@@ -9,7 +9,6 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 
-from adapters.refportal import RefPortal
 from core.app import RecordingSink
 from core.clock import ManualClock
 from core.settings import SchedulerSettings
@@ -21,6 +20,7 @@ from tests.bot.support import product_bot
 from tests.fakes.telegram import FakeTelegram, SimUser, StoredMessage
 from tests.support.catalogues import REFPORTAL_CATALOGUE
 from tests.support.portal import portal_bookings
+from tests.support.refportal import refportal_system
 
 WAIT = 90.0  # generous: Chromium on a busy two-core machine
 REMINDER = "🔔 Напоминание: сегодня 18:00–20:00, Корпус на Чайковского: "
@@ -38,7 +38,7 @@ async def bot_with_scheduler(
 ) -> AsyncIterator[BookingScheduler]:
     """The bot as ``clubman run`` runs it, with the scheduler sending its reminders (its
     timer looks for due ones every 0.1 s of real time, on the manual clock)."""
-    async with product_bot(tg, storage, RefPortal(portal_url), clock=clock) as app:
+    async with product_bot(tg, storage, refportal_system(portal_url), clock=clock) as app:
         scheduler = BookingScheduler(
             storage=storage,
             manager=app.manager,

@@ -11,7 +11,6 @@ from dataclasses import dataclass
 import pytest
 from pydantic import SecretStr
 
-from adapters.refportal import RefPortal
 from core.browser import BrowserContext, BrowserPool
 from core.clock import ManualClock
 from core.commands import Answer, Command
@@ -29,6 +28,7 @@ from storage import Storage
 from storage.process import free_port
 from tests.core.conftest import CoreFactory
 from tests.support.catalogues import REFPORTAL_CATALOGUE
+from tests.support.refportal import refportal_system
 from tests.support.sinks import CollectingSink
 
 
@@ -80,7 +80,8 @@ async def chat(
     async with BrowserPool(max_contexts=1) as pool:
         work = PortalWork(
             pool=pool,
-            system=RefPortal(f"http://127.0.0.1:{free_port()}"),  # nothing listens: no step runs
+            # nothing listens: no step runs
+            system=refportal_system(f"http://127.0.0.1:{free_port()}"),
             account=PortalAccount(username="club", password=SecretStr("club-demo")),
             vault=CredentialVault(storage, None),
         )

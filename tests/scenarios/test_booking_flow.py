@@ -7,7 +7,6 @@ from collections.abc import AsyncIterator
 import pytest
 from pydantic import SecretStr
 
-from adapters.refportal import RefPortal
 from core.app import build_core
 from core.browser import BrowserPool
 from core.clock import ManualClock
@@ -24,6 +23,7 @@ from storage import Storage
 from tests.support.catalogues import REFPORTAL_CATALOGUE
 from tests.support.clocks import ticking
 from tests.support.portal import chaos_served, portal_bookings, set_quirks
+from tests.support.refportal import refportal_system
 from tests.support.sinks import CollectingSink
 
 FLAGSHIP = "забронируй 3 аудитории рядом в этот четверг с 18 до 20"
@@ -36,7 +36,7 @@ async def manager(
     account = PortalAccount(username="club", password=SecretStr("club-demo"))
     work = PortalWork(
         pool=pool,
-        system=RefPortal(portal_url),
+        system=refportal_system(portal_url),
         account=account,
         vault=CredentialVault(storage, None),
     )
@@ -205,7 +205,7 @@ async def test_wrong_password_stops_with_a_clear_message(
     account = PortalAccount(username="club", password=SecretStr("wrong"))
     work = PortalWork(
         pool=pool,
-        system=RefPortal(portal_url),
+        system=refportal_system(portal_url),
         account=account,
         vault=CredentialVault(storage, None),
     )

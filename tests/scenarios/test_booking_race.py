@@ -12,7 +12,6 @@ import pytest
 from cryptography.fernet import Fernet
 from pydantic import SecretStr
 
-from adapters.refportal import RefPortal
 from core.app import build_core
 from core.browser import BrowserPool
 from core.clock import ManualClock
@@ -28,6 +27,7 @@ from scenarios.registry import all_scenarios
 from storage import Storage
 from tests.support.catalogues import REFPORTAL_CATALOGUE
 from tests.support.portal import portal_bookings
+from tests.support.refportal import refportal_system
 from tests.support.sinks import CollectingSink
 
 COMMAND = "забронируй 205 в Чайковского в четверг с 18 до 20"
@@ -52,7 +52,7 @@ async def manager(
     if request.param == "personal":
         await vault.save_credentials(ANNA, "club", SecretStr("club-demo"))
         await vault.save_credentials(BORIS, "chess", SecretStr("chess-demo"))
-    work = PortalWork(pool=pool, system=RefPortal(portal_url), account=account, vault=vault)
+    work = PortalWork(pool=pool, system=refportal_system(portal_url), account=account, vault=vault)
     scenarios = all_scenarios(
         work=work,
         catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE),

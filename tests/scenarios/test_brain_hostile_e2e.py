@@ -16,7 +16,6 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
-from adapters.refportal import PortalSession
 from core.brain import ClickTarget, PageSnapshot, page_signature
 from core.browser import BrowserPool
 from core.clock import ManualClock
@@ -31,6 +30,7 @@ from tests.fakes.llm import FakeAnthropic
 from tests.support.brain_core import GO, KEY, TICK, CoreFactory, cmd, decided, llm_settings
 from tests.support.fresh_storage import fresh_storage
 from tests.support.portal import portal_bookings, received_cancels, set_quirks
+from tests.support.refportal import refportal_system
 from tests.support.sinks import CollectingSink
 
 # One Chromium for the module (launching and closing one per test was a fifth of its time):
@@ -70,6 +70,23 @@ BAD_WORDS = ("тменить брони", "клуба ok", "Выйти")
 # half a second on) are watched that long; what the others sent has arrived by 0.3 s.
 LATER_S = {"popup": 2.5, "popup_socket": 2.5, "new_tab": 2.5, "timer": 2.5, "worker": 1.0}
 AT_ONCE_S = 0.3
+# Gap (issue 67, on the profile adapter since the hand-written one was retired): what these
+# pages send as the page goes (a beacon on pagehide, a popup's or a new tab's post) may be
+# blocked after the click's settle window, not in it: the click passes, and the guard's
+# report stops the run at the next step — the same stop (nothing sent, nothing
+# remembered, the same words), one decision longer. The hand-written adapter caught the
+# beacon in the click's window every time, the others mostly.
+SENT_AS_THE_PAGE_GOES = {"popup", "popup_socket", "new_tab", "beacon"}
+
+
+Decision = tuple[str, str, bool | None]
+
+
+def stopped(decisions: list[Decision], hostile: str, source: str) -> list[Decision]:
+    """``decisions`` with the click that passed before such a late stop left out."""
+    if hostile in SENT_AS_THE_PAGE_GOES and decisions == [(source, "click", True), STOPPED]:
+        return [STOPPED]
+    return decisions
 
 
 @pytest_asyncio.fixture(loop_scope="module", scope="module")
@@ -96,7 +113,8 @@ async def portal_url(clock: ManualClock) -> AsyncIterator[str]:
 async def hostile_signature(pool: BrowserPool, url: str) -> str:
     """The signature the brain will compute for the hostile page (read as the bot reads it)."""
     async with pool.context() as context:
-        session = PortalSession(context, base_url=url, username="club", password="club-demo")
+        system = refportal_system(url)
+        session = system.open_session(context, username="club", password="club-demo")
         with pytest.raises(UnexpectedPage) as caught:
             await session.ensure_logged_in()
         await session.close()
@@ -158,7 +176,7 @@ async def test_a_scripted_model_choosing_the_bad_control_harms_nothing(
     prompt = vendor.bodies[0]["messages"][0]["content"]
     assert "Правила бронирования изменились" in prompt  # the model saw the hostile page
     assert await portal_bookings(portal_url, user="club") == []  # and nothing was booked
-    assert decided(events) == with_model
+    assert stopped(decided(events), hostile, "llm") == with_model
 
 
 @pytest.mark.parametrize(("hostile", "bad", "with_model", "with_memory"), CASES)
@@ -185,4 +203,4 @@ async def test_a_poisoned_memory_replayed_without_a_model_harms_nothing(
         await core.handle(cmd(BOOK))
         await assert_nothing_harmed(storage, sink, portal_url, signature, with_memory, hostile)
 
-    assert decided(events) == with_memory
+    assert stopped(decided(events), hostile, "memory") == with_memory

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 
 import pytest
 
-from adapters.refportal import RefPortal
 from core.app import build_core
 from core.browser import BrowserPool
 from core.clock import ManualClock
@@ -29,6 +28,7 @@ from scenarios.registry import all_scenarios
 from storage import Storage
 from tests.support.catalogues import REFPORTAL_CATALOGUE
 from tests.support.portal import portal_bookings, set_quirks
+from tests.support.refportal import refportal_system
 from tests.support.sinks import CollectingSink
 
 MSK = dt.timezone(dt.timedelta(hours=3))
@@ -72,7 +72,7 @@ def make_bot(
         account = PortalAccount(username="club", password="club-demo")
         work = PortalWork(
             pool=pool,
-            system=RefPortal(portal_url),
+            system=refportal_system(portal_url),
             account=account,
             vault=CredentialVault(storage, None),
         )

@@ -19,8 +19,9 @@ import pytest_asyncio
 from cryptography.fernet import Fernet
 from pydantic import SecretStr
 
-from adapters.refportal import RefPortal, RetryPolicy
+from adapters.profile import ProfileSystem
 from core.browser import BrowserContext, BrowserPool
+from core.browser.retry import RetryPolicy
 from core.clock import ManualClock
 from core.events import BaseEvent, EventBus
 from core.output import Reply
@@ -38,6 +39,7 @@ from storage import Storage
 from tests.support.fresh_storage import fresh_storage
 from tests.support.portal import reset_portal, set_quirks
 from tests.support.portal_fixtures import NOW
+from tests.support.refportal import refportal_system
 from tests.support.sinks import CollectingSink
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -77,7 +79,7 @@ async def storage(secantus_uri: str, redis_url: str, tmp_path: Path) -> AsyncIte
 class CountingSystem:
     """The reference portal's adapter, counting the sessions opened on it."""
 
-    def __init__(self, inner: RefPortal) -> None:
+    def __init__(self, inner: ProfileSystem) -> None:
         self._inner = inner
         self.kind = inner.kind
         self.url = inner.url
@@ -114,7 +116,7 @@ class Site:
     @asynccontextmanager
     async def _session(self, account: tuple[str, str]) -> AsyncIterator[BookingSession]:
         async with self._pool.context() as context:
-            session = RefPortal(self.url, retry=FAST).open_session(
+            session = refportal_system(self.url, retry=FAST).open_session(
                 context, username=account[0], password=account[1]
             )
             try:
@@ -137,7 +139,7 @@ def events() -> list[BaseEvent]:
 
 @pytest.fixture
 def system(portal: RunningPortal) -> CountingSystem:
-    return CountingSystem(RefPortal(portal.url, retry=FAST))
+    return CountingSystem(refportal_system(portal.url, retry=FAST))
 
 
 @pytest.fixture

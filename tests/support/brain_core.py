@@ -13,7 +13,6 @@ import pytest
 
 from adapters.profile import ProfileSystem, load_site_profile
 from adapters.profile.history import ProfileHistory
-from adapters.refportal import RefPortal
 from core.app import build_core
 from core.assist import open_assist
 from core.brain import BrainDecided
@@ -31,6 +30,7 @@ from scenarios.booking.port import BookingSystem
 from scenarios.registry import all_scenarios
 from storage import Storage
 from tests.support.catalogues import REFPORTAL_CATALOGUE
+from tests.support.refportal import refportal_system
 from tests.support.sinks import CollectingSink
 
 __all__ = ["FULL", "GO", "KEY", "TICK", "CoreFactory", "cmd", "decided", "events",
@@ -62,8 +62,8 @@ def make_core(
 
     @asynccontextmanager
     async def factory(llm: LLMSettings, profile: Path | None = None) -> AsyncIterator[NLUManager]:
-        """``profile``: drive the portal through that site profile (healed by the LLM)
-        instead of the hand-written adapter."""
+        """``profile``: drive the portal through that site profile, healed by the LLM
+        (versions beside it); else through the shipped ``profiles/refportal.yaml``."""
         bus = EventBus(storage.events)
 
         async def record(event: BaseEvent) -> None:
@@ -75,7 +75,7 @@ def make_core(
             llm, cache=storage.cache, ledger=storage.ledger, memory=storage.brain_memory, bus=bus
         ) as assist:
             vault = CredentialVault(storage, None)
-            system: BookingSystem = RefPortal(portal_url)
+            system: BookingSystem = refportal_system(portal_url)
             if profile is not None:
                 loaded, history = load_site_profile(profile), ProfileHistory(profile)
                 system = ProfileSystem(portal_url, loaded, history=history, picker=assist.picker)

@@ -12,7 +12,6 @@ Used by ``tests/adapters/refportal/test_profile_drift.py`` and
 
 from __future__ import annotations
 
-import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -29,6 +28,7 @@ from core.llm import LLMSettings, build_llm
 from core.llm.memory import MemoryResponseCache, MemorySpendLedger
 from tests.adapters.refportal.helpers import FAST, FRIDAY, active_bookings, set_quirks
 from tests.fakes.llm import Answer, FakeAnthropic
+from tests.support.refportal import page_path_only
 
 __all__ = [
     "KINDS",
@@ -210,14 +210,6 @@ async def run_drift(
 
 async def set_drift(url: str, drift: Drift) -> None:
     await set_quirks(url, **drift.quirks)
-
-
-def page_path_only(text: str) -> str:
-    """``text`` without its requests (``book.request``, ``my_bookings.request``, and the
-    comment over each): every booking through the form's page, every list read on it."""
-    without = re.sub(r"(?m)(^  #[^\n]*\n)*^  request:[^\n]*\n(^    [^\n]*\n)+", "", text)
-    assert without != text, "the profile has no book.request"
-    return without
 
 
 def fresh_profile(into: Path, *, fast: bool = False, site: DriftSite = REFPORTAL) -> Path:

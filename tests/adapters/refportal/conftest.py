@@ -1,4 +1,5 @@
-"""One portal and one Chromium pool for the package; every browser test gets a reset portal."""
+"""One portal and one Chromium pool for the package; every browser test gets a reset
+portal; ``session`` is the profile adapter's on ``profiles/refportal.yaml``."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from datetime import timedelta
 import pytest_asyncio
 from playwright.async_api import BrowserContext
 
-from adapters.refportal import PortalSession
+from adapters.profile import ProfileSession
 from core.browser import BrowserPool
 from portal.server import RunningPortal, running_portal
 from tests.adapters.refportal.helpers import make_session, reset
@@ -48,7 +49,7 @@ async def context(pool: BrowserPool, fresh_portal: RunningPortal) -> AsyncIterat
 
 
 @pytest_asyncio.fixture(loop_scope="session")
-async def session(context: BrowserContext, portal: RunningPortal) -> AsyncIterator[PortalSession]:
+async def session(context: BrowserContext, portal: RunningPortal) -> AsyncIterator[ProfileSession]:
     opened = make_session(context, portal)
     yield opened
     await opened.close()

@@ -1,21 +1,22 @@
-"""Helpers for the page-object tests: the portal's test API and a few fixed dates."""
+"""Helpers for the reference portal's tests: its test API, a few fixed dates, and
+sessions of the profile adapter on ``profiles/refportal.yaml``."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import date, time, timedelta
-from pathlib import Path
 from typing import Any
 
 import aiohttp
 from playwright.async_api import BrowserContext, Request
 
-from adapters.profile import ProfileSystem, load_site_profile, parse_site_profile
+from adapters.profile import ProfileSystem, parse_site_profile
 from adapters.profile.session import ProfileSession
-from adapters.refportal import PortalSession, RetryPolicy
+from core.browser.retry import RetryPolicy
 from core.site.models import Room
 from portal.server import RunningPortal
 from tests.portal.helpers import START
+from tests.support.refportal import REFPORTAL_PROFILE, refportal_system
 
 __all__ = [
     "FAST",
@@ -32,7 +33,7 @@ __all__ = [
     "set_quirks",
 ]
 
-PROFILE = Path(__file__).parents[3] / "profiles" / "refportal.yaml"
+PROFILE = REFPORTAL_PROFILE
 
 TODAY: date = START.date()  # Monday 23.11.2026, the portal clock starts at 09:00 Moscow
 FRIDAY: date = TODAY + timedelta(days=4)
@@ -86,10 +87,15 @@ def make_session(
     password: str = "club-demo",
     timeout_ms: int = 10_000,
     retry: RetryPolicy = FAST,
-) -> PortalSession:
-    """A session with short retry waits (the product's defaults are longer)."""
-    return PortalSession(
+    page_path: bool = False,
+) -> ProfileSession:
+    """A session of ``profiles/refportal.yaml`` with short retry waits (the product's
+    defaults are longer); ``page_path``: booking through the form's page (a test that
+    routes the browser's POST), not by the form's own request."""
+    system = refportal_system(portal.url, retry=retry, page_path=page_path)
+    return ProfileSession(
         context,
+        system.loaded,
         base_url=portal.url,
         username=username,
         password=password,
@@ -109,7 +115,9 @@ def profile_session(
 ) -> ProfileSession:
     """A session of the profile adapter as the club: ``profiles/refportal.yaml``, or
     ``text`` instead."""
-    loaded = load_site_profile(PROFILE) if text is None else parse_site_profile(text, "x.yaml")
+    if text is None:
+        return make_session(context, portal)
+    loaded = parse_site_profile(text, "x.yaml")
     return ProfileSystem(portal.url, loaded, retry=FAST).open_session(
         context, username="club", password="club-demo"
     )

@@ -7,7 +7,7 @@ from datetime import time, timedelta
 import pytest
 from playwright.async_api import BrowserContext, Route
 
-from adapters.refportal import PortalSession
+from adapters.profile import ProfileSession
 from core.site.errors import OutcomeUnconfirmed, OutcomeUnknown, PortalUnavailable
 from portal.server import RunningPortal
 from scenarios.booking.errors import BookingRejected, SlotTaken
@@ -26,7 +26,7 @@ pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 
 async def test_book_appears_in_my_bookings_and_on_the_portal(
-    session: PortalSession, portal: RunningPortal
+    session: ProfileSession, portal: RunningPortal
 ) -> None:
     room_id = await free_room(portal.url, "main", FRIDAY, "18:00", "19:30")
     booking = await session.book(
@@ -43,7 +43,8 @@ async def test_book_appears_in_my_bookings_and_on_the_portal(
     assert (booking.day, booking.start, booking.end) == (FRIDAY, time(18), time(19, 30))
     assert (booking.purpose, booking.status) == ("Заседание клуба", "active")
 
-    assert await session.my_bookings() == [booking]
+    # «My bookings» does not say the site's id of the room (its number and building).
+    assert await session.my_bookings() == [booking.model_copy(update={"room_id": ""})]
     [stored] = await active_bookings(portal.url, user="club")
     assert (str(stored["id"]), stored["room"], stored["attendees"]) == (
         booking.number,
@@ -52,7 +53,7 @@ async def test_book_appears_in_my_bookings_and_on_the_portal(
     )
 
 
-async def test_taken_slot_is_slot_taken(session: PortalSession, portal: RunningPortal) -> None:
+async def test_taken_slot_is_slot_taken(session: ProfileSession, portal: RunningPortal) -> None:
     taken = await busy_booking(portal.url, FRIDAY)
     with pytest.raises(SlotTaken) as caught:
         await session.book(
@@ -89,7 +90,7 @@ _CASES = [
 
 
 async def test_each_portal_rule_is_booking_rejected_with_its_message(
-    session: PortalSession, portal: RunningPortal
+    session: ProfileSession, portal: RunningPortal
 ) -> None:
     room_id = await free_room(portal.url, "main", FRIDAY, "18:00", "19:00")
     for code, day, start, end, purpose, attendees, message in _CASES:
@@ -108,7 +109,7 @@ async def test_each_portal_rule_is_booking_rejected_with_its_message(
 
 
 async def test_the_browser_form_check_is_booking_rejected(
-    session: PortalSession, portal: RunningPortal
+    session: ProfileSession, portal: RunningPortal
 ) -> None:
     room_id = await free_room(portal.url, "main", FRIDAY, "18:00", "19:00")
     for purpose, attendees, label in (("Клуб", 0, "Количество участников"), ("", 5, "Цель")):
@@ -125,7 +126,7 @@ async def test_the_browser_form_check_is_booking_rejected(
         assert caught.value.message.startswith(label)
 
 
-async def test_unknown_room_is_rejected(session: PortalSession) -> None:
+async def test_unknown_room_is_rejected(session: ProfileSession) -> None:
     with pytest.raises(BookingRejected) as caught:
         await session.book(
             room=room_of("main-999"), day=FRIDAY, start=time(18), end=time(19), purpose="Клуб"
@@ -149,13 +150,17 @@ async def test_a_post_with_an_unknown_outcome_is_found_in_my_bookings_not_sent_a
         await route.fulfill(status=502, body="<h1>502 Bad Gateway</h1>", content_type="text/html")
 
     await context.route("**/book", lose_the_answer)
-    session = make_session(context, portal)
+    session = make_session(context, portal, page_path=True)  # the browser's POST
     room_id = await free_room(portal.url, "main", FRIDAY, "18:00", "19:00")
     booking = await session.book(
         room=room_of(room_id), day=FRIDAY, start=time(18), end=time(19), purpose="Клуб"
     )
     assert len(posts) == 1
-    assert (booking.room_id, booking.start, booking.purpose) == (room_id, time(18), "Клуб")
+    assert (booking.room, booking.start, booking.purpose) == (
+        room_id.rpartition("-")[2],
+        time(18),
+        "Клуб",
+    )
     assert [str(b["id"]) for b in await active_bookings(portal.url, user="club")] == [
         booking.number
     ]
@@ -178,7 +183,7 @@ async def test_a_post_lost_before_the_portal_saw_it_is_sent_again_once(
         await route.continue_()
 
     await context.route("**/book", drop_the_first_post)
-    session = make_session(context, portal)
+    session = make_session(context, portal, page_path=True)  # the browser's POST
     room_id = await free_room(portal.url, "main", FRIDAY, "18:00", "19:00")
     booking = await session.book(
         room=room_of(room_id), day=FRIDAY, start=time(18), end=time(19), purpose="Клуб"
@@ -206,7 +211,7 @@ async def test_a_post_that_is_always_lost_before_the_portal_is_unavailable_in_th
         await route.continue_()
 
     await context.route("**/book", drop_every_post)
-    session = make_session(context, portal)
+    session = make_session(context, portal, page_path=True)  # the browser's POST
     room_id = await free_room(portal.url, "main", FRIDAY, "18:00", "19:00")
     with pytest.raises(PortalUnavailable) as caught:
         await session.book(
@@ -237,7 +242,7 @@ async def test_a_post_made_whose_answer_is_lost_and_not_listed_is_never_sent_aga
 
     await context.route("**/book", lose_the_answer)
     await set_quirks(portal.url, drift=["short_list"])
-    session = make_session(context, portal)
+    session = make_session(context, portal, page_path=True)  # the browser's POST
     room_id = await free_room(portal.url, "main", FRIDAY, "18:00", "19:00")
     with pytest.raises(OutcomeUnconfirmed) as caught:
         await session.book(
@@ -265,7 +270,7 @@ async def test_a_post_bounced_to_login_is_sent_again_after_logging_in(
         await route.continue_()
 
     await context.route("**/book", expire_before_the_first_post)
-    session = make_session(context, portal)
+    session = make_session(context, portal, page_path=True)  # the browser's POST
     await session.ensure_logged_in()
     room_id = await free_room(portal.url, "main", FRIDAY, "18:00", "19:00")
     booking = await session.book(

@@ -9,7 +9,7 @@ import aiohttp
 import pytest
 from playwright.async_api import BrowserContext
 
-from adapters.refportal import PortalSession
+from adapters.profile import ProfileSession
 from core.brain import ControlRefused, RequestBlocked
 from core.site import PageSummary, UnexpectedPage
 from portal.server import RunningPortal
@@ -27,7 +27,7 @@ async def received_cancels(base_url: str) -> list[str]:
     return found
 
 
-async def landed_on(session: PortalSession, url: str, **quirks: str | bool) -> PageSummary:
+async def landed_on(session: ProfileSession, url: str, **quirks: str | bool) -> PageSummary:
     """Log in with the quirks on: the notice (hostile or not) stops the login."""
     await set_quirks(url, **quirks)
     with pytest.raises(UnexpectedPage) as caught:
@@ -36,7 +36,7 @@ async def landed_on(session: PortalSession, url: str, **quirks: str | bool) -> P
 
 
 async def test_uppercased_ok_presses_that_very_button_not_the_cancel_all_whose_name_ends_in_ok(
-    session: PortalSession, fresh_portal: RunningPortal
+    session: ProfileSession, fresh_portal: RunningPortal
 ) -> None:
     page = await landed_on(session, fresh_portal.url, hostile="transform")
     assert page.buttons == ["Отменить все брони клуба ok", "OK"]
@@ -48,7 +48,7 @@ async def test_uppercased_ok_presses_that_very_button_not_the_cancel_all_whose_n
 
 
 async def test_a_name_that_is_not_exactly_summarised_is_not_pressed_at_all(
-    session: PortalSession, fresh_portal: RunningPortal
+    session: ProfileSession, fresh_portal: RunningPortal
 ) -> None:
     await landed_on(session, fresh_portal.url, hostile="transform")
     for near in ("ok", "Ok", "Отменить все брони"):  # case or substring: once enough
@@ -67,7 +67,7 @@ async def test_a_name_that_is_not_exactly_summarised_is_not_pressed_at_all(
     ],
 )
 async def test_look_alikes_of_forbidden_words_are_refused_before_any_click(
-    session: PortalSession, fresh_portal: RunningPortal, hostile: str, name: str
+    session: ProfileSession, fresh_portal: RunningPortal, hostile: str, name: str
 ) -> None:
     page = await landed_on(session, fresh_portal.url, hostile=hostile)
     assert name in page.buttons
@@ -78,7 +78,7 @@ async def test_look_alikes_of_forbidden_words_are_refused_before_any_click(
 
 
 async def test_an_innocent_label_posting_a_cancel_is_blocked_by_the_network_guard(
-    session: PortalSession, fresh_portal: RunningPortal
+    session: ProfileSession, fresh_portal: RunningPortal
 ) -> None:
     page = await landed_on(session, fresh_portal.url, hostile="innocent")
     assert (page.fields, page.buttons) == ([ACK], ["Продолжить"])  # the notice, to the letter
@@ -92,7 +92,7 @@ async def test_an_innocent_label_posting_a_cancel_is_blocked_by_the_network_guar
 
 
 async def test_the_real_notice_goes_through_for_login_which_declared_it_and_not_otherwise(
-    session: PortalSession, fresh_portal: RunningPortal
+    session: ProfileSession, fresh_portal: RunningPortal
 ) -> None:
     await landed_on(session, fresh_portal.url, notice=True)
     await session.check(ACK, step="find")  # ticking sends nothing
@@ -107,7 +107,7 @@ async def test_the_real_notice_goes_through_for_login_which_declared_it_and_not_
 
 
 async def test_following_a_link_is_a_read_and_passes_the_guard(
-    session: PortalSession, fresh_portal: RunningPortal
+    session: ProfileSession, fresh_portal: RunningPortal
 ) -> None:
     await landed_on(session, fresh_portal.url, hostile="innocent")
     await session.click("link", "Аудитории", step="find")
@@ -115,7 +115,7 @@ async def test_following_a_link_is_a_read_and_passes_the_guard(
 
 
 async def test_a_change_the_page_sends_after_the_click_is_blocked_and_reported_next(
-    session: PortalSession, context: BrowserContext, fresh_portal: RunningPortal
+    session: ProfileSession, context: BrowserContext, fresh_portal: RunningPortal
 ) -> None:
     await landed_on(session, fresh_portal.url, hostile="transform")
     await session.click("button", "OK", step="login")  # judged harmless: the guard stays on
@@ -133,11 +133,11 @@ async def test_a_change_the_page_sends_after_the_click_is_blocked_and_reported_n
 
     await set_quirks(fresh_portal.url)  # the guard is off now: the session works as before
     await session.ensure_logged_in()
-    assert page.url == f"{fresh_portal.url}/my"
+    assert await session.my_bookings() == []
 
 
 async def test_a_message_over_a_socket_the_page_opened_before_the_click_is_blocked(
-    session: PortalSession, context: BrowserContext, fresh_portal: RunningPortal
+    session: ProfileSession, context: BrowserContext, fresh_portal: RunningPortal
 ) -> None:
     page = await landed_on(session, fresh_portal.url, hostile="socket")
     assert page.buttons == ["Продолжить"]

@@ -6,11 +6,12 @@ import asyncio
 
 import pytest
 
-from adapters.refportal import PortalSession
+from adapters.profile import ProfileSession
 from core.browser import BrowserPool
 from core.site.errors import PortalUnavailable
 from storage import free_port
 from tests.adapters.refportal.helpers import FAST
+from tests.support.refportal import refportal_system
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -22,9 +23,11 @@ async def test_close_after_the_portal_refused_the_connection_returns_regression(
     # so a run's clean-up (and /login's check) stalled while the portal was down.
     for _ in range(2):
         async with pool.context() as context:
-            session = PortalSession(
+            url = f"http://127.0.0.1:{free_port()}"
+            session = ProfileSession(
                 context,
-                base_url=f"http://127.0.0.1:{free_port()}",
+                refportal_system(url).loaded,
+                base_url=url,
                 username="club",
                 password="club-demo",
                 retry=FAST,

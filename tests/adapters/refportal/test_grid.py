@@ -5,14 +5,16 @@ from __future__ import annotations
 from datetime import time
 
 import pytest
+from playwright.async_api import BrowserContext
 
-from adapters.refportal import PortalSession
+from adapters.profile import ProfileSession
 from portal.server import RunningPortal
 from scenarios.booking.errors import BookingRejected
 from tests.adapters.refportal.helpers import (
     FRIDAY,
     active_bookings,
     busy_cells,
+    make_session,
     room_of,
     set_quirks,
 )
@@ -26,7 +28,7 @@ def _hhmm(text: str) -> time:
 
 @pytest.mark.parametrize("building", ["main", "Корпус на Чайковского"])
 async def test_grid_matches_the_portal_bookings(
-    session: PortalSession, portal: RunningPortal, building: str
+    session: ProfileSession, portal: RunningPortal, building: str
 ) -> None:
     grid = await session.availability(building, FRIDAY)
     code = "main" if building == "main" else "chaikovsky"
@@ -50,7 +52,10 @@ async def test_grid_matches_the_portal_bookings(
     assert not grid.is_free(first["room_number"], start, end)
 
 
-async def test_own_bookings_show_as_mine(session: PortalSession, portal: RunningPortal) -> None:
+async def test_own_bookings_show_as_mine(context: BrowserContext, portal: RunningPortal) -> None:
+    """On the rooms page's grid (its cells say «ваша бронь»); the day's call, the fast
+    path's, says busy only."""
+    session = make_session(context, portal, page_path=True)
     grid = await session.availability("lab", FRIDAY)
     room = grid.free_rooms(time(20), time(21))[0]
     await session.book(
@@ -63,10 +68,11 @@ async def test_own_bookings_show_as_mine(session: PortalSession, portal: Running
     assert after.is_free(room.number, time(21), time(21, 30)) == grid.is_free(
         room.number, time(21), time(21, 30)
     )
+    await session.close()
 
 
 async def test_fully_booked_building_is_a_grid_without_a_free_cell(
-    session: PortalSession, portal: RunningPortal
+    session: ProfileSession, portal: RunningPortal
 ) -> None:
     await set_quirks(portal.url, full_building="lab")
     grid = await session.availability("lab", FRIDAY)
@@ -76,7 +82,7 @@ async def test_fully_booked_building_is_a_grid_without_a_free_cell(
     assert grid.free_rooms(time(18), time(20)) == []
 
 
-async def test_unknown_building_is_rejected_with_the_choices(session: PortalSession) -> None:
+async def test_unknown_building_is_rejected_with_the_choices(session: ProfileSession) -> None:
     with pytest.raises(BookingRejected) as caught:
         await session.availability("Обсерватория", FRIDAY)
     assert caught.value.code == "unknown_building"

@@ -35,8 +35,8 @@ from core.browser import BrowserPool
 from core.site.models import Room
 from portal.server import RunningPortal
 from tests.adapters.contract import HiddenOutcomeContract
+from tests.adapters.refportal.harness import RefPortalHarness
 from tests.adapters.refportal.helpers import FAST, FRIDAY, TODAY, active_bookings, reset
-from tests.adapters.refportal.test_contract import RefPortalHarness
 from tests.support.learning import (
     CHROMIUM,
     Demonstration,

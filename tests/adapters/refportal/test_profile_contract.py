@@ -1,5 +1,6 @@
 """The ``BookingSystem`` contract on the reference portal, driven by the profile adapter
-with ``profiles/refportal.yaml`` (the same portal and Chromium as the hand-written one)."""
+with ``profiles/refportal.yaml`` (what ``PORTAL__KIND=refportal`` runs), on its fast path
+and on its page path."""
 
 from __future__ import annotations
 
@@ -8,12 +9,12 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from adapters.profile import ProfileSystem, load_site_profile, parse_site_profile
+from adapters.profile import ProfileSystem, parse_site_profile
 from core.browser import BrowserPool
 from portal.server import RunningPortal
 from tests.adapters.contract import HiddenOutcomeContract
+from tests.adapters.refportal.harness import RefPortalHarness
 from tests.adapters.refportal.helpers import FAST
-from tests.adapters.refportal.test_contract import RefPortalHarness
 from tests.support.drift import page_path_only
 
 __all__ = ["TestRefPortalProfileContract", "TestRefPortalProfilePagePathContract"]
@@ -26,9 +27,7 @@ PROFILE = Path(__file__).parents[3] / "profiles" / "refportal.yaml"
 class TestRefPortalProfileContract(HiddenOutcomeContract):
     @pytest_asyncio.fixture(loop_scope="session")
     async def site(self, fresh_portal: RunningPortal, pool: BrowserPool) -> RefPortalHarness:
-        harness = RefPortalHarness(fresh_portal, pool)
-        harness.system = ProfileSystem(fresh_portal.url, load_site_profile(PROFILE), retry=FAST)
-        return harness
+        return RefPortalHarness(fresh_portal, pool)
 
 
 class TestRefPortalProfilePagePathContract(HiddenOutcomeContract):

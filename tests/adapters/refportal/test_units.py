@@ -1,18 +1,14 @@
-"""Parsing, models, summaries and retries without a browser."""
+"""Models, summaries, errors and retries without a browser."""
 
 from __future__ import annotations
 
 from datetime import date, time
-from typing import Any
 
 import pytest
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
-from adapters.refportal import RetryPolicy
-from adapters.refportal.pages.common import parse_day, parse_span
-from adapters.refportal.pages.rooms import parse_grid
-from core.browser.retry import Bounced, Transient, with_retries
+from core.browser.retry import Bounced, RetryPolicy, Transient, with_retries
 from core.browser.summary import MAX_TEXT, _trim
 from core.errors import BrowserError, PortalError
 from core.site import (
@@ -31,32 +27,6 @@ DAY = date(2026, 11, 27)
 FAST = RetryPolicy(attempts=3, base_delay=0.001, max_delay=0.002)
 
 
-def _cell(start: str, end: str, state: str) -> dict[str, Any]:
-    span = f"{start}–{end}"
-    if state == "free":
-        return {"free": True, "label": f"Аудитория 405, {span}, свободно", "title": "", "text": ""}
-    label = "ваша бронь" if state == "mine" else "занято"
-    return {"free": False, "label": "", "title": f"Ауд. 405, {span} — {label}", "text": label}
-
-
-def test_parse_grid_merges_busy_cells_and_keeps_mine() -> None:
-    cells = [
-        _cell("08:00", "08:30", "busy"),
-        _cell("08:30", "09:00", "busy"),
-        _cell("09:00", "09:30", "free"),
-        _cell("09:30", "10:00", "mine"),
-        _cell("10:00", "10:30", "busy"),
-        _cell("10:30", "11:00", "free"),
-    ]
-    rows = [{"room": "main-405", "head": ["405", "4 этаж · 36 мест"], "cells": cells}]
-    grid = parse_grid(rows, building="main", name="Главный корпус", day=DAY)
-    [room] = grid.rooms
-    assert room.room == Room(id="main-405", building="main", number="405", floor=4, capacity=36)
-    assert room.busy == [(time(8), time(9)), (time(9, 30), time(10, 30))]
-    assert room.mine == [(time(9, 30), time(10))]
-    assert (grid.opens, grid.closes) == (time(8), time(11))
-
-
 def test_grid_is_free_checks_overlap_hours_and_unknown_rooms() -> None:
     room = Room(id="lab-501", building="lab", number="501", floor=5, capacity=20)
     grid = Availability(
@@ -71,15 +41,6 @@ def test_grid_is_free_checks_overlap_hours_and_unknown_rooms() -> None:
     assert not grid.is_free("501", time(12), time(12))  # empty interval
     assert not grid.is_free("999", time(9), time(10))
     assert grid.free_rooms(time(18), time(20)) == [room]
-
-
-def test_dates_and_spans_as_the_portal_prints_them() -> None:
-    assert parse_day("27.11.2026 (пт)") == DAY
-    assert parse_day("2026-11-27") == DAY
-    assert parse_day("завтра") is None
-    assert parse_span("18:00–19:30") == (time(18), time(19, 30))
-    assert parse_span("9:00-10:00") == (time(9), time(10))
-    assert parse_span("—") is None
 
 
 def test_summary_text_is_trimmed() -> None:

@@ -1,4 +1,5 @@
-"""The ``BookingSystem`` contract on the reference portal."""
+"""The reference portal as a contract suite's site (``RefPortalHarness``): the profile
+adapter on ``profiles/refportal.yaml``; the suites are in ``test_profile_contract.py``."""
 
 from __future__ import annotations
 
@@ -9,17 +10,16 @@ from typing import Any
 
 import aiohttp
 import pytest
-import pytest_asyncio
 
-from adapters.refportal import RefPortal
 from core.browser import BrowserPool
 from core.site.models import Room
 from portal.server import RunningPortal
 from scenarios.booking.port import BookingSystem
-from tests.adapters.contract import HiddenOutcomeContract, SiteBooking
+from tests.adapters.contract import SiteBooking
 from tests.adapters.refportal.helpers import FAST, FRIDAY, set_quirks
+from tests.support.refportal import refportal_system
 
-__all__ = ["TestRefPortalContract"]
+__all__ = ["RefPortalHarness"]
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -33,7 +33,7 @@ class RefPortalHarness:
     end = time(20, 0)
 
     def __init__(self, portal: RunningPortal, pool: BrowserPool) -> None:
-        self.system: BookingSystem = RefPortal(portal.url, retry=FAST)
+        self.system: BookingSystem = refportal_system(portal.url, retry=FAST)
         self._url = portal.url
         self._pool = pool
 
@@ -84,9 +84,3 @@ class RefPortalHarness:
             yield
         finally:
             await set_quirks(self._url)
-
-
-class TestRefPortalContract(HiddenOutcomeContract):
-    @pytest_asyncio.fixture(loop_scope="session")
-    async def site(self, fresh_portal: RunningPortal, pool: BrowserPool) -> RefPortalHarness:
-        return RefPortalHarness(fresh_portal, pool)
