@@ -27,9 +27,10 @@ import yaml
 
 from adapters.profile import parse_site_profile
 from adapters.profile.check import SiteReport
+from adapters.profile.errors import DraftError, LearnStopped
 from adapters.profile.learn import Recording, operators_browser
-from adapters.profile.learn.draft import DraftError, draft_parts, draft_profile
-from adapters.profile.learn.teach import LearnStopped, Lesson, Part
+from adapters.profile.learn.draft import draft_parts, draft_profile
+from adapters.profile.learn.teach import Lesson, Part
 from adapters.profile.learn.values import account
 from app.site import check_profile, render_report
 from core.llm import LLM, LLMCallRecord, MemorySpendLedger, build_llm

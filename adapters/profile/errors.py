@@ -1,27 +1,51 @@
-"""What the profile adapter raises beyond the port's errors.
+"""What the profile adapter raises: its own errors under one base, and the port's.
 
-ConfigError (core.errors)
-└── ProfileError      a profile the interpreter cannot run: names «file:line»
-    └── SlowPattern   a profile's regular expression ran past its time limit on a
-                      site's text (``adapters.profile.patterns``)
-UnexpectedPage (core.site.errors)
-└── ProfileMismatch   the page does not match the profile: names the profile line,
-    │                 the locators tried and what the page showed instead
-    ├── ControlRenamed  the control found is named otherwise than the step names it, or
-    │                   deletes or cancels: nothing was pressed
-    └── SentElsewhere   a press sent a change where the profile's part may not: the
-                        network guard stopped it, nothing was changed
+    ClubError (core.errors)
+    └── ProfileError        anything the profile adapter itself refuses
+        ├── ProfileInvalid      a profile the interpreter cannot run: names «file:line»;
+        │   │                   also a ``ConfigError`` (a bad profile is bad configuration)
+        │   └── SlowPattern     a profile's regular expression ran past its time limit on
+        │                       a site's text (``adapters.profile.patterns``)
+        ├── TemplateError       a template it cannot take (``adapters.profile.template``);
+        │                       met while a profile loads, so told as a ``ProfileInvalid``
+        ├── DraftError          ``clubman learn``: the demonstration lacks what a part needs
+        └── LearnStopped        ``clubman learn``: the operator stopped the demonstration
+
+    UnexpectedPage (core.site.errors: the booking port's, for the scenario's brain)
+    └── ProfileMismatch     the page does not match the profile: names the profile line,
+        │                   the locators tried and what the page showed instead
+        ├── ControlRenamed  the control found is named otherwise than the step names it, or
+        │                   deletes or cancels: nothing was pressed
+        └── SentElsewhere   a press sent a change where the profile's part may not: the
+                            network guard stopped it, nothing was changed
+
+Every other failure on a site is the port's own error (``core.site``'s, the booking
+port's ``SlotTaken``/``BookingRejected``), raised as such.
 """
 
 from __future__ import annotations
 
-from core.errors import ConfigError
+from core.errors import ClubError, ConfigError
 from core.site import PageSummary, UnexpectedPage
 
-__all__ = ["ControlRenamed", "ProfileError", "ProfileMismatch", "SentElsewhere", "SlowPattern"]
+__all__ = [
+    "ControlRenamed",
+    "DraftError",
+    "LearnStopped",
+    "ProfileError",
+    "ProfileInvalid",
+    "ProfileMismatch",
+    "SentElsewhere",
+    "SlowPattern",
+    "TemplateError",
+]
 
 
-class ProfileError(ConfigError):
+class ProfileError(ClubError):
+    """Anything the profile adapter refuses of its own (not a site's failure)."""
+
+
+class ProfileInvalid(ProfileError, ConfigError):
     """A profile the interpreter cannot run: ``where`` is «file:line»."""
 
     def __init__(self, where: str, problem: str) -> None:
@@ -30,7 +54,7 @@ class ProfileError(ConfigError):
         self.problem = problem
 
 
-class SlowPattern(ProfileError):
+class SlowPattern(ProfileInvalid):
     """A profile's regex took longer than its limit on a site's text: a profile fault
     (nested repeats backtracking), never a reading of the page. ``where`` names the
     regex, as the text it was run on has no line in the profile."""
@@ -44,6 +68,18 @@ class SlowPattern(ProfileError):
         )
         self.pattern = pattern
         self.hint = "администратор клуба может проверить профиль сайта"  # for the bot's user
+
+
+class TemplateError(ProfileError):
+    """A template the interpreter cannot take (unknown format, bad braces)."""
+
+
+class DraftError(ProfileError):
+    """The demonstration lacks what a part needs (the step is to be shown again)."""
+
+
+class LearnStopped(ProfileError):
+    """The operator stopped the demonstration (their input ended)."""
 
 
 class ProfileMismatch(UnexpectedPage):

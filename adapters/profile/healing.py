@@ -21,7 +21,7 @@ from playwright.async_api import Page
 
 from adapters.profile.finding import Finder, StepHeals
 from adapters.profile.history import ProfileHistory
-from adapters.profile.loader import ProfileError, parse_site_profile
+from adapters.profile.loader import ProfileInvalid, parse_site_profile
 from adapters.profile.parts import Locator
 
 __all__ = ["Healing", "insert_candidate", "promote_candidates"]
@@ -142,7 +142,7 @@ def insert_candidate(text: str, path: str, way: Locator) -> str | None:
     healed = "".join(lines)
     try:
         written = _at(parse_site_profile(healed, "profile").profile, f"{path}.0")
-    except (ProfileError, AttributeError, IndexError, KeyError, ValueError):
+    except (ProfileInvalid, AttributeError, IndexError, KeyError, ValueError):
         return None
     return healed if written == way else None
 

@@ -1,7 +1,7 @@
 """Loading a site profile: YAML → ``SiteProfile``, every mistake reported with its line.
 
 YAML errors, unknown keys, missing parts, bad regular expressions, unknown formats and
-templates naming a variable their step does not have are all ``ProfileError``s naming
+templates naming a variable their step does not have are all ``ProfileInvalid``s naming
 the file and the line, before anything runs.
 
 A profile is data from whoever wrote it, so it is read within limits (``LIMITS``): its
@@ -22,7 +22,7 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ValidationError
 
-from adapters.profile.errors import ProfileError
+from adapters.profile.errors import ProfileInvalid
 from adapters.profile.model import SiteProfile
 from adapters.profile.template import (
     DATE_FORMATS,
@@ -38,7 +38,7 @@ __all__ = [
     "VARIABLES",
     "Limits",
     "LoadedProfile",
-    "ProfileError",
+    "ProfileInvalid",
     "load_site_profile",
     "parse_site_profile",
 ]
@@ -117,12 +117,12 @@ class _Lines(yaml.SafeLoader):
         if alias:
             self._aliases += 1
             if self._aliases > LIMITS.aliases:
-                raise ProfileError(where, f"more than {LIMITS.aliases} aliases (*name)")
+                raise ProfileInvalid(where, f"more than {LIMITS.aliases} aliases (*name)")
         elif opens:
             # Checked before going in: the composer recurses, and 100 000 levels crash it.
             self._open += 1
             if self._open > LIMITS.depth:
-                raise ProfileError(where, f"parts nested more than {LIMITS.depth} deep")
+                raise ProfileInvalid(where, f"parts nested more than {LIMITS.depth} deep")
         try:
             node = super().compose_node(parent, index)
         finally:
@@ -131,10 +131,10 @@ class _Lines(yaml.SafeLoader):
         if alias:
             shape = self._shape.get(id(node))
             if shape is None:  # its anchor's part is still being composed: it holds itself
-                raise ProfileError(where, "an alias refers to the part it is in")
+                raise ProfileInvalid(where, "an alias refers to the part it is in")
             parts, depth = shape
             if self._open + depth > LIMITS.depth:
-                raise ProfileError(where, f"parts nested more than {LIMITS.depth} deep")
+                raise ProfileInvalid(where, f"parts nested more than {LIMITS.depth} deep")
             self._parts += parts
         else:
             inner = [self._shape[id(child)] for child in _children(node)]
@@ -143,7 +143,7 @@ class _Lines(yaml.SafeLoader):
             self._shape[id(node)] = (parts, depth)
             self._parts += 1
         if self._parts > LIMITS.parts:
-            raise ProfileError(
+            raise ProfileInvalid(
                 where, f"more than {LIMITS.parts} parts once its aliases are written out"
             )
         return node
@@ -165,16 +165,16 @@ def _plain(node: yaml.Node, path: Path_, lines: dict[str, int], loader: _Lines) 
     lines.setdefault(".".join(map(str, path)), node.start_mark.line + 1)
     where = f"{{file}}:{node.start_mark.line + 1}"
     if isinstance(node, yaml.MappingNode | yaml.SequenceNode) and node.tag not in _PLAIN_TAGS:
-        raise ProfileError(where, f"the tag {node.tag} is not allowed in a profile")
+        raise ProfileInvalid(where, f"the tag {node.tag} is not allowed in a profile")
     if isinstance(node, yaml.MappingNode):
         result: dict[Any, Any] = {}
         for key_node, value_node in node.value:
             key_where = f"{{file}}:{key_node.start_mark.line + 1}"
             if not isinstance(key_node, yaml.ScalarNode):
-                raise ProfileError(key_where, "a key must be a plain word")
+                raise ProfileInvalid(key_where, "a key must be a plain word")
             key = loader.construct_object(key_node, deep=True)
             if key in result:
-                raise ProfileError(key_where, f"«{key}» is given twice")
+                raise ProfileInvalid(key_where, f"«{key}» is given twice")
             lines[".".join(map(str, (*path, key)))] = key_node.start_mark.line + 1
             result[key] = _plain(value_node, (*path, key), lines, loader)
         return result
@@ -195,10 +195,10 @@ def _as_written(loc: tuple[str | int, ...], lines: dict[str, int]) -> tuple[str,
 
 
 def parse_site_profile(text: str, file: str) -> LoadedProfile:
-    """Parse and check a profile's text; ``ProfileError`` for the first problem."""
+    """Parse and check a profile's text; ``ProfileInvalid`` for the first problem."""
     if len(text) > LIMITS.characters:
         at = text.count("\n", 0, LIMITS.characters) + 1
-        raise ProfileError(
+        raise ProfileInvalid(
             f"{file}:{at}", f"longer than {LIMITS.characters} characters: not a profile"
         )
     lines: dict[str, int] = {}
@@ -214,13 +214,13 @@ def parse_site_profile(text: str, file: str) -> LoadedProfile:
         flow = (exc.context or "").startswith("while parsing a flow")
         mark = (exc.context_mark if flow else None) or exc.problem_mark or exc.context_mark
         line = f":{mark.line + 1}" if mark is not None else ""
-        raise ProfileError(f"{file}{line}", f"not valid YAML: {exc.problem or exc}") from None
+        raise ProfileInvalid(f"{file}{line}", f"not valid YAML: {exc.problem or exc}") from None
     except yaml.YAMLError as exc:
-        raise ProfileError(file, f"not valid YAML: {exc}") from None
-    except ProfileError as exc:
-        raise ProfileError(exc.where.format(file=file), exc.problem) from None
+        raise ProfileInvalid(file, f"not valid YAML: {exc}") from None
+    except ProfileInvalid as exc:
+        raise ProfileInvalid(exc.where.format(file=file), exc.problem) from None
     if not isinstance(data, dict):
-        raise ProfileError(f"{file}:1", "a profile is a mapping of parts (login:, book:, …)")
+        raise ProfileInvalid(f"{file}:1", "a profile is a mapping of parts (login:, book:, …)")
     try:
         profile = SiteProfile.model_validate(data)
     except ValidationError as exc:
@@ -234,20 +234,20 @@ def parse_site_profile(text: str, file: str) -> LoadedProfile:
             message = f"unknown key «{loc[-1]}»"
         elif first["type"] == "missing":
             message = f"«{loc[-1]}» is missing"
-        raise ProfileError(_where(file, lines, field), f"{field}: {message}") from None
+        raise ProfileInvalid(_where(file, lines, field), f"{field}: {message}") from None
     loaded = LoadedProfile(profile=profile, file=file, lines=lines)
     _check_names(loaded)
     return loaded
 
 
 def load_site_profile(path: Path) -> LoadedProfile:
-    """The profile in ``path``; ``ProfileError`` (a ``ConfigError``) when it is not usable."""
+    """The profile in ``path``; ``ProfileInvalid`` (a ``ConfigError``) when it is not usable."""
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
-        raise ProfileError(str(path), f"cannot read it: {exc.strerror}") from None
+        raise ProfileInvalid(str(path), f"cannot read it: {exc.strerror}") from None
     except UnicodeDecodeError:
-        raise ProfileError(str(path), "it is not UTF-8 text") from None
+        raise ProfileInvalid(str(path), "it is not UTF-8 text") from None
     return parse_site_profile(text, str(path))
 
 
@@ -283,7 +283,7 @@ def _check_names(loaded: LoadedProfile) -> None:
         t for _, t in _templates(profile.book.fields, "book.fields") if "purpose" in t.names
     ]
     if not purposes:  # the run's mark goes there: without it a lost answer is never found
-        raise ProfileError(
+        raise ProfileInvalid(
             loaded.where("book.fields"),
             "book.fields: no field writes {purpose} (the booking's purpose, with the bot's mark "
             "that finds a booking again after a lost answer)",
@@ -294,7 +294,7 @@ def _check_names(loaded: LoadedProfile) -> None:
             unknown = sorted(template.names - allowed)
             if unknown:
                 known = ", ".join(sorted(allowed)) or "none"
-                raise ProfileError(
+                raise ProfileInvalid(
                     loaded.where(path),
                     f"{path}: the template «{template}» names {', '.join(unknown)}, "
                     f"which {part} does not know (it knows: {known})",
@@ -302,7 +302,7 @@ def _check_names(loaded: LoadedProfile) -> None:
             for name, fmt in template.slots:
                 fits = _FITTING.get(name, TEXT_FILTERS)
                 if fmt is not None and fmt not in fits:
-                    raise ProfileError(
+                    raise ProfileInvalid(
                         loaded.where(path),
                         f"{path}: «{{{name}|{fmt}}}» writes {name} in a format that does not "
                         f"fit it (it takes: {', '.join(fits)})",

@@ -14,7 +14,7 @@ from playwright.async_api import Locator as PwLocator
 from playwright.async_api import Page, Response
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
-from adapters.profile.errors import ProfileError
+from adapters.profile.errors import ProfileInvalid
 from adapters.profile.finding import Finder
 from adapters.profile.loader import LoadedProfile
 from adapters.profile.model import Open
@@ -71,7 +71,7 @@ class Navigator:
         # A value written without «|url» that reads as an address («https://…») would
         # be joined as itself: the site's scheme, host and port or nothing.
         if urlsplit(address)[:2] != urlsplit(self._base_url)[:2]:
-            raise ProfileError(
+            raise ProfileInvalid(
                 self.loaded.file, f"«{template}» with its values leads off the site: {address}"
             )
         return address

@@ -25,6 +25,7 @@ from pydantic import (
     model_validator,
 )
 
+from adapters.profile.errors import TemplateError
 from adapters.profile.origin import site_address
 from adapters.profile.patterns import check
 from adapters.profile.template import DATE_FORMATS, FILTERS, TIME_FORMATS, Template
@@ -58,7 +59,10 @@ def _template(value: Any) -> Template:
         value = str(value)
     if not isinstance(value, str):
         raise ValueError("a template must be text")
-    return Template.parse(value)
+    try:
+        return Template.parse(value)
+    except TemplateError as exc:  # pydantic takes a ValueError: the loader adds the line
+        raise ValueError(exc.message) from exc
 
 
 TemplateText = Annotated[

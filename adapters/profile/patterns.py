@@ -19,7 +19,7 @@ and every search runs with a time limit:
   counts the process's CPU time, not the clock's: at a load of 12 on two cores the
   half second ended after 1.0-1.8 s (measured).
 
-A search past the limit raises ``SlowPattern``, a ``ProfileError``: the profile is at
+A search past the limit raises ``SlowPattern``, a ``ProfileInvalid``: the profile is at
 fault and an operator must rewrite it; it is never read as "the page has no such text".
 """
 

@@ -1,4 +1,4 @@
-"""What of a page may be pressed, and a brain-chosen click on a profile's site.
+"""What of a page may be pressed on a profile's site.
 
 A profile's control (a button, a link, a checkbox: found by a ``Find``) is pressed only
 when the page says it is the step's: its accessible name is one the step's named
@@ -9,8 +9,7 @@ may find the element, but does not vouch for it: a site that reworded its button
 Outside cancelling, nothing whose name, title, address or form's action speaks of
 deleting or cancelling is pressed at all, whatever the profile's candidates match.
 
-A brain-chosen click: the control the page summary names, pressed under the network
-guard, once (it may not be safe to repeat).
+(A brain-chosen click is the session's: ``core.browser.driver``.)
 """
 
 from __future__ import annotations
@@ -20,16 +19,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from playwright.async_api import Locator as PwLocator
-from playwright.async_api import Page
 
-from core.browser.controls import press
-from core.browser.guard import NetworkGuard
 from core.browser.harm import fold
-from core.browser.retry import Transient, translate
-from core.browser.summary import summarize
-from core.site import PortalUnavailable, UnexpectedPage
 
-__all__ = ["DESTRUCTIVE", "Refusal", "is_destructive", "press_control", "refusal"]
+__all__ = ["DESTRUCTIVE", "Refusal", "is_destructive", "refusal"]
 
 # Stems of what deletes or cancels (folded as the brain's forbidden words are: look-alike
 # letters and invisible characters cannot hide one).
@@ -92,21 +85,3 @@ async def refusal(
         if await element.and_(way).count():
             return None
     return Refusal(name, destructive=False)
-
-
-async def press_control(
-    page: Page, network: NetworkGuard, role: str, name: str, *,
-    may_change: tuple[str, ...], what: str,
-) -> None:  # fmt: skip
-    """Press ``role`` «``name``» and wait for the page it leads to; ``UnexpectedPage``
-    when the page has no such control, ``PortalUnavailable`` when the site did not answer."""
-
-    async def act() -> None:
-        if not await press(page, network, role, name, may_change=may_change):
-            raise UnexpectedPage(f"На странице нет элемента {what}", await summarize(page))
-        await page.wait_for_load_state()
-
-    try:
-        await translate(act)
-    except Transient as exc:
-        raise PortalUnavailable(f"Сайт не ответил ({what}): {exc}") from exc

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Collection
 from datetime import date, time, timedelta
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import structlog
 from playwright.async_api import BrowserContext, Page
@@ -45,17 +45,13 @@ from adapters.profile.made import as_sent, read_made
 from adapters.profile.navigate import Navigator
 from adapters.profile.origin import on_site
 from adapters.profile.picking import guarded_pick
-from adapters.profile.pressing import press_control
 from adapters.profile.recall import Recall
 from adapters.sending import send_once
 from core.brain.element import ElementPicker
-from core.browser.controls import CLICKABLE_ROLES
-from core.browser.guard import NetworkGuard
-from core.browser.pages import close_page, open_page, storage_state
+from core.browser.driver import BrowserPageDriver
 from core.browser.retry import RetryPolicy, with_relogin, with_retries
-from core.browser.summary import summarize
 from core.errors import BrowserError
-from core.site import Catalogue, OnRetry, OutcomeUnknown, PageSummary, Room
+from core.site import Catalogue, OnRetry, OutcomeUnknown, Room
 from scenarios.booking.models import Availability, Booking
 
 __all__ = ["ProfileSession"]
@@ -65,7 +61,7 @@ log = structlog.get_logger("clubman.portal")
 _ANSWER_UNREAD = "Ответ сайта на бронирование не прочитан: результат неизвестен"
 
 
-class ProfileSession:
+class ProfileSession(BrowserPageDriver):
     def __init__(
         self,
         context: BrowserContext,
@@ -82,11 +78,10 @@ class ProfileSession:
         recall: Recall | None = None,
         today: Callable[[], date] = date.today,
     ) -> None:
-        self._context = context
+        super().__init__(context, timeout_ms=timeout_ms, site=loaded.profile.name)
         self._today = today
         self._profile = loaded.profile
         self._base_url = base_url.rstrip("/")
-        self._network = NetworkGuard(context)
         pick = None
         if picker is not None:
             went = self._where_it_went
@@ -101,10 +96,8 @@ class ProfileSession:
         )
         self._username = username
         self._password = password
-        self._timeout_ms = timeout_ms
         self._policy = retry or RetryPolicy()
         self._on_retry = on_retry
-        self._page: Page | None = None
         self._logins = 0
         self._recall = recall if recall is not None else Recall(account=username)
         self._healing = healing or Healing(None)
@@ -127,17 +120,6 @@ class ProfileSession:
         return f"ProfileSession({self._profile.name!r}, {self._base_url!r})"
 
     # -- plumbing ---------------------------------------------------------------------------
-
-    async def _page_now(self) -> Page:
-        if self._page is None or self._page.is_closed():
-            self._page = await open_page(
-                self._context, self._network, timeout_ms=self._timeout_ms, site=self._profile.name
-            )
-        return self._page
-
-    async def _own_page(self) -> Page:
-        await self._network.lift(self._page)
-        return await self._page_now()
 
     async def _run(
         self,
@@ -422,32 +404,11 @@ class ProfileSession:
         await self._run("отмена брони", Cancelling(self._nav, self._recall, number))
         self._recall.forget(number)
 
-    async def page_summary(self) -> PageSummary:
-        return await summarize(await self._page_now())
-
     def may_change(self, step: str) -> tuple[str, ...]:
+        """The addresses the profile declares for ``step`` (``may_change``), on the site."""
         declared = self._profile.may_change.get(step, ())  # type: ignore[call-overload]
         return tuple(on_site(self._base_url, path) for path in declared)
 
-    async def release(self) -> tuple[str, ...]:
-        return await self._network.lift(self._page)
-
-    async def click(self, role: str, name: str, *, step: str = "") -> None:
-        if CLICKABLE_ROLES.get(role) is None:
-            raise ValueError(f"role must be one of {sorted(CLICKABLE_ROLES)}, not {role!r}")
-        await self._press(role, name, step=step, what=f"{role} «{name}»")
-
-    async def check(self, label: str, *, step: str = "") -> None:
-        await self._press("checkbox", label, step=step, what=f"флажок «{label}»")
-
     async def _press(self, role: str, name: str, *, step: str, what: str) -> None:
-        self._changes()
-        page, may_change = await self._page_now(), self.may_change(step)
-        await press_control(page, self._network, role, name, may_change=may_change, what=what)
-
-    async def storage_state(self) -> dict[str, Any]:
-        return await storage_state(self._context)
-
-    async def close(self) -> None:
-        page, self._page = self._page, None
-        await close_page(page)
+        self._changes()  # a brain-chosen press may change the site: «my bookings» is stale
+        await super()._press(role, name, step=step, what=what)

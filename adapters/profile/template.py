@@ -18,6 +18,8 @@ from datetime import date, datetime, time
 from typing import Any
 from urllib.parse import quote
 
+from adapters.profile.errors import TemplateError
+
 __all__ = [
     "DATE_FORMATS",
     "DATE_PARTS",
@@ -26,14 +28,9 @@ __all__ = [
     "TIME_FORMATS",
     "TIME_PARTS",
     "Template",
-    "TemplateError",
     "parse_date",
     "parse_time",
 ]
-
-
-class TemplateError(ValueError):
-    """A template the interpreter cannot take (unknown filter, bad braces)."""
 
 
 _MONTHS_EN = [

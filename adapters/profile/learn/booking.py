@@ -16,13 +16,13 @@ from datetime import date, time
 from typing import Any
 from urllib.parse import unquote_plus, urljoin, urlsplit
 
+from adapters.profile.errors import DraftError
 from adapters.profile.learn.catalogue import building_picker
 from adapters.profile.learn.daygrid import room_id
 from adapters.profile.learn.messages import draft_outcome, draft_taken
 from adapters.profile.learn.recording import Action, FormField, Recording, SentForm, Step
 from adapters.profile.learn.timeline import room_shape
 from adapters.profile.learn.values import (
-    DraftError,
     booked_at,
     building_code,
     known_values,

@@ -13,12 +13,12 @@ from datetime import date, time
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
+from adapters.profile.errors import DraftError
 from adapters.profile.learn.catalogue import building_names
 from adapters.profile.learn.recording import PickedText, Recording, Step
 from adapters.profile.learn.snapshot import terms, texts
 from adapters.profile.learn.timeline import room_shape
 from adapters.profile.learn.values import (
-    DraftError,
     booking_number,
     building_code,
     clocks_in,

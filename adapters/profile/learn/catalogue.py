@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import unquote, unquote_plus, urlsplit
 
+from adapters.profile.errors import DraftError
 from adapters.profile.learn.recording import Recording, ShownSelect, Step
 from adapters.profile.learn.snapshot import comboboxes
 from adapters.profile.learn.values import (
-    DraftError,
     building_code,
     day_step,
     named,

@@ -23,10 +23,11 @@ from datetime import date
 from typing import Any, Literal
 from urllib.parse import urljoin, urlsplit
 
+from adapters.profile.errors import DraftError
 from adapters.profile.learn.catalogue import building_address
 from adapters.profile.learn.recording import PickedText, Recording, Step, TitleCell, TitlePart
 from adapters.profile.learn.snapshot import Cell, Table, tables
-from adapters.profile.learn.values import DraftError, date_format, day_step, templated
+from adapters.profile.learn.values import date_format, day_step, templated
 from adapters.profile.patterns import compiled
 from adapters.profile.template import DATE_FORMATS, parse_date, parse_time
 

@@ -23,6 +23,7 @@ from urllib.parse import urlsplit
 
 import yaml
 
+from adapters.profile.errors import DraftError
 from adapters.profile.learn.booking import draft_book
 from adapters.profile.learn.bookingpage import draft_booking_page
 from adapters.profile.learn.catalogue import draft_catalogue
@@ -32,7 +33,6 @@ from adapters.profile.learn.pages import draft_my_bookings, draft_rules
 from adapters.profile.learn.recording import Recording
 from adapters.profile.learn.timeline import draft_timeline, draft_timeline_catalogue, shown_day
 from adapters.profile.learn.values import (
-    DraftError,
     locators,
     opened_booking,
     templated,

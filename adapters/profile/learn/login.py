@@ -15,9 +15,10 @@ import re
 from typing import Any
 from urllib.parse import urlsplit
 
+from adapters.profile.errors import DraftError
 from adapters.profile.learn.messages import login_failure
 from adapters.profile.learn.recording import Action, Recording
-from adapters.profile.learn.values import DraftError, locators, relative, templated
+from adapters.profile.learn.values import locators, relative, templated
 
 __all__ = ["draft_login", "drawn_in_place", "login_form"]
 

@@ -11,9 +11,10 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from adapters.profile.errors import DraftError
 from adapters.profile.learn.recording import Recording
 from adapters.profile.learn.snapshot import texts
-from adapters.profile.learn.values import DraftError, templated
+from adapters.profile.learn.values import templated
 
 __all__ = ["USUAL_MESSAGES", "draft_outcome", "draft_taken", "login_failure"]
 

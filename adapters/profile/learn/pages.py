@@ -12,12 +12,12 @@ from datetime import date, time
 from typing import Any
 from urllib.parse import urlsplit
 
+from adapters.profile.errors import DraftError
 from adapters.profile.learn.catalogue import building_names
 from adapters.profile.learn.recording import Action, Recording, Step
 from adapters.profile.learn.snapshot import tables, texts
 from adapters.profile.learn.timeline import room_shape
 from adapters.profile.learn.values import (
-    DraftError,
     account,
     booking_number,
     building_code,

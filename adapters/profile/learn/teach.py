@@ -24,6 +24,7 @@ from urllib.parse import urljoin, urlsplit
 from playwright.async_api import BrowserContext, Page
 from playwright.async_api import Error as PlaywrightError
 
+from adapters.profile.errors import DraftError, LearnStopped
 from adapters.profile.finding import candidate
 from adapters.profile.learn.daygrid import day_grid
 from adapters.profile.learn.examples import pick_list
@@ -32,24 +33,18 @@ from adapters.profile.learn.recorder import Recorder
 from adapters.profile.learn.recording import Action, Recording, SentRequest, Step, StepName
 from adapters.profile.learn.rules import told_rules
 from adapters.profile.learn.values import (
-    DraftError,
     address_number,
     listed_number,
     purpose_typed,
 )
 from adapters.profile.template import parse_date, parse_time
-from core.errors import ClubError
 from core.llm import LLM
 
-__all__ = ["LearnStopped", "Lesson", "Part", "Slot", "parse_slot", "teach"]
+__all__ = ["Lesson", "Part", "Slot", "parse_slot", "teach"]
 
 Say = Callable[[str], None]
 Ask = Callable[[str], Awaitable[str | None]]  # None: the operator's input ended
 Part = Literal["login", "day", "booking"]  # what can be shown again on its own
-
-
-class LearnStopped(ClubError):
-    """The operator stopped the demonstration (their input ended)."""
 
 
 @dataclass(frozen=True)

@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
+from adapters.profile.errors import DraftError
 from adapters.profile.learn.daygrid import room_picks
 from adapters.profile.learn.recording import ListByExample, PickedText, Recording
 from adapters.profile.learn.values import (
-    DraftError,
     building_code,
     day_step,
     named,

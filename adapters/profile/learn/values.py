@@ -11,6 +11,7 @@ from datetime import date, time
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
+from adapters.profile.errors import DraftError
 from adapters.profile.learn.recording import Recording, Step
 from adapters.profile.learn.snapshot import tables
 from adapters.profile.parts import Locator
@@ -22,10 +23,8 @@ from adapters.profile.template import (
     parse_date,
     parse_time,
 )
-from core.errors import ClubError
 
 __all__ = [
-    "DraftError",
     "named",
     "opened_booking",
     "address_number",
@@ -45,10 +44,6 @@ __all__ = [
     "relative",
     "templated",
 ]
-
-
-class DraftError(ClubError):
-    """The demonstration lacks what a part needs (the step is to be shown again)."""
 
 
 def named(

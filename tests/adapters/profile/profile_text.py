@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from adapters.profile.loader import ProfileError, parse_site_profile
+from adapters.profile.loader import ProfileInvalid, parse_site_profile
 
 __all__ = ["FILE", "REFPORTAL", "ROOT", "TEXT", "bad", "edited", "line_of", "refused"]
 
@@ -37,8 +37,8 @@ def line_of(text: str, start: str | tuple[str, str]) -> int:
     return found[0]
 
 
-def refused(text: str) -> ProfileError:
-    with pytest.raises(ProfileError) as caught:
+def refused(text: str) -> ProfileInvalid:
+    with pytest.raises(ProfileInvalid) as caught:
         parse_site_profile(text, FILE)
     return caught.value
 

@@ -17,7 +17,7 @@ from aiohttp import web
 from adapters.profile.finding import Finder
 from adapters.profile.grid import read_buildings, read_catalogue, read_day
 from adapters.profile.gridhtml import day_in_html
-from adapters.profile.loader import ProfileError, parse_site_profile
+from adapters.profile.loader import ProfileInvalid, parse_site_profile
 from adapters.profile.model import RulesPart
 from adapters.profile.navigate import Navigator
 from core.browser import BrowserPool
@@ -169,7 +169,7 @@ def test_no_longest_booking_is_written_null(written: str, longest: int | None) -
 
 
 def test_a_longest_booking_of_zero_minutes_is_refused() -> None:
-    with pytest.raises(ProfileError, match="longest_minutes"):
+    with pytest.raises(ProfileInvalid, match="longest_minutes"):
         parse_site_profile(edited("  longest_minutes: 240\n", "  longest_minutes: 0\n"), FILE)
     assert RulesPart(longest_minutes=None, opens=time(8), closes=time(21, 30)).longest == 810
 

@@ -21,7 +21,7 @@ import pytest
 
 from adapters.profile.errors import SlowPattern
 from adapters.profile.finding import Finder
-from adapters.profile.loader import LIMITS, ProfileError, load_site_profile, parse_site_profile
+from adapters.profile.loader import LIMITS, ProfileInvalid, load_site_profile, parse_site_profile
 from adapters.profile.navigate import Navigator
 from adapters.profile.origin import on_site
 from adapters.profile.parts import Pick
@@ -185,7 +185,7 @@ def test_a_regex_past_its_limit_is_the_profiles_fault_naming_the_regex() -> None
     its limit: short enough to run here, without a child."""
     with pytest.raises(SlowPattern) as caught:
         value(Pick(regex=r"(a|aa)+$"), Item(text="a" * 34 + "b"))
-    assert isinstance(caught.value, ProfileError)
+    assert isinstance(caught.value, ProfileInvalid)
     assert caught.value.where == "the regular expression «(a|aa)+$»"
     assert "on 35 characters of the site's text" in caught.value.problem
     assert caught.value.hint == "администратор клуба может проверить профиль сайта"
@@ -246,7 +246,7 @@ def test_a_value_that_reads_as_an_address_does_not_take_a_page_off_the_site() ->
     nav = Navigator(loaded, "https://rooms.example", Finder(loaded), timeout_ms=1000)
     wrote = Template.parse("/{building}")
     assert nav.url(wrote, {"building": "main"}) == "https://rooms.example/main"
-    with pytest.raises(ProfileError, match="leads off the site: https://evil.example/x"):
+    with pytest.raises(ProfileInvalid, match="leads off the site: https://evil.example/x"):
         nav.url(wrote, {"building": "https://evil.example/x"})
 
 

@@ -10,11 +10,12 @@ import re
 
 import pytest
 
+from adapters.profile.errors import DraftError
 from adapters.profile.learn.bookingpage import draft_booking_page
 from adapters.profile.learn.draft import may_change
 from adapters.profile.learn.recording import Action, PickedText, Recording, SentRequest, Step
 from adapters.profile.learn.timeline import room_shape
-from adapters.profile.learn.values import DraftError, building_code
+from adapters.profile.learn.values import building_code
 
 _SITE = "http://rooms.test"
 _DAY = f"{_SITE}/rooms/calendar?view=timeline&date=2026-12-06&building=7"

@@ -1,4 +1,4 @@
-"""Loading a site profile: every mistake is a ``ProfileError`` naming the file and the
+"""Loading a site profile: every mistake is a ``ProfileInvalid`` naming the file and the
 line, before anything runs (no browser here).
 
 Each bad profile (``bad_profiles``) is ``profiles/refportal.yaml`` with one mistake put
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from adapters.profile.loader import VARIABLES, ProfileError, load_site_profile, parse_site_profile
+from adapters.profile.loader import VARIABLES, ProfileInvalid, load_site_profile, parse_site_profile
 from app.systems import choose_system
 from core.errors import ConfigError
 from core.settings import PortalSettings
@@ -72,7 +72,7 @@ def test_several_documents_are_refused() -> None:
 
 def test_a_missing_file_is_refused_naming_it(tmp_path: Path) -> None:
     path = tmp_path / "nowhere.yaml"
-    with pytest.raises(ProfileError) as caught:
+    with pytest.raises(ProfileInvalid) as caught:
         load_site_profile(path)
     assert caught.value.where == str(path)
     assert "cannot read it" in caught.value.problem
@@ -80,7 +80,7 @@ def test_a_missing_file_is_refused_naming_it(tmp_path: Path) -> None:
 
 
 def test_a_directory_is_refused_naming_it(tmp_path: Path) -> None:
-    with pytest.raises(ProfileError) as caught:
+    with pytest.raises(ProfileInvalid) as caught:
         load_site_profile(tmp_path)
     assert caught.value.where == str(tmp_path)
     assert "cannot read it" in caught.value.problem
@@ -89,7 +89,7 @@ def test_a_directory_is_refused_naming_it(tmp_path: Path) -> None:
 def test_a_file_that_is_not_utf8_is_refused_naming_it(tmp_path: Path) -> None:
     path = tmp_path / "cp1251.yaml"
     path.write_bytes(TEXT.encode("cp1251"))
-    with pytest.raises(ProfileError) as caught:
+    with pytest.raises(ProfileInvalid) as caught:
         load_site_profile(path)
     assert caught.value.where == str(path)
     assert "UTF-8" in caught.value.problem
@@ -104,7 +104,7 @@ def test_a_bad_profile_stops_the_bot_at_start(tmp_path: Path) -> None:
     portal = PortalSettings(kind="profile", url="http://127.0.0.1:9", profile=path)
     with pytest.raises(ConfigError) as caught:
         choose_system(portal, "http://127.0.0.1:9")
-    assert isinstance(caught.value, ProfileError)
+    assert isinstance(caught.value, ProfileInvalid)
     assert caught.value.where == f"{path}:{line_of(text, 'nmae:')}"
     assert "unknown key «nmae»" in caught.value.problem
 

@@ -7,13 +7,13 @@ from datetime import date, time
 
 import pytest
 
+from adapters.profile.errors import TemplateError
 from adapters.profile.loader import parse_site_profile
 from adapters.profile.template import (
     DATE_FORMATS,
     FILTERS,
     TIME_FORMATS,
     Template,
-    TemplateError,
     parse_date,
     parse_time,
 )
