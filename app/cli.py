@@ -172,11 +172,12 @@ def parse(
     from datetime import datetime
     from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+    import scenarios
     from app.compose import current_catalogue
+    from core.jobs import discover
     from core.nlu import Places
     from core.planner import ProxyPlanner
     from core.scenario import Utterance
-    from scenarios.registry import readers
 
     settings = _settings()
     try:
@@ -198,7 +199,9 @@ def parse(
             fg=typer.colors.YELLOW,
         )
         places = Places.empty()
-    planner = ProxyPlanner((), readers=readers())  # each job reads its own commands
+    # Each job reads its own commands, the site behind it or not.
+    readers = [job.reader() for job in discover(scenarios) if job.reader is not None]
+    planner = ProxyPlanner((), readers=readers)
     lines = sys.stdin if text == "-" else [text]
     for line in lines:
         said = Utterance(text=line.rstrip("\n"), now=moment, tz=zone, places=places)

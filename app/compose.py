@@ -10,16 +10,17 @@ from dataclasses import dataclass
 import structlog
 from pydantic import SecretStr
 
+import scenarios
 from app.systems import choose_event_site, choose_system, words_file
 from core.accounts import AccountService
 from core.agent import AgentRuns, Confirmations, Toolkit, run_status_tool
 from core.app import CoreServices, RecordingSink, build_core
 from core.assist import open_assist
-from core.authz import Roles
 from core.browser import BrowserPool
 from core.clock import Clock, SystemClock
 from core.errors import ConfigError
 from core.events import EventBus
+from core.jobs import Job, JobParts, Offers, discover, set_up
 from core.manager import NLUManager
 from core.metrics import Metrics
 from core.output import OutputSink
@@ -29,13 +30,7 @@ from core.site.models import Catalogue
 from core.site.profile import load_profile
 from core.vault import CredentialVault
 from scenarios.booking import PortalAccount, PortalWork, read_catalogue
-from scenarios.booking.agent import AgentSchedules, BookingAgent, PortalDesk, booking_toolkit
-from scenarios.booking.owners import BookingOwners
-from scenarios.booking.reminders import Reminders
-from scenarios.booking.schedules import BookingScheduler, ScheduleBook
-from scenarios.booking.still_booked import StillBooked
 from scenarios.events.site import ClubLogin, EventDesk
-from scenarios.registry import all_scenarios
 from storage import Storage, open_storage
 from storage.files import FileCache
 
@@ -133,9 +128,7 @@ def _browser_pool(settings: Settings) -> BrowserPool:
 class _Core:
     manager: NLUManager
     accounts: AccountService
-    work: PortalWork
-    catalogues: Catalogues
-    schedules: ScheduleBook
+    jobs: list[Job]
     clock: Clock
 
 
@@ -151,9 +144,9 @@ async def _open(
 ) -> AsyncIterator[_Core]:
     """Everything behind a view, in order: the site and its club account, the browser
     pool, the LLM layer, the booking system (the LLM heals a site profile), the
-    catalogue, the scenarios, the manager, the scheduler. ``metrics`` count what the
-    event bus carries; ``reminders``: the scheduler sends the due reminders of bookings
-    (only the bot's does)."""
+    catalogue, the jobs (found by their manifests), the manager, the jobs' services (the
+    scheduler). ``metrics`` count what the event bus carries; ``reminders``: this view
+    delivers to the users, so it sends what falls due (only the bot's does)."""
     async with AsyncExitStack() as stack:
         url, account = await stack.enter_async_context(_portal(settings))
         pool = await stack.enter_async_context(_browser_pool(settings))
@@ -177,41 +170,31 @@ async def _open(
         catalogues = await stack.enter_async_context(
             catalogues_for(settings, read=work.read_catalogue, clock=clock)
         )
-        schedules = ScheduleBook(storage, bus=bus, clock=clock)
         site = choose_event_site(settings.portal, url, timezone=settings.timezone)
         login = ClubLogin(username=account.username, password=account.password)
         events = EventDesk(pool=pool, site=site, login=login) if site is not None else None
-        # Reminders are planned by the bookings and sent by the scheduler; a cancel
-        # takes its bookings out of them (BookingsCancelled on the bus).
-        booking_reminders = Reminders(
-            storage.reminders, storage.users, RecordingSink(sink, storage), clock=clock,
-            live=StillBooked(work=work, vault=vault), bus=bus,
+        # What the site offers the jobs: its booking sessions, its events where it has them.
+        offers = Offers([work, vault, *([events] if events is not None else [])])
+        parts = JobParts(
+            settings=settings, storage=storage, bus=bus, clock=clock,
+            sink=RecordingSink(sink, storage), catalogues=catalogues, offers=offers,
+            answerer=assist.answerer, delivers=reminders,
         )  # fmt: skip
-        bus.subscribe(booking_reminders.on_event)
-        scenarios = all_scenarios(
-            work=work, catalogues=catalogues, preferences=storage.preferences, runs=storage.runs,
-            answerer=assist.answerer, schedules=schedules, events=events,
-            reminders=booking_reminders,
-        )  # fmt: skip
+        jobs = set_up(discover(scenarios), parts)
         manager = await stack.enter_async_context(
             build_core(
-                settings, storage, sink, scenarios=scenarios, catalogues=catalogues, clock=clock,
-                bus=bus,
+                settings, storage, sink, scenarios=[s for job in jobs for s in job.scenarios],
+                catalogues=catalogues, clock=clock, bus=bus,
                 classifier=assist.classifier, extractor=assist.extractor,
             )
         )  # fmt: skip
-        await stack.enter_async_context(
-            BookingScheduler(
-                storage=storage, manager=manager, clock=clock,
-                settings=settings.scheduler, owner_id=storage.locks.holder, bus=bus,
-                catalogues=catalogues,
-                reminders=booking_reminders if reminders else None,
-            )
-        )  # fmt: skip
+        for job in jobs:
+            for service in job.services:
+                await stack.enter_async_context(service(manager))
         accounts = AccountService(
             vault=vault, checker=work, can_save=settings.security.encryption_key is not None
         )
-        yield _Core(manager, accounts, work, catalogues, schedules, clock)
+        yield _Core(manager, accounts, jobs, clock)
 
 
 @asynccontextmanager
@@ -246,12 +229,5 @@ async def open_agent(
             confirmations=Confirmations(storage.confirmations, clock=core.clock),
             clock=core.clock, default_timezone=settings.timezone,
         )  # fmt: skip
-        desk = PortalDesk(
-            work=core.work, catalogues=core.catalogues, preferences=storage.preferences,
-            owners=BookingOwners(runs=storage.runs, work=core.work),
-        )  # fmt: skip
-        booking = BookingAgent(
-            runs=runs, desk=desk, schedules=AgentSchedules(core.schedules, core.catalogues),
-            catalogues=core.catalogues, roles=Roles(settings.telegram.admins),
-        )  # fmt: skip
-        yield [Toolkit(instructions="", tools=[run_status_tool(runs)]), booking_toolkit(booking)]
+        toolkits = [job.toolkit(runs) for job in core.jobs if job.toolkit is not None]
+        yield [Toolkit(instructions="", tools=[run_status_tool(runs)]), *toolkits]

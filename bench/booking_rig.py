@@ -28,8 +28,8 @@ from core.site.catalogue import Catalogues
 from core.vault import CredentialVault
 from scenarios.booking import PortalAccount, PortalWork, read_catalogue
 from scenarios.booking.port import BookingSystem
-from scenarios.registry import all_scenarios
 from storage import Storage, open_storage
+from tests.support.jobs import product_scenarios
 
 __all__ = [
     "ACCOUNT",
@@ -130,9 +130,7 @@ async def core_on(
     work = PortalWork(pool=pool, system=site, account=login, vault=CredentialVault(storage, None))
     # The catalogue as the product reads it (a site profile's words are in it), once per core.
     catalogues = Catalogues.fixed(await read_catalogue(pool, site, login))
-    scenarios = all_scenarios(
-        work=work, catalogues=catalogues, preferences=storage.preferences, runs=storage.runs
-    )
+    scenarios = product_scenarios(storage, work, catalogues=catalogues, bus=bus)
     async with build_core(
         load_settings(), storage, rec, catalogues=catalogues, scenarios=scenarios, bus=bus
     ) as core:

@@ -16,7 +16,7 @@ from bot.factory import BotApp, open_bot_app
 from bot.outbox import FloodLimits
 from core.app import CoreServices, RecordingSink, build_core
 from core.browser import BrowserPool
-from core.clock import Clock, ManualClock, SystemClock
+from core.clock import Clock, ManualClock
 from core.commands import Command
 from core.events import EventBus
 from core.manager import NLUManager
@@ -39,15 +39,14 @@ from core.texts import Text
 from core.vault import CredentialVault
 from scenarios.booking import PortalAccount, PortalWork
 from scenarios.booking.port import BookingSystem
-from scenarios.booking.reminders import Reminders
 from scenarios.booking.schedules import ScheduleBook
 from scenarios.booking.schedules.scenarios import CancelSchedule, ListSchedules, ScheduleBooking
 from scenarios.booking.vocabulary import BookingIntent
 from scenarios.help import DeclineScenario
-from scenarios.registry import all_scenarios
 from storage import Storage
 from tests.fakes.telegram import FakeTelegram, RateLimits
 from tests.support.catalogues import REFPORTAL_CATALOGUE
+from tests.support.jobs import product_scenarios
 from tests.support.scenarios import ShowsBooking, TrackedScenario, with_help
 
 __all__ = [
@@ -256,14 +255,9 @@ async def product_bot(
         )
 
         def scenarios(opened: Storage, sink: OutputSink, bus: EventBus) -> list[BaseScenario]:
-            reminders = Reminders(
-                opened.reminders, opened.users, RecordingSink(sink, opened),
-                clock=clock or SystemClock(), bus=bus,
-            )  # fmt: skip
-            bus.subscribe(reminders.on_event)
-            return all_scenarios(
-                work=work, catalogues=Catalogues.fixed(catalogue),
-                preferences=opened.preferences, runs=opened.runs, reminders=reminders,
+            return product_scenarios(
+                opened, work, catalogues=Catalogues.fixed(catalogue),
+                sink=RecordingSink(sink, opened), bus=bus, clock=clock,
             )  # fmt: skip
 
         async with running_bot(

@@ -14,20 +14,18 @@ from pydantic import SecretStr
 from core.browser import BrowserContext, BrowserPool
 from core.clock import ManualClock
 from core.commands import Answer, Command
-from core.events import EventBus
 from core.manager import NLUManager
 from core.output import Question
 from core.site.catalogue import Catalogues
 from core.vault import CredentialVault
 from scenarios.booking import PortalAccount, PortalWork
-from scenarios.booking.schedules import ScheduleBook
 from scenarios.events import EventSystem
 from scenarios.events.site import ClubLogin, EventDesk
-from scenarios.registry import all_scenarios
 from storage import Storage
 from storage.process import free_port
 from tests.core.conftest import CoreFactory
 from tests.support.catalogues import REFPORTAL_CATALOGUE
+from tests.support.jobs import product_scenarios
 from tests.support.refportal import refportal_system
 from tests.support.sinks import CollectingSink
 
@@ -86,14 +84,7 @@ async def chat(
             vault=CredentialVault(storage, None),
         )
         desk = EventDesk(pool=pool, site=Unreached(), login=ClubLogin())
-        scenarios = all_scenarios(
-            work=work,
-            catalogues=catalogues,
-            preferences=storage.preferences,
-            runs=storage.runs,
-            schedules=ScheduleBook(storage, bus=EventBus(storage.events), clock=clock),
-            events=desk,
-        )
+        scenarios = product_scenarios(storage, work, desk, catalogues=catalogues, clock=clock)
         async with make_core(*scenarios) as manager:
             yield Chat(manager, sink, storage)
 

@@ -24,7 +24,6 @@ from scenarios.booking.vocabulary import BookingReader
 from scenarios.events import EventSystem
 from scenarios.events.errors import RoomTaken
 from scenarios.events.models import Event
-from scenarios.events.plugin import event_scenarios
 from scenarios.events.site import ClubLogin, EventDesk
 from scenarios.events.unsupported import NoEvents
 from scenarios.events.vocabulary import EventDetails, read
@@ -32,6 +31,7 @@ from scenarios.help import DeclineScenario, HelpScenario, Showcase, UnknownScena
 from storage import Storage
 from tests.core.conftest import CoreFactory
 from tests.support.catalogues import REFPORTAL_CATALOGUE, refportal_places
+from tests.support.jobs import job_scenarios
 from tests.support.scenarios import TrackedScenario
 from tests.support.sinks import CollectingSink
 
@@ -168,7 +168,7 @@ async def test_what_cannot_be_is_asked_before_the_site_is_touched(
 ) -> None:
     desk = EventDesk(pool=BrowserPool(max_contexts=1), site=Unreached(), login=ClubLogin())
     scenarios = [
-        *event_scenarios(desk, catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE), runs=storage.runs),
+        *job_scenarios("events", storage, desk, catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE)),
         UnknownScenario(),
     ]
     async with make_core(*scenarios) as manager:
@@ -192,7 +192,7 @@ async def test_a_room_number_of_several_buildings_is_asked_about_not_denied(
 ) -> None:
     desk = EventDesk(pool=BrowserPool(max_contexts=1), site=Unreached(), login=ClubLogin())
     scenarios = [
-        *event_scenarios(desk, catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE), runs=storage.runs),
+        *job_scenarios("events", storage, desk, catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE)),
         UnknownScenario(),
     ]
     async with make_core(*scenarios) as manager:
@@ -220,7 +220,7 @@ def test_a_denied_event_command_is_read_as_a_refusal(text: str, storage: Storage
     desk = EventDesk(pool=BrowserPool(max_contexts=1), site=Unreached(), login=ClubLogin())
     catalogues = Catalogues.fixed(REFPORTAL_CATALOGUE)
     scenarios = [
-        *event_scenarios(desk, catalogues=catalogues, runs=storage.runs),
+        *job_scenarios("events", storage, desk, catalogues=catalogues),
         DeclineScenario(),
     ]
     # the booking job reads first, as the registry orders the jobs
@@ -240,7 +240,7 @@ async def test_a_denied_event_is_declined_and_nothing_runs(
 ) -> None:
     desk = EventDesk(pool=BrowserPool(max_contexts=1), site=Unreached(), login=ClubLogin())
     scenarios = [
-        *event_scenarios(desk, catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE), runs=storage.runs),
+        *job_scenarios("events", storage, desk, catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE)),
         DeclineScenario(),
         UnknownScenario(),
     ]
@@ -309,7 +309,7 @@ async def test_a_taken_room_is_asked_about_with_one_browser_context(
         desk = EventDesk(pool=pool, site=TakenSite(), login=login)
         catalogues = Catalogues.fixed(REFPORTAL_CATALOGUE)
         scenarios = [
-            *event_scenarios(desk, catalogues=catalogues, runs=storage.runs, free_rooms=free),
+            *job_scenarios("events", storage, desk, free, catalogues=catalogues),
             UnknownScenario(),
         ]
         async with make_core(*scenarios) as manager:

@@ -18,10 +18,10 @@ from core.site.catalogue import Catalogues
 from core.store import RunStatus
 from core.vault import CredentialVault
 from scenarios.booking import PortalAccount, PortalWork
-from scenarios.registry import all_scenarios
 from storage import Storage
 from tests.support.catalogues import REFPORTAL_CATALOGUE
 from tests.support.clocks import ticking
+from tests.support.jobs import product_scenarios
 from tests.support.portal import chaos_served, portal_bookings, set_quirks
 from tests.support.refportal import refportal_system
 from tests.support.sinks import CollectingSink
@@ -40,12 +40,7 @@ async def manager(
         account=account,
         vault=CredentialVault(storage, None),
     )
-    scenarios = all_scenarios(
-        work=work,
-        catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE),
-        preferences=storage.preferences,
-        runs=storage.runs,
-    )
+    scenarios = product_scenarios(storage, work, catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE))
     async with build_core(
         load_settings(),
         storage,
@@ -209,12 +204,7 @@ async def test_wrong_password_stops_with_a_clear_message(
         account=account,
         vault=CredentialVault(storage, None),
     )
-    scenarios = all_scenarios(
-        work=work,
-        catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE),
-        preferences=storage.preferences,
-        runs=storage.runs,
-    )
+    scenarios = product_scenarios(storage, work, catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE))
     async with build_core(
         load_settings(),
         storage,

@@ -23,9 +23,9 @@ from core.site.catalogue import Catalogues
 from core.vault import CredentialVault
 from scenarios.booking import PortalAccount, PortalWork
 from scenarios.booking.alternatives import Placement
-from scenarios.registry import all_scenarios
 from storage import Storage
 from tests.support.catalogues import REFPORTAL_CATALOGUE
+from tests.support.jobs import product_scenarios
 from tests.support.portal import portal_bookings
 from tests.support.refportal import refportal_system
 from tests.support.sinks import CollectingSink
@@ -53,12 +53,7 @@ async def manager(
         await vault.save_credentials(ANNA, "club", SecretStr("club-demo"))
         await vault.save_credentials(BORIS, "chess", SecretStr("chess-demo"))
     work = PortalWork(pool=pool, system=refportal_system(portal_url), account=account, vault=vault)
-    scenarios = all_scenarios(
-        work=work,
-        catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE),
-        preferences=storage.preferences,
-        runs=storage.runs,
-    )
+    scenarios = product_scenarios(storage, work, catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE))
     async with build_core(
         load_settings(),
         storage,

@@ -36,9 +36,9 @@ from core.store import RunStatus
 from core.vault import CredentialVault
 from scenarios.booking import PortalAccount, PortalWork
 from scenarios.booking.models import Booking
-from scenarios.registry import all_scenarios
 from storage import Storage
 from tests.support.catalogues import FOREIGN_CATALOGUE
+from tests.support.jobs import product_scenarios
 from tests.support.memory_site import MemorySession, MemorySite
 from tests.support.sinks import CollectingSink
 
@@ -155,9 +155,7 @@ def core(storage: Storage, sink: CollectingSink, clock: ManualClock, site: Forge
             account=PortalAccount(username="club", password=SecretStr("club-demo")),
             vault=CredentialVault(storage, None),
         )
-        scenarios = all_scenarios(
-            work=work, catalogues=catalogues, preferences=storage.preferences, runs=storage.runs
-        )
+        scenarios = product_scenarios(storage, work, catalogues=catalogues)
         async with build_core(
             load_settings(), storage, sink, scenarios=scenarios, catalogues=catalogues, clock=clock
         ) as manager:

@@ -20,9 +20,9 @@ from core.site.catalogue import Catalogues
 from core.site.models import Catalogue, Room, Rules
 from core.vault import CredentialVault
 from scenarios.booking import PortalAccount, PortalWork
-from scenarios.registry import all_scenarios
 from storage import Storage
 from tests.support.catalogues import FOREIGN_CATALOGUE
+from tests.support.jobs import product_scenarios
 from tests.support.memory_site import MemorySite
 from tests.support.sinks import CollectingSink
 
@@ -61,9 +61,7 @@ async def manager(
         account=PortalAccount(username="club", password=SecretStr("club-demo")),
         vault=CredentialVault(storage, None),
     )
-    scenarios = all_scenarios(
-        work=work, catalogues=catalogues, preferences=storage.preferences, runs=storage.runs
-    )
+    scenarios = product_scenarios(storage, work, catalogues=catalogues)
     async with build_core(
         load_settings(), storage, sink, scenarios=scenarios, catalogues=catalogues, clock=clock
     ) as core:

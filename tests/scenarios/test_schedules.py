@@ -23,10 +23,10 @@ from core.settings import SchedulerSettings, load_settings
 from core.site.catalogue import Catalogues
 from core.vault import CredentialVault
 from scenarios.booking import PortalAccount, PortalWork
-from scenarios.booking.schedules import BookingScheduler, ScheduleBook
-from scenarios.registry import all_scenarios
+from scenarios.booking.schedules import BookingScheduler
 from storage import Storage
 from tests.support.catalogues import REFPORTAL_CATALOGUE
+from tests.support.jobs import product_scenarios
 from tests.support.portal import portal_bookings, set_quirks
 from tests.support.refportal import refportal_system
 from tests.support.sinks import CollectingSink
@@ -77,12 +77,8 @@ def make_bot(
             vault=CredentialVault(storage, None),
         )
         bus = EventBus(storage.events)
-        scenarios = all_scenarios(
-            work=work,
-            catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE),
-            preferences=storage.preferences,
-            runs=storage.runs,
-            schedules=ScheduleBook(storage, bus=bus, clock=clock),
+        scenarios = product_scenarios(
+            storage, work, catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE), clock=clock, bus=bus
         )
         settings = SchedulerSettings(first_fire_delay_seconds=0.05)
         async with build_core(

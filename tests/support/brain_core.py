@@ -27,9 +27,9 @@ from core.site.catalogue import Catalogues
 from core.vault import CredentialVault
 from scenarios.booking import PortalAccount, PortalWork
 from scenarios.booking.port import BookingSystem
-from scenarios.registry import all_scenarios
 from storage import Storage
 from tests.support.catalogues import REFPORTAL_CATALOGUE
+from tests.support.jobs import product_scenarios
 from tests.support.refportal import refportal_system
 from tests.support.sinks import CollectingSink
 
@@ -86,11 +86,10 @@ def make_core(
                 vault=vault,
                 brain=assist.brain,
             )
-            scenarios = all_scenarios(
-                work=work,
+            scenarios = product_scenarios(
+                storage,
+                work,
                 catalogues=Catalogues.fixed(REFPORTAL_CATALOGUE),
-                preferences=storage.preferences,
-                runs=storage.runs,
                 answerer=assist.answerer,
             )
             async with build_core(

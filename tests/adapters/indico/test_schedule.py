@@ -36,13 +36,13 @@ from core.site.profile import Profile
 from core.vault import CredentialVault
 from scenarios.booking import PortalAccount, PortalWork
 from scenarios.booking.records import Schedule
-from scenarios.booking.schedules import BookingScheduler, ScheduleBook
-from scenarios.registry import all_scenarios
+from scenarios.booking.schedules import BookingScheduler
 from storage import Storage
 from storage.files import FileCache
 from tests.adapters.indico.harness import FAST
 from tests.support.fresh_storage import fresh_storage
 from tests.support.indico_server import IndicoServer
+from tests.support.jobs import product_scenarios
 from tests.support.sinks import CollectingSink
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -132,13 +132,7 @@ async def running_bot(
     )
     bus = EventBus(storage.events)
     async with catalogues:
-        scenarios = all_scenarios(
-            work=work,
-            catalogues=catalogues,
-            preferences=storage.preferences,
-            runs=storage.runs,
-            schedules=ScheduleBook(storage, bus=bus, clock=clock),
-        )
+        scenarios = product_scenarios(storage, work, catalogues=catalogues, clock=clock, bus=bus)
         async with build_core(
             load_settings(),
             storage,
