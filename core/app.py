@@ -11,14 +11,19 @@ from core.accounts import AccountService
 from core.assist.extractor import SlotExtractor
 from core.authz import Roles
 from core.clock import Clock, SystemClock
+from core.collector import SlotCollector
 from core.events import EventBus
 from core.manager import NLUManager
 from core.output import Output, OutputSink, Progress, Receipt
-from core.planner import IntentClassifier
-from core.scenario import BaseScenario
+from core.planner import IntentClassifier, ProxyPlanner
+from core.run_control import RunControl
+from core.runner import ScenarioRunner
+from core.scenario import BaseScenario, StepScenario
+from core.sessions import ChatSessions
 from core.settings import Settings
 from core.site.catalogue import Catalogues
 from core.store import Direction, Store
+from core.user_settings import UserSettings
 
 __all__ = ["CoreServices", "RecordingSink", "build_core"]
 
@@ -63,19 +68,32 @@ async def build_core(
     extractor: SlotExtractor | None = None,
     bus: EventBus | None = None,
 ) -> AsyncIterator[NLUManager]:
-    """The manager with its runner, resumed runs and expiry loop; stopped on exit."""
-    manager = NLUManager(
-        storage=storage,
-        scenarios=list(scenarios),
-        catalogues=catalogues,
-        sink=RecordingSink(sink, storage),
-        bus=bus or EventBus(storage.events),
-        clock=clock or SystemClock(),
-        default_timezone=settings.timezone,
+    """The manager with its runner, resumed runs and expiry loop; stopped on exit. Each
+    collaborator is made here, once, and handed to the one that needs it."""
+    recording = RecordingSink(sink, storage)
+    bus = bus or EventBus(storage.events)
+    clock = clock or SystemClock()
+    roles = Roles(settings.telegram.admins)
+    steps = {s.name: s for s in scenarios if isinstance(s, StepScenario)}
+    runner = ScenarioRunner(
+        storage=storage, scenarios=steps, bus=bus, sink=recording, clock=clock,
         waiting_ttl=timedelta(seconds=settings.runner.waiting_ttl_seconds),
-        classifier=classifier,
-        extractor=extractor,
-        roles=Roles(settings.telegram.admins),
+    )  # fmt: skip
+    collector = SlotCollector(
+        storage=storage, runner=runner, bus=bus, clock=clock, catalogues=catalogues
     )
+    turns = ChatSessions(storage)
+    control = RunControl(
+        storage=storage, runner=runner, collector=collector, sessions=turns, roles=roles,
+        sink=recording, bus=bus, clock=clock, default_timezone=settings.timezone,
+    )  # fmt: skip
+    manager = NLUManager(
+        storage=storage, scenarios=scenarios,
+        planner=ProxyPlanner(scenarios, classifier=classifier), runner=runner,
+        collector=collector, control=control, turns=turns,
+        user_settings=UserSettings(storage.users, default_timezone=settings.timezone),
+        catalogues=catalogues, sink=recording, bus=bus, clock=clock,
+        default_timezone=settings.timezone, roles=roles, extractor=extractor,
+    )  # fmt: skip
     async with manager:
         yield manager

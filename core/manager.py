@@ -7,7 +7,6 @@ import asyncio
 import contextlib
 from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager
-from datetime import timedelta
 from types import TracebackType
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -25,7 +24,7 @@ from core.events import CommandReceived, EventBus, NoScenario, ScenarioChosen
 from core.language import answer_language, learnt_language
 from core.nlu import Decision
 from core.output import AnswerOutcome, OutputSink, Question, Reply
-from core.planner import IntentClassifier, ProxyPlanner
+from core.planner import ProxyPlanner
 from core.replies import question_output
 from core.routing import declines, forced_intent, is_command_of, repeats, starts_other
 from core.run_control import RunControl
@@ -58,54 +57,48 @@ class NewCommandPending(BaseModel):
 
 
 class NLUManager:
+    """Takes every message of every chat, in the chat's turn: to the chat's run that waits
+    for an answer, or to the planner as a new command. Handed its collaborators (the
+    composition root wires them); it builds none."""
+
     def __init__(
         self,
         *,
         storage: Store,
         scenarios: Sequence[BaseScenario],
+        planner: ProxyPlanner,
+        runner: ScenarioRunner,
+        collector: SlotCollector,
+        control: RunControl,
+        turns: ChatSessions,
+        user_settings: UserSettings,
         catalogues: Catalogues,
         sink: OutputSink,
         bus: EventBus,
         clock: Clock,
         default_timezone: str,
-        waiting_ttl: timedelta,
-        classifier: IntentClassifier | None = None,
+        roles: Roles,
         extractor: SlotExtractor | None = None,
         expiry_interval: float = 30.0,
-        roles: Roles | None = None,
     ) -> None:
         self._storage = storage
-        self._roles = roles or Roles()
-        self._catalogues = catalogues  # the booking system's buildings, for the NLU
+        self._roles = roles
+        self._catalogues = catalogues  # the site's buildings, for the NLU
         self._extractor = extractor  # None: slots come from the rules only
         self._sink = sink
         self._bus = bus
         self._clock = clock
         self._default_tz = default_timezone
         self._expiry_interval = expiry_interval
-        self._planner = ProxyPlanner(scenarios, classifier=classifier)
+        self._planner = planner
         self.shortcuts = tuple(shortcut for s in scenarios for shortcut in s.shortcuts)
         # The help scenario also writes what /start and /help show.
         self._guide = next((s for s in scenarios if isinstance(s, GuideScenario)), None)
-        step_scenarios = {s.name: s for s in scenarios if isinstance(s, StepScenario)}
-        self._runner = ScenarioRunner(
-            storage=storage,
-            scenarios=step_scenarios,
-            bus=bus,
-            sink=sink,
-            clock=clock,
-            waiting_ttl=waiting_ttl,
-        )
-        self._collector = SlotCollector(
-            storage=storage, runner=self._runner, bus=bus, clock=clock, catalogues=catalogues
-        )
-        self._sessions = ChatSessions(storage)
-        self._control = RunControl(
-            storage=storage, runner=self._runner, collector=self._collector,
-            sessions=self._sessions, roles=self._roles, sink=sink, bus=bus, clock=clock,
-            default_timezone=default_timezone,
-        )  # fmt: skip
-        self.user_settings = UserSettings(storage.users, default_timezone=default_timezone)
+        self._runner = runner
+        self._collector = collector
+        self._sessions = turns
+        self._control = control
+        self.user_settings = user_settings
         self._expiry_task: asyncio.Task[None] | None = None
         self._sweep_task: asyncio.Task[None] | None = None
 
