@@ -18,10 +18,12 @@ from app.compose import open_core, open_settings_storage
 from app.runtime import run as run_loop
 from app.runtime import settle_heap
 from app.systems import preload_adapter
+from bot.dialogues import dialogue_storage
 from bot.factory import BotApp, check_access, open_bot_app, webhook_app
 from bot.metrics_http import metrics_app
 from core.metrics import Metrics
 from core.settings import Settings
+from storage.errors import translate_errors
 
 __all__ = ["poll", "preload", "run", "serve", "serve_metrics", "serve_webhook"]
 
@@ -109,11 +111,18 @@ async def serve(
     async with AsyncExitStack() as stack:
         storage = await stack.enter_async_context(open_settings_storage(settings))
         log.info("storage.opened")
+        # The dialogues wait in the app's Redis as long as a question may wait.
+        dialogues = dialogue_storage(
+            storage.redis,
+            ttl_seconds=settings.runner.waiting_ttl_seconds,
+            translate=translate_errors,
+        )
         app = await stack.enter_async_context(
             open_bot_app(
                 settings,
                 core=lambda sink: open_core(settings, storage, sink, metrics=metrics),
                 claims=storage.claims,
+                dialogues=dialogues,
                 metrics=metrics,
             )
         )

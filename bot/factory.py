@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from aiogram import Bot, Dispatcher
 from aiogram.client.telegram import TelegramAPIServer
+from aiogram.fsm.storage.base import BaseStorage
 from aiogram.types import BotCommand
 from aiohttp import web
 
@@ -120,6 +121,7 @@ def build_dispatcher(
     manager: NLUManager,
     sink: TelegramSink,
     claims: Claims,
+    dialogues: BaseStorage,
     accounts: AccountService | None = None,
     metrics: Metrics | None = None,
 ) -> Dispatcher:
@@ -129,7 +131,7 @@ def build_dispatcher(
     async def first_delivery(key: str) -> bool:
         return await claims.claim(key, owner="bot", ttl_seconds=UPDATE_TTL)
 
-    dispatcher = Dispatcher(manager=manager, sink=sink, accounts=accounts)
+    dispatcher = Dispatcher(storage=dialogues, manager=manager, sink=sink, accounts=accounts)
     dispatcher.update.outer_middleware(ContextMiddleware())
     if metrics is not None:
         dispatcher.update.outer_middleware(UpdateMetricsMiddleware(metrics))
@@ -159,13 +161,15 @@ async def open_bot_app(
     *,
     core: CoreFactory,
     claims: Claims,
+    dialogues: BaseStorage,
     limits: FloodLimits | None = None,
     progress_interval: float = 1.0,
     metrics: Metrics | None = None,
 ) -> AsyncIterator[BotApp]:
     """Open the Telegram view around the core that ``core`` opens with this view's sink;
-    ``claims`` remembers whom the bot has refused already; ``metrics`` (the app's, also
-    given to the core) counts updates and 429s."""
+    ``claims`` remembers whom the bot has refused already; ``dialogues`` keeps the /login
+    and «Начать новое?» dialogues (``bot.dialogues``); ``metrics`` (the app's, also given
+    to the core) counts updates and 429s."""
     check_access(settings)
     async with AsyncExitStack() as stack:
         bot = make_bot(settings)
@@ -182,6 +186,7 @@ async def open_bot_app(
             manager=manager,
             sink=sink,
             claims=claims,
+            dialogues=dialogues,
             accounts=services.accounts,
             metrics=metrics,
         )

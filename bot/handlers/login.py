@@ -3,7 +3,8 @@
 /login (private chats only) asks the username, then the password; the password message is
 deleted at once and never reaches the core, the conversation log or the logs. The account
 service checks the pair on the portal and stores it encrypted. The dialogue's state lives
-in the dispatcher's FSM storage (in memory): a restart forgets a half-done login.
+in the dispatcher's FSM storage (Redis, ``bot.dialogues``): a half-done login outlives a
+restart. What it keeps is the username, never the password.
 
 While the password is awaited, anything that may carry it is deleted like it: a caption, a
 forwarded message, an edit. A password is taken only from a plain text message; a deletion

@@ -2,8 +2,9 @@
 a question waits: «Да, новое» cancels the waiting run and starts the new command, «Нет»
 asks the waiting question again.
 
-The held-back text waits in the dispatcher's FSM storage (in memory, as the /login
-dialogue's does): after a restart «Да» finds nothing and is answered as a closed question.
+The held-back text waits in the dispatcher's FSM storage (Redis, ``bot.dialogues``, as the
+/login dialogue's does): «Да» after a restart still starts it. Once the storage has
+forgotten it (as long after as a question may wait), «Да» is answered as a closed question.
 """
 
 from __future__ import annotations

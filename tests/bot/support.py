@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 from pydantic import BaseModel, SecretStr
 
 from app.run import poll
+from bot.dialogues import dialogue_storage
 from bot.factory import BotApp, open_bot_app
 from bot.outbox import FloodLimits
 from core.app import CoreServices, RecordingSink, build_core
@@ -44,6 +45,7 @@ from scenarios.booking.schedules.scenarios import CancelSchedule, ListSchedules,
 from scenarios.booking.vocabulary import BookingIntent
 from scenarios.help import DeclineScenario
 from storage import Storage
+from storage.errors import translate_errors
 from tests.fakes.telegram import FakeTelegram, RateLimits
 from tests.support.catalogues import REFPORTAL_CATALOGUE
 from tests.support.jobs import product_scenarios
@@ -202,10 +204,14 @@ async def running_bot(
 
     settings = settings_for(tg, allowed=allowed, allow_all=allow_all and not allowed)
     opens = core or real_core
+    dialogues = dialogue_storage(
+        storage.redis, ttl_seconds=settings.runner.waiting_ttl_seconds, translate=translate_errors
+    )
     async with open_bot_app(
         settings,
         core=lambda sink: opens(settings, storage, sink),
         claims=storage.claims,
+        dialogues=dialogues,
         limits=limits,
         progress_interval=progress_interval,
         metrics=metrics,

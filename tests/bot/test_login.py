@@ -385,3 +385,38 @@ async def test_a_password_that_cannot_be_deleted_is_said_so(
         told = await user.wait_for_message(has("could not delete"))
         await user.wait_for_message(has("Saved"), timeout=60)
     assert told.text is not None and "please delete it yourself" in told.text
+
+
+async def test_a_login_half_done_outlives_a_restart_and_never_keeps_the_password(
+    tg: FakeTelegram, storage: Storage, app_core: Callable[..., CoreFactory]
+) -> None:
+    """Issue 67: the /login dialogue waits in Redis, not in the process. A new bot after
+    each question takes the answer as the dialogue's next step; what waits between them is
+    the username (with a TTL), never the password."""
+    user = tg.user(5, "John", language_code="en")
+    bot_id = tg.token.split(":", 1)[0]  # aiogram's Bot.id
+    keys = f"clubman:fsm:{bot_id}:{user.id}:{user.id}"
+    async with running_bot(tg, storage, core=app_core()):
+        await user.send("/login")
+        await user.wait_for_message(has("Portal username?"))
+    assert await storage.redis.get(f"{keys}:state") == b"LoginForm:username"
+
+    async with running_bot(tg, storage, core=app_core()):
+        await user.send(CHESS[0])
+        await user.wait_for_message(has("Password?"))
+    assert await storage.redis.get(f"{keys}:state") == b"LoginForm:password"
+    assert await storage.redis.get(f"{keys}:data") == b'{"username": "chess"}'
+    assert 0 < await storage.redis.ttl(f"{keys}:state") <= 24 * 3600
+
+    async with running_bot(tg, storage, core=app_core()):
+        sent = await user.send(CHESS[1])
+        await tg.wait_for_call("deleteMessage")
+        saved = await user.wait_for_message(has("Saved"), timeout=60)
+    assert saved.text == "Saved, bookings will be made as chess."
+    assert tg.state.messages[user.id][sent["message_id"]].deleted
+    credentials = await CredentialVault(storage, SecretStr(KEY)).credentials(user.id)
+    assert credentials is not None
+    assert (credentials.username, credentials.password.get_secret_value()) == CHESS
+    assert not await storage.redis.keys("clubman:fsm:*")  # the dialogue is over
+    said = [m.text for m in await storage.conversations.history(user.id)]
+    assert not any(CHESS[1] in (text or "") or text == CHESS[0] for text in said)

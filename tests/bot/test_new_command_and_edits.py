@@ -121,3 +121,35 @@ async def test_an_edit_after_the_request_ran_gets_a_notice(
         "новым сообщением."
     )
     assert await storage.runs.active_for_chat(user.id) == []
+
+
+async def test_yes_after_a_restart_still_starts_the_held_back_command(
+    tg: FakeTelegram, storage: Storage
+) -> None:
+    """Issue 67: the text held back behind «Начать новое?» waits in Redis, not in the
+    process: «Да, новое» tapped on the next bot still starts it."""
+    user = tg.user(1, "Анна", language_code="ru")
+    async with running_bot(tg, storage):
+        await user.send(PARTIAL)
+        await user.wait_for_message(says("Для какого клуба?"))
+        await user.send(FULL)
+        ask = await user.wait_for_message(says("Начать новое?"))
+    # The process is gone; the held text waits under the bot's namespace, for a day at most.
+    bot_id = tg.token.split(":", 1)[0]  # aiogram's Bot.id
+    held = f"clubman:fsm:{bot_id}:{user.id}:{user.id}:data"
+    assert await storage.redis.exists(held)
+    assert 0 < await storage.redis.ttl(held) <= 24 * 3600
+
+    async with running_bot(tg, storage):  # a new bot on the same storage
+        await user.wait_for_answer(await user.tap("Да, новое", message_id=ask.message_id))
+        cancelled = await user.wait_for_message(says("Отменено"))
+        asked = await user.wait_for_message(
+            lambda m: m.text == "Для какого клуба?" and m.message_id > ask.message_id
+        )
+        await user.wait_for_answer(await user.tap("Театр", message_id=asked.message_id))
+        done = await user.wait_for_message(says("Забронирована"))
+    assert ask.text is not None and ask.text.endswith("Начать новое?\n\n→ Да, новое")
+    assert cancelled.text == "Отменено: Бронирование."
+    assert done.text == "Забронирована 405 для клуба «Театр»"
+    assert not await storage.redis.exists(held)  # taken out when it was used
+    assert await storage.runs.active_for_chat(user.id) == []
