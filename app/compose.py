@@ -11,17 +11,17 @@ import structlog
 from pydantic import SecretStr
 
 import scenarios
+from app.engine import build_core
 from app.systems import choose_event_site, choose_system, words_file
 from core.accounts import AccountService
 from core.agent import AgentRuns, Confirmations, Toolkit, run_status_tool
-from core.app import CoreServices, RecordingSink, build_core
 from core.assist import open_assist
 from core.browser import BrowserPool
 from core.clock import Clock, SystemClock
+from core.dispatcher import ChatDispatcher
 from core.errors import ConfigError
 from core.events import EventBus
 from core.jobs import Job, JobParts, Offers, discover, set_up
-from core.manager import NLUManager
 from core.metrics import Metrics
 from core.output import OutputSink
 from core.settings import Settings
@@ -29,6 +29,7 @@ from core.site.catalogue import Catalogues
 from core.site.models import Catalogue
 from core.site.profile import load_profile
 from core.vault import CredentialVault
+from core.views import CoreServices, RecordingSink
 from scenarios.booking import PortalAccount, PortalWork, read_catalogue
 from scenarios.events.site import ClubLogin, EventDesk
 from storage import Storage, open_storage
@@ -126,7 +127,7 @@ def _browser_pool(settings: Settings) -> BrowserPool:
 
 @dataclass(frozen=True)
 class _Core:
-    manager: NLUManager
+    manager: ChatDispatcher
     accounts: AccountService
     jobs: list[Job]
     clock: Clock

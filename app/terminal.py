@@ -19,8 +19,8 @@ from typing import TextIO
 import structlog
 
 from core.commands import MAX_TEXT, Answer, Command, Lang, too_long
+from core.dispatcher import ChatDispatcher, NewCommandPending
 from core.errors import ClubError, StorageError
-from core.manager import NewCommandPending, NLUManager
 from core.output import (
     Done,
     Failed,
@@ -169,12 +169,12 @@ async def _prompt(queue: asyncio.Queue[str | None], view: TerminalView, history:
         await queue.put(line)
 
 
-def _shortcut(manager: NLUManager, line: str) -> str | None:
+def _shortcut(manager: ChatDispatcher, line: str) -> str | None:
     """The intent a registered job's command names («/bookings»), if ``line`` is one."""
     return next((s.intent for s in manager.shortcuts if line == f"/{s.command}"), None)
 
 
-async def _dispatch(manager: NLUManager, view: TerminalView, line: str, lang: Lang) -> bool:
+async def _dispatch(manager: ChatDispatcher, view: TerminalView, line: str, lang: Lang) -> bool:
     """Handle one input line; False means quit."""
     if line in ("/quit", "/exit"):
         return False
@@ -212,7 +212,7 @@ async def _dispatch(manager: NLUManager, view: TerminalView, line: str, lang: La
     return True
 
 
-async def _new_or_answer(manager: NLUManager, view: TerminalView, *, start_new: bool) -> None:
+async def _new_or_answer(manager: ChatDispatcher, view: TerminalView, *, start_new: bool) -> None:
     """The answer to «Начать новое?»: start the held text anew, or show the question again."""
     assert view.held is not None
     (command, pending), view.held = view.held, None
@@ -274,7 +274,7 @@ def _patched_stdout(live: bool) -> Iterator[None]:
 
 
 async def _converse(
-    manager: NLUManager, view: TerminalView, queue: asyncio.Queue[str | None], lang: Lang
+    manager: ChatDispatcher, view: TerminalView, queue: asyncio.Queue[str | None], lang: Lang
 ) -> None:
     while (line := await queue.get()) is not None:
         line = line.strip()

@@ -17,8 +17,8 @@ from typing import Any
 
 from pydantic import SecretStr
 
+from app.engine import build_core
 from app.systems import choose_system
-from core.app import build_core
 from core.browser import BrowserPool
 from core.commands import Command
 from core.events import BaseEvent, EventBus

@@ -1,4 +1,4 @@
-"""Throughput and latency of the whole Telegram bot (aiogram dispatcher → NLUManager on
+"""Throughput and latency of the whole Telegram bot (aiogram dispatcher → ChatDispatcher on
 SecantusDB + redis-server → sink → outbox) against the fake Bot API server, next to a
 bare aiogram echo bot measured in the same run against the same server.
 

@@ -25,11 +25,11 @@ from bot.middlewares import (
     UpdateOnceMiddleware,
 )
 from bot.sink import TelegramSink
-from core.app import RecordingSink
+from core.dispatcher import ChatDispatcher
 from core.events import EventBus
-from core.manager import NLUManager
 from core.planner import ProxyPlanner
-from core.sessions import ChatSessions
+from core.turns import ChatTurns
+from core.views import RecordingSink
 from storage.kv import ClaimOnce
 from storage.runs import RunRepository
 from storage.users import UserRepository
@@ -41,13 +41,13 @@ MIDDLEWARES = (
     LanguageMiddleware,
 )  # fmt: skip
 CALLS: tuple[tuple[type, str], ...] = (
-    (NLUManager, "handle"),
-    (NLUManager, "_user"),
-    (NLUManager, "_waiting_run"),
-    (NLUManager, "_received"),
-    (NLUManager, "_decide"),
-    (NLUManager, "_start"),
-    (NLUManager, "_reply"),
+    (ChatDispatcher, "handle"),
+    (ChatDispatcher, "_user"),
+    (ChatDispatcher, "_waiting_run"),
+    (ChatDispatcher, "_received"),
+    (ChatDispatcher, "_decide"),
+    (ChatDispatcher, "_start"),
+    (ChatDispatcher, "_reply"),
     (ProxyPlanner, "choose"),
     (EventBus, "publish"),
     (RecordingSink, "deliver"),
@@ -57,7 +57,7 @@ CALLS: tuple[tuple[type, str], ...] = (
     (UserRepository, "learn_language"),
     (RunRepository, "active_for_chat"),
 )
-TURNS = (ChatSessions, "turn")  # an async context manager: its entry is timed
+TURNS = (ChatTurns, "turn")  # an async context manager: its entry is timed
 
 
 @dataclass
@@ -84,7 +84,7 @@ class Breakdown:
             patch(middleware, "__call__", own_part)
         for owner, name in CALLS:
             patch(owner, name, partial(self._timed, f"{owner.__name__}.{name}"))
-        patch(*TURNS, partial(self._entered, "ChatSessions.turn (entering)"))
+        patch(*TURNS, partial(self._entered, "ChatTurns.turn (entering)"))
         try:
             yield
         finally:

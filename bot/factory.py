@@ -29,17 +29,17 @@ from bot.middlewares import (
 from bot.outbox import FloodLimits, Outbox
 from bot.session import BotSession
 from bot.sink import TelegramSink
-from core.app import CoreServices
 from core.errors import ConfigError
 from core.metrics import Metrics
 from core.output import OutputSink
 from core.scenario import Shortcut
 from core.settings import Settings
 from core.texts import COMMANDS, Text, tr
+from core.views import CoreServices
 
 if TYPE_CHECKING:
     from core.accounts import AccountService
-    from core.manager import NLUManager
+    from core.dispatcher import ChatDispatcher
     from core.store import Claims
 
 __all__ = [
@@ -57,7 +57,7 @@ __all__ = [
 
 # Opens the core behind the bot, given the bot's sink: the manager alone, or with its
 # services. The composition root (``app/``) says which core, on which storage.
-CoreFactory = Callable[[OutputSink], AbstractAsyncContextManager["NLUManager | CoreServices"]]
+CoreFactory = Callable[[OutputSink], AbstractAsyncContextManager["ChatDispatcher | CoreServices"]]
 REFUSAL_TTL = 30 * 24 * 3600  # a refused user hears it again after a month at most
 UPDATE_TTL = 2 * 24 * 3600  # Telegram keeps an undelivered update for 24 hours
 
@@ -69,7 +69,7 @@ class BotApp:
     dispatcher: Dispatcher
     outbox: Outbox
     sink: TelegramSink
-    manager: NLUManager
+    manager: ChatDispatcher
     metrics: Metrics | None = None
 
 
@@ -118,7 +118,7 @@ async def set_commands(bot: Bot, shortcuts: Sequence[Shortcut] = ()) -> None:
 def build_dispatcher(
     *,
     settings: Settings,
-    manager: NLUManager,
+    manager: ChatDispatcher,
     sink: TelegramSink,
     claims: Claims,
     dialogues: BaseStorage,

@@ -22,9 +22,9 @@ from typing import TypeVar
 from core.agent import AgentRuns, Toolkit
 from core.assist.answerer import UnknownAnswerer
 from core.clock import Clock
+from core.dispatcher import ChatDispatcher
 from core.errors import ConfigError
 from core.events import EventBus
-from core.manager import NLUManager
 from core.output import OutputSink
 from core.planner import Reader
 from core.scenario import BaseScenario
@@ -37,7 +37,7 @@ __all__ = ["Job", "JobManifest", "JobParts", "Offers", "Service", "discover", "s
 T = TypeVar("T")
 
 # A job's service that runs beside the dispatcher (a scheduler), started once it exists.
-Service = Callable[[NLUManager], AbstractAsyncContextManager[object]]
+Service = Callable[[ChatDispatcher], AbstractAsyncContextManager[object]]
 
 
 class Offers:

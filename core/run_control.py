@@ -20,9 +20,9 @@ from core.errors import ScenarioError
 from core.events import EventBus, RunFinished
 from core.output import OutputSink, Reply, RunView
 from core.runner import ScenarioRunner
-from core.sessions import ChatSessions
 from core.store import ReplyKind, RunStatus, ScenarioRun, Store, new_short_id
 from core.texts import Run, Text, tr
+from core.turns import ChatTurns
 
 __all__ = ["RunControl"]
 
@@ -35,7 +35,7 @@ class RunControl:
         *,
         storage: Store,
         runner: ScenarioRunner,
-        sessions: ChatSessions,
+        sessions: ChatTurns,
         roles: Roles,
         collector: SlotCollector,
         sink: OutputSink,

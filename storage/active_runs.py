@@ -7,7 +7,7 @@ removed only after it is stored finished, so a crash in between leaves an extra 
 complete; if Redis lost it (flushed, restarted without persistence) readers fall back
 to MongoDB and the index is rebuilt from there.
 
-A chat can be *pinned* while this process holds its lease (core.sessions): runs are only
+A chat can be *pinned* while this process holds its lease (core.turns): runs are only
 created in a chat's turn, so no other process adds to a pinned chat's set, and this
 process keeps a copy of it, read once and then changed with every add and remove here.
 Removals elsewhere may leave an extra id in the copy, which the reader drops as usual.

@@ -1,6 +1,6 @@
 """``Pins``: values kept in this process's memory for keys it holds the lease of.
 
-While this process holds a chat's lease (``core.sessions``) nothing else writes what the
+While this process holds a chat's lease (``core.turns``) nothing else writes what the
 chat owns, so a repository may keep what it read of it in memory until ``unpin``. The
 one subtlety: a read that started before a write here may answer with what the write
 changed, so a read's answer is kept only if the pin is the same one and no write came

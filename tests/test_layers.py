@@ -50,7 +50,7 @@ def _lint(tree: Path) -> subprocess.CompletedProcess[str]:
     [
         ("bot/leak.py", "import scenarios.booking\n", "Dependencies point down"),
         ("core/leak.py", "import storage\n", "Dependencies point down"),
-        ("storage/leak.py", "import core.manager\n", "Storage takes from core only"),
+        ("storage/leak.py", "import core.dispatcher\n", "Storage takes from core only"),
         ("portal/leak.py", "import core.errors\n", "The reference website stands alone"),
         ("scenarios/leak.py", "import playwright\n", "Only core.browser and the adapters"),
         ("mcpserver/leak.py", "import scenarios.booking\n", "The MCP server is a view"),

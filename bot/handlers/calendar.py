@@ -14,7 +14,7 @@ from core.texts import Bot, Calendar, tr
 
 if TYPE_CHECKING:
     from bot.sink import TelegramSink
-    from core.manager import NLUManager
+    from core.dispatcher import ChatDispatcher
 
 __all__ = ["router"]
 
@@ -22,7 +22,7 @@ __all__ = ["router"]
 async def on_calendar(
     query: CallbackQuery,
     callback_data: CalendarCb,
-    manager: NLUManager,
+    manager: ChatDispatcher,
     sink: TelegramSink,
     lang: Lang,
 ) -> None:

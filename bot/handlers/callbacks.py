@@ -23,7 +23,7 @@ from core.texts import Bot, Run, tr
 
 if TYPE_CHECKING:
     from bot.sink import TelegramSink
-    from core.manager import NLUManager
+    from core.dispatcher import ChatDispatcher
 
 __all__ = ["fallback_router", "router"]
 
@@ -37,7 +37,7 @@ def _message(query: CallbackQuery) -> Message | None:
     return query.message if isinstance(query.message, Message) else None
 
 
-async def _option_id(manager: NLUManager, chat_id: int, data: AnswerCb) -> str:
+async def _option_id(manager: ChatDispatcher, chat_id: int, data: AnswerCb) -> str:
     """The option id, looked up in the stored question when the button carried its index."""
     if not data.opt.startswith(INDEX_MARK):
         return data.opt
@@ -53,7 +53,7 @@ async def _option_id(manager: NLUManager, chat_id: int, data: AnswerCb) -> str:
 async def on_option(
     query: CallbackQuery,
     callback_data: AnswerCb,
-    manager: NLUManager,
+    manager: ChatDispatcher,
     sink: TelegramSink,
     lang: Lang,
     bot: AiogramBot,
@@ -85,7 +85,7 @@ async def on_option(
 async def on_other(
     query: CallbackQuery,
     callback_data: OtherCb,
-    manager: NLUManager,
+    manager: ChatDispatcher,
     sink: TelegramSink,
     lang: Lang,
     bot: AiogramBot,
@@ -117,7 +117,7 @@ async def on_other(
 async def on_cancel(
     query: CallbackQuery,
     callback_data: CancelCb,
-    manager: NLUManager,
+    manager: ChatDispatcher,
     sink: TelegramSink,
     lang: Lang,
     bot: AiogramBot,

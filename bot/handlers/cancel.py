@@ -11,12 +11,12 @@ from aiogram.types import Message
 from bot.chat_admin import is_chat_admin
 
 if TYPE_CHECKING:
-    from core.manager import NLUManager
+    from core.dispatcher import ChatDispatcher
 
 __all__ = ["router"]
 
 
-async def cancel(message: Message, manager: NLUManager, bot: Bot) -> None:
+async def cancel(message: Message, manager: ChatDispatcher, bot: Bot) -> None:
     """In a group, members cancel their own requests; its administrators, anyone's."""
     user_id = message.from_user.id if message.from_user else message.chat.id
     admin = await is_chat_admin(bot, message.chat, user_id)

@@ -1,5 +1,5 @@
 """Edited messages: a correction while the chat's newest request still collects its
-details (the core decides, ``NLUManager.correct``); otherwise a short notice that the
+details (the core decides, ``ChatDispatcher.correct``); otherwise a short notice that the
 edit was not applied. Telegram sends edits of any age, so silence would look like
 the edit had worked."""
 
@@ -17,13 +17,13 @@ from core.texts import Bot, tr
 
 if TYPE_CHECKING:
     from bot.sink import TelegramSink
-    from core.manager import NLUManager
+    from core.dispatcher import ChatDispatcher
 
 __all__ = ["router"]
 
 
 async def edited(
-    message: Message, manager: NLUManager, sink: TelegramSink, lang: Lang, bot: TelegramBot
+    message: Message, manager: ChatDispatcher, sink: TelegramSink, lang: Lang, bot: TelegramBot
 ) -> None:
     command = await to_command(message, lang, bot)
     if not command.text.strip():

@@ -13,12 +13,12 @@ from core.texts import Login, tr
 
 if TYPE_CHECKING:
     from bot.sink import TelegramSink
-    from core.manager import NLUManager
+    from core.dispatcher import ChatDispatcher
 
 __all__ = ["router"]
 
 
-async def help_(message: Message, manager: NLUManager, sink: TelegramSink, lang: Lang) -> None:
+async def help_(message: Message, manager: ChatDispatcher, sink: TelegramSink, lang: Lang) -> None:
     # /login is the Telegram view's own command: the core's help does not know it.
     sink.send_text(message.chat.id, f"{manager.help_text(lang)}\n\n{tr(Login.HELP, lang)}")
 

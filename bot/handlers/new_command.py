@@ -26,7 +26,7 @@ from core.texts import Bot, Run, tr
 
 if TYPE_CHECKING:
     from bot.sink import TelegramSink
-    from core.manager import NLUManager
+    from core.dispatcher import ChatDispatcher
 
 __all__ = ["PendingCommand", "router", "submit"]
 
@@ -42,7 +42,7 @@ class PendingCommand(BaseModel):
 
 async def submit(
     message: Message,
-    manager: NLUManager,
+    manager: ChatDispatcher,
     state: FSMContext,
     sink: TelegramSink,
     lang: Lang,
@@ -72,7 +72,7 @@ async def _held(state: FSMContext, run_id: str) -> PendingCommand | None:
 async def on_choice(
     query: CallbackQuery,
     callback_data: NewCommandCb,
-    manager: NLUManager,
+    manager: ChatDispatcher,
     state: FSMContext,
     sink: TelegramSink,
     lang: Lang,

@@ -17,14 +17,18 @@ from core.texts import Bot, tr
 
 if TYPE_CHECKING:
     from bot.sink import TelegramSink
-    from core.manager import NLUManager
+    from core.dispatcher import ChatDispatcher
     from core.user_settings import UserSettingsView
 
 __all__ = ["router"]
 
 
 async def settings(
-    message: Message, command: CommandObject, manager: NLUManager, sink: TelegramSink, lang: Lang
+    message: Message,
+    command: CommandObject,
+    manager: ChatDispatcher,
+    sink: TelegramSink,
+    lang: Lang,
 ) -> None:
     user_id = message.from_user.id if message.from_user else message.chat.id
     arg = command.args or ""
@@ -56,7 +60,7 @@ def _keyboard(current: UserSettingsView) -> InlineKeyboardMarkup:
 
 
 async def _refresh(
-    query: CallbackQuery, manager: NLUManager, sink: TelegramSink, lang: Lang
+    query: CallbackQuery, manager: ChatDispatcher, sink: TelegramSink, lang: Lang
 ) -> None:
     current = await manager.user_settings.view(query.from_user.id)
     if query.message is None:
@@ -66,7 +70,7 @@ async def _refresh(
 
 
 async def on_language(
-    query: CallbackQuery, callback_data: LangCb, manager: NLUManager, sink: TelegramSink
+    query: CallbackQuery, callback_data: LangCb, manager: ChatDispatcher, sink: TelegramSink
 ) -> None:
     new: Lang = "en" if callback_data.lang == "en" else "ru"
     await manager.user_settings.set_language(query.from_user.id, new)
@@ -75,7 +79,11 @@ async def on_language(
 
 
 async def on_timezone(
-    query: CallbackQuery, callback_data: TzCb, manager: NLUManager, sink: TelegramSink, lang: Lang
+    query: CallbackQuery,
+    callback_data: TzCb,
+    manager: ChatDispatcher,
+    sink: TelegramSink,
+    lang: Lang,
 ) -> None:
     zone = await manager.user_settings.set_timezone(query.from_user.id, callback_data.tz)
     if zone is None:  # no button of ours says so: forged, or from an older list
@@ -88,7 +96,7 @@ async def on_timezone(
 async def on_reminders(
     query: CallbackQuery,
     callback_data: RemindCb,
-    manager: NLUManager,
+    manager: ChatDispatcher,
     sink: TelegramSink,
     lang: Lang,
 ) -> None:

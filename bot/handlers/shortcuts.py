@@ -15,7 +15,7 @@ from core.commands import Lang
 from core.scenario import Shortcut
 
 if TYPE_CHECKING:
-    from core.manager import NLUManager
+    from core.dispatcher import ChatDispatcher
 
 __all__ = ["router"]
 
@@ -25,7 +25,7 @@ def router(shortcuts: Sequence[Shortcut]) -> Router:
     intents = {shortcut.command: shortcut.intent for shortcut in shortcuts}
 
     async def shortcut(
-        message: Message, command: CommandObject, manager: NLUManager, lang: Lang, bot: Bot
+        message: Message, command: CommandObject, manager: ChatDispatcher, lang: Lang, bot: Bot
     ) -> None:
         intent = intents[command.command]
         await manager.handle(await to_command(message, lang, bot, intent=intent))

@@ -12,12 +12,12 @@ from core.commands import Lang
 
 if TYPE_CHECKING:
     from bot.sink import TelegramSink
-    from core.manager import NLUManager
+    from core.dispatcher import ChatDispatcher
 
 __all__ = ["router"]
 
 
-async def start(message: Message, manager: NLUManager, sink: TelegramSink, lang: Lang) -> None:
+async def start(message: Message, manager: ChatDispatcher, sink: TelegramSink, lang: Lang) -> None:
     name = message.from_user.first_name if message.from_user else ""
     sink.send_text(message.chat.id, manager.greeting(lang, name))
 

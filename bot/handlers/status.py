@@ -13,12 +13,12 @@ from core.commands import Lang
 
 if TYPE_CHECKING:
     from bot.sink import TelegramSink
-    from core.manager import NLUManager
+    from core.dispatcher import ChatDispatcher
 
 __all__ = ["router"]
 
 
-async def status(message: Message, manager: NLUManager, sink: TelegramSink, lang: Lang) -> None:
+async def status(message: Message, manager: ChatDispatcher, sink: TelegramSink, lang: Lang) -> None:
     runs = await manager.control.status(message.chat.id)
     sink.send_text(message.chat.id, status_text(runs, lang))
 

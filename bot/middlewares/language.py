@@ -18,7 +18,7 @@ Handler = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]
 
 
 class UserLanguage(Protocol):
-    """``NLUManager.language``: the user's language, a new user's being their client's."""
+    """``ChatDispatcher.language``: the user's language, a new user's being their client's."""
 
     async def __call__(
         self, user_id: int, *, client: Lang | None, name: str = "", text: str = ""

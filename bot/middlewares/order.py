@@ -1,6 +1,6 @@
 """Per-chat order: a chat's updates reach the handlers one at a time, in arrival order,
 while other chats go on in parallel (aiogram runs each update as its own task). The
-order is the core's (``NLUManager.chat_turn``): one mechanism for the view and the core."""
+order is the core's (``ChatDispatcher.chat_turn``): one mechanism for the view and the core."""
 
 from __future__ import annotations
 

@@ -19,8 +19,8 @@ from core.agent.outcome import RunOutcome
 from core.agent.watch import ProgressFn, RunWatch, outcome_of
 from core.clock import Clock
 from core.commands import Lang, as_lang
+from core.dispatcher import ChatDispatcher
 from core.errors import AgentError
-from core.manager import NLUManager
 from core.store import ConfirmationRecord, RunStore, UserStore
 
 __all__ = ["AgentRuns", "RunRequest"]
@@ -44,7 +44,7 @@ class AgentRuns:
     def __init__(
         self,
         *,
-        manager: NLUManager,
+        manager: ChatDispatcher,
         runs: RunStore,
         users: UserStore,
         confirmations: Confirmations,

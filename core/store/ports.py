@@ -42,7 +42,7 @@ __all__ = [
 
 class RunStore(Protocol):
     def pin_chat(self, chat_id: int) -> None:
-        """This process alone acts in the chat until ``unpin_chat`` (core.sessions)."""
+        """This process alone acts in the chat until ``unpin_chat`` (core.turns)."""
 
     def unpin_chat(self, chat_id: int) -> None: ...
 

@@ -7,8 +7,8 @@ from typing import Protocol, runtime_checkable
 
 from core.agent import AgentRuns, Toolkit
 from core.authz import Roles
+from core.dispatcher import ChatDispatcher
 from core.jobs import Job, JobManifest, JobParts
-from core.manager import NLUManager
 from core.vault import CredentialVault
 from scenarios.booking.agent import AgentSchedules, BookingAgent, PortalDesk, booking_toolkit
 from scenarios.booking.book import BookRooms, PreferenceStore
@@ -55,7 +55,7 @@ def _setup(parts: JobParts) -> Job:
     )
     owners = BookingOwners(runs=stores.runs, work=work)
 
-    def scheduler(manager: NLUManager) -> BookingScheduler:
+    def scheduler(manager: ChatDispatcher) -> BookingScheduler:
         return BookingScheduler(
             storage=stores, manager=manager, clock=parts.clock, settings=parts.settings.scheduler,
             owner_id=stores.locks.holder, bus=parts.bus, catalogues=catalogues,

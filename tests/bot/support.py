@@ -1,4 +1,4 @@
-"""E2E helpers: the whole bot (real dispatcher, real NLUManager, real storage) polling
+"""E2E helpers: the whole bot (real dispatcher, real ChatDispatcher, real storage) polling
 the fake Telegram server, and small real scenarios for it to run."""
 
 from __future__ import annotations
@@ -11,16 +11,16 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, SecretStr
 
+from app.engine import build_core
 from app.run import poll
 from bot.dialogues import dialogue_storage
 from bot.factory import BotApp, open_bot_app
 from bot.outbox import FloodLimits
-from core.app import CoreServices, RecordingSink, build_core
 from core.browser import BrowserPool
 from core.clock import Clock, ManualClock
 from core.commands import Command
+from core.dispatcher import ChatDispatcher
 from core.events import EventBus
-from core.manager import NLUManager
 from core.metrics import Metrics
 from core.nlu import Decision, Intent
 from core.output import Option, OutputSink
@@ -38,6 +38,7 @@ from core.site.catalogue import Catalogues
 from core.site.models import Catalogue
 from core.texts import Text
 from core.vault import CredentialVault
+from core.views import CoreServices, RecordingSink
 from scenarios.booking import PortalAccount, PortalWork
 from scenarios.booking.port import BookingSystem
 from scenarios.booking.schedules import ScheduleBook
@@ -140,7 +141,7 @@ class EchoScenario(InstantScenario):
 
 # A test's core: opened on the test's storage, the way ``app/`` opens the product's.
 CoreFactory = Callable[
-    [Settings, Storage, OutputSink], AbstractAsyncContextManager["NLUManager | CoreServices"]
+    [Settings, Storage, OutputSink], AbstractAsyncContextManager["ChatDispatcher | CoreServices"]
 ]
 
 
@@ -188,7 +189,7 @@ async def running_bot(
 
     def real_core(
         settings: Settings, opened: Storage, sink: OutputSink
-    ) -> AbstractAsyncContextManager[NLUManager]:
+    ) -> AbstractAsyncContextManager[ChatDispatcher]:
         bus = EventBus(opened.events)
         if metrics is not None:
             bus.subscribe(metrics.observe)
@@ -282,7 +283,7 @@ def schedules_core(booker: TrackedScenario | None = None) -> CoreFactory:
 
     def opens(
         settings: Settings, storage: Storage, sink: OutputSink
-    ) -> AbstractAsyncContextManager[NLUManager]:
+    ) -> AbstractAsyncContextManager[ChatDispatcher]:
         clock = ManualClock(SCHEDULES_NOW)
         bus = EventBus(storage.events)
         book = ScheduleBook(storage, bus=bus, clock=clock)

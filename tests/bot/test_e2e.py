@@ -1,5 +1,5 @@
 """The whole bot end to end: real aiogram dispatcher polling the fake Telegram server,
-real NLUManager on real storage (SecantusDB + redis-server)."""
+real ChatDispatcher on real storage (SecantusDB + redis-server)."""
 
 from __future__ import annotations
 

@@ -16,10 +16,10 @@ from cryptography.fernet import Fernet
 from pydantic import SecretStr
 
 from app.compose import open_core
-from core.app import CoreServices
 from core.output import OutputSink
 from core.settings import BrowserSettings, PortalSettings, SecuritySettings, Settings
 from core.vault import CredentialVault
+from core.views import CoreServices
 from portal.server import running_portal
 from storage import ConversationMessageDocument, Storage, free_port
 from tests.bot.support import CoreFactory, running_bot

@@ -9,10 +9,10 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 
-from core.app import RecordingSink
 from core.clock import ManualClock
 from core.settings import SchedulerSettings
 from core.site.catalogue import Catalogues
+from core.views import RecordingSink
 from scenarios.booking.reminders import Reminders
 from scenarios.booking.schedules import BookingScheduler
 from storage import Storage

@@ -8,9 +8,9 @@ from datetime import UTC, datetime
 
 import pytest
 
-from core.app import build_core
+from app.engine import build_core
 from core.clock import ManualClock
-from core.manager import NLUManager
+from core.dispatcher import ChatDispatcher
 from core.scenario import BaseScenario
 from core.settings import load_settings
 from core.site.catalogue import Catalogues
@@ -23,7 +23,7 @@ from tests.support.sinks import CollectingSink
 # Monday 2026-11-23 10:00 in Moscow.
 NOW = datetime(2026, 11, 23, 7, 0, tzinfo=UTC)
 
-CoreFactory = Callable[..., AbstractAsyncContextManager[NLUManager]]
+CoreFactory = Callable[..., AbstractAsyncContextManager[ChatDispatcher]]
 
 
 @pytest.fixture
@@ -46,7 +46,7 @@ def make_core(storage: Storage, sink: CollectingSink, clock: ManualClock) -> Cor
     """Build a manager (as a context manager) on the shared storage: calling it twice
     is a restart of the process."""
 
-    def factory(*scenarios: BaseScenario) -> AbstractAsyncContextManager[NLUManager]:
+    def factory(*scenarios: BaseScenario) -> AbstractAsyncContextManager[ChatDispatcher]:
         chosen = list(scenarios) or [HelpScenario(), UnknownScenario()]
         return build_core(
             load_settings(),
@@ -61,7 +61,7 @@ def make_core(storage: Storage, sink: CollectingSink, clock: ManualClock) -> Cor
 
 
 @pytest.fixture
-async def core(make_core: CoreFactory, tracked: TrackedScenario) -> AsyncIterator[NLUManager]:
+async def core(make_core: CoreFactory, tracked: TrackedScenario) -> AsyncIterator[ChatDispatcher]:
     showcase = Showcase([tracked])
     helping = [HelpScenario(showcase=showcase), UnknownScenario(showcase=showcase)]
     async with make_core(tracked, *helping) as manager:

@@ -16,9 +16,9 @@ from core.agent.watch import RunWatch
 from core.authz import Actor
 from core.clock import ManualClock
 from core.commands import Lang
+from core.dispatcher import ChatDispatcher
 from core.errors import AgentError
 from core.events import EventBus
-from core.manager import NLUManager
 from core.site.catalogue import Catalogues
 from core.store import RunStatus, ScenarioRun, new_short_id
 from scenarios.booking.agent import (
@@ -73,13 +73,15 @@ def scenario() -> TrackedScenario:
 
 
 @pytest.fixture
-async def manager(make_core: CoreFactory, scenario: TrackedScenario) -> AsyncIterator[NLUManager]:
+async def manager(
+    make_core: CoreFactory, scenario: TrackedScenario
+) -> AsyncIterator[ChatDispatcher]:
     async with make_core(scenario) as opened:
         yield opened
 
 
 @pytest.fixture
-def agent(manager: NLUManager, storage: Storage, clock: ManualClock) -> BookingAgent:
+def agent(manager: ChatDispatcher, storage: Storage, clock: ManualClock) -> BookingAgent:
     catalogues = Catalogues.fixed(REFPORTAL_CATALOGUE)
     book = ScheduleBook(storage, bus=EventBus(storage.events), clock=clock)
     runs = AgentRuns(
@@ -143,7 +145,7 @@ async def test_a_run_once_started_is_found_after_its_token_expired(
 
 
 async def test_a_run_caught_before_it_started_is_followed_not_reported_waiting(
-    manager: NLUManager, storage: Storage
+    manager: ChatDispatcher, storage: Storage
 ) -> None:
     """A confirm that finds its run saved and not yet started (no step, no question) —
     as a second confirm racing the first does — follows it to its end: never «waiting»

@@ -14,7 +14,7 @@ from pydantic import SecretStr
 from core.browser import BrowserContext, BrowserPool
 from core.clock import ManualClock
 from core.commands import Answer, Command
-from core.manager import NLUManager
+from core.dispatcher import ChatDispatcher
 from core.output import Question
 from core.site.catalogue import Catalogues
 from core.vault import CredentialVault
@@ -39,7 +39,7 @@ class Unreached:
 
 @dataclass
 class Chat:
-    manager: NLUManager
+    manager: ChatDispatcher
     sink: CollectingSink
     storage: Storage
     chat: int = 7

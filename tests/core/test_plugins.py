@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-from core.app import build_core
+from app.engine import build_core
 from core.clock import ManualClock
 from core.commands import Command, Lang
 from core.nlu import Decision, Intent

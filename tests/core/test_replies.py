@@ -10,10 +10,10 @@ import asyncio
 from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 
-from core.app import build_core
+from app.engine import build_core
 from core.clock import ManualClock
 from core.commands import Command
-from core.manager import NLUManager
+from core.dispatcher import ChatDispatcher
 from core.output import Done, Output, Progress, Question, Receipt
 from core.replies import Replies
 from core.settings import load_settings
@@ -58,7 +58,7 @@ class DyingSink(CollectingSink):
 
 def core_on(
     storage: Storage, sink: CollectingSink, clock: ManualClock
-) -> AbstractAsyncContextManager[NLUManager]:
+) -> AbstractAsyncContextManager[ChatDispatcher]:
     return build_core(
         load_settings(),
         storage,

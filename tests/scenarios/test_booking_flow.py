@@ -7,11 +7,11 @@ from collections.abc import AsyncIterator
 import pytest
 from pydantic import SecretStr
 
-from core.app import build_core
+from app.engine import build_core
 from core.browser import BrowserPool
 from core.clock import ManualClock
 from core.commands import Answer, Command
-from core.manager import NLUManager
+from core.dispatcher import ChatDispatcher
 from core.output import Done, Failed, Question
 from core.settings import load_settings
 from core.site.catalogue import Catalogues
@@ -32,7 +32,7 @@ FLAGSHIP = "забронируй 3 аудитории рядом в этот ч�
 @pytest.fixture
 async def manager(
     storage: Storage, sink: CollectingSink, clock: ManualClock, portal_url: str, pool: BrowserPool
-) -> AsyncIterator[NLUManager]:
+) -> AsyncIterator[ChatDispatcher]:
     account = PortalAccount(username="club", password=SecretStr("club-demo"))
     work = PortalWork(
         pool=pool,
@@ -56,7 +56,7 @@ def cmd(text: str, chat: int = 100) -> Command:
     return Command(chat_id=chat, user_id=chat, text=text)
 
 
-async def tap(manager: NLUManager, question: Question, option_id: str) -> None:
+async def tap(manager: ChatDispatcher, question: Question, option_id: str) -> None:
     outcome = await manager.answer(
         Answer(
             chat_id=question.chat_id,
@@ -78,7 +78,7 @@ def adjacent(bookings: list[dict[str, object]]) -> bool:
 
 
 async def test_flagship_books_three_adjacent_rooms_after_asking_the_building(
-    manager: NLUManager, sink: CollectingSink, portal_url: str
+    manager: ChatDispatcher, sink: CollectingSink, portal_url: str
 ) -> None:
     await manager.handle(cmd(FLAGSHIP))
     question = await sink.wait_for(Question)
@@ -95,7 +95,7 @@ async def test_flagship_books_three_adjacent_rooms_after_asking_the_building(
 
 
 async def test_the_usual_building_is_offered_first_next_time(
-    manager: NLUManager, sink: CollectingSink
+    manager: ChatDispatcher, sink: CollectingSink
 ) -> None:
     await manager.handle(cmd("забронируй аудиторию завтра с 10 до 11 в лабораторном"))
     await sink.wait_for(Done, timeout=60)
@@ -106,7 +106,7 @@ async def test_the_usual_building_is_offered_first_next_time(
 
 
 async def test_list_and_cancel_with_confirmation(
-    manager: NLUManager, sink: CollectingSink, portal_url: str
+    manager: ChatDispatcher, sink: CollectingSink, portal_url: str
 ) -> None:
     await manager.handle(cmd("забронируй 301 в главном послезавтра с 12 до 13"))
     await sink.wait_for(Done, timeout=60)
@@ -125,7 +125,7 @@ async def test_list_and_cancel_with_confirmation(
 
 
 async def test_full_building_offers_alternatives_and_books_the_chosen_one(
-    manager: NLUManager, sink: CollectingSink, portal_url: str
+    manager: ChatDispatcher, sink: CollectingSink, portal_url: str
 ) -> None:
     await set_quirks(portal_url, full_building="main")
     await manager.handle(cmd("забронируй 2 аудитории рядом в главном корпусе в четверг с 18 до 20"))
@@ -142,7 +142,7 @@ async def test_full_building_offers_alternatives_and_books_the_chosen_one(
 
 
 async def test_a_booking_the_site_hides_is_told_plainly_and_never_sent_again(
-    manager: NLUManager, sink: CollectingSink, portal_url: str
+    manager: ChatDispatcher, sink: CollectingSink, portal_url: str
 ) -> None:
     """The form answers «Заявка принята» with no number and «Мои брони» lists only the
     next two days: the first room is booked, cannot be confirmed, and is not sent again;
@@ -162,7 +162,7 @@ async def test_a_booking_the_site_hides_is_told_plainly_and_never_sent_again(
 
 
 async def test_a_booking_whose_list_cannot_be_read_is_checked_on_the_day_not_failed(
-    manager: NLUManager, sink: CollectingSink, portal_url: str
+    manager: ChatDispatcher, sink: CollectingSink, portal_url: str
 ) -> None:
     """«Мои брони» answers HTTP 500 after the rooms were booked: the day's grid shows them
     held, so the answer is the booking's, never «не получилось»."""
@@ -176,7 +176,7 @@ async def test_a_booking_whose_list_cannot_be_read_is_checked_on_the_day_not_fai
 
 
 async def test_session_expiry_and_server_errors_mid_run_still_book(
-    manager: NLUManager, sink: CollectingSink, portal_url: str, clock: ManualClock
+    manager: ChatDispatcher, sink: CollectingSink, portal_url: str, clock: ManualClock
 ) -> None:
     await set_quirks(
         portal_url, session_lifetime=4, error_rate=0.25, error_seed=3, error_gap=4, latency_ms=200

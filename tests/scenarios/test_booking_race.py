@@ -12,11 +12,11 @@ import pytest
 from cryptography.fernet import Fernet
 from pydantic import SecretStr
 
-from core.app import build_core
+from app.engine import build_core
 from core.browser import BrowserPool
 from core.clock import ManualClock
 from core.commands import Answer, Command
-from core.manager import NLUManager
+from core.dispatcher import ChatDispatcher
 from core.output import Done, Failed, Question
 from core.settings import load_settings
 from core.site.catalogue import Catalogues
@@ -44,7 +44,7 @@ async def manager(
     clock: ManualClock,
     portal_url: str,
     pool: BrowserPool,
-) -> AsyncIterator[NLUManager]:
+) -> AsyncIterator[ChatDispatcher]:
     """``shared``: both book through the club's account (the usual set-up);
     ``personal``: each has logged in with an own portal account (/login)."""
     account = PortalAccount(username="club", password=SecretStr("club-demo"))
@@ -107,7 +107,7 @@ def booked(bookings: list[dict[str, Any]], room: str, day: str, start: str, end:
     ]
 
 
-async def book_at_once(manager: NLUManager, sink: CollectingSink) -> dict[int, Outcome]:
+async def book_at_once(manager: ChatDispatcher, sink: CollectingSink) -> dict[int, Outcome]:
     await asyncio.gather(
         manager.handle(Command(chat_id=ANNA, user_id=ANNA, text=COMMAND)),
         manager.handle(Command(chat_id=BORIS, user_id=BORIS, text=COMMAND)),
@@ -117,7 +117,7 @@ async def book_at_once(manager: NLUManager, sink: CollectingSink) -> dict[int, O
 
 
 async def test_same_room_at_once_one_wins_the_other_books_an_alternative(
-    manager: NLUManager, sink: CollectingSink, portal_url: str
+    manager: ChatDispatcher, sink: CollectingSink, portal_url: str
 ) -> None:
     outcomes = await book_at_once(manager, sink)
 
@@ -160,7 +160,7 @@ async def test_same_room_at_once_one_wins_the_other_books_an_alternative(
 
 
 async def test_a_room_another_run_booked_is_not_taken_for_ours(
-    manager: NLUManager, sink: CollectingSink, portal_url: str
+    manager: ChatDispatcher, sink: CollectingSink, portal_url: str
 ) -> None:
     """Regression: on the shared club account the later run saw the earlier run's booking
     in «Мои брони» as its own and reported «Забронирована 205» without booking anything."""

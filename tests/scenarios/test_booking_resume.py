@@ -23,11 +23,11 @@ import pytest
 from playwright.async_api import BrowserContext
 from pydantic import SecretStr
 
-from core.app import build_core
+from app.engine import build_core
 from core.browser import BrowserPool
 from core.clock import ManualClock
 from core.commands import Answer, Command
-from core.manager import NLUManager
+from core.dispatcher import ChatDispatcher
 from core.output import Done, Failed, Output, Question
 from core.settings import load_settings
 from core.site import Catalogue, OnRetry, Room, Rules
@@ -139,7 +139,7 @@ def sink() -> CollectingSink:
     return CollectingSink()
 
 
-Core = Callable[[], AbstractAsyncContextManager[NLUManager]]
+Core = Callable[[], AbstractAsyncContextManager[ChatDispatcher]]
 
 
 @pytest.fixture
@@ -147,7 +147,7 @@ def core(storage: Storage, sink: CollectingSink, clock: ManualClock, site: Forge
     """Opens the product's core on the test's storage; each opening is a new process's."""
 
     @asynccontextmanager
-    async def opened() -> AsyncIterator[NLUManager]:
+    async def opened() -> AsyncIterator[ChatDispatcher]:
         catalogues = Catalogues.fixed(CATALOGUE)
         work = PortalWork(
             pool=NoBrowser(),

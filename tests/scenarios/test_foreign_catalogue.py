@@ -9,11 +9,11 @@ from datetime import time
 import pytest
 from pydantic import SecretStr
 
-from core.app import build_core
+from app.engine import build_core
 from core.browser import BrowserPool
 from core.clock import ManualClock
 from core.commands import Answer, Command
-from core.manager import NLUManager
+from core.dispatcher import ChatDispatcher
 from core.output import Done, Question
 from core.settings import load_settings
 from core.site.catalogue import Catalogues
@@ -53,7 +53,7 @@ def site() -> MemorySite:
 @pytest.fixture
 async def manager(
     storage: Storage, sink: CollectingSink, clock: ManualClock, pool: BrowserPool, site: MemorySite
-) -> AsyncIterator[NLUManager]:
+) -> AsyncIterator[ChatDispatcher]:
     catalogues = Catalogues.fixed(CATALOGUE)
     work = PortalWork(
         pool=pool,
@@ -73,7 +73,7 @@ def cmd(text: str) -> Command:
 
 
 async def test_a_library_booking_is_understood_and_made(
-    manager: NLUManager, sink: CollectingSink, site: MemorySite
+    manager: ChatDispatcher, sink: CollectingSink, site: MemorySite
 ) -> None:
     await manager.handle(cmd("забронируй аудиторию в библиотеке завтра с 10 до 12"))
     done = await sink.wait_for(Done, timeout=30)
@@ -82,7 +82,7 @@ async def test_a_library_booking_is_understood_and_made(
 
 
 async def test_the_building_question_offers_the_catalogues_buildings(
-    manager: NLUManager, sink: CollectingSink, site: MemorySite
+    manager: ChatDispatcher, sink: CollectingSink, site: MemorySite
 ) -> None:
     await manager.handle(cmd("забронируй аудиторию в главном корпусе завтра с 10 до 12"))
     question = await sink.wait_for(Question, timeout=30)
@@ -106,7 +106,7 @@ async def test_the_building_question_offers_the_catalogues_buildings(
     ],
 )
 async def test_the_catalogues_rules_are_checked_before_the_site_is_asked(
-    manager: NLUManager, sink: CollectingSink, site: MemorySite, text: str, reason: str
+    manager: ChatDispatcher, sink: CollectingSink, site: MemorySite, text: str, reason: str
 ) -> None:
     await manager.handle(cmd(f"забронируй аудиторию в библиотеке завтра {text}"))
     question = await sink.wait_for(Question, timeout=30)
@@ -115,7 +115,7 @@ async def test_the_catalogues_rules_are_checked_before_the_site_is_asked(
 
 
 async def test_a_date_beyond_the_catalogues_horizon_is_asked_again(
-    manager: NLUManager, sink: CollectingSink, site: MemorySite
+    manager: ChatDispatcher, sink: CollectingSink, site: MemorySite
 ) -> None:
     await manager.handle(cmd("забронируй аудиторию в библиотеке 10 декабря с 10 до 12"))
     question = await sink.wait_for(Question, timeout=30)
@@ -124,7 +124,7 @@ async def test_a_date_beyond_the_catalogues_horizon_is_asked_again(
 
 
 async def test_a_room_that_needs_approval_is_refused_up_front_and_another_asked_for(
-    manager: NLUManager, sink: CollectingSink, site: MemorySite
+    manager: ChatDispatcher, sink: CollectingSink, site: MemorySite
 ) -> None:
     await manager.handle(cmd("забронируй 103 в библиотеке завтра с 10 до 12"))
     question = await sink.wait_for(Question, timeout=30)
@@ -143,7 +143,7 @@ async def test_a_room_that_needs_approval_is_refused_up_front_and_another_asked_
 
 
 async def test_an_unknown_room_number_is_asked_about_by_number(
-    manager: NLUManager, sink: CollectingSink, site: MemorySite
+    manager: ChatDispatcher, sink: CollectingSink, site: MemorySite
 ) -> None:
     """A number the building has no room for is never dropped nor sent to the site."""
     await manager.handle(cmd("забронируй 999 в библиотеке завтра с 10 до 12"))
@@ -159,7 +159,7 @@ async def test_an_unknown_room_number_is_asked_about_by_number(
 
 
 async def test_a_rooms_own_horizon_bounds_a_request_for_that_room(
-    manager: NLUManager, sink: CollectingSink, site: MemorySite
+    manager: ChatDispatcher, sink: CollectingSink, site: MemorySite
 ) -> None:
     await manager.handle(cmd("забронируй 104 в библиотеке 26 ноября с 10 до 12"))
     question = await sink.wait_for(Question, timeout=30)
@@ -190,7 +190,7 @@ async def test_a_rooms_own_horizon_bounds_a_request_for_that_room(
     ],
 )
 async def test_a_room_count_out_of_bounds_is_asked_and_nothing_booked(
-    manager: NLUManager, sink: CollectingSink, site: MemorySite, text: str, question: str
+    manager: ChatDispatcher, sink: CollectingSink, site: MemorySite, text: str, question: str
 ) -> None:
     await manager.handle(cmd(text))
     asked = await sink.wait_for(Question, timeout=30)
@@ -199,7 +199,7 @@ async def test_a_room_count_out_of_bounds_is_asked_and_nothing_booked(
 
 
 async def test_the_answer_to_the_room_count_question_is_booked(
-    manager: NLUManager, sink: CollectingSink, site: MemorySite
+    manager: ChatDispatcher, sink: CollectingSink, site: MemorySite
 ) -> None:
     await manager.handle(cmd("забронируй 100000 аудиторий в библиотеке завтра с 10 до 12"))
     question = await sink.wait_for(Question, timeout=30)
@@ -226,7 +226,7 @@ async def test_the_answer_to_the_room_count_question_is_booked(
     ],
 )
 async def test_a_capacity_beyond_every_room_is_asked_not_dropped(
-    manager: NLUManager, sink: CollectingSink, site: MemorySite, text: str, question: str
+    manager: ChatDispatcher, sink: CollectingSink, site: MemorySite, text: str, question: str
 ) -> None:
     await manager.handle(cmd(text))
     asked = await sink.wait_for(Question, timeout=30)
@@ -235,7 +235,7 @@ async def test_a_capacity_beyond_every_room_is_asked_not_dropped(
 
 
 async def test_the_answer_to_the_capacity_question_is_booked(
-    manager: NLUManager, sink: CollectingSink, site: MemorySite
+    manager: ChatDispatcher, sink: CollectingSink, site: MemorySite
 ) -> None:
     await manager.handle(
         cmd("забронируй аудиторию в библиотеке на 100000 человек завтра с 10 до 12")

@@ -12,12 +12,12 @@ from dataclasses import dataclass
 
 import pytest
 
-from core.app import build_core
+from app.engine import build_core
 from core.browser import BrowserPool
 from core.clock import ManualClock
 from core.commands import Answer, Command
+from core.dispatcher import ChatDispatcher
 from core.events import EventBus
-from core.manager import NLUManager
 from core.output import Done, Question
 from core.settings import SchedulerSettings, load_settings
 from core.site.catalogue import Catalogues
@@ -39,7 +39,7 @@ WAIT = 90.0
 
 @dataclass
 class Bot:
-    manager: NLUManager
+    manager: ChatDispatcher
     scheduler: BookingScheduler
 
     async def say(self, text: str) -> None:

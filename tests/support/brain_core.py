@@ -13,15 +13,15 @@ import pytest
 
 from adapters.profile import ProfileSystem, load_site_profile
 from adapters.profile.history import ProfileHistory
-from core.app import build_core
+from app.engine import build_core
 from core.assist import open_assist
 from core.brain import BrainDecided
 from core.browser import BrowserPool
 from core.clock import ManualClock
 from core.commands import Command
+from core.dispatcher import ChatDispatcher
 from core.events import BaseEvent, EventBus
 from core.llm import LLMSettings
-from core.manager import NLUManager
 from core.settings import load_settings
 from core.site.catalogue import Catalogues
 from core.vault import CredentialVault
@@ -41,7 +41,7 @@ TICK = {"role": "checkbox", "name": "Я ознакомлен(а) с правил
 GO = {"role": "button", "name": "Продолжить"}
 FULL = "забронируй 2 аудитории рядом в главном корпусе в четверг с 18 до 20"
 
-CoreFactory = Callable[..., AbstractAsyncContextManager[NLUManager]]
+CoreFactory = Callable[..., AbstractAsyncContextManager[ChatDispatcher]]
 
 
 @pytest.fixture
@@ -61,7 +61,9 @@ def make_core(
     """The app's wiring (as ``app.compose.open_core``) around the given LLM settings."""
 
     @asynccontextmanager
-    async def factory(llm: LLMSettings, profile: Path | None = None) -> AsyncIterator[NLUManager]:
+    async def factory(
+        llm: LLMSettings, profile: Path | None = None
+    ) -> AsyncIterator[ChatDispatcher]:
         """``profile``: drive the portal through that site profile, healed by the LLM
         (versions beside it); else through the shipped ``profiles/refportal.yaml``."""
         bus = EventBus(storage.events)

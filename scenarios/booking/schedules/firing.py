@@ -18,8 +18,8 @@ from zoneinfo import ZoneInfo
 import structlog
 
 from core.commands import as_lang
+from core.dispatcher import ChatDispatcher
 from core.errors import ClubError
-from core.manager import NLUManager
 from core.settings import SchedulerSettings
 from core.site.catalogue import Catalogues
 from core.texts import day_label, tr
@@ -40,7 +40,7 @@ class ScheduleFirer:
         self,
         *,
         storage: BookingStore,
-        manager: NLUManager,
+        manager: ChatDispatcher,
         settings: SchedulerSettings,
         catalogues: Catalogues,
         owner_id: str,

@@ -26,9 +26,9 @@ from apscheduler.triggers.date import DateTrigger
 from apscheduler.triggers.interval import IntervalTrigger
 
 from core.clock import Clock
+from core.dispatcher import ChatDispatcher
 from core.errors import ClubError
 from core.events import BaseEvent, EventBus, RunFinished
-from core.manager import NLUManager
 from core.settings import SchedulerSettings
 from core.site.catalogue import Catalogues
 from scenarios.booking.records import BookingStore, Schedule, ScheduleStatus
@@ -52,7 +52,7 @@ class BookingScheduler:
         self,
         *,
         storage: BookingStore,
-        manager: NLUManager,
+        manager: ChatDispatcher,
         clock: Clock,
         settings: SchedulerSettings,
         catalogues: Catalogues,

@@ -15,10 +15,10 @@ from pydantic import SecretStr
 
 from app.compose import open_core
 from bot.factory import BotApp
-from core.app import CoreServices
 from core.browser import BrowserPool
 from core.output import OutputSink
 from core.settings import BrowserSettings, PortalSettings, Settings
+from core.views import CoreServices
 from storage import Storage
 from tests.adapters.indico.profile_harness import PROFILE
 from tests.bot.support import running_bot

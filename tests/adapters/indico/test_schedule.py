@@ -23,12 +23,12 @@ import pytest_asyncio
 from pydantic import SecretStr
 
 from adapters.indico import IndicoSystem
-from core.app import build_core
+from app.engine import build_core
 from core.browser import BrowserPool
 from core.clock import SystemClock
 from core.commands import Answer, Command
+from core.dispatcher import ChatDispatcher
 from core.events import EventBus
-from core.manager import NLUManager
 from core.output import Done, Question
 from core.settings import SchedulerSettings, load_settings
 from core.site.catalogue import Catalogues
@@ -89,7 +89,7 @@ def horizon(indico_server: IndicoServer) -> Iterator[Callable[[int], None]]:
 
 @dataclass
 class Bot:
-    manager: NLUManager
+    manager: ChatDispatcher
     scheduler: BookingScheduler
     catalogues: Catalogues
 

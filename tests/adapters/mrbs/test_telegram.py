@@ -16,10 +16,10 @@ from pydantic import SecretStr
 
 from app.compose import open_core
 from bot.factory import BotApp
-from core.app import CoreServices
 from core.output import OutputSink
 from core.settings import BrowserSettings, PortalSettings, Settings
 from core.texts import day_label
+from core.views import CoreServices
 from storage import Storage
 from tests.adapters.mrbs.harness import PROFILE
 from tests.bot.support import running_bot

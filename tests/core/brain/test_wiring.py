@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-from core.app import build_core
+from app.engine import build_core
 from core.assist import LLMSlotExtractor
 from core.clock import ManualClock
 from core.commands import Command, Lang

@@ -10,11 +10,11 @@ from dataclasses import dataclass
 
 import pytest
 
-from core.app import build_core
+from app.engine import build_core
 from core.clock import ManualClock
 from core.commands import Answer, Command
+from core.dispatcher import ChatDispatcher
 from core.events import EventBus
-from core.manager import NLUManager
 from core.output import Question
 from core.settings import SchedulerSettings, load_settings
 from core.site.catalogue import Catalogues
@@ -30,7 +30,7 @@ CHAT = 100
 
 @dataclass
 class System:
-    manager: NLUManager
+    manager: ChatDispatcher
     scheduler: BookingScheduler
     booking: TrackedScenario
 

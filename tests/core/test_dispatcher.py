@@ -8,8 +8,8 @@ from datetime import timedelta
 
 from core.clock import ManualClock
 from core.commands import Answer, Command
+from core.dispatcher import ChatDispatcher
 from core.events import BaseEvent, CommandReceived, EventBus
-from core.manager import NLUManager
 from core.output import Done, Progress, Question, Reply
 from core.store import RunStatus
 from scenarios.help import DeclineScenario, HelpScenario, UnknownScenario
@@ -28,7 +28,7 @@ async def kinds_of(storage: Storage, run_id: str) -> list[str]:
 
 
 async def test_help_is_answered_in_the_commands_language(
-    core: NLUManager, sink: CollectingSink
+    core: ChatDispatcher, sink: CollectingSink
 ) -> None:
     await core.handle(cmd("что умеешь"))
     await core.handle(cmd("help"))
@@ -37,7 +37,9 @@ async def test_help_is_answered_in_the_commands_language(
     assert "I book rooms" in replies[1].text
 
 
-async def test_unknown_suggests_closest_commands(core: NLUManager, sink: CollectingSink) -> None:
+async def test_unknown_suggests_closest_commands(
+    core: ChatDispatcher, sink: CollectingSink
+) -> None:
     await core.handle(cmd("какая сегодня погода"))
     reply = sink.outputs[-1]
     assert isinstance(reply, Reply)
@@ -76,7 +78,7 @@ async def test_words_of_a_job_not_registered_are_not_understood(
 
 
 async def test_full_command_runs_every_step_and_reports(
-    core: NLUManager, sink: CollectingSink, tracked: TrackedScenario, storage: Storage
+    core: ChatDispatcher, sink: CollectingSink, tracked: TrackedScenario, storage: Storage
 ) -> None:
     await core.handle(cmd("забронируй аудиторию завтра с 10 до 12"))
     done = await sink.wait_for(Done)
@@ -95,7 +97,7 @@ async def test_full_command_runs_every_step_and_reports(
 
 
 async def test_missing_slots_are_asked_one_by_one_and_bad_answers_reasked(
-    core: NLUManager, sink: CollectingSink, storage: Storage
+    core: ChatDispatcher, sink: CollectingSink, storage: Storage
 ) -> None:
     await core.handle(cmd("забронируй аудиторию"))
     first = sink.outputs[-1]
@@ -205,7 +207,7 @@ async def test_restart_while_running_resumes_after_the_last_done_step(
 
 
 async def test_messages_of_one_chat_are_handled_in_order(
-    core: NLUManager, sink: CollectingSink, storage: Storage
+    core: ChatDispatcher, sink: CollectingSink, storage: Storage
 ) -> None:
     texts = [f"help {n}" for n in range(20)]
     await asyncio.gather(*(core.handle(cmd(text)) for text in texts))
@@ -216,7 +218,7 @@ async def test_messages_of_one_chat_are_handled_in_order(
 
 
 async def test_cancel_stops_a_waiting_run(
-    core: NLUManager, sink: CollectingSink, storage: Storage
+    core: ChatDispatcher, sink: CollectingSink, storage: Storage
 ) -> None:
     await core.handle(cmd("забронируй аудиторию"))
     question = sink.outputs[-1]
@@ -233,7 +235,7 @@ async def test_cancel_stops_a_waiting_run(
 
 
 async def test_cancel_stops_a_running_run(
-    core: NLUManager, sink: CollectingSink, tracked: TrackedScenario, storage: Storage
+    core: ChatDispatcher, sink: CollectingSink, tracked: TrackedScenario, storage: Storage
 ) -> None:
     tracked.block_at = "prepare"
     await core.handle(cmd("забронируй аудиторию завтра с 10 до 12"))
@@ -247,7 +249,7 @@ async def test_cancel_stops_a_running_run(
 
 
 async def test_unanswered_question_expires_with_a_message(
-    core: NLUManager, sink: CollectingSink, clock: ManualClock, storage: Storage
+    core: ChatDispatcher, sink: CollectingSink, clock: ManualClock, storage: Storage
 ) -> None:
     await core.handle(cmd("забронируй аудиторию"))
     question = sink.outputs[-1]
@@ -263,7 +265,7 @@ async def test_unanswered_question_expires_with_a_message(
 
 
 async def test_a_clear_new_command_while_a_question_waits_is_a_new_command(
-    core: NLUManager, sink: CollectingSink
+    core: ChatDispatcher, sink: CollectingSink
 ) -> None:
     await core.handle(cmd("забронируй аудиторию"))
     await core.handle(cmd("помощь"))
@@ -271,14 +273,14 @@ async def test_a_clear_new_command_while_a_question_waits_is_a_new_command(
     assert [v.status for v in await core.control.status(100)] == ["collecting"]
 
 
-async def test_conversation_is_stored_both_ways(core: NLUManager, storage: Storage) -> None:
+async def test_conversation_is_stored_both_ways(core: ChatDispatcher, storage: Storage) -> None:
     await core.handle(cmd("help"))
     history = await storage.conversations.history(100)
     assert [m.direction for m in history] == ["in", "out"]
 
 
 async def test_a_command_is_stored_once_and_its_decision_as_an_event(
-    core: NLUManager, storage: Storage
+    core: ChatDispatcher, storage: Storage
 ) -> None:
     await core.handle(cmd("help", chat=101))
     await storage.events.flush()
@@ -310,7 +312,7 @@ async def test_answer_while_the_paused_task_still_winds_down_is_not_lost(
 
 
 async def test_a_run_started_without_a_command_asks_what_is_missing(
-    core: NLUManager, sink: CollectingSink, storage: Storage
+    core: ChatDispatcher, sink: CollectingSink, storage: Storage
 ) -> None:
     run_id = await core.control.start_scenario(
         chat_id=100,

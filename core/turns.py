@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from core.store import Store
 
-__all__ = ["ChatSessions"]
+__all__ = ["ChatTurns"]
 
 
 @dataclass
@@ -38,7 +38,7 @@ class _Lease:
     release: asyncio.TimerHandle | None = None
 
 
-class ChatSessions:
+class ChatTurns:
     def __init__(
         self,
         storage: Store,

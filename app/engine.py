@@ -1,58 +1,31 @@
-"""Builds the core from settings and opened storage: the one place it is wired."""
+"""The engine opened on settings and storage: each of the dispatcher's collaborators made
+once and handed to the one that needs it (the composition root's part for the engine)."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
 from datetime import timedelta
 
-from core.accounts import AccountService
 from core.assist.extractor import SlotExtractor
 from core.authz import Roles
 from core.clock import Clock, SystemClock
 from core.collector import SlotCollector
+from core.dispatcher import ChatDispatcher
 from core.events import EventBus
-from core.manager import NLUManager
-from core.output import Output, OutputSink, Progress, Receipt
+from core.output import OutputSink
 from core.planner import IntentClassifier, ProxyPlanner
 from core.run_control import RunControl
 from core.runner import ScenarioRunner
 from core.scenario import BaseScenario, StepScenario
-from core.sessions import ChatSessions
 from core.settings import Settings
 from core.site.catalogue import Catalogues
-from core.store import Direction, Store
+from core.store import Store
+from core.turns import ChatTurns
 from core.user_settings import UserSettings
+from core.views import RecordingSink
 
-__all__ = ["CoreServices", "RecordingSink", "build_core"]
-
-
-@dataclass(frozen=True, slots=True)
-class CoreServices:
-    """What a view opens the core for: the manager, and the services its handlers get as
-    keyword data besides it."""
-
-    manager: NLUManager
-    accounts: AccountService | None = None  # None: /login says personal logins are off
-
-
-class RecordingSink:
-    """Stores what the bot says in the conversation, then passes it to the view."""
-
-    def __init__(self, inner: OutputSink, storage: Store) -> None:
-        self._inner = inner
-        self._storage = storage
-
-    async def deliver(self, output: Output, receipt: Receipt | None = None) -> None:
-        if not isinstance(output, Progress):
-            await self._storage.conversations.append(
-                chat_id=output.chat_id,
-                direction=Direction.OUT,
-                text=output.text,
-                run_id=output.run_id,
-            )
-        await self._inner.deliver(output, receipt)
+__all__ = ["build_core"]
 
 
 @asynccontextmanager
@@ -67,7 +40,7 @@ async def build_core(
     classifier: IntentClassifier | None = None,
     extractor: SlotExtractor | None = None,
     bus: EventBus | None = None,
-) -> AsyncIterator[NLUManager]:
+) -> AsyncIterator[ChatDispatcher]:
     """The manager with its runner, resumed runs and expiry loop; stopped on exit. Each
     collaborator is made here, once, and handed to the one that needs it."""
     recording = RecordingSink(sink, storage)
@@ -82,12 +55,12 @@ async def build_core(
     collector = SlotCollector(
         storage=storage, runner=runner, bus=bus, clock=clock, catalogues=catalogues
     )
-    turns = ChatSessions(storage)
+    turns = ChatTurns(storage)
     control = RunControl(
         storage=storage, runner=runner, collector=collector, sessions=turns, roles=roles,
         sink=recording, bus=bus, clock=clock, default_timezone=settings.timezone,
     )  # fmt: skip
-    manager = NLUManager(
+    manager = ChatDispatcher(
         storage=storage, scenarios=scenarios,
         planner=ProxyPlanner(scenarios, classifier=classifier), runner=runner,
         collector=collector, control=control, turns=turns,

@@ -30,7 +30,6 @@ from core.routing import declines, forced_intent, is_command_of, repeats, starts
 from core.run_control import RunControl
 from core.runner import ScenarioRunner
 from core.scenario import BaseScenario, GuideScenario, InstantScenario, StepScenario, Utterance
-from core.sessions import ChatSessions
 from core.site.catalogue import Catalogues
 from core.store import (
     Direction,
@@ -40,9 +39,10 @@ from core.store import (
     UserProfile,
 )
 from core.texts import Run, tr
+from core.turns import ChatTurns
 from core.user_settings import UserSettings
 
-__all__ = ["NLUManager", "NewCommandPending"]
+__all__ = ["ChatDispatcher", "NewCommandPending"]
 
 log = structlog.get_logger("clubman.manager")
 
@@ -56,7 +56,7 @@ class NewCommandPending(BaseModel):
     lang: Lang
 
 
-class NLUManager:
+class ChatDispatcher:
     """Takes every message of every chat, in the chat's turn: to the chat's run that waits
     for an answer, or to the planner as a new command. Handed its collaborators (the
     composition root wires them); it builds none."""
@@ -70,7 +70,7 @@ class NLUManager:
         runner: ScenarioRunner,
         collector: SlotCollector,
         control: RunControl,
-        turns: ChatSessions,
+        turns: ChatTurns,
         user_settings: UserSettings,
         catalogues: Catalogues,
         sink: OutputSink,
@@ -113,10 +113,10 @@ class NLUManager:
         return self._control
 
     def chat_turn(self, chat_id: int) -> AbstractAsyncContextManager[bool]:
-        """The chat's turn (see ``ChatSessions``), for a view that orders whole updates."""
+        """The chat's turn (see ``ChatTurns``), for a view that orders whole updates."""
         return self._sessions.turn(chat_id)
 
-    async def __aenter__(self) -> NLUManager:
+    async def __aenter__(self) -> ChatDispatcher:
         resumed = await self._runner.resume_all()
         log.info("manager.started", resumed=resumed)
         self._expiry_task = asyncio.create_task(

@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 
-from core.sessions import ChatSessions
 from core.store import ScenarioRun
+from core.turns import ChatTurns
 from storage import EventDocument, Storage
 from storage.active_runs import ActiveRunIndex
 from storage.runs import RunRepository
@@ -28,7 +28,7 @@ async def _until_released(storage: Storage) -> None:
 async def test_a_conversation_takes_the_lock_once_and_lets_it_go_when_quiet(
     storage: Storage,
 ) -> None:
-    sessions = ChatSessions(storage, linger=0.2)
+    sessions = ChatTurns(storage, linger=0.2)
     holders = []
     for _ in range(3):
         async with sessions.turn(1):
@@ -43,7 +43,7 @@ async def test_a_conversation_takes_the_lock_once_and_lets_it_go_when_quiet(
 
 
 async def test_another_process_gets_the_chat_after_the_lease(storage: Storage) -> None:
-    first, second = ChatSessions(storage, linger=0.3), ChatSessions(storage, linger=0.3)
+    first, second = ChatTurns(storage, linger=0.3), ChatTurns(storage, linger=0.3)
     order: list[str] = []
     async with first.turn(1):
         order.append("first")
@@ -58,7 +58,7 @@ async def test_another_process_gets_the_chat_after_the_lease(storage: Storage) -
 
 
 async def test_shutdown_hands_the_chat_over_at_once(storage: Storage) -> None:
-    first, second = ChatSessions(storage, linger=60), ChatSessions(storage, linger=60)
+    first, second = ChatTurns(storage, linger=60), ChatTurns(storage, linger=60)
     async with first.turn(1):
         held = await _holder(storage)
         assert held is not None
@@ -72,7 +72,7 @@ async def test_shutdown_hands_the_chat_over_at_once(storage: Storage) -> None:
 async def test_a_long_conversation_renews_its_lease_and_a_lapsed_one_is_retaken(
     storage: Storage,
 ) -> None:
-    sessions = ChatSessions(storage, lock_ttl=1.0, renew_after=0.0, linger=60)
+    sessions = ChatTurns(storage, lock_ttl=1.0, renew_after=0.0, linger=60)
     async with sessions.turn(1):
         token = await _holder(storage)
     await asyncio.sleep(0.6)
@@ -104,7 +104,7 @@ def _run(chat_id: int) -> ScenarioRun:
 
 
 async def test_a_held_chat_is_served_from_memory(storage: Storage) -> None:
-    sessions = ChatSessions(storage, linger=60)
+    sessions = ChatTurns(storage, linger=60)
     async with sessions.turn(1):
         created = await storage.runs.create(_run(1))
         assert [r.short_id for r in await storage.runs.active_for_chat(1)] == [created.short_id]
@@ -123,7 +123,7 @@ async def test_a_held_chat_is_served_from_memory(storage: Storage) -> None:
 
 async def test_a_chat_taken_back_from_another_process_is_read_afresh(storage: Storage) -> None:
     here, there = storage, _other_process(storage)
-    ours, theirs = ChatSessions(here, linger=0.1), ChatSessions(there, linger=0.1)
+    ours, theirs = ChatTurns(here, linger=0.1), ChatTurns(there, linger=0.1)
     async with ours.turn(1):
         assert await here.runs.active_for_chat(1) == []
         assert (await here.users.profile(1, name="Анна")).timezone is None
@@ -141,7 +141,7 @@ async def test_a_chat_taken_back_from_another_process_is_read_afresh(storage: St
 
 
 async def test_a_turn_says_whether_the_lease_was_taken_afresh(storage: Storage) -> None:
-    sessions = ChatSessions(storage, linger=0.1)
+    sessions = ChatTurns(storage, linger=0.1)
     fresh = []
     for _ in range(2):
         async with sessions.turn(1) as taken:
@@ -158,7 +158,7 @@ async def test_a_turn_taken_for_a_whole_update_is_continued_inside_it_not_waited
 ) -> None:
     """The Telegram view takes the chat's turn for an update; the core's turn inside the
     same task is that turn, while another task's turn waits until the update is done."""
-    sessions = ChatSessions(storage, linger=0.1)
+    sessions = ChatTurns(storage, linger=0.1)
     order: list[str] = []
 
     async def other_update() -> None:
