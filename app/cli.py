@@ -9,8 +9,10 @@ from typing import Annotated, NoReturn
 
 import typer
 
+import scenarios
 from app.cli_sites import register_site_commands
 from core.errors import ClubError, ConfigError
+from core.jobs import discover, settings_model
 from core.logging import configure_logging
 from core.settings import Settings, load_settings
 
@@ -28,7 +30,8 @@ def _settings(*, log_to_file: bool = False) -> Settings:
     """The settings, with logging set up: on stderr, or with ``log_to_file`` appended to
     ``log_file(settings)`` (the terminal chat keeps its screen for the conversation)."""
     try:
-        settings = load_settings()
+        # The engine's sections and each job's own (SCHEDULER__… is the booking job's).
+        settings = load_settings(settings_model(discover(scenarios)))
     except ClubError as exc:
         _fail(exc)
     stream = None
@@ -172,9 +175,7 @@ def parse(
     from datetime import datetime
     from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-    import scenarios
     from app.compose import current_catalogue
-    from core.jobs import discover
     from core.nlu import Places
     from core.planner import ProxyPlanner
     from core.scenario import Utterance

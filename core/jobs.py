@@ -19,6 +19,8 @@ from dataclasses import dataclass, field, replace
 from types import ModuleType
 from typing import TypeVar
 
+from pydantic import BaseModel
+
 from core.agent import AgentRuns, Toolkit
 from core.assist.answerer import UnknownAnswerer
 from core.clock import Clock
@@ -28,13 +30,23 @@ from core.events import EventBus
 from core.output import OutputSink
 from core.planner import Reader
 from core.scenario import BaseScenario
-from core.settings import Settings
+from core.settings import Settings, with_sections
 from core.site.catalogue import Catalogues
 from core.store import Store
 
-__all__ = ["Job", "JobManifest", "JobParts", "Offers", "Service", "discover", "set_up"]
+__all__ = [
+    "Job",
+    "JobManifest",
+    "JobParts",
+    "Offers",
+    "Service",
+    "discover",
+    "set_up",
+    "settings_model",
+]
 
 T = TypeVar("T")
+M = TypeVar("M", bound=BaseModel)
 
 # A job's service that runs beside the dispatcher (a scheduler), started once it exists.
 Service = Callable[[ChatDispatcher], AbstractAsyncContextManager[object]]
@@ -83,6 +95,16 @@ class JobParts:
     # The scenarios of the jobs set up before this one (the help job lists them).
     earlier: tuple[BaseScenario, ...] = ()
 
+    def section(self, name: str, model: type[M]) -> M:
+        """The job's section ``name`` of the settings; its defaults where the settings were
+        built without it (a test's ``load_settings()``)."""
+        value = getattr(self.settings, name, None)
+        if value is None:
+            return model()
+        if not isinstance(value, model):
+            raise ConfigError(f"the settings' section {name!r} is not a {model.__name__}")
+        return value
+
     def store_as(self, kind: type[T], *, job: str) -> T:
         """The storage as the job's own store Protocol (``runtime_checkable``, extending
         core's ``Store``); ``ConfigError`` when the storage lacks the job's stores."""
@@ -114,6 +136,9 @@ class JobManifest:
     # Its reading of commands with nothing behind it (``clubman parse``); none: it reads
     # no command of its own.
     reader: Callable[[], Reader] | None = None
+    # Its section of the settings, by name: ``("scheduler", SchedulerSettings)`` is read
+    # from ``SCHEDULER__…`` (``settings_model``), and taken with ``JobParts.section``.
+    settings: tuple[str, type[BaseModel]] | None = None
 
 
 def discover(package: ModuleType) -> list[JobManifest]:
@@ -142,3 +167,8 @@ def set_up(manifests: Sequence[JobManifest], parts: JobParts) -> list[Job]:
         earlier.extend(job.scenarios)
         jobs.append(job)
     return jobs
+
+
+def settings_model(manifests: Sequence[JobManifest]) -> type[Settings]:
+    """``Settings`` with every job's section: what the entry points load."""
+    return with_sections(dict(job.settings for job in manifests if job.settings is not None))

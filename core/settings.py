@@ -7,13 +7,13 @@ Environment variables use ``__`` between a section and its field
 
 from __future__ import annotations
 
-import datetime as dt
 import os
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import BaseModel, Field, SecretStr, ValidationError, field_validator
+from pydantic import BaseModel, Field, SecretStr, ValidationError, create_model, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from core.errors import ConfigError
@@ -23,12 +23,12 @@ __all__ = [
     "BrowserSettings",
     "PortalSettings",
     "RunnerSettings",
-    "SchedulerSettings",
     "SecuritySettings",
     "Settings",
     "TelegramSettings",
     "default_data_dir",
     "load_settings",
+    "with_sections",
 ]
 
 OFFICIAL_BOT_API = "https://api.telegram.org"
@@ -120,35 +120,6 @@ class RunnerSettings(BaseModel):
     waiting_ttl_seconds: int = Field(default=24 * 3600, ge=10)
 
 
-class SchedulerSettings(BaseModel):
-    """The recurring-booking scheduler's timing (``SCHEDULER__LEAD_DAYS=14`` and so on);
-    the scheduler itself belongs to the booking job."""
-
-    # A date is booked when it enters the booking system's window: ``lead_days`` before
-    # it, at ``fire_at`` in the schedule's time zone. None: the catalogue's horizon.
-    lead_days: int | None = Field(default=None, ge=0)
-    fire_at: dt.time = dt.time(0, 0)
-    # A periodic check that books what is due and not yet booked (catch-up after
-    # downtime, retries, schedules created by other processes); it also runs at start-up.
-    tick_seconds: int = Field(default=300, ge=1)
-    # A failed firing (portal down, server error) is tried again on a later tick,
-    # at most ``max_attempts`` times per date and not sooner than ``retry_seconds``.
-    max_attempts: int = Field(default=3, ge=1)
-    retry_seconds: int = Field(default=1800, ge=1)
-    # How long one process's claim on a (schedule, date, attempt) lasts in Redis: longer
-    # than recording a firing takes. A firing left ``pending`` longer is counted as lost.
-    claim_ttl_seconds: int = Field(default=600, ge=1)
-    # APScheduler: a job that is late (event loop stalled, machine asleep) still runs
-    # when at most this late (None: however late; firing is idempotent); missed runs
-    # of one job are coalesced into one.
-    misfire_grace_seconds: int | None = 6 * 3600
-    coalesce: bool = True
-    # How often due reminders of bookings are looked for (they are due an hour before).
-    remind_every_seconds: float = Field(default=30.0, gt=0)
-    # A new schedule's first firing waits this long, so «создана» is said before it.
-    first_fire_delay_seconds: float = Field(default=1.0, ge=0)
-
-
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(
         env_nested_delimiter="__",
@@ -164,7 +135,6 @@ class Settings(BaseSettings):
     runner: RunnerSettings = Field(default_factory=RunnerSettings)
     security: SecuritySettings = Field(default_factory=SecuritySettings)
     llm: LLMSettings = Field(default_factory=LLMSettings)
-    scheduler: SchedulerSettings = Field(default_factory=SchedulerSettings)
     mongodb_uri: SecretStr | None = None
     redis_url: SecretStr | None = None
     data_dir: Path = Field(default_factory=default_data_dir)
@@ -208,10 +178,20 @@ def _env_name(loc: tuple[int | str, ...]) -> str:
     return "__".join(str(part).upper() for part in loc)
 
 
-def load_settings(**overrides: object) -> Settings:
-    """Build ``Settings`` from the environment, turning validation errors into one clear line."""
+def with_sections(sections: Mapping[str, type[BaseModel]]) -> type[Settings]:
+    """``Settings`` with each job's own section beside the engine's: ``{"scheduler":
+    SchedulerSettings}`` reads ``SCHEDULER__LEAD_DAYS`` into ``settings.scheduler``."""
+    fields: dict[str, Any] = {
+        name: (model, Field(default_factory=model)) for name, model in sections.items()
+    }
+    return create_model("Settings", __base__=Settings, **fields)
+
+
+def load_settings(model: type[Settings] = Settings, **overrides: object) -> Settings:
+    """Build ``model`` (``Settings``, or one ``with_sections``) from the environment, turning
+    validation errors into one clear line."""
     try:
-        return Settings(**overrides)  # type: ignore[arg-type]
+        return model(**overrides)  # type: ignore[arg-type]
     except ValidationError as exc:
         problems = "; ".join(f"{_env_name(err['loc'])}: {err['msg']}" for err in exc.errors())
         raise ConfigError(

@@ -19,6 +19,7 @@ from scenarios.booking.records import BookingStore
 from scenarios.booking.reminders import Reminders
 from scenarios.booking.schedules import BookingScheduler, ScheduleBook
 from scenarios.booking.schedules.scenarios import CancelSchedule, ListSchedules, ScheduleBooking
+from scenarios.booking.settings import SchedulerSettings
 from scenarios.booking.still_booked import StillBooked
 from scenarios.booking.vocabulary import BookingReader
 from scenarios.booking.work import PortalWork
@@ -26,6 +27,7 @@ from scenarios.booking.work import PortalWork
 __all__ = ["MANIFEST"]
 
 _JOB = "booking"
+_SECTION = "scheduler"  # SCHEDULER__LEAD_DAYS and so on
 
 
 @runtime_checkable
@@ -57,7 +59,8 @@ def _setup(parts: JobParts) -> Job:
 
     def scheduler(manager: ChatDispatcher) -> BookingScheduler:
         return BookingScheduler(
-            storage=stores, manager=manager, clock=parts.clock, settings=parts.settings.scheduler,
+            storage=stores, manager=manager, clock=parts.clock,
+            settings=parts.section(_SECTION, SchedulerSettings),
             owner_id=stores.locks.holder, bus=parts.bus, catalogues=catalogues,
             reminders=reminders if parts.delivers else None,
         )  # fmt: skip
@@ -87,4 +90,7 @@ def _setup(parts: JobParts) -> Job:
     )
 
 
-MANIFEST = JobManifest(name=_JOB, order=10, setup=_setup, reader=BookingReader)
+MANIFEST = JobManifest(
+    name=_JOB, order=10, setup=_setup, reader=BookingReader,
+    settings=(_SECTION, SchedulerSettings),
+)  # fmt: skip

@@ -10,11 +10,11 @@ from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 
 from core.clock import ManualClock
-from core.settings import SchedulerSettings
 from core.site.catalogue import Catalogues
 from core.views import RecordingSink
 from scenarios.booking.reminders import Reminders
 from scenarios.booking.schedules import BookingScheduler
+from scenarios.booking.settings import SchedulerSettings
 from storage import Storage
 from tests.bot.support import product_bot
 from tests.fakes.telegram import FakeTelegram, SimUser, StoredMessage

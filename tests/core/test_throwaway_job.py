@@ -1,7 +1,7 @@
 """Adding a job is adding a package: a throwaway job written into a temporary package of
 ``scenarios`` — nothing else changed — is found by its manifest through the app's own
-factory (``open_core``), recognised, asks for what it lacks, runs, and is listed in
-/help; ``clubman parse`` reads its command."""
+factory (``open_core``), recognised, asks for what it lacks, runs with its own section of
+the settings, and is listed in /help; ``clubman parse`` reads its command."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from pydantic import SecretStr
 import scenarios
 from app.compose import open_core
 from core.commands import Command
-from core.jobs import discover
+from core.jobs import discover, settings_model
 from core.output import Done, Question, Reply
 from core.settings import BrowserSettings, PortalSettings, Settings, load_settings
 from portal.server import running_portal
@@ -44,6 +44,10 @@ from core.nlu import Decision
 from core.pause import QuestionSpec
 from core.scenario import SlotContext, Step, StepContext, StepScenario, Utterance
 from core.texts import Text
+
+
+class PollSettings(BaseModel):  # its own section of the settings: POLL__ANNOUNCE
+    announce: str = "Опрос объявлен"
 
 
 class PollSlots(BaseModel):
@@ -84,6 +88,9 @@ class Poll(StepScenario[PollSlots]):
     ) -> Any:
         return text
 
+    def __init__(self, settings: PollSettings | None = None) -> None:
+        self._settings = settings or PollSettings()
+
     def steps(self) -> Sequence[Step]:
         return [Step("ask", Text("Спрашиваю", "Asking"), self._ask)]
 
@@ -91,14 +98,16 @@ class Poll(StepScenario[PollSlots]):
         return Asked(question=ctx.slots.question)
 
     def summary(self, ctx: StepContext[Any]) -> str:
-        return f"Опрос объявлен: {ctx.result('ask', Asked).question}"
+        return f"{self._settings.announce}: {ctx.result('ask', Asked).question}"
 
 
 def _setup(parts: JobParts) -> Job:
-    return Job(scenarios=[Poll()])
+    return Job(scenarios=[Poll(parts.section("poll", PollSettings))])
 
 
-MANIFEST = JobManifest(name="poll", order=50, setup=_setup, reader=Poll)
+MANIFEST = JobManifest(
+    name="poll", order=50, setup=_setup, reader=Poll, settings=("poll", PollSettings)
+)
 """
 
 
@@ -116,9 +125,13 @@ def poll_job(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 @pytest.fixture
-async def settings(tmp_path: Path) -> AsyncIterator[Settings]:
+async def settings(
+    poll_job: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> AsyncIterator[Settings]:
+    """As the entry points load them, with the job's own section from the environment."""
+    monkeypatch.setenv("POLL__ANNOUNCE", "Голосование открыто")
     async with running_portal(test_api=True, seed=1) as portal:
-        yield load_settings().model_copy(
+        yield load_settings(settings_model(discover(scenarios))).model_copy(
             update={
                 "portal": PortalSettings(
                     url=portal.url, username="club", password=SecretStr("club-demo")
@@ -149,7 +162,7 @@ async def test_a_job_added_as_a_package_is_recognised_asked_run_and_listed_in_he
     assert "• устрой опрос в четверг" in helped.text
     assert "Я бронирую аудитории" in helped.text  # the product's jobs are there as before
     assert asked.text == "О чём спросить клуб?"
-    assert done.text == "Опрос объявлен: Пицца или суши?"
+    assert done.text == "Голосование открыто: Пицца или суши?"  # its settings' section
 
 
 def test_clubman_parse_reads_the_added_jobs_command(poll_job: None, tmp_path: Path) -> None:

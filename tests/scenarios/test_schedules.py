@@ -19,11 +19,12 @@ from core.commands import Answer, Command
 from core.dispatcher import ChatDispatcher
 from core.events import EventBus
 from core.output import Done, Question
-from core.settings import SchedulerSettings, load_settings
+from core.settings import load_settings
 from core.site.catalogue import Catalogues
 from core.vault import CredentialVault
 from scenarios.booking import PortalAccount, PortalWork
 from scenarios.booking.schedules import BookingScheduler
+from scenarios.booking.settings import SchedulerSettings
 from storage import Storage
 from tests.support.catalogues import REFPORTAL_CATALOGUE
 from tests.support.jobs import product_scenarios

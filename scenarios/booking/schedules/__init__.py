@@ -7,7 +7,7 @@ firing       ScheduleFirer: claim, record, start the booking run, settle the sta
 service      BookingScheduler: the APScheduler timer, rebuilt from the documents (it
              also sends due reminders of bookings, ``scenarios.booking.reminders``)
 book         ScheduleBook: what the schedule scenarios are given (publishes ScheduleChanged)
-lead         how early a date is booked (``SchedulerSettings`` are core's, in ``Settings``)
+lead         how early a date is booked (``scenarios.booking.settings``: the job's section)
 texts        what the schedules say
 scenarios    the chat's schedule scenarios: create, list (pause, resume, delete), cancel
 """

@@ -20,7 +20,6 @@ import structlog
 from core.commands import as_lang
 from core.dispatcher import ChatDispatcher
 from core.errors import ClubError
-from core.settings import SchedulerSettings
 from core.site.catalogue import Catalogues
 from core.texts import day_label, tr
 from scenarios.booking.records import BookingStore, Schedule, ScheduleFiring, ScheduleStatus
@@ -29,6 +28,7 @@ from scenarios.booking.schedules.history import FiringStatus, firing_status, fir
 from scenarios.booking.schedules.lead import lead_for
 from scenarios.booking.schedules.texts import Schedules
 from scenarios.booking.schedules.times import due_dates
+from scenarios.booking.settings import SchedulerSettings
 
 __all__ = ["ScheduleFirer"]
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from core.settings import SchedulerSettings
 from core.site.models import Catalogue
+from scenarios.booking.settings import SchedulerSettings
 
 __all__ = ["lead_for"]
 

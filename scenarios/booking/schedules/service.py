@@ -29,7 +29,6 @@ from core.clock import Clock
 from core.dispatcher import ChatDispatcher
 from core.errors import ClubError
 from core.events import BaseEvent, EventBus, RunFinished
-from core.settings import SchedulerSettings
 from core.site.catalogue import Catalogues
 from scenarios.booking.records import BookingStore, Schedule, ScheduleStatus
 from scenarios.booking.reminders import Reminders
@@ -37,6 +36,7 @@ from scenarios.booking.schedules.book import ScheduleChanged
 from scenarios.booking.schedules.firing import ScheduleFirer
 from scenarios.booking.schedules.lead import lead_for
 from scenarios.booking.schedules.trigger import WindowTrigger
+from scenarios.booking.settings import SchedulerSettings
 
 __all__ = ["REMIND_JOB", "TICK_JOB", "BookingScheduler"]
 

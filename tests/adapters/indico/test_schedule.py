@@ -30,13 +30,14 @@ from core.commands import Answer, Command
 from core.dispatcher import ChatDispatcher
 from core.events import EventBus
 from core.output import Done, Question
-from core.settings import SchedulerSettings, load_settings
+from core.settings import load_settings
 from core.site.catalogue import Catalogues
 from core.site.profile import Profile
 from core.vault import CredentialVault
 from scenarios.booking import PortalAccount, PortalWork
 from scenarios.booking.records import Schedule
 from scenarios.booking.schedules import BookingScheduler
+from scenarios.booking.settings import SchedulerSettings
 from storage import Storage
 from storage.files import FileCache
 from tests.adapters.indico.harness import FAST

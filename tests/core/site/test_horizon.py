@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from core.settings import SchedulerSettings
 from core.site.models import Building, Catalogue, Room, Rules
 from scenarios.booking.schedules.lead import lead_for
+from scenarios.booking.settings import SchedulerSettings
 from scenarios.booking.texts import days
 
 CATALOGUE = Catalogue(

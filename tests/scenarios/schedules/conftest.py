@@ -16,10 +16,11 @@ from core.commands import Answer, Command
 from core.dispatcher import ChatDispatcher
 from core.events import EventBus
 from core.output import Question
-from core.settings import SchedulerSettings, load_settings
+from core.settings import load_settings
 from core.site.catalogue import Catalogues
 from scenarios.booking.schedules import BookingScheduler, ScheduleBook
 from scenarios.booking.schedules.scenarios import CancelSchedule, ListSchedules, ScheduleBooking
+from scenarios.booking.settings import SchedulerSettings
 from storage import Storage
 from tests.support.catalogues import REFPORTAL_CATALOGUE
 from tests.support.scenarios import TrackedScenario, with_help

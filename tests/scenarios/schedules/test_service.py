@@ -12,9 +12,9 @@ from core.errors import PortalError
 from core.events import EventBus
 from core.output import Done, Failed, Question, Reply
 from core.scenario import StepContext
-from core.settings import SchedulerSettings
 from scenarios.booking.records import BookingStore, Schedule, ScheduleFiring
 from scenarios.booking.schedules import ScheduleBook
+from scenarios.booking.settings import SchedulerSettings
 from storage import Storage
 from tests.scenarios.schedules.conftest import CHAT, System, SystemFactory
 from tests.support.scenarios import StepDone, TrackedScenario
