@@ -31,6 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
         ("bench.restart", ["--restarts", "1"], "kill → first reply"),
         ("bench.learn", ["--site", "refportal"], "site check"),
         ("bench.drift", ["--kind", "relabelled"], "relabelled       booked"),
+        ("bench.crossings", [], "of them climbing back up a layer"),
     ],
     ids=[
         "bot",
@@ -44,6 +45,7 @@ ROOT = Path(__file__).resolve().parent.parent
         "restart",
         "learn",
         "drift",
+        "crossings",
     ],  # fmt: skip
 )
 def test_the_benchmark_runs_and_prints_its_numbers(
