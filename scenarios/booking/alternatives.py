@@ -13,9 +13,9 @@ from core.errors import ScenarioError
 from core.output import Option
 from core.site.models import Catalogue
 from core.texts import day_label
-from scenarios.booking.labels import span
 from scenarios.booking.models import Availability
 from scenarios.booking.selection import Want, choose_rooms, nearest_times
+from scenarios.booking.texts import span
 
 __all__ = ["Placement", "as_options", "find_alternatives"]
 

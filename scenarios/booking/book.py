@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Protocol
 
+from pydantic import BaseModel
+
 from core.calendar import CalendarEvent
 from core.commands import Lang
 from core.errors import PortalError, ScenarioError, UncertainOutcome
@@ -21,28 +23,49 @@ from core.pause import NeedsAnswer, QuestionSpec
 from core.scenario import SlotContext, Step, StepContext, StepScenario, Utterance
 from core.site.catalogue import Catalogues
 from core.site.errors import OutcomeUnconfirmed
+from core.site.models import Room
 from core.store import ScenarioRun
 from core.texts import Calendar, day_label, tr
 from scenarios.booking.alternatives import Placement, as_options, find_alternatives
 from scenarios.booking.errors import SlotTaken
 from scenarios.booking.guess import BookingGuessing
-from scenarios.booking.labels import join_rooms, span
 from scenarios.booking.marks import purpose_for
 from scenarios.booking.models import Availability, Booking
 from scenarios.booking.port import BookingSession
 from scenarios.booking.records import ReminderRoom
 from scenarios.booking.reminders import BookedRequest, Reminders
-from scenarios.booking.results import Booked, Found, Verified
 from scenarios.booking.selection import Want, choose_rooms
 from scenarios.booking.slots import ANY_BUILDING, BookingSlots, check_booking
-from scenarios.booking.texts import Book, BookingGuide
+from scenarios.booking.texts import Book, BookingGuide, join_rooms, span
 from scenarios.booking.vocabulary import BookingIntent, BookingReader
 from scenarios.booking.vocabulary.words import BookingWords
 from scenarios.booking.work import PortalWork
 
-__all__ = ["BookRooms", "PreferenceStore"]
+__all__ = ["BookRooms", "Booked", "Found", "PreferenceStore", "Verified"]
 
 _BOOK = "book"  # the step that sends bookings (``ctx.acting``)
+
+
+# What the steps return, checkpointed with the run: a resumed run reads them back as they
+# were.
+class Found(BaseModel):
+    """``find``: the rooms to book and where; ``alts`` alternatives were chosen by then."""
+
+    place: Placement
+    rooms: list[Room]
+    alts: int
+
+
+class Booked(BaseModel):
+    """``book``: the site's booking numbers, one per room."""
+
+    numbers: list[str]
+    place: Placement
+    rooms: list[Room]
+
+
+class Verified(BaseModel):
+    verified: list[str]
 
 
 class PreferenceStore(Protocol):

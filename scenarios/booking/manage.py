@@ -25,11 +25,10 @@ from core.site.catalogue import Catalogues
 from core.site.models import Catalogue
 from core.texts import Calendar, Common, day_label, tr
 from scenarios.booking.events import BookingsCancelled
-from scenarios.booking.labels import join_rooms, span
 from scenarios.booking.marks import run_of
 from scenarios.booking.models import Booking
 from scenarios.booking.owners import BookingOwners
-from scenarios.booking.texts import BookingGuide, Bookings
+from scenarios.booking.texts import BookingGuide, Bookings, join_rooms, span
 from scenarios.booking.vocabulary import BookingIntent
 from scenarios.booking.vocabulary.words import BookingWords
 from scenarios.booking.work import PortalWork

@@ -4,10 +4,31 @@ offer, which the views show, is ``core.texts``.)"""
 
 from __future__ import annotations
 
+import datetime as dt
+
 from core.commands import Lang
 from core.texts import Text, tr
 
-__all__ = ["Book", "BookingGuide", "Bookings", "Limits", "Remind", "days", "duration"]
+__all__ = [
+    "Book",
+    "BookingGuide",
+    "Bookings",
+    "Limits",
+    "Remind",
+    "days",
+    "duration",
+    "join_rooms",
+    "span",
+]
+
+
+# Pieces that read the same in every language (days are ``core.texts.day_label``).
+def span(start: dt.time, end: dt.time) -> str:
+    return f"{start:%H:%M}–{end:%H:%M}"
+
+
+def join_rooms(numbers: list[str]) -> str:
+    return ", ".join(numbers)
 
 
 class Limits:
