@@ -104,14 +104,17 @@ async def test_list_then_cancel_with_confirmation(
     await user.send("/bookings")
     listing = await user.wait_for_message(has("Ваши брони:"), timeout=WAIT)
     assert listing.text == "Ваши брони:\n• Чт 26.11 18:00–20:00, Корпус на Чайковского: 205"
-    # /bookings is the booking job's own command, in the menu after /cancel; /schedules is
-    # not, as no schedule store is registered here
+    # /bookings and /schedules are the booking job's own commands, in the menu after /cancel
+    # in the order its scenarios register
     [menu] = [
         c.params for c in tg.calls_of("setMyCommands") if c.params.get("language_code") == "ru"
     ]
     entries = [(c["command"], c["description"]) for c in menu["commands"]]
-    assert entries[3:5] == [("cancel", "Отменить текущую задачу"), ("bookings", "Мои брони")]
-    assert "schedules" not in {name for name, _ in entries}
+    assert entries[3:6] == [
+        ("cancel", "Отменить текущую задачу"),
+        ("bookings", "Мои брони"),
+        ("schedules", "Регулярные брони"),
+    ]
     await user.send("мои брони")
     again = await user.wait_for_message(has("Ваши брони:"), timeout=WAIT)
     assert again.message_id != listing.message_id and again.text == listing.text

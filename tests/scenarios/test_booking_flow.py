@@ -178,8 +178,10 @@ async def test_a_booking_whose_list_cannot_be_read_is_checked_on_the_day_not_fai
 async def test_session_expiry_and_server_errors_mid_run_still_book(
     manager: ChatDispatcher, sink: CollectingSink, portal_url: str, clock: ManualClock
 ) -> None:
+    # Sessions last 2 s: on the profile's fast path the whole booking outlived 4 s ones, so
+    # none expired and the run tested no re-login.
     await set_quirks(
-        portal_url, session_lifetime=4, error_rate=0.25, error_seed=3, error_gap=4, latency_ms=200
+        portal_url, session_lifetime=2, error_rate=0.25, error_seed=3, error_gap=4, latency_ms=200
     )
     async with ticking(clock):  # sessions live on the portal's (manual) clock
         await manager.handle(cmd("забронируй 3 аудитории рядом в главном в пятницу с 10 до 12"))
