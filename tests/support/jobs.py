@@ -4,11 +4,13 @@ them up: on the test's storage, with what the test offers them (its ``PortalWork
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import scenarios
 from core.assist.answerer import UnknownAnswerer
 from core.clock import Clock, SystemClock
 from core.events import EventBus
-from core.jobs import JobParts, Offers, discover, set_up
+from core.jobs import JobManifest, JobParts, Offers, discover, set_up
 from core.output import OutputSink
 from core.scenario import BaseScenario
 from core.settings import Settings, load_settings
@@ -31,6 +33,32 @@ def product_scenarios(
     settings: Settings | None = None,
 ) -> list[BaseScenario]:
     """``offered``: the site's connections; a vault with no key is added unless one is."""
+    return _set_up(
+        discover(scenarios), storage, offered, catalogues=catalogues, clock=clock, sink=sink,
+        bus=bus, answerer=answerer, settings=settings,
+    )  # fmt: skip
+
+
+def job_scenarios(
+    name: str, storage: Storage, *offered: object, catalogues: Catalogues
+) -> list[BaseScenario]:
+    """The scenarios of the job ``name`` alone, set up from its manifest with ``offered``."""
+    manifest = next(job for job in discover(scenarios) if job.name == name)
+    return _set_up([manifest], storage, offered, catalogues=catalogues)
+
+
+def _set_up(
+    manifests: Sequence[JobManifest],
+    storage: Storage,
+    offered: Sequence[object],
+    *,
+    catalogues: Catalogues,
+    clock: Clock | None = None,
+    sink: OutputSink | None = None,
+    bus: EventBus | None = None,
+    answerer: UnknownAnswerer | None = None,
+    settings: Settings | None = None,
+) -> list[BaseScenario]:
     offers = Offers(offered)
     if offers.find(CredentialVault) is None:
         offers.add(CredentialVault(storage, None))
@@ -39,17 +67,4 @@ def product_scenarios(
         bus=bus or EventBus(storage.events), clock=clock or SystemClock(),
         sink=sink or CollectingSink(), catalogues=catalogues, offers=offers, answerer=answerer,
     )  # fmt: skip
-    return [scenario for job in set_up(discover(scenarios), parts) for scenario in job.scenarios]
-
-
-def job_scenarios(
-    name: str, storage: Storage, *offered: object, catalogues: Catalogues
-) -> list[BaseScenario]:
-    """The scenarios of the job ``name`` alone, set up from its manifest with ``offered``."""
-    manifest = next(job for job in discover(scenarios) if job.name == name)
-    parts = JobParts(
-        settings=load_settings(), storage=storage, bus=EventBus(storage.events),
-        clock=SystemClock(), sink=CollectingSink(), catalogues=catalogues,
-        offers=Offers(offered),
-    )  # fmt: skip
-    return manifest.setup(parts).scenarios
+    return [scenario for job in set_up(manifests, parts) for scenario in job.scenarios]
